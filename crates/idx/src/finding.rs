@@ -1,0 +1,135 @@
+//! Findings and reports: what validation says about a file, as data.
+
+use crate::header::Header;
+use crate::rules::{Rule, Severity};
+use std::fmt;
+
+/// One violation (or lint) at one place in the file.
+///
+/// `offset` is 0-based in the IDX byte stream (the decompressed stream when
+/// [`Report::compression`] is set). A finding about *missing* data has
+/// `offset` equal to the stream length and `length` 0; every other finding
+/// lies within the stream: `offset + length <= stream length`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The rule broken.
+    pub rule: Rule,
+    /// Byte offset of the first offending byte.
+    pub offset: u64,
+    /// Number of offending bytes (0 for missing data).
+    pub length: u64,
+    /// A lowercase, self-contained message with no trailing period.
+    pub message: String,
+    /// What the spec requires here, if it can be said briefly.
+    pub expected: Option<String>,
+    /// What the file holds here.
+    pub found: Option<String>,
+    /// How to fix it or what the bytes probably are.
+    pub hint: Option<String>,
+}
+
+impl Finding {
+    pub(crate) fn new(rule: Rule, offset: u64, length: u64, message: impl Into<String>) -> Self {
+        Finding {
+            rule,
+            offset,
+            length,
+            message: message.into(),
+            expected: None,
+            found: None,
+            hint: None,
+        }
+    }
+
+    pub(crate) fn expected(mut self, e: impl Into<String>) -> Self {
+        self.expected = Some(e.into());
+        self
+    }
+
+    pub(crate) fn found(mut self, f: impl Into<String>) -> Self {
+        self.found = Some(f.into());
+        self
+    }
+
+    pub(crate) fn hint(mut self, h: impl Into<String>) -> Self {
+        self.hint = Some(h.into());
+        self
+    }
+
+    /// The severity of the finding's rule.
+    pub fn severity(&self) -> Severity {
+        self.rule.severity()
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}[{}]: {} (at offset {:#x}, byte {})",
+            self.severity(),
+            self.rule.code(),
+            self.message,
+            self.offset,
+            self.offset
+        )
+    }
+}
+
+/// A compression layer that was removed before validation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// gzip (RFC 1952), possibly several members.
+    Gzip,
+}
+
+impl Compression {
+    /// `gzip`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Compression::Gzip => "gzip",
+        }
+    }
+}
+
+/// Everything validation found in one input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// The header, when the magic and the dimension list were complete and
+    /// the element type known (even if other rules failed).
+    pub header: Option<Header>,
+    /// Length of the IDX byte stream (decompressed, if compressed).
+    pub stream_len: u64,
+    /// The compression layer removed, if any. Offsets are then in the
+    /// decompressed stream.
+    pub compression: Option<Compression>,
+    /// Every finding, ordered by offset, then by rule code.
+    pub findings: Vec<Finding>,
+}
+
+impl Report {
+    /// True when any finding is an error.
+    pub fn has_errors(&self) -> bool {
+        self.count(Severity::Error) > 0
+    }
+
+    /// Number of findings of a severity.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity() == severity)
+            .count()
+    }
+
+    /// The error findings.
+    pub fn errors(&self) -> impl Iterator<Item = &Finding> {
+        self.findings
+            .iter()
+            .filter(|f| f.severity() == Severity::Error)
+    }
+
+    /// True when there is no error (warnings and infos allowed).
+    pub fn is_valid(&self) -> bool {
+        !self.has_errors()
+    }
+}

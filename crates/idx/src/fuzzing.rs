@@ -1,0 +1,174 @@
+//! Harness bodies for the fuzz targets in `fuzz/`, kept here so that a
+//! stable `cargo test` replays the seed corpus and committed regressions
+//! through exactly the same code. Each function panics when a property of
+//! the library fails; that is its job.
+
+use crate::{parse, to_bytes, validate, validate_reader, validate_with, Array, Options, Report};
+use std::io::{self, Read};
+
+/// Every finding lies within the stream, or marks its end for missing data.
+pub fn check_offsets(report: &Report) {
+    for f in &report.findings {
+        let end = f.offset.checked_add(f.length);
+        assert!(
+            end.is_some_and(|e| e <= report.stream_len),
+            "finding {} at {}+{} outside a stream of {} bytes",
+            f.rule,
+            f.offset,
+            f.length,
+            report.stream_len
+        );
+    }
+}
+
+/// `parse` target: never panics; `parse(b).is_ok()` equals "no error";
+/// a parse error is one of the validator's errors; offsets in range.
+pub fn parse_target(data: &[u8]) {
+    let parsed = parse(data);
+    let report = validate(data);
+    check_offsets(&report);
+    assert_eq!(report.stream_len, data.len() as u64);
+    assert_eq!(
+        parsed.is_ok(),
+        !report.has_errors(),
+        "parse and validate disagree: {report:#?}"
+    );
+    if let Err(e) = &parsed {
+        assert!(
+            report
+                .findings
+                .iter()
+                .any(|f| f.rule == e.rule() && f.offset == e.offset()),
+            "parse error {e} not among validate's findings {report:#?}"
+        );
+    }
+    if let Ok(view) = &parsed {
+        assert_eq!(report.header.as_ref(), Some(view.header()));
+    }
+}
+
+/// A reader that hands out the data in the chunk sizes given, cyclically.
+#[derive(Debug)]
+pub struct ChunkedReader<'a> {
+    data: &'a [u8],
+    sizes: Vec<usize>,
+    next: usize,
+}
+
+impl<'a> ChunkedReader<'a> {
+    /// Chunks of `sizes` (each at least 1), repeated.
+    pub fn new(data: &'a [u8], sizes: &[u8]) -> Self {
+        let mut sizes: Vec<usize> = sizes.iter().map(|&s| usize::from(s).max(1)).collect();
+        if sizes.is_empty() {
+            sizes.push(1);
+        }
+        ChunkedReader {
+            data,
+            sizes,
+            next: 0,
+        }
+    }
+}
+
+impl Read for ChunkedReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.sizes[self.next % self.sizes.len()]
+            .min(buf.len())
+            .min(self.data.len());
+        self.next += 1;
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// `validate_stream` target: the first byte says how many chunk sizes
+/// follow (at most 8); the rest is the file. Streaming through those chunk
+/// sizes gives the in-memory report, for raw and decompressing validation.
+pub fn validate_stream_target(data: &[u8]) {
+    let Some((&n, rest)) = data.split_first() else {
+        return;
+    };
+    let n = usize::from(n % 8).min(rest.len());
+    let (sizes, file) = rest.split_at(n);
+    for decompress in [false, true] {
+        let opts = Options::default()
+            .with_decompress(decompress)
+            .with_max_decompressed(Some(1 << 20))
+            .with_file_name(Some("fuzz-idx3-ubyte".into()));
+        let memory = validate_with(file, &opts);
+        let streamed = match validate_reader(ChunkedReader::new(file, sizes), &opts) {
+            Ok(r) => r,
+            Err(e) => panic!("a reader over a slice cannot fail: {e}"),
+        };
+        check_offsets(&memory);
+        assert_eq!(memory, streamed, "streaming and in-memory reports differ");
+    }
+}
+
+/// `roundtrip_bytes` target: bytes that parse write back identically.
+pub fn roundtrip_bytes_target(data: &[u8]) {
+    if let Ok(view) = parse(data) {
+        let mut out = Vec::with_capacity(data.len());
+        assert!(view.write_to(&mut out).is_ok());
+        assert_eq!(out, data, "parsed bytes do not write back identically");
+        let array = view.to_array();
+        match to_bytes(&array) {
+            Ok(again) => assert_eq!(
+                again, data,
+                "decoded array does not encode back identically"
+            ),
+            Err(e) => panic!("a parsed array must be writable: {e}"),
+        }
+    }
+}
+
+/// `roundtrip_array` target: any array IDX can hold is written, parsed and
+/// decoded back bit for bit, and the written length is the declared one.
+pub fn roundtrip_array_target(array: &Array) {
+    let bytes = match to_bytes(array) {
+        Ok(b) => b,
+        Err(e) => panic!("the arbitrary domain is encodable: {e}"),
+    };
+    let view = match parse(&bytes) {
+        Ok(v) => v,
+        Err(e) => panic!("written bytes do not parse: {e}"),
+    };
+    let declared = view.header().file_len();
+    assert_eq!(declared, Some(bytes.len() as u64));
+    assert!(
+        view.to_array().bit_eq(array),
+        "array changed in the round trip"
+    );
+    assert!(!validate(&bytes).has_errors());
+}
+
+/// The gzip header the `gzip` target puts before its input.
+pub const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff];
+
+/// `gzip` target: arbitrary bytes behind a gzip header through the
+/// decompressing path, with a 1 MiB output cap: no panic, bounded work,
+/// offsets in range, a finding for damage.
+pub fn gzip_target(data: &[u8]) {
+    let mut input = Vec::with_capacity(GZIP_HEADER.len() + data.len());
+    input.extend_from_slice(&GZIP_HEADER);
+    input.extend_from_slice(data);
+    let opts = Options::default()
+        .with_decompress(true)
+        .with_max_decompressed(Some(1 << 20));
+    let report = validate_with(&input, &opts);
+    check_offsets(&report);
+    assert!(report.stream_len <= 1 << 20);
+    assert!(report.compression.is_some());
+}
+
+/// `file_name` target: any file name through the naming lint, with any
+/// header bytes.
+pub fn file_name_target(data: &[u8]) {
+    let split = data.iter().position(|&b| b == 0xff).unwrap_or(data.len());
+    let (name, file) = data.split_at(split);
+    let opts = Options::default().with_file_name(Some(String::from_utf8_lossy(name).into_owned()));
+    let report = validate_with(file.get(1..).unwrap_or(&[]), &opts);
+    check_offsets(&report);
+    let _ = crate::lint::name_claim(opts.file_name.as_deref().unwrap_or(""));
+}

@@ -1,0 +1,173 @@
+//! The header: magic and dimension list, and its nom productions.
+//!
+//! ```text
+//! offset  width  field
+//! 0       1      reserved, must be 0x00
+//! 1       1      reserved, must be 0x00
+//! 2       1      element type code (0x08 u8, 0x09 i8, 0x0B i16, 0x0C i32, 0x0D f32, 0x0E f64)
+//! 3       1      rank r (0..=255)
+//! 4+4k    4      dimension k, unsigned 32-bit big-endian, for k in 0..r
+//! 4+4r           payload: product(dims) elements, row-major, big-endian
+//! ```
+
+use crate::dtype::ElementType;
+use nom::number::complete::{be_u32, u8 as byte};
+use nom::{IResult, Parser};
+
+/// Length of the magic in bytes.
+pub const MAGIC_LEN: usize = 4;
+/// The largest possible header: the magic and 255 dimensions (1024 bytes).
+pub const MAX_HEADER_LEN: usize = MAGIC_LEN + 4 * 255;
+
+/// A parsed, well-formed header.
+///
+/// Construction is only possible through parsing or [`Header::new`], which
+/// check that the payload length fits in a `u64`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Header {
+    dtype: ElementType,
+    dims: Vec<u32>,
+    payload_len: u64,
+}
+
+impl Header {
+    /// A header for `dtype` and `dims`, or `None` when the rank exceeds 255
+    /// or the payload size overflows `u64`.
+    pub fn new(dtype: ElementType, dims: Vec<u32>) -> Option<Header> {
+        if dims.len() > 255 {
+            return None;
+        }
+        let payload_len = payload_len(dtype, &dims)?;
+        Some(Header {
+            dtype,
+            dims,
+            payload_len,
+        })
+    }
+
+    /// The element type (byte 2).
+    pub fn dtype(&self) -> ElementType {
+        self.dtype
+    }
+
+    /// The dimensions, outermost first.
+    pub fn dims(&self) -> &[u32] {
+        &self.dims
+    }
+
+    /// The rank (byte 3).
+    pub fn rank(&self) -> usize {
+        self.dims.len()
+    }
+
+    /// Header length in bytes: `4 + 4 * rank`.
+    pub fn header_len(&self) -> usize {
+        MAGIC_LEN + 4 * self.dims.len()
+    }
+
+    /// Declared payload length in bytes: `product(dims) * element size`.
+    pub fn payload_len(&self) -> u64 {
+        self.payload_len
+    }
+
+    /// Number of elements: `product(dims)` (1 for rank 0).
+    pub fn element_count(&self) -> u64 {
+        self.payload_len / self.dtype.size() as u64
+    }
+
+    /// Total file length: header plus payload, or `None` on overflow.
+    pub fn file_len(&self) -> Option<u64> {
+        self.payload_len.checked_add(self.header_len() as u64)
+    }
+
+    /// The canonical header bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.header_len());
+        out.extend_from_slice(&[0, 0, self.dtype.code(), self.dims.len() as u8]);
+        for d in &self.dims {
+            out.extend_from_slice(&d.to_be_bytes());
+        }
+        out
+    }
+}
+
+/// `product(dims) * size`, computed in `u64` without overflow.
+pub fn payload_len(dtype: ElementType, dims: &[u32]) -> Option<u64> {
+    dims.iter()
+        .try_fold(dtype.size() as u64, |acc, &d| acc.checked_mul(u64::from(d)))
+}
+
+/// The four magic bytes, before any check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RawMagic {
+    pub reserved: [u8; 2],
+    pub code: u8,
+    pub rank: u8,
+}
+
+/// `magic = reserved reserved type-code rank` (4 bytes).
+pub(crate) fn magic(i: &[u8]) -> IResult<&[u8], RawMagic, ()> {
+    let (i, (r0, r1, code, rank)) = (byte, byte, byte, byte).parse(i)?;
+    Ok((
+        i,
+        RawMagic {
+            reserved: [r0, r1],
+            code,
+            rank,
+        },
+    ))
+}
+
+/// `dimension = u32 big-endian`.
+pub(crate) fn dimension(i: &[u8]) -> IResult<&[u8], u32, ()> {
+    be_u32(i)
+}
+
+/// `dimensions = dimension{rank}`. The rank is at most 255, so the vector is
+/// bounded by 255 entries whatever the input says.
+pub(crate) fn dimensions(i: &[u8], rank: u8) -> IResult<&[u8], Vec<u32>, ()> {
+    nom::multi::count(dimension, usize::from(rank)).parse(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn productions_consume_exactly_their_bytes() {
+        let bytes = [0x00, 0x00, 0x08, 0x02, 0, 0, 0, 3, 0, 0, 1, 0, 0xaa];
+        let (rest, m) = magic(&bytes).unwrap();
+        assert_eq!(
+            m,
+            RawMagic {
+                reserved: [0, 0],
+                code: 8,
+                rank: 2
+            }
+        );
+        let (rest, dims) = dimensions(rest, m.rank).unwrap();
+        assert_eq!(dims, vec![3, 256]);
+        assert_eq!(rest, &[0xaa]);
+        assert!(magic(&bytes[..3]).is_err());
+        assert!(dimensions(&bytes[4..11], 2).is_err());
+    }
+
+    #[test]
+    fn payload_len_is_checked() {
+        assert_eq!(payload_len(ElementType::F64, &[]), Some(8));
+        assert_eq!(payload_len(ElementType::I16, &[3, 0, 7]), Some(0));
+        assert_eq!(
+            payload_len(ElementType::U8, &[u32::MAX, u32::MAX]),
+            Some((u32::MAX as u64).pow(2))
+        );
+        assert_eq!(payload_len(ElementType::F64, &[u32::MAX, u32::MAX]), None);
+        assert_eq!(payload_len(ElementType::U8, &[u32::MAX, u32::MAX, 2]), None);
+        let h = Header::new(ElementType::I32, vec![2, 3]).unwrap();
+        assert_eq!(h.to_bytes(), [0, 0, 0x0c, 2, 0, 0, 0, 2, 0, 0, 0, 3]);
+        assert_eq!(
+            (h.header_len(), h.payload_len(), h.element_count()),
+            (12, 24, 6)
+        );
+        assert!(Header::new(ElementType::U8, vec![1; 256]).is_none());
+    }
+}

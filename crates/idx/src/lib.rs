@@ -1,0 +1,45 @@
+//! A strict, zero-copy parser, writer and validator for the IDX file format
+//! (the format of MNIST and its cousins), as specified in `spec/idx.md`.
+//!
+//! ```
+//! // 00 00 08 01: u8, rank 1; dimension 3; payload 0a 0b 0c
+//! let bytes = [0x00, 0x00, 0x08, 0x01, 0, 0, 0, 3, 0x0a, 0x0b, 0x0c];
+//! let view = idx::parse(&bytes)?;
+//! assert_eq!(view.dims(), &[3]);
+//! assert_eq!(view.array().get::<u8>(2), Some(0x0c));
+//!
+//! // validate() collects every violation, each located.
+//! let report = idx::validate(&bytes[..10]);
+//! assert_eq!(report.findings[0].rule.code(), "IDX202");
+//! assert_eq!(report.findings[0].offset, 10);
+//! # Ok::<(), idx::Error>(())
+//! ```
+//!
+//! The library never panics on any input, never allocates by a size read
+//! from the input before checking that the bytes exist, and never prints.
+#![forbid(unsafe_code)]
+#![deny(missing_docs, clippy::print_stdout, clippy::print_stderr)]
+
+mod array;
+mod dtype;
+mod finding;
+mod header;
+pub mod lint;
+mod parse;
+mod rules;
+mod sniff;
+mod validate;
+mod write;
+
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
+
+pub use array::{Array, Data, IntoData, ShapeError};
+pub use dtype::{Element, ElementType};
+pub use finding::{Compression, Finding, Report};
+pub use header::{payload_len, Header, MAGIC_LEN, MAX_HEADER_LEN};
+pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
+pub use rules::{Rule, Severity, RETIRED};
+pub use sniff::SNIFF_LEN;
+pub use validate::{validate, validate_reader, validate_with, Options, Validator, CHUNK_LEN};
+pub use write::{encode_header, to_bytes, write, write_raw, WriteError};

@@ -1,0 +1,404 @@
+//! Heuristic lints: byte order of the payload, non-finite floats, and
+//! MNIST-style file names.
+//!
+//! The payload lints run in one pass over the payload, fed in chunks of any
+//! size; the state kept between chunks is a few counters and at most one
+//! partial element, so streaming and in-memory validation give the same
+//! result by construction.
+
+use crate::dtype::ElementType;
+use crate::finding::Finding;
+use crate::rules::Rule;
+
+/// Minimum number of neighbouring non-zero pairs before the byte-order lint
+/// may fire: below that the statistic says nothing.
+pub const MIN_PAIRS: u64 = 32;
+/// For integers: how many bits larger (in mean) the big-endian neighbour
+/// differences must be than the little-endian ones for the lint to fire.
+pub const INT_MARGIN_BITS: f64 = 3.0;
+
+/// One-pass payload statistics for the byte-order and non-finite lints.
+#[derive(Debug, Clone)]
+pub(crate) struct PayloadLinter {
+    dtype: ElementType,
+    start: u64,
+    carry: [u8; 8],
+    carry_len: usize,
+    elements: u64,
+    // byte-order statistic
+    pairs: u64,
+    sum_be: u64,
+    sum_le: u64,
+    prev: Option<(u64, u64)>,
+    // non-finite
+    nan: u64,
+    inf: u64,
+    first_non_finite: Option<u64>,
+}
+
+impl PayloadLinter {
+    /// A linter for a payload of `dtype` starting at byte `start`.
+    pub fn new(dtype: ElementType, start: u64) -> Self {
+        PayloadLinter {
+            dtype,
+            start,
+            carry: [0; 8],
+            carry_len: 0,
+            elements: 0,
+            pairs: 0,
+            sum_be: 0,
+            sum_le: 0,
+            prev: None,
+            nan: 0,
+            inf: 0,
+            first_non_finite: None,
+        }
+    }
+
+    /// True when the lints have anything to look at for this type.
+    pub fn is_active(dtype: ElementType) -> bool {
+        dtype.size() > 1
+    }
+
+    /// Feeds the next payload bytes.
+    pub fn feed(&mut self, mut bytes: &[u8]) {
+        let size = self.dtype.size();
+        if size == 1 {
+            return;
+        }
+        if self.carry_len > 0 {
+            let take = (size - self.carry_len).min(bytes.len());
+            self.carry[self.carry_len..self.carry_len + take].copy_from_slice(&bytes[..take]);
+            self.carry_len += take;
+            bytes = &bytes[take..];
+            if self.carry_len < size {
+                return;
+            }
+            let carry = self.carry;
+            self.elements_of(&carry[..size]);
+            self.carry_len = 0;
+        }
+        let whole = bytes.len() / size * size;
+        self.elements_of(&bytes[..whole]);
+        let rest = &bytes[whole..];
+        self.carry[..rest.len()].copy_from_slice(rest);
+        self.carry_len = rest.len();
+    }
+
+    fn elements_of(&mut self, bytes: &[u8]) {
+        match self.dtype {
+            ElementType::I16 => self.ints::<2>(bytes),
+            ElementType::I32 => self.ints::<4>(bytes),
+            ElementType::F32 => self.floats::<4>(bytes, 23, 0xff),
+            ElementType::F64 => self.floats::<8>(bytes, 52, 0x7ff),
+            ElementType::U8 | ElementType::I8 => {}
+        }
+    }
+
+    /// Integers: mean bit length of the difference between neighbouring
+    /// non-zero elements, read both ways. Smooth or small-valued data has
+    /// small differences in its true byte order and near-random ones in the
+    /// other.
+    fn ints<const N: usize>(&mut self, bytes: &[u8]) {
+        let shift = 64 - 8 * N as u32;
+        let (mut pairs, mut sum_be, mut sum_le) = (0u64, 0u64, 0u64);
+        let mut prev = self.prev;
+        for c in bytes.chunks_exact(N) {
+            let mut be = 0u64;
+            for &b in c {
+                be = (be << 8) | u64::from(b);
+            }
+            if be == 0 {
+                continue;
+            }
+            let mut le = 0u64;
+            for &b in c.iter().rev() {
+                le = (le << 8) | u64::from(b);
+            }
+            // sign-extend both readings
+            let v_be = ((be << shift) as i64 >> shift) as u64;
+            let v_le = ((le << shift) as i64 >> shift) as u64;
+            if let Some((p_be, p_le)) = prev {
+                pairs += 1;
+                sum_be += u64::from(
+                    64 - (v_be as i64)
+                        .wrapping_sub(p_be as i64)
+                        .unsigned_abs()
+                        .leading_zeros(),
+                );
+                sum_le += u64::from(
+                    64 - (v_le as i64)
+                        .wrapping_sub(p_le as i64)
+                        .unsigned_abs()
+                        .leading_zeros(),
+                );
+            }
+            prev = Some((v_be, v_le));
+        }
+        self.elements += (bytes.len() / N) as u64;
+        self.prev = prev;
+        self.pairs += pairs;
+        self.sum_be += sum_be;
+        self.sum_le += sum_le;
+    }
+
+    /// Floats: mean jump of the exponent field between neighbouring non-zero
+    /// elements, read both ways; plus NaN and infinity counts (big-endian).
+    fn floats<const N: usize>(&mut self, bytes: &[u8], mant_bits: u32, exp_mask: u64) {
+        let (mut pairs, mut sum_be, mut sum_le) = (0u64, 0u64, 0u64);
+        let mut prev = self.prev;
+        let mant_mask = (1u64 << mant_bits) - 1;
+        for (i, c) in bytes.chunks_exact(N).enumerate() {
+            let mut be = 0u64;
+            for &b in c {
+                be = (be << 8) | u64::from(b);
+            }
+            if be == 0 {
+                continue;
+            }
+            let mut le = 0u64;
+            for &b in c.iter().rev() {
+                le = (le << 8) | u64::from(b);
+            }
+            let e_be = (be >> mant_bits) & exp_mask;
+            let e_le = (le >> mant_bits) & exp_mask;
+            if e_be == exp_mask {
+                if be & mant_mask == 0 {
+                    self.inf += 1;
+                } else {
+                    self.nan += 1;
+                }
+                if self.first_non_finite.is_none() {
+                    self.first_non_finite = Some(self.elements + i as u64);
+                }
+            }
+            if let Some((p_be, p_le)) = prev {
+                pairs += 1;
+                sum_be += e_be.abs_diff(p_be);
+                sum_le += e_le.abs_diff(p_le);
+            }
+            prev = Some((e_be, e_le));
+        }
+        self.elements += (bytes.len() / N) as u64;
+        self.prev = prev;
+        self.pairs += pairs;
+        self.sum_be += sum_be;
+        self.sum_le += sum_le;
+    }
+
+    /// The lint findings for everything fed.
+    pub fn finish(&self) -> Vec<Finding> {
+        let mut out = Vec::new();
+        let size = self.dtype.size() as u64;
+        if size == 1 {
+            return out;
+        }
+        if self.pairs >= MIN_PAIRS {
+            let n = self.pairs as f64;
+            let (be, le) = (self.sum_be as f64 / n, self.sum_le as f64 / n);
+            let (fires, unit) = if self.dtype.is_float() {
+                (be >= 2.0 * le + 8.0, "exponent steps")
+            } else {
+                (be - le >= INT_MARGIN_BITS, "bits")
+            };
+            if fires {
+                let t = self.dtype.name();
+                out.push(
+                    Finding::new(
+                        Rule::LikelyLittleEndian,
+                        self.start,
+                        self.elements * size,
+                        format!("the {t} payload reads far more plausibly little-endian than big-endian"),
+                    )
+                    .expected(format!("big-endian {t} data"))
+                    .found(format!(
+                        "mean change between neighbouring values: {be:.1} {unit} read big-endian, {le:.1} read little-endian"
+                    ))
+                    .hint(format!(
+                        "the writer probably wrote native little-endian values (e.g. numpy '<{}' or tofile() on x86); write big-endian ('>{}') or byte-swap",
+                        numpy_char(self.dtype),
+                        numpy_char(self.dtype)
+                    )),
+                );
+            }
+        }
+        if let Some(first) = self.first_non_finite {
+            out.push(
+                Finding::new(
+                    Rule::NonFinite,
+                    self.start + first * size,
+                    size,
+                    format!(
+                        "the float payload holds {} NaN and {} infinite values",
+                        self.nan, self.inf
+                    ),
+                )
+                .found(format!(
+                    "{} NaN, {} infinite; the first is element {first}",
+                    self.nan, self.inf
+                )),
+            );
+        }
+        out
+    }
+}
+
+fn numpy_char(t: ElementType) -> &'static str {
+    match t {
+        ElementType::U8 => "u1",
+        ElementType::I8 => "i1",
+        ElementType::I16 => "i2",
+        ElementType::I32 => "i4",
+        ElementType::F32 => "f4",
+        ElementType::F64 => "f8",
+    }
+}
+
+/// What an MNIST-style file name (`train-images-idx3-ubyte`,
+/// `t10k-labels.idx1-ubyte.gz`, ...) says about the header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NameClaim {
+    /// The rank after `idx`.
+    pub rank: u32,
+    /// The type word, when it is a known one.
+    pub dtype: Option<ElementType>,
+}
+
+/// Parses the MNIST naming convention out of a file name (the last path
+/// component; a `.gz` suffix is ignored). `None` when the name does not
+/// follow it.
+pub fn name_claim(file_name: &str) -> Option<NameClaim> {
+    let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
+    let base = base.strip_suffix(".gz").unwrap_or(base);
+    let lower = base.to_ascii_lowercase();
+    let at = lower.rfind("idx")?;
+    if at > 0 && !matches!(lower.as_bytes()[at - 1], b'-' | b'.' | b'_') {
+        return None;
+    }
+    let rest = &lower[at + 3..];
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 3 {
+        return None;
+    }
+    let rank: u32 = rest[..digits].parse().ok()?;
+    let word = rest[digits..].strip_prefix(['-', '.', '_'])?;
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    let dtype = match word {
+        "ubyte" | "uint8" => Some(ElementType::U8),
+        "byte" | "sbyte" | "int8" => Some(ElementType::I8),
+        "short" | "int16" => Some(ElementType::I16),
+        "int" | "int32" => Some(ElementType::I32),
+        "float" | "float32" => Some(ElementType::F32),
+        "double" | "float64" => Some(ElementType::F64),
+        _ => None,
+    };
+    Some(NameClaim { rank, dtype })
+}
+
+/// Findings for a file name whose MNIST-style words contradict the header
+/// bytes (`code` is byte 2, `rank` byte 3; `code` is `None` when byte 2 is
+/// not a known type).
+pub(crate) fn file_name_findings(
+    file_name: &str,
+    dtype: Option<ElementType>,
+    rank: u8,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(claim) = name_claim(file_name) else {
+        return out;
+    };
+    if let (Some(said), Some(actual)) = (claim.dtype, dtype) {
+        if said != actual {
+            out.push(
+                Finding::new(
+                    Rule::FileNameMismatch,
+                    2,
+                    1,
+                    format!(
+                        "the file name says {} ({said}) but the header says {actual}",
+                        said.mnist_word()
+                    ),
+                )
+                .expected(format!("{:02x} ({said}, from the file name)", said.code()))
+                .found(format!("{:02x} ({actual})", actual.code()))
+                .hint("rename the file, or check that the writer used the intended element type"),
+            );
+        }
+    }
+    if claim.rank != u32::from(rank) {
+        out.push(
+            Finding::new(
+                Rule::FileNameMismatch,
+                3,
+                1,
+                format!(
+                    "the file name says idx{} (rank {}) but the header says rank {rank}",
+                    claim.rank, claim.rank
+                ),
+            )
+            .expected(format!("rank {} (from the file name)", claim.rank))
+            .found(format!("rank {rank}"))
+            .hint("rename the file, or check that the writer wrote the intended shape"),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_mnist_names() {
+        let c = |n| name_claim(n);
+        assert_eq!(
+            c("train-images-idx3-ubyte"),
+            Some(NameClaim {
+                rank: 3,
+                dtype: Some(ElementType::U8)
+            })
+        );
+        assert_eq!(
+            c("data/t10k-labels.idx1-ubyte.gz"),
+            Some(NameClaim {
+                rank: 1,
+                dtype: Some(ElementType::U8)
+            })
+        );
+        assert_eq!(
+            c("x-idx2-double"),
+            Some(NameClaim {
+                rank: 2,
+                dtype: Some(ElementType::F64)
+            })
+        );
+        assert_eq!(
+            c("x-idx2-weird"),
+            Some(NameClaim {
+                rank: 2,
+                dtype: None
+            })
+        );
+        assert_eq!(c("widx3-ubyte"), None);
+        assert_eq!(c("images.idx"), None);
+        assert_eq!(c("foo.bin"), None);
+    }
+
+    #[test]
+    fn linter_is_chunking_invariant() {
+        let mut bytes = Vec::new();
+        for i in 0..500i32 {
+            bytes.extend_from_slice(&(i * 3).to_le_bytes());
+        }
+        let mut whole = PayloadLinter::new(ElementType::I32, 8);
+        whole.feed(&bytes);
+        for step in [1, 3, 7, 4096] {
+            let mut parts = PayloadLinter::new(ElementType::I32, 8);
+            bytes.chunks(step).for_each(|c| parts.feed(c));
+            assert_eq!(parts.finish(), whole.finish(), "chunk {step}");
+        }
+        assert_eq!(whole.finish()[0].rule, Rule::LikelyLittleEndian);
+    }
+}

@@ -1,0 +1,303 @@
+//! Strict parsing into a zero-copy view.
+
+use crate::array::{Array, Data};
+use crate::dtype::{Element, ElementType};
+use crate::finding::Finding;
+use crate::header::{self, Header};
+use crate::rules::Rule;
+use crate::sniff::sniff;
+use crate::validate;
+use std::fmt;
+use std::io::{self, Write};
+use std::marker::PhantomData;
+
+/// Why strict parsing failed: the first violation, located.
+///
+/// Owns its data (it does not borrow the input).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error(Box<Finding>);
+
+impl Error {
+    /// The rule broken.
+    pub fn rule(&self) -> Rule {
+        self.0.rule
+    }
+    /// Byte offset of the violation (the input length for missing data).
+    pub fn offset(&self) -> u64 {
+        self.0.offset
+    }
+    /// Number of offending bytes (0 for missing data).
+    pub fn length(&self) -> u64 {
+        self.0.length
+    }
+    /// The whole finding: message, expected, found, hint.
+    pub fn finding(&self) -> &Finding {
+        &self.0
+    }
+    /// Converts into the finding.
+    pub fn into_finding(self) -> Finding {
+        *self.0
+    }
+}
+
+impl From<Finding> for Error {
+    fn from(f: Finding) -> Self {
+        Error(Box::new(f))
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} [{}] (at offset {:#x}, byte {})",
+            self.0.message,
+            self.0.rule.code(),
+            self.0.offset,
+            self.0.offset
+        )
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Parses a whole IDX file strictly into a zero-copy [`View`].
+///
+/// Accepts exactly the inputs for which [`validate`](crate::validate())
+/// reports no error: the magic, the dimension list, a payload of exactly the
+/// declared length, and nothing after it. Warnings (rank 0, empty or huge
+/// dimensions) and lints do not make parsing fail.
+///
+/// # Errors
+/// The first violation found, with its rule code, offset, length, expected
+/// and found values (see `spec/idx.md`).
+///
+/// # Panics
+/// Never, on any input.
+///
+/// # Allocation
+/// Only the dimension list (at most 255 `u32`s); the payload is borrowed.
+pub fn parse(input: &[u8]) -> Result<View<'_>, Error> {
+    let reserved = &input[..input.len().min(2)];
+    if reserved.iter().any(|&b| b != 0) {
+        return Err(sniff(input)
+            .unwrap_or_else(|| validate::reserved_bytes(reserved))
+            .into());
+    }
+    if input.len() > 2 && ElementType::from_code(input[2]).is_none() {
+        return Err(validate::unknown_type(input[2]).into());
+    }
+    let (rest, magic) = header::magic(input).map_err(|_| validate::truncated_magic(input.len()))?;
+    // invariant: the code was checked above and the magic is complete
+    let dtype =
+        ElementType::from_code(magic.code).ok_or_else(|| validate::unknown_type(magic.code))?;
+    let (payload, dims) = header::dimensions(rest, magic.rank)
+        .map_err(|_| validate::truncated_dimensions(input.len(), magic.rank))?;
+    let Some(header) = Header::new(dtype, dims.clone()) else {
+        return Err(validate::size_overflow(dtype, &dims).into());
+    };
+    let declared = header.payload_len();
+    let found = payload.len() as u64;
+    if found < declared {
+        return Err(validate::truncated_payload(&header, found, input.len() as u64).into());
+    }
+    if found > declared {
+        let end = header.header_len() as u64 + declared;
+        let tail = &payload[declared as usize..]; // declared < found <= usize::MAX
+        return Err(validate::trailing_bytes(
+            &header,
+            end,
+            found - declared,
+            &tail[..tail.len().min(4)],
+        )
+        .into());
+    }
+    Ok(View { header, payload })
+}
+
+/// A parsed IDX file: the header and the borrowed payload bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct View<'a> {
+    header: Header,
+    payload: &'a [u8],
+}
+
+impl<'a> View<'a> {
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+    /// The element type.
+    pub fn dtype(&self) -> ElementType {
+        self.header.dtype()
+    }
+    /// The dimensions.
+    pub fn dims(&self) -> &[u32] {
+        self.header.dims()
+    }
+    /// The payload bytes, big-endian, exactly as in the file.
+    pub fn payload(&self) -> &'a [u8] {
+        self.payload
+    }
+    /// The whole array as a borrowed [`ArrayView`].
+    pub fn array(&self) -> ArrayView<'_> {
+        ArrayView {
+            dtype: self.header.dtype(),
+            dims: self.header.dims(),
+            payload: self.payload,
+        }
+    }
+    /// Decodes into an owned array (allocates the payload's size, which is
+    /// present in the input, never more).
+    pub fn to_array(&self) -> Array {
+        self.array().to_array()
+    }
+    /// Writes the file back: the canonical encoding, byte-identical to the
+    /// parsed input.
+    ///
+    /// # Errors
+    /// Only the writer's I/O errors.
+    pub fn write_to<W: Write>(&self, mut w: W) -> io::Result<()> {
+        w.write_all(&self.header.to_bytes())?;
+        w.write_all(self.payload)
+    }
+}
+
+/// A borrowed, typed-on-demand view of an array or of an item of one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArrayView<'a> {
+    dtype: ElementType,
+    dims: &'a [u32],
+    payload: &'a [u8],
+}
+
+impl<'a> ArrayView<'a> {
+    /// The element type.
+    pub fn dtype(&self) -> ElementType {
+        self.dtype
+    }
+    /// The dimensions.
+    pub fn dims(&self) -> &'a [u32] {
+        self.dims
+    }
+    /// The raw big-endian bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.payload
+    }
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.payload.len() / self.dtype.size()
+    }
+    /// True when there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.payload.is_empty()
+    }
+    /// Element `index` in row-major order, decoded; `None` when `T` is not
+    /// the element type or the index is out of range.
+    pub fn get<T: Element>(&self, index: usize) -> Option<T> {
+        if T::TYPE != self.dtype {
+            return None;
+        }
+        let size = self.dtype.size();
+        let start = index.checked_mul(size)?;
+        let bytes = self.payload.get(start..start.checked_add(size)?)?;
+        Some(T::from_be_slice(bytes))
+    }
+    /// Decoding iterator over all elements in row-major order; `None` when
+    /// `T` is not the element type.
+    pub fn iter<T: Element>(&self) -> Option<Elements<'a, T>> {
+        (T::TYPE == self.dtype).then(|| Elements {
+            chunks: self.payload.chunks_exact(self.dtype.size()),
+            _t: PhantomData,
+        })
+    }
+    /// Iterator over the first axis: `dims[0]` views of rank `rank - 1`.
+    /// Empty for rank 0.
+    pub fn items(&self) -> Items<'a> {
+        let (count, dims) = match self.dims.split_first() {
+            Some((&n, rest)) => (n as usize, rest),
+            None => (0, self.dims),
+        };
+        let item_len = self.payload.len().checked_div(count).unwrap_or(0);
+        Items {
+            dtype: self.dtype,
+            dims,
+            rest: self.payload,
+            item_len,
+            left: count,
+        }
+    }
+    /// Decodes into an owned array.
+    pub fn to_array(&self) -> Array {
+        let dims: Vec<usize> = self.dims.iter().map(|&d| d as usize).collect();
+        let data = match self.dtype {
+            ElementType::U8 => Data::U8(self.payload.to_vec()),
+            ElementType::I8 => Data::I8(decode(self.payload)),
+            ElementType::I16 => Data::I16(decode(self.payload)),
+            ElementType::I32 => Data::I32(decode(self.payload)),
+            ElementType::F32 => Data::F32(decode(self.payload)),
+            ElementType::F64 => Data::F64(decode(self.payload)),
+        };
+        // invariant: a view's payload length is product(dims) x size
+        Array::new(dims, data).unwrap_or_else(|_| unreachable!("view shape and payload agree"))
+    }
+}
+
+/// Decodes big-endian bytes into a vector of elements.
+pub fn decode<T: Element>(bytes: &[u8]) -> Vec<T> {
+    bytes
+        .chunks_exact(T::TYPE.size())
+        .map(T::from_be_slice)
+        .collect()
+}
+
+/// Decoding iterator over the elements of an [`ArrayView`].
+#[derive(Debug, Clone)]
+pub struct Elements<'a, T> {
+    chunks: std::slice::ChunksExact<'a, u8>,
+    _t: PhantomData<T>,
+}
+
+impl<T: Element> Iterator for Elements<'_, T> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        self.chunks.next().map(T::from_be_slice)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.chunks.size_hint()
+    }
+}
+
+impl<T: Element> ExactSizeIterator for Elements<'_, T> {}
+
+/// Iterator over the first axis of an [`ArrayView`].
+#[derive(Debug, Clone)]
+pub struct Items<'a> {
+    dtype: ElementType,
+    dims: &'a [u32],
+    rest: &'a [u8],
+    item_len: usize,
+    left: usize,
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = ArrayView<'a>;
+    fn next(&mut self) -> Option<ArrayView<'a>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let (item, rest) = self.rest.split_at(self.item_len.min(self.rest.len()));
+        self.rest = rest;
+        Some(ArrayView {
+            dtype: self.dtype,
+            dims: self.dims,
+            payload: item,
+        })
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for Items<'_> {}

@@ -1,0 +1,171 @@
+//! The rule list: one stable code per check of `spec/idx.md`.
+//!
+//! Codes are never renumbered and never reused. A test in this crate parses
+//! `spec/idx.md` and fails if the spec and this table disagree on any code,
+//! name or severity.
+
+use std::fmt;
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// Informational: true facts about valid data (e.g. NaN counts).
+    Info,
+    /// Valid IDX that some readers mishandle, or data that is probably wrong.
+    Warning,
+    /// The bytes are not a valid IDX file (or not what was expected).
+    Error,
+}
+
+impl Severity {
+    /// `error`, `warning` or `info`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+macro_rules! rules {
+    ($( $(#[$doc:meta])* $variant:ident = ($code:literal, $name:literal, $sev:ident, $title:literal), )*) => {
+        /// A rule of the spec. See `spec/idx.md` for the normative text.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Rule {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl Rule {
+            /// Every rule, in code order.
+            pub const ALL: &'static [Rule] = &[$(Rule::$variant,)*];
+
+            /// The stable code, e.g. `IDX102`.
+            pub const fn code(self) -> &'static str {
+                match self { $(Rule::$variant => $code,)* }
+            }
+
+            /// The stable kebab-case name, e.g. `unknown-type`.
+            pub const fn name(self) -> &'static str {
+                match self { $(Rule::$variant => $name,)* }
+            }
+
+            /// The severity of every finding of this rule.
+            pub const fn severity(self) -> Severity {
+                match self { $(Rule::$variant => Severity::$sev,)* }
+            }
+
+            /// A one-line title.
+            pub const fn title(self) -> &'static str {
+                match self { $(Rule::$variant => $title,)* }
+            }
+        }
+    };
+}
+
+rules! {
+    /// Bytes 0 and 1 of the magic are not both `0x00`.
+    ReservedBytes = ("IDX101", "reserved-bytes", Error, "the first two bytes of the magic must be 0x00"),
+    /// Byte 2 is not a known element type code.
+    UnknownType = ("IDX102", "unknown-type", Error, "byte 2 must be a known element type code"),
+    /// The file ends before the 4-byte magic is complete.
+    TruncatedMagic = ("IDX103", "truncated-magic", Error, "the file is shorter than the 4-byte magic"),
+    /// The file ends inside the dimension list.
+    TruncatedDimensions = ("IDX104", "truncated-dimensions", Error, "the file ends inside the dimension list"),
+    /// The declared payload size does not fit in 64 bits.
+    SizeOverflow = ("IDX201", "size-overflow", Error, "the declared payload size overflows 64 bits"),
+    /// Fewer payload bytes than the header declares.
+    TruncatedPayload = ("IDX202", "truncated-payload", Error, "the payload is shorter than the header declares"),
+    /// Bytes after the declared payload.
+    TrailingBytes = ("IDX203", "trailing-bytes", Error, "bytes follow the end of the declared payload"),
+    /// Rank 0: a scalar.
+    RankZero = ("IDX301", "rank-zero", Warning, "rank 0 (a single scalar) is not portable"),
+    /// A dimension of length 0.
+    ZeroDimension = ("IDX302", "zero-dimension", Warning, "a dimension of length 0 is not portable"),
+    /// A dimension of 2^31 or more.
+    LargeDimension = ("IDX303", "large-dimension", Warning, "a dimension of 2^31 or more breaks readers with signed 32-bit sizes"),
+    /// The magic is a valid magic read little-endian.
+    ByteSwappedHeader = ("IDX401", "byte-swapped-header", Error, "the header is byte-swapped (little-endian)"),
+    /// gzip data seen by the raw IDX layer.
+    GzipCompressed = ("IDX402", "gzip-compressed", Error, "the data is gzip-compressed, not IDX"),
+    /// zip, xz, zstd or bzip2 data.
+    OtherCompression = ("IDX403", "other-compression", Error, "the data is compressed or archived, not IDX"),
+    /// A NumPy `.npy` file.
+    NumpyFile = ("IDX404", "numpy-file", Error, "the data is a NumPy .npy file, not IDX"),
+    /// Text: HTML, XML or plain text.
+    TextFile = ("IDX405", "text-file", Error, "the data is text (HTML, XML or plain), not IDX"),
+    /// A macOS AppleDouble `._` metadata file.
+    AppleDouble = ("IDX406", "appledouble-file", Error, "the data is a macOS AppleDouble (._) file, not IDX"),
+    /// Multi-byte data that reads far more plausibly little-endian.
+    LikelyLittleEndian = ("IDX501", "likely-little-endian", Warning, "the payload looks little-endian"),
+    /// Float payload holding NaN or infinities.
+    NonFinite = ("IDX502", "non-finite-values", Info, "the float payload holds NaN or infinite values"),
+    /// An MNIST-style file name contradicting the header.
+    FileNameMismatch = ("IDX503", "file-name-mismatch", Warning, "the MNIST-style file name contradicts the header"),
+    /// The element type differs from the one the user expected.
+    UnexpectedType = ("IDX601", "unexpected-type", Error, "the element type is not the expected one"),
+    /// The shape differs from the one the user expected.
+    UnexpectedShape = ("IDX602", "unexpected-shape", Error, "the shape is not the expected one"),
+    /// The gzip stream around the IDX data is damaged.
+    GzipDamaged = ("IDX701", "gzip-damaged", Error, "the gzip stream is damaged"),
+    /// Decompression exceeded the configured limit.
+    DecompressionLimit = ("IDX702", "decompression-limit", Error, "the decompressed data exceeds the configured limit"),
+}
+
+/// Codes that were once used and are retired: listed so they are never reused.
+pub const RETIRED: &[&str] = &[];
+
+impl Rule {
+    /// Looks a rule up by code (`IDX102`, case-insensitive) or name (`unknown-type`).
+    pub fn find(code_or_name: &str) -> Option<Rule> {
+        Rule::ALL
+            .iter()
+            .copied()
+            .find(|r| r.code().eq_ignore_ascii_case(code_or_name) || r.name() == code_or_name)
+    }
+
+    /// The anchor of this rule's section in `spec/idx.md`, as GitHub
+    /// renders the heading `### IDX102 unknown-type`: `idx102-unknown-type`.
+    pub fn anchor(self) -> String {
+        format!("{}-{}", self.code().to_ascii_lowercase(), self.name())
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn codes_and_names_are_unique_and_well_formed() {
+        let codes: BTreeSet<_> = Rule::ALL.iter().map(|r| r.code()).collect();
+        let names: BTreeSet<_> = Rule::ALL.iter().map(|r| r.name()).collect();
+        assert_eq!(codes.len(), Rule::ALL.len());
+        assert_eq!(names.len(), Rule::ALL.len());
+        for r in Rule::ALL {
+            let c = r.code();
+            assert!(
+                c.len() == 6 && c.starts_with("IDX") && c[3..].bytes().all(|b| b.is_ascii_digit()),
+                "{c}"
+            );
+            assert!(!RETIRED.contains(&c), "{c} is retired");
+            assert_eq!(Rule::find(c), Some(*r));
+            assert_eq!(Rule::find(r.name()), Some(*r));
+        }
+        assert_eq!(Rule::find("idx101"), Some(Rule::ReservedBytes));
+        assert_eq!(Rule::find("IDX999"), None);
+    }
+}

@@ -1,0 +1,668 @@
+//! Validation: every independent violation, located, plus lints.
+//!
+//! One incremental state machine, [`Validator`], does all the work. The
+//! in-memory entry points feed it the whole slice at once; the streaming
+//! ones feed it through a fixed-size buffer. Both therefore give the same
+//! [`Report`] by construction (and tests check it).
+
+use crate::dtype::ElementType;
+use crate::finding::{Compression, Finding, Report};
+use crate::header::{self, Header, MAGIC_LEN, MAX_HEADER_LEN};
+use crate::lint::{self, PayloadLinter};
+use crate::rules::Rule;
+use crate::sniff::{hex, sniff};
+use std::io::{self, Read};
+
+/// Size of the buffer the streaming paths read through (a fixed bound).
+pub const CHUNK_LEN: usize = 256 * 1024;
+
+/// What to check, beyond the spec's rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Decompress a gzip stream (magic `1f 8b`) and validate the IDX data
+    /// inside. Off by default: the raw layer reports gzip as IDX402, so that
+    /// `parse(b).is_ok()` equals "no error" for `validate(b)`.
+    pub decompress: bool,
+    /// Stop decompressing after this many bytes and report IDX702.
+    pub max_decompressed: Option<u64>,
+    /// Run the payload lints (byte order, NaN/Inf). On by default.
+    pub lints: bool,
+    /// The file name, for the MNIST naming lint (IDX503).
+    pub file_name: Option<String>,
+    /// The element type the user expects (IDX601).
+    pub expect_dtype: Option<ElementType>,
+    /// The shape the user expects; `None` entries are wildcards (IDX602).
+    pub expect_shape: Option<Vec<Option<u32>>>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            decompress: false,
+            max_decompressed: None,
+            lints: true,
+            file_name: None,
+            expect_dtype: None,
+            expect_shape: None,
+        }
+    }
+}
+
+impl Options {
+    /// Sets [`Options::decompress`].
+    pub fn with_decompress(mut self, on: bool) -> Self {
+        self.decompress = on;
+        self
+    }
+    /// Sets [`Options::max_decompressed`].
+    pub fn with_max_decompressed(mut self, limit: Option<u64>) -> Self {
+        self.max_decompressed = limit;
+        self
+    }
+    /// Sets [`Options::lints`].
+    pub fn with_lints(mut self, on: bool) -> Self {
+        self.lints = on;
+        self
+    }
+    /// Sets [`Options::file_name`].
+    pub fn with_file_name(mut self, name: Option<String>) -> Self {
+        self.file_name = name;
+        self
+    }
+    /// Sets [`Options::expect_dtype`].
+    pub fn with_expect_dtype(mut self, dtype: Option<ElementType>) -> Self {
+        self.expect_dtype = dtype;
+        self
+    }
+    /// Sets [`Options::expect_shape`].
+    pub fn with_expect_shape(mut self, shape: Option<Vec<Option<u32>>>) -> Self {
+        self.expect_shape = shape;
+        self
+    }
+}
+
+/// Validates raw IDX bytes with default [`Options`].
+///
+/// Never panics; allocates nothing sized by a number read from the input
+/// (the findings are bounded by the 255 dimensions a header can hold).
+pub fn validate(bytes: &[u8]) -> Report {
+    validate_with(bytes, &Options::default())
+}
+
+/// Validates IDX bytes held in memory.
+///
+/// With `opts.decompress` and gzip input, the data is decompressed through a
+/// fixed-size buffer; it is never held whole in memory.
+pub fn validate_with(bytes: &[u8], opts: &Options) -> Report {
+    if opts.decompress && is_gzip(bytes) {
+        // Same composition as `validate_reader` so both agree exactly. A
+        // slice never fails to read, so the only error is impossible.
+        let src = io::Cursor::new(&bytes[..2]).chain(&bytes[2..]);
+        match drive_gzip(src, opts) {
+            Ok(report) => report,
+            Err(_) => unreachable!("reading from a slice cannot fail"), // invariant: slices never error
+        }
+    } else {
+        let mut v = Validator::new(opts.clone());
+        v.feed(bytes);
+        v.finish()
+    }
+}
+
+/// Validates IDX data read from `reader`, in memory bounded by a fixed
+/// buffer ([`CHUNK_LEN`]) whatever the length of the data.
+///
+/// # Errors
+/// Only the reader's own I/O errors; everything wrong with the data is a
+/// finding in the report, including a damaged gzip stream.
+pub fn validate_reader<R: Read>(mut reader: R, opts: &Options) -> io::Result<Report> {
+    let mut peek = [0u8; 2];
+    let mut n = 0;
+    while n < 2 {
+        match reader.read(&mut peek[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    if opts.decompress && is_gzip(&peek[..n]) {
+        return drive_gzip(io::Cursor::new(&peek[..n]).chain(reader), opts);
+    }
+    let mut v = Validator::new(opts.clone());
+    v.feed(&peek[..n]);
+    let mut buf = vec![0u8; CHUNK_LEN];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(k) => v.feed(&buf[..k]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(v.finish())
+}
+
+fn is_gzip(bytes: &[u8]) -> bool {
+    bytes.starts_with(&[0x1f, 0x8b])
+}
+
+/// Remembers whether the source itself failed, to tell I/O errors from
+/// damaged compressed data.
+struct Tracked<R> {
+    inner: R,
+    failed: bool,
+}
+
+impl<R: Read> Read for Tracked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let r = self.inner.read(buf);
+        if matches!(&r, Err(e) if e.kind() != io::ErrorKind::Interrupted) {
+            self.failed = true;
+        }
+        r
+    }
+}
+
+fn drive_gzip<R: Read>(src: R, opts: &Options) -> io::Result<Report> {
+    let mut dec = flate2::read::MultiGzDecoder::new(Tracked {
+        inner: src,
+        failed: false,
+    });
+    let mut v = Validator::new(opts.clone());
+    v.compression = Some(Compression::Gzip);
+    let mut buf = vec![0u8; CHUNK_LEN];
+    loop {
+        match dec.read(&mut buf) {
+            Ok(0) => break,
+            Ok(k) => {
+                if let Some(limit) = opts.max_decompressed {
+                    if v.total + k as u64 > limit {
+                        let keep = (limit - v.total) as usize; // < k, fits
+                        v.feed(&buf[..keep]);
+                        v.stop(
+                            Finding::new(
+                                Rule::DecompressionLimit,
+                                limit,
+                                0,
+                                format!("decompression stopped at the limit of {limit} bytes"),
+                            )
+                            .expected(format!("at most {limit} decompressed bytes"))
+                            .found("more")
+                            .hint("raise the limit (idx-validate --max-decompressed) if the file is genuinely that large; a tiny file that expands this much is a decompression bomb"),
+                            true,
+                        );
+                        break;
+                    }
+                }
+                v.feed(&buf[..k]);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                if dec.get_ref().failed {
+                    return Err(e);
+                }
+                let at = v.total;
+                v.stop(
+                    Finding::new(
+                        Rule::GzipDamaged,
+                        at,
+                        0,
+                        format!("the gzip stream is damaged; decompression failed after {at} bytes of output"),
+                    )
+                    .expected("a complete, intact gzip stream")
+                    .found(e.to_string())
+                    .hint("the download is probably incomplete or corrupted: fetch it again and compare its checksum"),
+                    false,
+                );
+                break;
+            }
+        }
+    }
+    Ok(v.finish())
+}
+
+/// What the header bytes say, and what is wrong with them.
+#[derive(Debug, Clone, Default)]
+struct Analysis {
+    findings: Vec<Finding>,
+    not_idx: bool,
+    dtype: Option<ElementType>,
+    rank: Option<u8>,
+    dims: Option<Vec<u32>>,
+    header: Option<Header>,
+}
+
+/// Analyses the first `min(len, MAX_HEADER_LEN)` bytes. When the prefix is
+/// shorter than that, it is the whole stream.
+fn analyse(prefix: &[u8]) -> Analysis {
+    let mut a = Analysis::default();
+    let len = prefix.len();
+    let reserved = &prefix[..len.min(2)];
+    if reserved.iter().any(|&b| b != 0) {
+        if let Some(f) = sniff(prefix) {
+            a.findings.push(f);
+            a.not_idx = true;
+            return a;
+        }
+        a.findings.push(reserved_bytes(reserved));
+    }
+    if len > 2 {
+        a.dtype = ElementType::from_code(prefix[2]);
+        if a.dtype.is_none() {
+            a.findings.push(unknown_type(prefix[2]));
+        }
+    }
+    let Ok((rest, m)) = header::magic(prefix) else {
+        a.findings.push(truncated_magic(len));
+        return a;
+    };
+    a.rank = Some(m.rank);
+    if m.rank == 0 {
+        a.findings.push(rank_zero());
+    }
+    let present = (rest.len() / 4).min(usize::from(m.rank));
+    for k in 0..present {
+        let d = u32::from_be_bytes([
+            rest[4 * k],
+            rest[4 * k + 1],
+            rest[4 * k + 2],
+            rest[4 * k + 3],
+        ]);
+        a.findings.extend(dimension_warning(k, d));
+    }
+    let Ok((_, dims)) = header::dimensions(rest, m.rank) else {
+        a.findings.push(truncated_dimensions(len, m.rank));
+        return a;
+    };
+    if let Some(t) = a.dtype {
+        match Header::new(t, dims.clone()) {
+            Some(h) => a.header = Some(h),
+            None => a.findings.push(size_overflow(t, &dims)),
+        }
+    }
+    a.dims = Some(dims);
+    a
+}
+
+pub(crate) fn reserved_bytes(reserved: &[u8]) -> Finding {
+    let first = reserved.iter().position(|&b| b != 0).unwrap_or(0);
+    let last = reserved.iter().rposition(|&b| b != 0).unwrap_or(0);
+    Finding::new(
+        Rule::ReservedBytes,
+        first as u64,
+        (last - first + 1) as u64,
+        format!("reserved magic bytes are {}, not 00 00", hex(reserved)),
+    )
+    .expected("00 00")
+    .found(hex(reserved))
+    .hint("an IDX file starts with two zero bytes; this is not an IDX file or its start is damaged or shifted")
+}
+
+pub(crate) fn unknown_type(code: u8) -> Finding {
+    Finding::new(
+        Rule::UnknownType,
+        2,
+        1,
+        format!("unknown element type code 0x{code:02x}"),
+    )
+    .expected("one of 08 09 0b 0c 0d 0e")
+    .found(format!("{code:02x}"))
+    .hint("the element types are 08 u8, 09 i8, 0b i16, 0c i32, 0d f32, 0e f64")
+}
+
+pub(crate) fn truncated_magic(len: usize) -> Finding {
+    let msg = if len == 0 {
+        "the file is empty: expected a 4-byte magic".to_string()
+    } else {
+        format!(
+            "the file ends after {len} of the 4 magic bytes: expected {} more bytes",
+            MAGIC_LEN - len
+        )
+    };
+    Finding::new(Rule::TruncatedMagic, len as u64, 0, msg)
+        .expected("4 bytes of magic")
+        .found(format!("{len} bytes"))
+}
+
+pub(crate) fn truncated_dimensions(len: usize, rank: u8) -> Finding {
+    let need = MAGIC_LEN + 4 * usize::from(rank);
+    Finding::new(
+        Rule::TruncatedDimensions,
+        len as u64,
+        0,
+        format!(
+            "the file ends inside the dimension list: expected {} more bytes",
+            need - len
+        ),
+    )
+    .expected(format!("{need} header bytes (4 + 4 x rank {rank})"))
+    .found(format!("{len} bytes"))
+    .hint("the file was cut short, or the rank byte (offset 3) is wrong")
+}
+
+pub(crate) fn size_overflow(t: ElementType, dims: &[u32]) -> Finding {
+    Finding::new(
+        Rule::SizeOverflow,
+        MAGIC_LEN as u64,
+        4 * dims.len() as u64,
+        "the declared payload size does not fit in 64 bits",
+    )
+    .expected("product(dims) x element size < 2^64")
+    .found(format!("{} x {} bytes", dims_str(dims), t.size()))
+    .hint("no real file has this size: the dimensions are garbage or hostile")
+}
+
+fn rank_zero() -> Finding {
+    Finding::new(
+        Rule::RankZero,
+        3,
+        1,
+        "rank 0: the file holds a single scalar",
+    )
+    .expected("rank 1 or more (for portability)")
+    .found("00")
+    .hint("many readers reject rank 0 or mis-size it; store a scalar as rank 1 with dimension 1")
+}
+
+fn dimension_warning(k: usize, d: u32) -> Option<Finding> {
+    let at = (MAGIC_LEN + 4 * k) as u64;
+    if d == 0 {
+        Some(
+            Finding::new(
+                Rule::ZeroDimension,
+                at,
+                4,
+                format!("dimension {k} is 0: the file holds no elements"),
+            )
+            .expected("a dimension of 1 or more (for portability)")
+            .found("0")
+            .hint("some readers divide by dimensions or reject empty arrays"),
+        )
+    } else if d >= 1 << 31 {
+        Some(
+            Finding::new(Rule::LargeDimension, at, 4, format!("dimension {k} is {d}, at least 2^31"))
+                .expected("a dimension below 2^31 (for portability)")
+                .found(d.to_string())
+                .hint("readers that hold sizes in signed 32-bit integers (Java, many C readers) overflow here"),
+        )
+    } else {
+        None
+    }
+}
+
+fn dims_str(dims: &[u32]) -> String {
+    let parts: Vec<String> = dims.iter().map(u32::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// The incremental validator: feed it the bytes of one stream in chunks of
+/// any size, then [`finish`](Validator::finish).
+///
+/// Memory is bounded: a 1 KiB header buffer, a few counters, and findings
+/// bounded by the 255 dimensions of a header.
+#[derive(Debug, Clone)]
+pub struct Validator {
+    opts: Options,
+    prefix: Vec<u8>,
+    analysis: Option<Analysis>,
+    total: u64,
+    payload_seen: u64,
+    trailing: u64,
+    trailing_head: Vec<u8>,
+    linter: Option<PayloadLinter>,
+    compression: Option<Compression>,
+    stop: Option<(Finding, bool)>,
+}
+
+impl Validator {
+    /// A validator for one stream.
+    pub fn new(opts: Options) -> Self {
+        Validator {
+            opts,
+            prefix: Vec::with_capacity(MAX_HEADER_LEN),
+            analysis: None,
+            total: 0,
+            payload_seen: 0,
+            trailing: 0,
+            trailing_head: Vec::with_capacity(MAGIC_LEN),
+            linter: None,
+            compression: None,
+            stop: None,
+        }
+    }
+
+    /// Feeds the next bytes of the stream.
+    pub fn feed(&mut self, mut bytes: &[u8]) {
+        if self.stop.is_some() {
+            return;
+        }
+        if self.analysis.is_none() {
+            let take = (MAX_HEADER_LEN - self.prefix.len()).min(bytes.len());
+            self.prefix.extend_from_slice(&bytes[..take]);
+            self.total += take as u64;
+            bytes = &bytes[take..];
+            if self.prefix.len() < MAX_HEADER_LEN {
+                return;
+            }
+            self.analyse_prefix();
+        }
+        self.total += bytes.len() as u64;
+        self.body(bytes);
+    }
+
+    fn analyse_prefix(&mut self) {
+        let a = analyse(&self.prefix);
+        let prefix = std::mem::take(&mut self.prefix);
+        let body = a.header.as_ref().map(|h| h.header_len());
+        if let Some(h) = &a.header {
+            if self.opts.lints && PayloadLinter::is_active(h.dtype()) {
+                self.linter = Some(PayloadLinter::new(h.dtype(), h.header_len() as u64));
+            }
+        }
+        self.analysis = Some(a);
+        if let Some(start) = body {
+            if start < prefix.len() {
+                self.body(&prefix[start..]);
+            }
+        }
+        self.prefix = prefix;
+    }
+
+    /// Accounts for bytes after the header: payload, then trailing bytes.
+    fn body(&mut self, bytes: &[u8]) {
+        let Some(h) = self.analysis.as_ref().and_then(|a| a.header.as_ref()) else {
+            return;
+        };
+        let left = h.payload_len() - self.payload_seen;
+        let n = usize::try_from(left).map_or(bytes.len(), |l| l.min(bytes.len()));
+        if let Some(l) = &mut self.linter {
+            l.feed(&bytes[..n]);
+        }
+        self.payload_seen += n as u64;
+        let rest = &bytes[n..];
+        let head = (MAGIC_LEN - self.trailing_head.len()).min(rest.len());
+        self.trailing_head.extend_from_slice(&rest[..head]);
+        self.trailing += rest.len() as u64;
+    }
+
+    /// Stops validation with a container finding; `limit` says whether the
+    /// data was cut by a limit (so nothing about its end can be said) rather
+    /// than damaged (so truncation findings are consequences, not causes).
+    fn stop(&mut self, f: Finding, limit: bool) {
+        if self.stop.is_none() {
+            self.stop = Some((f, limit));
+        }
+    }
+
+    /// The report for everything fed.
+    pub fn finish(mut self) -> Report {
+        if self.analysis.is_none() {
+            self.analyse_prefix();
+        }
+        let a = self.analysis.take().unwrap_or_default();
+        let mut findings = a.findings;
+        if let Some(h) = &a.header {
+            let end = h.header_len() as u64 + h.payload_len();
+            if self.payload_seen < h.payload_len() {
+                findings.push(truncated_payload(h, self.payload_seen, self.total));
+            }
+            if self.trailing > 0 {
+                findings.push(trailing_bytes(h, end, self.trailing, &self.trailing_head));
+            }
+            if let Some(l) = &self.linter {
+                findings.extend(l.finish());
+            }
+        }
+        if !a.not_idx {
+            if let (Some(name), Some(rank)) = (&self.opts.file_name, a.rank) {
+                findings.extend(lint::file_name_findings(name, a.dtype, rank));
+            }
+            findings.extend(expectations(&self.opts, a.dtype, a.dims.as_deref()));
+        }
+        if let Some((f, limit)) = self.stop.take() {
+            findings.retain(|g| {
+                let truncation = matches!(
+                    g.rule,
+                    Rule::TruncatedMagic | Rule::TruncatedDimensions | Rule::TruncatedPayload
+                );
+                !(truncation || (limit && g.rule == Rule::TrailingBytes))
+            });
+            findings.push(f);
+        }
+        findings.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
+        Report {
+            header: a.header,
+            stream_len: self.total,
+            compression: self.compression,
+            findings,
+        }
+    }
+}
+
+pub(crate) fn truncated_payload(h: &Header, seen: u64, total: u64) -> Finding {
+    let missing = h.payload_len() - seen;
+    let mut f = Finding::new(
+        Rule::TruncatedPayload,
+        total,
+        0,
+        format!("the file ends {missing} bytes before the end of the declared payload: expected {missing} more bytes"),
+    )
+    .expected(format!(
+        "{} payload bytes ({} x {} bytes)",
+        h.payload_len(),
+        dims_str(h.dims()),
+        h.dtype().size()
+    ))
+    .found(format!("{seen} payload bytes"));
+    if let Some(&first) = h.dims().first() {
+        if let Some(item) = h
+            .payload_len()
+            .checked_div(u64::from(first))
+            .filter(|&i| i > 0)
+        {
+            let whole = seen / item;
+            let exact = if seen % item == 0 { "exactly " } else { "" };
+            f = f.hint(format!(
+                "the payload holds {exact}{whole} complete items of the {first} the header declares: the file was cut short, or dimension 0 overstates the count"
+            ));
+        }
+    }
+    f
+}
+
+pub(crate) fn trailing_bytes(h: &Header, end: u64, trailing: u64, head: &[u8]) -> Finding {
+    let looks_idx = head.len() == MAGIC_LEN
+        && head[0] == 0
+        && head[1] == 0
+        && ElementType::from_code(head[2]).is_some();
+    let item = h
+        .dims()
+        .first()
+        .filter(|&&d| d > 0)
+        .map(|&d| h.payload_len() / u64::from(d))
+        .filter(|&i| i > 0);
+    let hint = if looks_idx {
+        "the trailing bytes start with an IDX magic: two files were probably concatenated"
+            .to_string()
+    } else if let Some(item) = item.filter(|i| trailing % i == 0) {
+        format!(
+            "the trailing bytes are exactly {} more items: dimension 0 probably understates the count",
+            trailing / item
+        )
+    } else {
+        "the header may understate a dimension, or the writer appended padding or another record"
+            .to_string()
+    };
+    Finding::new(
+        Rule::TrailingBytes,
+        end,
+        trailing,
+        format!("{trailing} bytes follow the end of the declared payload"),
+    )
+    .expected(format!("end of file at byte {end}"))
+    .found(format!("{trailing} more bytes"))
+    .hint(hint)
+}
+
+fn expectations(opts: &Options, dtype: Option<ElementType>, dims: Option<&[u32]>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if let (Some(want), Some(got)) = (opts.expect_dtype, dtype) {
+        if want != got {
+            out.push(
+                Finding::new(
+                    Rule::UnexpectedType,
+                    2,
+                    1,
+                    format!("the element type is {got}, expected {want}"),
+                )
+                .expected(format!("{:02x} ({want})", want.code()))
+                .found(format!("{:02x} ({got})", got.code())),
+            );
+        }
+    }
+    if let (Some(want), Some(dims)) = (&opts.expect_shape, dims) {
+        let want_str = shape_pattern(want);
+        if want.len() != dims.len() {
+            out.push(
+                Finding::new(
+                    Rule::UnexpectedShape,
+                    3,
+                    1,
+                    format!(
+                        "the rank is {}, expected {} (shape {want_str})",
+                        dims.len(),
+                        want.len()
+                    ),
+                )
+                .expected(format!("rank {}", want.len()))
+                .found(format!("rank {}, shape {}", dims.len(), dims_str(dims))),
+            );
+        } else {
+            for (k, (w, &d)) in want.iter().zip(dims).enumerate() {
+                if let Some(w) = w.filter(|&w| w != d) {
+                    out.push(
+                        Finding::new(
+                            Rule::UnexpectedShape,
+                            (MAGIC_LEN + 4 * k) as u64,
+                            4,
+                            format!("dimension {k} is {d}, expected {w} (shape {want_str})"),
+                        )
+                        .expected(w.to_string())
+                        .found(d.to_string()),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+fn shape_pattern(want: &[Option<u32>]) -> String {
+    let parts: Vec<String> = want
+        .iter()
+        .map(|w| w.map_or_else(|| "*".to_string(), |d| d.to_string()))
+        .collect();
+    format!("[{}]", parts.join(", "))
+}

@@ -1,0 +1,177 @@
+//! Writing: the one canonical encoding of an array.
+
+use crate::array::{Array, Data};
+use crate::dtype::{Element, ElementType};
+use crate::header::MAGIC_LEN;
+use std::fmt;
+use std::io::{self, Write};
+
+/// Why an array could not be written.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// Misuse: IDX holds at most 255 dimensions.
+    RankTooLarge {
+        /// The rank given.
+        rank: usize,
+    },
+    /// Misuse: each dimension must fit in an unsigned 32-bit integer.
+    DimensionTooLarge {
+        /// Which dimension.
+        axis: usize,
+        /// Its value.
+        value: usize,
+    },
+    /// Misuse: the payload is not `product(dims) x element size` bytes.
+    PayloadLength {
+        /// The length the shape needs (`None` if it overflows).
+        expected: Option<u64>,
+        /// The length given.
+        found: u64,
+    },
+    /// The underlying writer failed.
+    Io(io::Error),
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WriteError::RankTooLarge { rank } => {
+                write!(
+                    f,
+                    "rank {rank} cannot be encoded: IDX holds at most 255 dimensions"
+                )
+            }
+            WriteError::DimensionTooLarge { axis, value } => write!(
+                f,
+                "dimension {axis} is {value}, which does not fit in an unsigned 32-bit integer"
+            ),
+            WriteError::PayloadLength {
+                expected: Some(e),
+                found,
+            } => {
+                write!(f, "payload is {found} bytes, the shape needs {e}")
+            }
+            WriteError::PayloadLength {
+                expected: None,
+                found,
+            } => {
+                write!(
+                    f,
+                    "payload is {found} bytes, the shape's size overflows 64 bits"
+                )
+            }
+            WriteError::Io(e) => write!(f, "write failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WriteError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<io::Error> for WriteError {
+    fn from(e: io::Error) -> Self {
+        WriteError::Io(e)
+    }
+}
+
+/// Encodes the header for `dtype` and `dims`.
+///
+/// # Errors
+/// [`WriteError::RankTooLarge`], [`WriteError::DimensionTooLarge`].
+pub fn encode_header(dtype: ElementType, dims: &[usize]) -> Result<Vec<u8>, WriteError> {
+    let rank =
+        u8::try_from(dims.len()).map_err(|_| WriteError::RankTooLarge { rank: dims.len() })?;
+    let mut out = Vec::with_capacity(MAGIC_LEN + 4 * dims.len());
+    out.extend_from_slice(&[0, 0, dtype.code(), rank]);
+    for (axis, &value) in dims.iter().enumerate() {
+        let d = u32::try_from(value).map_err(|_| WriteError::DimensionTooLarge { axis, value })?;
+        out.extend_from_slice(&d.to_be_bytes());
+    }
+    Ok(out)
+}
+
+/// Writes raw big-endian payload bytes with a header. Returns the number
+/// of bytes written.
+///
+/// # Errors
+/// A shape IDX cannot encode, a payload of the wrong length, or I/O.
+///
+/// # Panics
+/// Never.
+pub fn write_raw<W: Write>(
+    mut w: W,
+    dtype: ElementType,
+    dims: &[usize],
+    payload: &[u8],
+) -> Result<u64, WriteError> {
+    let header = encode_header(dtype, dims)?;
+    let expected = dims
+        .iter()
+        .try_fold(dtype.size() as u64, |a, &d| a.checked_mul(d as u64));
+    if expected != Some(payload.len() as u64) {
+        return Err(WriteError::PayloadLength {
+            expected,
+            found: payload.len() as u64,
+        });
+    }
+    w.write_all(&header)?;
+    w.write_all(payload)?;
+    Ok((header.len() + payload.len()) as u64)
+}
+
+/// Writes an array in the canonical IDX encoding. Returns the number of
+/// bytes written. Memory: a fixed 64 KiB encoding buffer.
+///
+/// # Errors
+/// A shape IDX cannot encode (rank over 255, a dimension over `u32::MAX`),
+/// or I/O.
+///
+/// # Panics
+/// Never.
+pub fn write<W: Write>(mut w: W, array: &Array) -> Result<u64, WriteError> {
+    let header = encode_header(array.dtype(), array.dims())?;
+    w.write_all(&header)?;
+    let payload = match array.data() {
+        Data::U8(v) => {
+            w.write_all(v)?;
+            v.len() as u64
+        }
+        Data::I8(v) => put(&mut w, v)?,
+        Data::I16(v) => put(&mut w, v)?,
+        Data::I32(v) => put(&mut w, v)?,
+        Data::F32(v) => put(&mut w, v)?,
+        Data::F64(v) => put(&mut w, v)?,
+    };
+    Ok(header.len() as u64 + payload)
+}
+
+/// Encodes an array into a new vector.
+///
+/// # Errors
+/// As [`write`], but never I/O.
+pub fn to_bytes(array: &Array) -> Result<Vec<u8>, WriteError> {
+    let mut out = Vec::new();
+    write(&mut out, array)?;
+    Ok(out)
+}
+
+fn put<W: Write, T: Element>(w: &mut W, values: &[T]) -> io::Result<u64> {
+    const BUF: usize = 64 * 1024;
+    let size = T::TYPE.size();
+    let mut buf = vec![0u8; BUF];
+    for chunk in values.chunks(BUF / size) {
+        let out = &mut buf[..chunk.len() * size];
+        for (v, o) in chunk.iter().zip(out.chunks_exact_mut(size)) {
+            v.write_be(o);
+        }
+        w.write_all(out)?;
+    }
+    Ok((values.len() * size) as u64)
+}

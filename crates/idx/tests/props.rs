@@ -1,0 +1,165 @@
+//! quickcheck properties of parse, validate and write.
+
+use idx::fuzzing;
+use idx::{parse, to_bytes, validate, Array, Data, ElementType, Rule};
+use quickcheck::{quickcheck, Arbitrary, Gen, TestResult};
+
+/// An array IDX can hold: any type, rank 0 to 4, dims 0 to 6, any bits.
+#[derive(Debug, Clone)]
+struct Arb(Array);
+
+fn data_of(dtype: ElementType, g: &mut Gen, n: usize) -> Data {
+    match dtype {
+        ElementType::U8 => Data::U8((0..n).map(|_| u8::arbitrary(g)).collect()),
+        ElementType::I8 => Data::I8((0..n).map(|_| i8::arbitrary(g)).collect()),
+        ElementType::I16 => Data::I16((0..n).map(|_| i16::arbitrary(g)).collect()),
+        ElementType::I32 => Data::I32((0..n).map(|_| i32::arbitrary(g)).collect()),
+        // bit patterns, so NaN payloads, -0.0 and subnormals all occur
+        ElementType::F32 => Data::F32((0..n).map(|_| f32::from_bits(u32::arbitrary(g))).collect()),
+        ElementType::F64 => Data::F64((0..n).map(|_| f64::from_bits(u64::arbitrary(g))).collect()),
+    }
+}
+
+impl Arbitrary for Arb {
+    fn arbitrary(g: &mut Gen) -> Self {
+        let dtype = *g.choose(&ElementType::ALL).unwrap();
+        // A quarter are long vectors, so that the payload lints have data.
+        let dims: Vec<usize> = if u8::arbitrary(g) % 4 == 0 {
+            vec![usize::arbitrary(g) % 300]
+        } else {
+            let rank = usize::arbitrary(g) % 5;
+            (0..rank).map(|_| usize::arbitrary(g) % 7).collect()
+        };
+        let n = dims.iter().product();
+        Arb(Array::new(dims, data_of(dtype, g, n)).unwrap())
+    }
+
+    /// Shrinks the outermost dimension, keeping the leading items.
+    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+        let (dims, data) = self.0.clone().into_parts();
+        let Some(&first) = dims.first() else {
+            return Box::new(std::iter::empty());
+        };
+        let item: usize = dims[1..].iter().product();
+        let out = first.shrink().map(move |d| {
+            let mut nd = dims.clone();
+            nd[0] = d;
+            let keep = d * item;
+            let data = match &data {
+                Data::U8(v) => Data::U8(v[..keep].to_vec()),
+                Data::I8(v) => Data::I8(v[..keep].to_vec()),
+                Data::I16(v) => Data::I16(v[..keep].to_vec()),
+                Data::I32(v) => Data::I32(v[..keep].to_vec()),
+                Data::F32(v) => Data::F32(v[..keep].to_vec()),
+                Data::F64(v) => Data::F64(v[..keep].to_vec()),
+            };
+            Arb(Array::new(nd, data).unwrap())
+        });
+        Box::new(out.collect::<Vec<_>>().into_iter())
+    }
+}
+
+/// A valid file, then up to three edits: byte overwrites, cuts, appends.
+#[derive(Debug, Clone)]
+struct Mutated(Vec<u8>);
+
+impl Arbitrary for Mutated {
+    fn arbitrary(g: &mut Gen) -> Self {
+        let mut bytes = to_bytes(&Arb::arbitrary(g).0).unwrap();
+        for _ in 0..usize::arbitrary(g) % 4 {
+            match u8::arbitrary(g) % 4 {
+                0 if !bytes.is_empty() => {
+                    // mostly hit the header, where the rules are
+                    let at = usize::arbitrary(g)
+                        % bytes
+                            .len()
+                            .min(if bool::arbitrary(g) { 16 } else { usize::MAX });
+                    bytes[at] = u8::arbitrary(g);
+                }
+                1 if !bytes.is_empty() => {
+                    let at = usize::arbitrary(g) % bytes.len();
+                    bytes.truncate(at);
+                }
+                2 => {
+                    let n = 1 + usize::arbitrary(g) % 8;
+                    bytes.extend((0..n).map(|_| u8::arbitrary(g)));
+                }
+                _ => {}
+            }
+        }
+        Mutated(bytes)
+    }
+    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+        Box::new(self.0.shrink().map(Mutated))
+    }
+}
+
+quickcheck! {
+    fn write_then_parse_is_identity(a: Arb) -> bool {
+        fuzzing::roundtrip_array_target(&a.0);
+        true
+    }
+
+    fn parsed_bytes_write_back_identically(m: Mutated) -> bool {
+        fuzzing::roundtrip_bytes_target(&m.0);
+        true
+    }
+
+    fn arbitrary_bytes_never_panic_and_stay_in_range(bytes: Vec<u8>) -> bool {
+        fuzzing::parse_target(&bytes);
+        true
+    }
+
+    fn mutated_files_parse_iff_no_error(m: Mutated) -> bool {
+        fuzzing::parse_target(&m.0);
+        true
+    }
+
+    fn streaming_equals_in_memory(m: Mutated, sizes: Vec<u8>) -> bool {
+        let mut input = vec![sizes.len().min(7) as u8];
+        input.extend(sizes.iter().take(7));
+        input.extend(&m.0);
+        fuzzing::validate_stream_target(&input);
+        true
+    }
+
+    fn every_strict_prefix_is_rejected_at_its_end(a: Arb) -> TestResult {
+        let bytes = to_bytes(&a.0).unwrap();
+        for cut in 0..bytes.len() {
+            let prefix = &bytes[..cut];
+            let Err(e) = parse(prefix) else { return TestResult::error(format!("prefix {cut} parsed")) };
+            let truncation = matches!(e.rule(), Rule::TruncatedMagic | Rule::TruncatedDimensions | Rule::TruncatedPayload);
+            if !truncation || e.offset() != cut as u64 || e.length() != 0 {
+                return TestResult::error(format!("prefix {cut}: {e}"));
+            }
+            if validate(prefix).errors().count() != 1 {
+                return TestResult::error(format!("prefix {cut}: more than the truncation"));
+            }
+        }
+        TestResult::passed()
+    }
+}
+
+#[test]
+fn streaming_agrees_on_gzip_damage_through_any_chunking() {
+    use std::io::Write;
+    let bytes = to_bytes(
+        &Array::from_vec(
+            vec![64, 64],
+            (0..4096).map(|i| i as f32).collect::<Vec<f32>>(),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(&bytes).unwrap();
+    let gz = e.finish().unwrap();
+    for cut in [gz.len() / 3, gz.len() / 2, gz.len() - 3, gz.len()] {
+        for sizes in [&[1u8][..], &[3, 200], &[255]] {
+            let mut input = vec![sizes.len() as u8];
+            input.extend(sizes);
+            input.extend(&gz[..cut]);
+            fuzzing::validate_stream_target(&input);
+        }
+    }
+}

@@ -1,0 +1,393 @@
+//! One table test per rule: spaced hex input, each field commented, and
+//! the exact findings `(code, offset, length)` the validator must report.
+//! `parse` must fail exactly when an error is expected, with one of them.
+
+use idx::{validate, validate_with, ElementType, Options, Rule};
+use std::io::Write;
+
+fn hx(s: &str) -> Vec<u8> {
+    s.split_whitespace()
+        .map(|b| u8::from_str_radix(b, 16).unwrap_or_else(|_| panic!("bad hex {b:?}")))
+        .collect()
+}
+
+fn findings(bytes: &[u8], opts: &Options) -> Vec<(&'static str, u64, u64)> {
+    validate_with(bytes, opts)
+        .findings
+        .iter()
+        .map(|f| (f.rule.code(), f.offset, f.length))
+        .collect()
+}
+
+#[track_caller]
+fn case(name: &str, hex: &str, expected: &[(&str, u64, u64)]) {
+    case_with(name, hex, &Options::default(), expected)
+}
+
+#[track_caller]
+fn case_with(name: &str, hex: &str, opts: &Options, expected: &[(&str, u64, u64)]) {
+    let bytes = hx(hex);
+    let got = findings(&bytes, opts);
+    let want: Vec<_> = expected.iter().map(|&(c, o, l)| (c, o, l)).collect();
+    let got_cmp: Vec<_> = got.iter().map(|&(c, o, l)| (c, o, l)).collect();
+    assert_eq!(got_cmp, want, "case {name}");
+    let report = validate_with(&bytes, opts);
+    if *opts == Options::default() {
+        let parsed = idx::parse(&bytes);
+        assert_eq!(
+            parsed.is_ok(),
+            !report.has_errors(),
+            "case {name}: parse vs validate"
+        );
+        if let Err(e) = parsed {
+            assert!(
+                got.iter()
+                    .any(|&(c, o, _)| c == e.rule().code() && o == e.offset()),
+                "case {name}: parse error {e} not among {got:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn valid_files_have_no_findings() {
+    case(
+        "u8 rank 1",
+        concat!(
+            "00 00 08 01 ", // reserved, reserved, u8, rank 1
+            "00 00 00 03 ", // dim 0 = 3
+            "0a 0b 0c",     // payload
+        ),
+        &[],
+    );
+    case(
+        "i16 rank 2",
+        concat!(
+            "00 00 0b 02 ",             // i16, rank 2
+            "00 00 00 01 00 00 00 02 ", // dims 1 x 2
+            "ff fe 00 07",              // -2, 7
+        ),
+        &[],
+    );
+}
+
+#[test]
+fn idx101_reserved_bytes() {
+    case(
+        "byte 0 set",
+        concat!(
+            "01 00 08 01 ", // reserved byte 0 is 0x01
+            "00 00 00 01 ", // dim 0 = 1
+            "2a",           // payload
+        ),
+        &[("IDX101", 0, 1)],
+    );
+    case(
+        "byte 1 set",
+        "00 80 08 01  00 00 00 01  2a", // reserved byte 1 is 0x80 (not a known signature)
+        &[("IDX101", 1, 1)],
+    );
+    case(
+        "both set",
+        "81 80 08 01  00 00 00 01  2a", // both reserved bytes non-zero
+        &[("IDX101", 0, 2)],
+    );
+}
+
+#[test]
+fn idx102_unknown_type() {
+    case(
+        "type 0x07",
+        concat!(
+            "00 00 07 01 ", // type code 0x07 is not a type
+            "00 00 00 02 ", // dim 0 = 2
+            "01 02",        // payload (size unknown: not checked)
+        ),
+        &[("IDX102", 2, 1)],
+    );
+}
+
+#[test]
+fn idx103_truncated_magic() {
+    case("empty", "", &[("IDX103", 0, 0)]);
+    case("three bytes", "00 00 08", &[("IDX103", 3, 0)]);
+    case("one byte, unknown type later", "00", &[("IDX103", 1, 0)]);
+    case(
+        "three bytes, bad type",
+        "00 00 01",
+        &[("IDX102", 2, 1), ("IDX103", 3, 0)],
+    );
+}
+
+#[test]
+fn idx104_truncated_dimensions() {
+    case(
+        "rank 2 with one dimension",
+        concat!(
+            "00 00 08 02 ", // u8, rank 2
+            "00 00 00 03 ", // dim 0 = 3
+            "00 00",        // dim 1 cut after 2 bytes
+        ),
+        &[("IDX104", 10, 0)],
+    );
+}
+
+#[test]
+fn idx201_size_overflow() {
+    case(
+        "f64 4G x 4G",
+        concat!(
+            "00 00 0e 02 ",             // f64, rank 2
+            "ff ff ff ff ff ff ff ff ", // dims 2^32-1 x 2^32-1: x 8 overflows u64
+        ),
+        &[("IDX201", 4, 8), ("IDX303", 4, 4), ("IDX303", 8, 4)],
+    );
+}
+
+#[test]
+fn idx202_truncated_payload() {
+    case(
+        "one byte short",
+        concat!(
+            "00 00 08 01 ", // u8, rank 1
+            "00 00 00 03 ", // dim 0 = 3
+            "0a 0b",        // payload: 2 of 3 bytes
+        ),
+        &[("IDX202", 10, 0)],
+    );
+    case(
+        "hostile size in a tiny file",
+        "00 00 08 03  7f ff ff ff 7f ff ff ff 00 00 00 04", // u8, 3 huge dims (2^64 - 2^34 bytes), no payload
+        &[("IDX202", 16, 0)],
+    );
+}
+
+#[test]
+fn idx203_trailing_bytes() {
+    case(
+        "one extra byte",
+        concat!(
+            "00 00 08 01 ", // u8, rank 1
+            "00 00 00 01 ", // dim 0 = 1
+            "0a ",          // payload
+            "0b",           // trailing
+        ),
+        &[("IDX203", 9, 1)],
+    );
+}
+
+#[test]
+fn idx301_rank_zero() {
+    case("scalar", "00 00 08 00  2a", &[("IDX301", 3, 1)]);
+}
+
+#[test]
+fn idx302_zero_dimension() {
+    case(
+        "empty",
+        concat!(
+            "00 00 0c 02 ", // i32, rank 2
+            "00 00 00 05 ", // dim 0 = 5
+            "00 00 00 00",  // dim 1 = 0: no payload
+        ),
+        &[("IDX302", 8, 4)],
+    );
+}
+
+#[test]
+fn idx303_large_dimension() {
+    case(
+        "2^31 x 0",
+        concat!(
+            "00 00 08 02 ", // u8, rank 2
+            "80 00 00 00 ", // dim 0 = 2^31
+            "00 00 00 00",  // dim 1 = 0: empty payload
+        ),
+        &[("IDX303", 4, 4), ("IDX302", 8, 4)],
+    );
+}
+
+#[test]
+fn idx4xx_not_idx() {
+    case(
+        "byte-swapped",
+        "03 08 00 00  01 00 00 00  01 00 00 00  01 00 00 00  00",
+        &[("IDX401", 0, 4)],
+    );
+    case("gzip", "1f 8b 08 00 00 00 00 00 00 ff", &[("IDX402", 0, 2)]);
+    case("zip", "50 4b 03 04 14 00", &[("IDX403", 0, 4)]);
+    case("xz", "fd 37 7a 58 5a 00 00 04", &[("IDX403", 0, 6)]);
+    case("zstd", "28 b5 2f fd 04 00", &[("IDX403", 0, 4)]);
+    case("bzip2", "42 5a 68 39 31 41", &[("IDX403", 0, 3)]);
+    case("npy", "93 4e 55 4d 50 59 01 00 76 00", &[("IDX404", 0, 6)]);
+    case("html", "3c 68 74 6d 6c 3e", &[("IDX405", 0, 6)]);
+    case(
+        "appledouble",
+        "00 05 16 07 00 02 00 00",
+        &[("IDX406", 0, 4)],
+    );
+}
+
+#[test]
+fn independent_violations_are_all_reported() {
+    case(
+        "reserved + trailing",
+        concat!(
+            "00 01 08 01 ", // reserved byte 1 is 0x01
+            "00 00 00 01 ", // dim 0 = 1
+            "2a ",          // payload
+            "ff ff",        // trailing
+        ),
+        &[("IDX101", 1, 1), ("IDX203", 9, 2)],
+    );
+    case(
+        "reserved + unknown type + zero dim",
+        concat!(
+            "00 01 ff 01 ", // reserved byte 1 set, type 0xff unknown
+            "00 00 00 00",  // dim 0 = 0
+        ),
+        &[("IDX101", 1, 1), ("IDX102", 2, 1), ("IDX302", 4, 4)],
+    );
+}
+
+#[test]
+fn idx501_and_idx502_lints() {
+    let mut le = hx("00 00 0c 01 00 00 00 40"); // i32, rank 1, 64 elements
+    for i in 0..64i32 {
+        le.extend_from_slice(&(i % 10 + 1).to_le_bytes());
+    }
+    let r = validate(&le);
+    assert_eq!(r.findings.len(), 1, "{r:#?}");
+    assert_eq!(
+        (
+            r.findings[0].rule,
+            r.findings[0].offset,
+            r.findings[0].length
+        ),
+        (Rule::LikelyLittleEndian, 8, 256)
+    );
+    assert!(idx::parse(&le).is_ok(), "a lint is not an error");
+
+    case(
+        "nan and inf",
+        concat!(
+            "00 00 0d 01 00 00 00 03 ", // f32, rank 1, 3 elements
+            "3f 80 00 00 ",             // 1.0
+            "7f c0 00 01 ",             // NaN with payload 1
+            "ff 80 00 00",              // -inf
+        ),
+        &[("IDX502", 12, 4)],
+    );
+}
+
+#[test]
+fn idx503_file_name() {
+    let mut opts = Options::default();
+    opts.file_name = Some("train-labels-idx1-ubyte".into());
+    case_with(
+        "rank and type contradict",
+        "00 00 09 02  00 00 00 01 00 00 00 01  2a", // i8, rank 2
+        &opts,
+        &[("IDX503", 2, 1), ("IDX503", 3, 1)],
+    );
+    case_with("agrees", "00 00 08 01  00 00 00 01  2a", &opts, &[]);
+}
+
+#[test]
+fn idx601_idx602_expectations() {
+    let mut opts = Options::default();
+    opts.expect_dtype = Some(ElementType::F32);
+    opts.expect_shape = Some(vec![None, Some(28), Some(28)]);
+    case_with(
+        "u8 of shape 2x28x27",
+        "00 00 08 03  00 00 00 02 00 00 00 1c 00 00 00 1b",
+        &opts,
+        &[("IDX601", 2, 1), ("IDX602", 12, 4), ("IDX202", 16, 0)],
+    );
+    case_with(
+        "rank differs",
+        "00 00 0d 01  00 00 00 00",
+        &opts,
+        &[("IDX602", 3, 1), ("IDX302", 4, 4)],
+    );
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+#[test]
+fn idx7xx_gzip_container() {
+    let mut opts = Options::default();
+    opts.decompress = true;
+    let inner = hx("00 00 08 01 00 00 00 03 0a 0b 0c");
+    let gz = gzip(&inner);
+    let r = validate_with(&gz, &opts);
+    assert_eq!(r.compression, Some(idx::Compression::Gzip));
+    assert!(r.findings.is_empty(), "{r:#?}");
+    assert_eq!(r.stream_len, 11);
+
+    // two members (as `cat a.gz b.gz` makes) are one stream: here trailing bytes
+    let mut two = gz.clone();
+    two.extend_from_slice(&gzip(&[0xee]));
+    let r = validate_with(&two, &opts);
+    assert_eq!(
+        r.findings
+            .iter()
+            .map(|f| (f.rule, f.offset, f.length))
+            .collect::<Vec<_>>(),
+        [(Rule::TrailingBytes, 11, 1)]
+    );
+
+    // cut in the middle: damaged, and no separate truncation finding
+    let r = validate_with(&gz[..gz.len() - 6], &opts);
+    let rules: Vec<_> = r.findings.iter().map(|f| f.rule).collect();
+    assert_eq!(rules, [Rule::GzipDamaged], "{r:#?}");
+
+    // a flipped byte in the CRC
+    let mut bad = gz.clone();
+    let n = bad.len();
+    bad[n - 8] ^= 0xff;
+    let r = validate_with(&bad, &opts);
+    assert!(
+        r.findings.iter().any(|f| f.rule == Rule::GzipDamaged),
+        "{r:#?}"
+    );
+
+    // a bomb against a limit
+    let big = gzip(&vec![0u8; 4 << 20]);
+    opts.max_decompressed = Some(1 << 20);
+    let r = validate_with(&big, &opts);
+    assert_eq!(
+        r.findings.last().map(|f| (f.rule, f.offset)),
+        Some((Rule::DecompressionLimit, 1 << 20))
+    );
+    assert_eq!(r.stream_len, 1 << 20);
+
+    // gzip inside gzip is not decompressed twice
+    opts.max_decompressed = None;
+    let r = validate_with(&gzip(&gz), &opts);
+    assert_eq!(
+        r.findings.iter().map(|f| f.rule).collect::<Vec<_>>(),
+        [Rule::GzipCompressed]
+    );
+}
+
+#[test]
+fn messages_say_what_and_where() {
+    let r = validate(&hx("00 00 07 03"));
+    let f = &r.findings[0];
+    assert_eq!(f.message, "unknown element type code 0x07");
+    assert_eq!(f.expected.as_deref(), Some("one of 08 09 0b 0c 0d 0e"));
+    assert_eq!(f.found.as_deref(), Some("07"));
+    let e = idx::parse(&hx("00 00 08 01 00 00 00 03 0a")).unwrap_err();
+    assert_eq!(e.to_string(), "the file ends 2 bytes before the end of the declared payload: expected 2 more bytes [IDX202] (at offset 0x9, byte 9)");
+    assert!(e
+        .finding()
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("exactly 1 complete items of the 3"));
+}
