@@ -1,0 +1,129 @@
+//! The byte-order lint (IDX501) must stay silent on genuine big-endian data
+//! and fire on the same data written little-endian.
+
+use idx::{validate, Rule};
+
+/// A deterministic xorshift generator (no dependency, same data every run).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn gauss(&mut self) -> f64 {
+        let (u, v) = (self.unit().max(1e-300), self.unit());
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+}
+
+fn file(code: u8, n: usize, payload: Vec<u8>) -> Vec<u8> {
+    let mut out = vec![0, 0, code, 1];
+    out.extend_from_slice(&(n as u32).to_be_bytes());
+    out.extend(payload);
+    out
+}
+
+fn fires(bytes: &[u8]) -> bool {
+    validate(bytes)
+        .findings
+        .iter()
+        .any(|f| f.rule == Rule::LikelyLittleEndian)
+}
+
+macro_rules! both_orders {
+    ($name:literal, $code:expr, $values:expr) => {{
+        let values: Vec<_> = $values;
+        let be = file(
+            $code,
+            values.len(),
+            values.iter().flat_map(|v| v.to_be_bytes()).collect(),
+        );
+        let le = file(
+            $code,
+            values.len(),
+            values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        );
+        assert!(!fires(&be), "{}: fired on big-endian data", $name);
+        assert!(fires(&le), "{}: silent on little-endian data", $name);
+    }};
+}
+
+#[test]
+fn smooth_signals() {
+    both_orders!(
+        "i16 sine",
+        0x0b,
+        (0..4000)
+            .map(|i| (12000.0 * (i as f64 / 40.0).sin()) as i16)
+            .collect()
+    );
+    both_orders!(
+        "i32 ramp",
+        0x0c,
+        (0..4000i32).map(|i| i * 1000 - 2_000_000).collect()
+    );
+    both_orders!(
+        "f32 sine",
+        0x0d,
+        (0..4000).map(|i| (i as f32 / 30.0).sin() * 5.0).collect()
+    );
+    both_orders!(
+        "f64 decay",
+        0x0e,
+        (1..4000).map(|i| (-(i as f64) / 500.0).exp()).collect()
+    );
+}
+
+#[test]
+fn small_integer_labels() {
+    let mut r = Rng(7);
+    both_orders!(
+        "i32 labels",
+        0x0c,
+        (0..2000).map(|_| (r.next() % 10) as i32).collect()
+    );
+    both_orders!(
+        "i16 labels",
+        0x0b,
+        (0..2000).map(|_| (r.next() % 10) as i16).collect()
+    );
+}
+
+#[test]
+fn gaussian_floats() {
+    let mut r = Rng(11);
+    both_orders!(
+        "f32 gaussian",
+        0x0d,
+        (0..5000).map(|_| r.gauss() as f32).collect()
+    );
+    both_orders!(
+        "f64 gaussian",
+        0x0e,
+        (0..5000).map(|_| r.gauss() * 1e-3).collect()
+    );
+    both_orders!(
+        "f32 mnist-like",
+        0x0d,
+        (0..5000)
+            .map(|i| if i % 5 == 0 { r.unit() as f32 } else { 0.0 })
+            .collect()
+    );
+}
+
+#[test]
+fn silent_on_data_without_order_information() {
+    let mut r = Rng(3);
+    // uniform random bits look the same both ways
+    let noise: Vec<u8> = (0..8000).map(|_| r.next() as u8).collect();
+    assert!(!fires(&file(0x0c, 2000, noise.clone())));
+    assert!(!fires(&file(0x0d, 2000, noise)));
+    // too few elements to say anything
+    let few: Vec<u8> = (0..10i32).flat_map(|v| v.to_le_bytes()).collect();
+    assert!(!fires(&file(0x0c, 10, few)));
+}
