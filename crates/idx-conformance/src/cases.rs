@@ -1,0 +1,730 @@
+//! The recipes of the corpus. Every case states its expected findings by
+//! hand; nothing here asks the `idx` library what to expect.
+
+use crate::content::{Content, Values};
+use idx::ElementType::{self, F32, F64, I16, I32, I8, U8};
+use std::io::Write;
+
+/// What a conforming reader must do with a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    /// Accept, with exactly the manifest's content.
+    Valid,
+    /// Reject.
+    Invalid,
+    /// Valid per the spec but non-portable (its warnings) or a container a
+    /// reader MAY open: recorded, never failed.
+    ImplementationDefined,
+}
+
+impl Verdict {
+    /// `valid`, `invalid`, `implementation-defined`: also the folder name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Valid => "valid",
+            Verdict::Invalid => "invalid",
+            Verdict::ImplementationDefined => "implementation-defined",
+        }
+    }
+}
+
+/// Validator options a case needs (beyond gzip decompression, always on).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CaseOptions {
+    /// `max_decompressed`.
+    pub max_decompressed: Option<u64>,
+    /// `expect_dtype`.
+    pub expect_dtype: Option<ElementType>,
+    /// `expect_shape` (`None` = wildcard).
+    pub expect_shape: Option<Vec<Option<u32>>>,
+}
+
+impl CaseOptions {
+    /// True when no option is set: the case is about the file alone.
+    pub fn is_empty(&self) -> bool {
+        *self == CaseOptions::default()
+    }
+}
+
+/// One corpus case.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// Stable ID, never renamed once published; also the file stem.
+    pub id: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// One sentence.
+    pub description: String,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// File name extension: `idx` or `idx.gz`.
+    pub ext: &'static str,
+    /// Exact expected findings: `(rule code, offset, length)`, ordered by
+    /// offset then code, offsets in the decompressed stream for gzip.
+    pub findings: Vec<(&'static str, u64, u64)>,
+    /// The logical content, for valid and implementation-defined cases.
+    pub content: Option<Content>,
+    /// Validator options the findings assume.
+    pub options: CaseOptions,
+}
+
+impl Case {
+    /// The file name: `<id>.<ext>`.
+    pub fn file_name(&self) -> String {
+        format!("{}.{}", self.id, self.ext)
+    }
+    /// The rule codes this case exercises (those of its findings).
+    pub fn rules(&self) -> Vec<&'static str> {
+        let mut r: Vec<_> = self.findings.iter().map(|f| f.0).collect();
+        r.sort();
+        r.dedup();
+        r
+    }
+    /// `gzip` when the file is gzip-compressed.
+    pub fn compression(&self) -> Option<&'static str> {
+        self.bytes.starts_with(&[0x1f, 0x8b]).then_some("gzip")
+    }
+}
+
+fn valid(
+    id: &str,
+    description: &str,
+    content: Content,
+    findings: &[(&'static str, u64, u64)],
+) -> Case {
+    Case {
+        id: id.into(),
+        verdict: Verdict::Valid,
+        description: description.into(),
+        bytes: content.golden_bytes(),
+        ext: "idx",
+        findings: findings.to_vec(),
+        content: Some(content),
+        options: CaseOptions::default(),
+    }
+}
+
+fn implementation_defined(
+    id: &str,
+    description: &str,
+    content: Content,
+    bytes: Vec<u8>,
+    findings: &[(&'static str, u64, u64)],
+) -> Case {
+    Case {
+        id: id.into(),
+        verdict: Verdict::ImplementationDefined,
+        description: description.into(),
+        ext: if bytes.starts_with(&[0x1f, 0x8b]) {
+            "idx.gz"
+        } else {
+            "idx"
+        },
+        bytes,
+        findings: findings.to_vec(),
+        content: Some(content),
+        options: CaseOptions::default(),
+    }
+}
+
+fn invalid(
+    id: &str,
+    description: &str,
+    bytes: Vec<u8>,
+    findings: &[(&'static str, u64, u64)],
+) -> Case {
+    Case {
+        id: id.into(),
+        verdict: Verdict::Invalid,
+        description: description.into(),
+        ext: if bytes.starts_with(&[0x1f, 0x8b]) {
+            "idx.gz"
+        } else {
+            "idx"
+        },
+        bytes,
+        findings: findings.to_vec(),
+        content: None,
+        options: CaseOptions::default(),
+    }
+}
+
+/// Spaced hex to bytes (recipes only; a typo is a bug in the corpus).
+fn hx(s: &str) -> Vec<u8> {
+    s.split_whitespace()
+        .map(|b| u8::from_str_radix(b, 16).unwrap_or_else(|_| panic!("bad hex {b:?} in a recipe")))
+        .collect()
+}
+
+/// gzip with stored (uncompressed) blocks: stable bytes whatever the
+/// deflate implementation's version.
+pub fn gzip_stored(bytes: &[u8]) -> Vec<u8> {
+    gzip_level(bytes, flate2::Compression::none())
+}
+
+fn gzip_level(bytes: &[u8], level: flate2::Compression) -> Vec<u8> {
+    let mut e = flate2::GzBuilder::new().mtime(0).write(Vec::new(), level);
+    // invariant: writing to a Vec cannot fail
+    e.write_all(bytes).expect("write to Vec");
+    e.finish().expect("write to Vec")
+}
+
+/// Values that encode their own flat index, distinct per type, so that a
+/// reader that transposes, drops or shifts elements is caught.
+pub fn index_values(dtype: ElementType, n: usize) -> Values {
+    match dtype {
+        U8 => Values::Int((0..n).map(|i| (i % 251) as i64).collect()),
+        I8 => Values::Int((0..n).map(|i| (i % 251) as i64 - 125).collect()),
+        I16 => Values::Int(
+            (0..n)
+                .map(|i| (i as i64 * 7 - 1000).clamp(-32768, 32767))
+                .collect(),
+        ),
+        I32 => Values::Int((0..n).map(|i| i as i64 * 100_003 - 5_000_000).collect()),
+        F32 => Values::F32((0..n).map(|i| (i as f32 + 0.25).to_bits()).collect()),
+        F64 => Values::F64((0..n).map(|i| (i as f64 * 0.5 - 3.0).to_bits()).collect()),
+    }
+}
+
+fn indexed(dtype: ElementType, shape: &[u32]) -> Content {
+    let n = shape.iter().map(|&d| d as usize).product();
+    Content {
+        dtype,
+        shape: shape.to_vec(),
+        values: index_values(dtype, n),
+    }
+}
+
+fn ints(dtype: ElementType, shape: &[u32], v: &[i64]) -> Content {
+    Content {
+        dtype,
+        shape: shape.to_vec(),
+        values: Values::Int(v.to_vec()),
+    }
+}
+
+/// Every case, in a stable order.
+pub fn all() -> Vec<Case> {
+    let mut out = Vec::new();
+    valid_cases(&mut out);
+    implementation_defined_cases(&mut out);
+    invalid_cases(&mut out);
+    out
+}
+
+fn valid_cases(out: &mut Vec<Case>) {
+    let mut rank255 = vec![1u32; 255];
+    rank255[0] = 2;
+    rank255[254] = 3;
+    let shapes: [(&str, Vec<u32>); 6] = [
+        ("rank1", vec![5]),
+        ("rank2", vec![2, 3]),
+        ("rank3", vec![2, 3, 4]),
+        ("rank4", vec![2, 3, 1, 2]),
+        ("rank8", vec![1, 2, 1, 3, 1, 1, 2, 1]),
+        ("rank255", rank255),
+    ];
+    for t in ElementType::ALL {
+        for (name, shape) in &shapes {
+            out.push(valid(
+                &format!("valid-{t}-{name}"),
+                &format!(
+                    "{t}, shape {shape:?}, each element encoding its own row-major index",
+                    shape = if shape.len() > 8 {
+                        format!("rank {}", shape.len())
+                    } else {
+                        format!("{shape:?}")
+                    }
+                ),
+                indexed(t, shape),
+                &[],
+            ));
+        }
+    }
+    // MNIST-shaped
+    let labels = [7, 2, 1, 0, 4, 1, 4, 9, 5, 9];
+    out.push(valid(
+        "valid-mnist-labels-u8-10",
+        "MNIST-shaped label file: 10 labels (the first ten of t10k)",
+        ints(U8, &[10], &labels),
+        &[],
+    ));
+    let images: Vec<i64> = (0..3 * 28 * 28)
+        .map(|i| ((i / 784) * 80 + (i % 784) / 28 * 3 + (i % 28)) as i64 % 256)
+        .collect();
+    out.push(valid(
+        "valid-mnist-images-u8-3x28x28",
+        "MNIST-shaped image file: 3 images of 28 x 28, pixel = item*80 + row*3 + column",
+        ints(U8, &[3, 28, 28], &images),
+        &[],
+    ));
+    let big: Vec<i64> = (0..64 * 28 * 28).map(|i| ((i * 7) % 256) as i64).collect();
+    out.push(valid(
+        "valid-mnist-images-u8-64x28x28",
+        "MNIST-shaped image file of 64 items (content given as a SHA-256)",
+        ints(U8, &[64, 28, 28], &big),
+        &[],
+    ));
+    out.push(valid("valid-transpose-i16-2x7", "non-square i16 matrix whose values are 100*row + column: a transposing reader gets other values", ints(I16, &[2, 7], &(0..14).map(|i| (i / 7) * 100 + i % 7).collect::<Vec<_>>()), &[]));
+    // edge values
+    out.push(valid(
+        "valid-edge-u8",
+        "u8 extremes",
+        ints(U8, &[6], &[0, 1, 127, 128, 254, 255]),
+        &[],
+    ));
+    out.push(valid(
+        "valid-edge-i8",
+        "i8 extremes: a reader that reads i8 as u8 is caught",
+        ints(I8, &[7], &[-128, -127, -1, 0, 1, 126, 127]),
+        &[],
+    ));
+    out.push(valid(
+        "valid-edge-i16",
+        "i16 extremes and byte-order probes (255, 256)",
+        ints(
+            I16,
+            &[9],
+            &[-32768, -32767, -256, -1, 0, 1, 255, 256, 32767],
+        ),
+        &[],
+    ));
+    out.push(valid(
+        "valid-edge-i32",
+        "i32 extremes and byte-order probes",
+        ints(
+            I32,
+            &[11],
+            &[
+                i32::MIN as i64,
+                i32::MIN as i64 + 1,
+                -65536,
+                -1,
+                0,
+                1,
+                255,
+                256,
+                65536,
+                16_777_216,
+                i32::MAX as i64,
+            ],
+        ),
+        &[],
+    ));
+    let f32_bits: Vec<u32> = vec![
+        0x0000_0000,
+        0x8000_0000,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x0000_0001,
+        0x007f_ffff,
+        0x0080_0000,
+        0x7f7f_ffff,
+        0xff7f_ffff,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0x7fc0_0001,
+        0xffc0_0000,
+        0x7f80_0001,
+        0x7fbf_ffff,
+        0x4049_0fdb,
+    ];
+    out.push(valid(
+        "valid-edge-f32",
+        "f32 bit patterns: +-0, +-1, subnormals, largest finite, +-inf, quiet and signalling NaNs with payloads, pi; a reader that converts instead of reinterpreting bits is caught",
+        Content { dtype: F32, shape: vec![17], values: Values::F32(f32_bits) },
+        &[("IDX502", 8 + 9 * 4, 4)],
+    ));
+    let f64_bits: Vec<u64> = vec![
+        0,
+        0x8000_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        1,
+        0x000f_ffff_ffff_ffff,
+        0x0010_0000_0000_0000,
+        0x7fef_ffff_ffff_ffff,
+        0xffef_ffff_ffff_ffff,
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x7ff8_0000_0000_0000,
+        0x7ff8_0000_0000_0001,
+        0xfff8_0000_0000_0000,
+        0x7ff0_0000_0000_0001,
+        0x7ff7_ffff_ffff_ffff,
+        0x4009_21fb_5444_2d18,
+    ];
+    out.push(valid(
+        "valid-edge-f64",
+        "f64 bit patterns: +-0, +-1, subnormals, largest finite, +-inf, quiet and signalling NaNs with payloads, pi",
+        Content { dtype: F64, shape: vec![17], values: Values::F64(f64_bits) },
+        &[("IDX502", 8 + 9 * 8, 8)],
+    ));
+}
+
+fn implementation_defined_cases(out: &mut Vec<Case>) {
+    let c = ints(U8, &[], &[42]);
+    out.push(implementation_defined(
+        "impl-rank0-u8",
+        "rank 0: one u8 scalar (42)",
+        c.clone(),
+        c.golden_bytes(),
+        &[("IDX301", 3, 1)],
+    ));
+    let c = Content {
+        dtype: F64,
+        shape: vec![],
+        values: Values::F64(vec![std::f64::consts::PI.to_bits()]),
+    };
+    out.push(implementation_defined(
+        "impl-rank0-f64",
+        "rank 0: one f64 scalar (pi)",
+        c.clone(),
+        c.golden_bytes(),
+        &[("IDX301", 3, 1)],
+    ));
+    let c = ints(U8, &[0], &[]);
+    out.push(implementation_defined(
+        "impl-zero-dim-u8-0",
+        "rank 1 with dimension 0: no elements",
+        c.clone(),
+        c.golden_bytes(),
+        &[("IDX302", 4, 4)],
+    ));
+    let c = ints(I32, &[3, 0], &[]);
+    out.push(implementation_defined(
+        "impl-zero-dim-i32-3x0",
+        "shape [3, 0]: no elements",
+        c.clone(),
+        c.golden_bytes(),
+        &[("IDX302", 8, 4)],
+    ));
+    let c = ints(U8, &[1 << 31, 0], &[]);
+    out.push(implementation_defined(
+        "impl-large-dim-u8-2147483648x0",
+        "a dimension of 2^31 (paired with 0, so the file is empty): readers with signed 32-bit sizes break",
+        c.clone(),
+        c.golden_bytes(),
+        &[("IDX303", 4, 4), ("IDX302", 8, 4)],
+    ));
+    let c = Content {
+        dtype: F32,
+        shape: vec![0, u32::MAX],
+        values: Values::F32(vec![]),
+    };
+    out.push(implementation_defined(
+        "impl-large-dim-f32-0x4294967295",
+        "shape [0, 4294967295]: the largest dimension, no elements",
+        c.clone(),
+        c.golden_bytes(),
+        &[("IDX302", 4, 4), ("IDX303", 8, 4)],
+    ));
+    // little-endian data: valid IDX whose content (read big-endian, as the
+    // spec says) is almost certainly not what the writer meant
+    let labels: Vec<i32> = (0..100).map(|i| (i * 7) % 10).collect();
+    let mut bytes = vec![0, 0, 0x0c, 1, 0, 0, 0, 100];
+    labels
+        .iter()
+        .for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
+    let c = Content {
+        dtype: I32,
+        shape: vec![100],
+        values: Values::Int(
+            labels
+                .iter()
+                .map(|v| i32::from_be_bytes(v.to_le_bytes()) as i64)
+                .collect(),
+        ),
+    };
+    out.push(implementation_defined(
+        "impl-little-endian-i32-labels",
+        "i32 labels 0..9 written little-endian (the header is big-endian)",
+        c,
+        bytes,
+        &[("IDX501", 8, 400)],
+    ));
+    let wave: Vec<f32> = (0..64)
+        .map(|i| (i as f32 / 8.0).sin() * 3.0 + 0.5)
+        .collect();
+    let mut bytes = vec![0, 0, 0x0d, 1, 0, 0, 0, 64];
+    wave.iter()
+        .for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
+    let c = Content {
+        dtype: F32,
+        shape: vec![64],
+        values: Values::F32(
+            wave.iter()
+                .map(|v| u32::from_be_bytes(v.to_le_bytes()))
+                .collect(),
+        ),
+    };
+    out.push(implementation_defined(
+        "impl-little-endian-f32-sine",
+        "an f32 sine wave written little-endian (the header is big-endian)",
+        c,
+        bytes,
+        &[("IDX501", 8, 256)],
+    ));
+    let c = indexed(U8, &[4, 5]);
+    let gz = gzip_stored(&c.golden_bytes());
+    out.push(implementation_defined(
+        "impl-gzip-u8-4x5",
+        "a valid u8 file inside gzip: not IDX itself, but readers MAY decompress it",
+        c,
+        gz,
+        &[],
+    ));
+}
+
+fn invalid_cases(out: &mut Vec<Case>) {
+    out.push(invalid(
+        "invalid-reserved-byte0",
+        "byte 0 of the magic is 0x01",
+        hx("01 00 08 01  00 00 00 01  2a"),
+        &[("IDX101", 0, 1)],
+    ));
+    out.push(invalid(
+        "invalid-reserved-byte1",
+        "byte 1 of the magic is 0x80",
+        hx("00 80 08 01  00 00 00 01  2a"),
+        &[("IDX101", 1, 1)],
+    ));
+    out.push(invalid(
+        "invalid-first-byte-lost",
+        "a u8 file that lost its first byte: every magic field is shifted",
+        hx("00 08 01 00 00 00 01 2a"),
+        &[("IDX101", 1, 1), ("IDX102", 2, 1), ("IDX301", 3, 1)],
+    ));
+    out.push(invalid(
+        "invalid-unknown-type-07",
+        "type code 0x07",
+        hx("00 00 07 01  00 00 00 02  0a 0b"),
+        &[("IDX102", 2, 1)],
+    ));
+    out.push(invalid(
+        "invalid-unknown-type-0a",
+        "type code 0x0a, in the gap between i8 and i16",
+        hx("00 00 0a 01  00 00 00 02  0a 0b"),
+        &[("IDX102", 2, 1)],
+    ));
+    out.push(invalid(
+        "invalid-empty",
+        "an empty file",
+        vec![],
+        &[("IDX103", 0, 0)],
+    ));
+    out.push(invalid(
+        "invalid-truncated-magic",
+        "3 bytes: the magic is cut",
+        hx("00 00 08"),
+        &[("IDX103", 3, 0)],
+    ));
+    out.push(invalid(
+        "invalid-truncated-dimensions",
+        "rank 3, but the file ends inside dimension 1",
+        hx("00 00 08 03  00 00 00 02  00 00"),
+        &[("IDX104", 10, 0)],
+    ));
+    out.push(invalid(
+        "invalid-size-overflow-f64",
+        "f64 of shape [4294967295, 4294967295]: the payload size overflows 64 bits",
+        hx("00 00 0e 02  ff ff ff ff  ff ff ff ff"),
+        &[("IDX201", 4, 8), ("IDX303", 4, 4), ("IDX303", 8, 4)],
+    ));
+    out.push(invalid(
+        "invalid-size-overflow-u8-rank3",
+        "u8 of shape [4294967295, 4294967295, 2]: the payload size overflows 64 bits",
+        hx("00 00 08 03  ff ff ff ff  ff ff ff ff  00 00 00 02"),
+        &[("IDX201", 4, 12), ("IDX303", 4, 4), ("IDX303", 8, 4)],
+    ));
+    out.push(invalid(
+        "invalid-truncated-payload",
+        "u8 of 3 elements with 2 payload bytes",
+        hx("00 00 08 01  00 00 00 03  0a 0b"),
+        &[("IDX202", 10, 0)],
+    ));
+    out.push(invalid(
+        "invalid-truncated-payload-mnist-labels",
+        "a label file declaring 10 labels that holds 7",
+        hx("00 00 08 01  00 00 00 0a  07 02 01 00 04 01 04"),
+        &[("IDX202", 15, 0)],
+    ));
+    out.push(invalid(
+        "invalid-truncated-payload-partial-element",
+        "f32 of 2 elements with 6 payload bytes: the file ends inside an element",
+        hx("00 00 0d 01  00 00 00 02  3f 80 00 00 40 00"),
+        &[("IDX202", 14, 0)],
+    ));
+    out.push(invalid(
+        "invalid-hostile-4gib-u8",
+        "an 8-byte file declaring 4294967295 u8 elements: a reader that allocates by the header is attacked",
+        hx("00 00 08 01  ff ff ff ff"),
+        &[("IDX303", 4, 4), ("IDX202", 8, 0)],
+    ));
+    out.push(invalid(
+        "invalid-hostile-2pib-f64",
+        "a 16-byte file declaring 2^48 f64 elements (2 PiB)",
+        hx("00 00 0e 03  00 01 00 00  00 01 00 00  00 01 00 00"),
+        &[("IDX202", 16, 0)],
+    ));
+    out.push(invalid(
+        "invalid-trailing-byte",
+        "one byte after the payload",
+        hx("00 00 08 01  00 00 00 01  2a  00"),
+        &[("IDX203", 9, 1)],
+    ));
+    let mut two = hx("00 00 08 01  00 00 00 02  0a 0b");
+    two.extend(hx("00 00 08 01  00 00 00 01  0c"));
+    out.push(invalid(
+        "invalid-trailing-concatenated",
+        "two u8 files concatenated",
+        two,
+        &[("IDX203", 10, 9)],
+    ));
+    out.push(invalid(
+        "invalid-trailing-extra-items",
+        "a label file declaring 5 labels that holds 7",
+        hx("00 00 08 01  00 00 00 05  01 02 03 04 05 06 07"),
+        &[("IDX203", 13, 2)],
+    ));
+    out.push(invalid(
+        "invalid-byte-swapped-header",
+        "a u8 [2, 3] file whose header was written little-endian",
+        hx("02 08 00 00  02 00 00 00  03 00 00 00  01 02 03 04 05 06"),
+        &[("IDX401", 0, 4)],
+    ));
+    let inner = hx("00 00 08 01  00 00 00 03  0a 0b 0c");
+    out.push(invalid(
+        "invalid-gzip-in-gzip",
+        "gzip inside gzip: only one layer is removed",
+        gzip_stored(&gzip_stored(&inner)),
+        &[("IDX402", 0, 2)],
+    ));
+    out.push(invalid(
+        "invalid-gzip-of-truncated",
+        "gzip of a truncated u8 file: offsets are in the decompressed stream",
+        gzip_stored(&hx("00 00 08 01  00 00 00 03  0a 0b")),
+        &[("IDX202", 10, 0)],
+    ));
+    let gz = gzip_stored(&inner);
+    out.push(invalid(
+        "invalid-gzip-damaged-cut",
+        "a gzip stream whose 4-byte length trailer is cut off",
+        gz[..gz.len() - 4].to_vec(),
+        &[("IDX701", 11, 0)],
+    ));
+    let mut crc = gz.clone();
+    let n = crc.len();
+    crc[n - 8] ^= 0xff;
+    out.push(invalid(
+        "invalid-gzip-damaged-crc",
+        "a gzip stream whose CRC-32 does not match",
+        crc,
+        &[("IDX701", 11, 0)],
+    ));
+    let mut bomb_src = hx("00 00 08 01  00 40 00 00");
+    bomb_src.resize(8 + (4 << 20), 0);
+    let mut bomb = invalid(
+        "invalid-gzip-bomb",
+        "4 MiB of zeros in a small gzip file, against a 1 MiB decompression limit",
+        gzip_level(&bomb_src, flate2::Compression::best()),
+        &[("IDX702", 1 << 20, 0)],
+    );
+    bomb.options.max_decompressed = Some(1 << 20);
+    out.push(bomb);
+    out.push(invalid(
+        "invalid-zip",
+        "a zip archive",
+        b"PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00".to_vec(),
+        &[("IDX403", 0, 4)],
+    ));
+    out.push(invalid(
+        "invalid-xz",
+        "an xz stream",
+        hx("fd 37 7a 58 5a 00 00 04 e6 d6 b4 46"),
+        &[("IDX403", 0, 6)],
+    ));
+    out.push(invalid(
+        "invalid-zstd",
+        "a zstd frame",
+        hx("28 b5 2f fd 20 00 01 00 00"),
+        &[("IDX403", 0, 4)],
+    ));
+    out.push(invalid(
+        "invalid-bzip2",
+        "a bzip2 stream",
+        b"BZh91AY&SY".to_vec(),
+        &[("IDX403", 0, 3)],
+    ));
+    let mut npy = b"\x93NUMPY\x01\x00".to_vec();
+    let mut dict = "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 3), }".to_string();
+    while (10 + dict.len() + 1) % 64 != 0 {
+        dict.push(' ');
+    }
+    dict.push('\n');
+    npy.extend_from_slice(&(dict.len() as u16).to_le_bytes());
+    npy.extend_from_slice(dict.as_bytes());
+    npy.extend_from_slice(&[1, 2, 3, 4, 5, 6]);
+    out.push(invalid(
+        "invalid-npy",
+        "a NumPy .npy file of u8 [2, 3]",
+        npy,
+        &[("IDX404", 0, 6)],
+    ));
+    let html = b"<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n<body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>\n".to_vec();
+    let n = html.len() as u64;
+    out.push(invalid(
+        "invalid-html-error-page",
+        "a saved HTML 404 page",
+        html,
+        &[("IDX405", 0, n)],
+    ));
+    let lfs = b"version https://git-lfs.github.com/spec/v1\noid sha256:ba891046e6505d7aadcbbe25680a0738ad16aec93bde7f9b65e87a2fc25776db\nsize 47040016\n".to_vec();
+    let n = lfs.len() as u64;
+    out.push(invalid(
+        "invalid-git-lfs-pointer",
+        "a Git LFS pointer in place of train-images-idx3-ubyte",
+        lfs,
+        &[("IDX405", 0, n)],
+    ));
+    let mut ad = hx("00 05 16 07  00 02 00 00");
+    ad.extend_from_slice(b"Mac OS X        ");
+    ad.extend(hx("00 02 00 00 00 09 00 00 00 32 00 00 0e b0"));
+    out.push(invalid(
+        "invalid-appledouble",
+        "a macOS AppleDouble ._ file",
+        ad,
+        &[("IDX406", 0, 4)],
+    ));
+    out.push(invalid(
+        "invalid-multi-reserved-trailing",
+        "two independent violations: a reserved byte and trailing bytes",
+        hx("00 01 08 01  00 00 00 02  0a 0b  ff"),
+        &[("IDX101", 1, 1), ("IDX203", 10, 1)],
+    ));
+    out.push(invalid(
+        "invalid-multi-reserved-type-zero-dim",
+        "a reserved byte, an unknown type and (a warning) an empty dimension",
+        hx("00 01 ff 01  00 00 00 00"),
+        &[("IDX101", 1, 1), ("IDX102", 2, 1), ("IDX302", 4, 4)],
+    ));
+    let mut e = invalid(
+        "invalid-expect-dtype",
+        "a valid u8 file checked against --expect-dtype f32",
+        hx("00 00 08 01  00 00 00 01  2a"),
+        &[("IDX601", 2, 1)],
+    );
+    e.options.expect_dtype = Some(F32);
+    out.push(e);
+    let mut bytes = hx("00 00 08 03  00 00 00 02  00 00 00 1c  00 00 00 1b");
+    bytes.resize(16 + 2 * 28 * 27, 0x11);
+    let mut e = invalid(
+        "invalid-expect-shape",
+        "a valid u8 [2, 28, 27] file checked against --expect-shape '*,28,28'",
+        bytes,
+        &[("IDX602", 12, 4)],
+    );
+    e.options.expect_shape = Some(vec![None, Some(28), Some(28)]);
+    out.push(e);
+}

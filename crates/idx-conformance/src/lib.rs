@@ -1,0 +1,20 @@
+//! The IDX conformance suite: the corpus recipes, the generator and checker
+//! of `corpus/`, and a runner for third-party readers and writers.
+#![forbid(unsafe_code)]
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod cases;
+pub mod content;
+pub mod corpus;
+pub mod matrix;
+pub mod runner;
+
+/// The corpus folder of this repository.
+pub fn default_corpus() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
+}
+
+/// The adapters folder of this crate.
+pub fn adapters_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("adapters")
+}
