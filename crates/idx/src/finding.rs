@@ -105,6 +105,30 @@ pub struct Report {
     pub compression: Option<Compression>,
     /// Every finding, ordered by offset, then by rule code.
     pub findings: Vec<Finding>,
+    /// The first `min(stream_len, 1024)` bytes of the stream, for excerpts.
+    pub head: Vec<u8>,
+    /// The last `min(stream_len, 64)` bytes of the stream, for excerpts.
+    pub tail: Vec<u8>,
+}
+
+/// How many bytes [`Report::tail`] keeps.
+pub const TAIL_LEN: usize = 64;
+
+impl Report {
+    /// The stream bytes `[offset, offset + len)` when the report kept them
+    /// (in [`Report::head`] or [`Report::tail`]).
+    pub fn bytes_at(&self, offset: u64, len: usize) -> Option<&[u8]> {
+        let end = offset.checked_add(len as u64)?;
+        if end <= self.head.len() as u64 {
+            return self.head.get(offset as usize..end as usize);
+        }
+        let tail_start = self.stream_len - self.tail.len() as u64;
+        if offset >= tail_start && end <= self.stream_len {
+            let a = (offset - tail_start) as usize;
+            return self.tail.get(a..a + len);
+        }
+        None
+    }
 }
 
 impl Report {

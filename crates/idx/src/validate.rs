@@ -6,7 +6,7 @@
 //! [`Report`] by construction (and tests check it).
 
 use crate::dtype::ElementType;
-use crate::finding::{Compression, Finding, Report};
+use crate::finding::{Compression, Finding, Report, TAIL_LEN};
 use crate::header::{self, Header, MAGIC_LEN, MAX_HEADER_LEN};
 use crate::lint::{self, PayloadLinter};
 use crate::rules::Rule;
@@ -414,6 +414,8 @@ pub struct Validator {
     linter: Option<PayloadLinter>,
     compression: Option<Compression>,
     stop: Option<(Finding, bool)>,
+    tail: [u8; TAIL_LEN],
+    skipped: bool,
 }
 
 impl Validator {
@@ -430,6 +432,8 @@ impl Validator {
             linter: None,
             compression: None,
             stop: None,
+            tail: [0; TAIL_LEN],
+            skipped: false,
         }
     }
 
@@ -438,6 +442,7 @@ impl Validator {
         if self.stop.is_some() {
             return;
         }
+        self.keep_tail(bytes);
         if self.analysis.is_none() {
             let take = (MAX_HEADER_LEN - self.prefix.len()).min(bytes.len());
             self.prefix.extend_from_slice(&bytes[..take]);
@@ -450,6 +455,39 @@ impl Validator {
         }
         self.total += bytes.len() as u64;
         self.body(bytes);
+    }
+
+    fn keep_tail(&mut self, bytes: &[u8]) {
+        if bytes.len() >= TAIL_LEN {
+            self.tail.copy_from_slice(&bytes[bytes.len() - TAIL_LEN..]);
+        } else {
+            self.tail.copy_within(bytes.len().., 0);
+            self.tail[TAIL_LEN - bytes.len()..].copy_from_slice(bytes);
+        }
+    }
+
+    /// Accounts for the next `n` bytes of the stream without looking at
+    /// them: for structure-only validation of a file whose length is known
+    /// (e.g. from `stat`), after its first [`MAX_HEADER_LEN`] bytes were fed.
+    /// Payload lints see nothing of these bytes, so they are turned off, and
+    /// the report keeps no tail bytes.
+    pub fn skip(&mut self, n: u64) {
+        if self.stop.is_some() || n == 0 {
+            return;
+        }
+        if self.analysis.is_none() {
+            self.analyse_prefix();
+        }
+        self.linter = None;
+        self.skipped = true;
+        self.total += n;
+        let Some(h) = self.analysis.as_ref().and_then(|a| a.header.as_ref()) else {
+            return;
+        };
+        let left = h.payload_len() - self.payload_seen;
+        let p = left.min(n);
+        self.payload_seen += p;
+        self.trailing += n - p;
     }
 
     fn analyse_prefix(&mut self) {
@@ -532,11 +570,18 @@ impl Validator {
             findings.push(f);
         }
         findings.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
+        let kept = if self.skipped {
+            0
+        } else {
+            (self.total.min(TAIL_LEN as u64)) as usize
+        };
         Report {
             header: a.header,
             stream_len: self.total,
             compression: self.compression,
             findings,
+            tail: self.tail[TAIL_LEN - kept..].to_vec(),
+            head: self.prefix,
         }
     }
 }

@@ -163,3 +163,26 @@ fn streaming_agrees_on_gzip_damage_through_any_chunking() {
         }
     }
 }
+
+quickcheck! {
+    /// Structure-only validation (the header fed, the rest skipped by
+    /// length) finds exactly what full validation without lints finds.
+    fn skipping_the_payload_finds_the_same_structure(m: Mutated) -> bool {
+        let opts = idx::Options::default().with_lints(false);
+        let full = idx::validate_with(&m.0, &opts);
+        let mut v = idx::Validator::new(opts);
+        let head = m.0.len().min(idx::MAX_HEADER_LEN);
+        v.feed(&m.0[..head]);
+        v.skip((m.0.len() - head) as u64);
+        let quick = v.finish();
+        let key = |r: &idx::Report| r.findings.iter().map(|f| (f.rule, f.offset, f.length)).collect::<Vec<_>>();
+        key(&full) == key(&quick) && full.header == quick.header && full.stream_len == quick.stream_len
+    }
+
+    fn report_keeps_head_and_tail_bytes(m: Mutated) -> bool {
+        let r = validate(&m.0);
+        let n = m.0.len();
+        r.head == m.0[..n.min(1024)] && r.tail == m.0[n - n.min(64)..]
+            && (0..n as u64).all(|o| r.bytes_at(o, 1).is_none_or(|b| b[0] == m.0[o as usize]))
+    }
+}
