@@ -1,0 +1,227 @@
+//! Turning paths into validated results: walking directories, reading
+//! files and standard input. All verdicts come from the `idx` library.
+
+use idx::{Finding, Options, Report, Rule};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// Where the bytes of one input come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A file.
+    File(PathBuf),
+    /// Standard input (`-`).
+    Stdin,
+}
+
+impl Source {
+    /// The path as shown to users (`-` shows as `<stdin>`).
+    pub fn display(&self) -> String {
+        match self {
+            Source::File(p) => p.display().to_string(),
+            Source::Stdin => "<stdin>".into(),
+        }
+    }
+}
+
+/// How to check.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The library's options (decompression, expectations, limits).
+    pub options: Options,
+    /// Read only the header; take the length from the file system.
+    pub structure_only: bool,
+    /// At most this many findings per rule per file (0: no cap).
+    pub max_findings: usize,
+}
+
+/// The outcome for one input.
+#[derive(Debug, Clone)]
+pub struct FileResult {
+    /// The input.
+    pub source: Source,
+    /// The report, or why the input could not be read.
+    pub outcome: Result<Checked, String>,
+}
+
+/// A validated input.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The library's report, findings capped per rule.
+    pub report: Report,
+    /// Findings left out by the cap, per rule.
+    pub suppressed: BTreeMap<Rule, usize>,
+}
+
+impl FileResult {
+    /// `valid`, `invalid` or `unreadable`.
+    pub fn verdict(&self, deny_warnings: bool) -> &'static str {
+        match &self.outcome {
+            Err(_) => "unreadable",
+            Ok(c) if c.fails(deny_warnings) => "invalid",
+            Ok(_) => "valid",
+        }
+    }
+}
+
+impl Checked {
+    /// True when an error (or, when denied, a warning) was found; counts
+    /// suppressed findings too.
+    pub fn fails(&self, deny_warnings: bool) -> bool {
+        let bad = |r: Rule| match r.severity() {
+            idx::Severity::Error => true,
+            idx::Severity::Warning => deny_warnings,
+            idx::Severity::Info => false,
+        };
+        self.report.findings.iter().any(|f| bad(f.rule)) || self.suppressed.keys().any(|&r| bad(r))
+    }
+
+    /// Number of findings of a severity, suppressed ones included.
+    pub fn count(&self, s: idx::Severity) -> usize {
+        self.report.count(s)
+            + self
+                .suppressed
+                .iter()
+                .filter(|(r, _)| r.severity() == s)
+                .map(|(_, n)| n)
+                .sum::<usize>()
+    }
+}
+
+/// Expands the command line's paths: files as given, directories walked
+/// recursively in sorted order (IDX-looking files only unless `all_files`),
+/// `-` as standard input. Unreadable directories become unreadable results.
+pub fn expand(paths: &[PathBuf], all_files: bool) -> Vec<Result<Source, (PathBuf, String)>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.as_os_str() == "-" {
+            out.push(Ok(Source::Stdin));
+        } else if p.is_dir() {
+            for e in walkdir::WalkDir::new(p).sort_by_file_name() {
+                match e {
+                    Ok(e) if e.file_type().is_file() => {
+                        if all_files || looks_like_idx(e.path()) {
+                            out.push(Ok(Source::File(e.path().to_path_buf())));
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(err) => {
+                        let path = err.path().map_or_else(|| p.clone(), Path::to_path_buf);
+                        out.push(Err((path, err.to_string())));
+                    }
+                }
+            }
+        } else {
+            out.push(Ok(Source::File(p.clone())));
+        }
+    }
+    out
+}
+
+/// By name (`*.idx`, `*-idx3-ubyte`, either with `.gz`) or by magic
+/// (`00 00` and a known type code).
+pub fn looks_like_idx(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let base = name.strip_suffix(".gz").unwrap_or(&name);
+    if base.ends_with(".idx") || idx::lint::name_claim(base).is_some() {
+        return true;
+    }
+    let mut magic = [0u8; 4];
+    match File::open(path).and_then(|mut f| f.read_exact(&mut magic)) {
+        Ok(()) => magic[0] == 0 && magic[1] == 0 && idx::ElementType::from_code(magic[2]).is_some(),
+        Err(_) => false,
+    }
+}
+
+/// Checks one input.
+pub fn check(source: &Source, settings: &Settings) -> FileResult {
+    let mut opts = settings.options.clone();
+    if let Source::File(p) = source {
+        opts.file_name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+    }
+    let report = match source {
+        Source::Stdin => idx::validate_reader(io::stdin().lock(), &opts),
+        Source::File(p) => File::open(p).and_then(|f| {
+            if settings.structure_only {
+                structure_only(f, &opts)
+            } else {
+                idx::validate_reader(f, &opts)
+            }
+        }),
+    };
+    FileResult {
+        source: source.clone(),
+        outcome: report
+            .map(|r| cap(r, settings.max_findings))
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// Reads the first bytes only; the rest is accounted for by length. Gzip
+/// and non-regular files are read in full (their length is not known).
+fn structure_only(mut f: File, opts: &Options) -> io::Result<Report> {
+    let meta = f.metadata()?;
+    let mut head = vec![0u8; idx::MAX_HEADER_LEN];
+    let mut n = 0;
+    while n < head.len() {
+        match f.read(&mut head[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    let gz = head[..n].starts_with(&[0x1f, 0x8b]) && opts.decompress;
+    if !meta.is_file() || gz {
+        return idx::validate_reader(io::Cursor::new(head[..n].to_vec()).chain(f), opts);
+    }
+    let mut v = idx::Validator::new(opts.clone().with_lints(false));
+    v.feed(&head[..n]);
+    v.skip(meta.len().saturating_sub(n as u64));
+    Ok(v.finish())
+}
+
+fn cap(mut report: Report, max: usize) -> Checked {
+    let mut suppressed = BTreeMap::new();
+    if max > 0 {
+        let mut seen: BTreeMap<Rule, usize> = BTreeMap::new();
+        report.findings.retain(|f: &Finding| {
+            let n = seen.entry(f.rule).or_default();
+            *n += 1;
+            if *n > max {
+                *suppressed.entry(f.rule).or_default() += 1;
+                false
+            } else {
+                true
+            }
+        });
+    }
+    Checked { report, suppressed }
+}
+
+/// The stream bytes `[start, start + len)` (clamped to the stream), from
+/// the report's kept head and tail or, for uncompressed files, from the file
+/// itself. `None` when they cannot be had (deep inside a decompressed or
+/// piped stream).
+pub fn window(result: &FileResult, start: u64, len: usize) -> Option<Vec<u8>> {
+    use std::io::{Seek, SeekFrom};
+    let Ok(c) = &result.outcome else { return None };
+    let rep = &c.report;
+    let len = (rep.stream_len.saturating_sub(start)).min(len as u64) as usize;
+    if let Some(b) = rep.bytes_at(start, len) {
+        return Some(b.to_vec());
+    }
+    match (&result.source, rep.compression) {
+        (Source::File(p), None) => {
+            let mut f = File::open(p).ok()?;
+            f.seek(SeekFrom::Start(start)).ok()?;
+            let mut buf = vec![0u8; len];
+            f.read_exact(&mut buf).ok()?;
+            Some(buf)
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,58 @@
+//! The `idx-validate` command: arguments, file walking and rendering. Every
+//! verdict comes from the `idx` library; this crate only presents it.
+#![forbid(unsafe_code)]
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod check;
+pub mod render;
+
+/// The spec, for `--explain`.
+pub const SPEC: &str = include_str!("../../../spec/idx.md");
+
+/// The spec's section for a rule (by code or name), heading included.
+pub fn explain(code_or_name: &str) -> Option<String> {
+    let rule = idx::Rule::find(code_or_name)?;
+    let head = format!("### {} {}", rule.code(), rule.name());
+    let start = SPEC.find(&head)?;
+    let rest = &SPEC[start + head.len()..];
+    let end = rest
+        .find("\n### ")
+        .or_else(|| rest.find("\n## "))
+        .unwrap_or(rest.len());
+    Some(format!("{head}\n{}\n", rest[..end].trim_end()))
+}
+
+/// `--list-rules`: code, severity, name and title, one rule per line.
+pub fn list_rules() -> String {
+    idx::Rule::ALL
+        .iter()
+        .map(|r| {
+            format!(
+                "{}  {:<7}  {:<22}  {}\n",
+                r.code(),
+                r.severity(),
+                r.name(),
+                r.title()
+            )
+        })
+        .collect()
+}
+
+/// Parses `--expect-shape`: comma-separated dimensions, `*` for any.
+///
+/// # Errors
+/// A part that is neither `*` nor a `u32`.
+pub fn parse_shape(s: &str) -> Result<Vec<Option<u32>>, String> {
+    if s.trim().is_empty() {
+        return Ok(vec![]);
+    }
+    s.split(',')
+        .map(|p| match p.trim() {
+            "*" => Ok(None),
+            d => d
+                .parse::<u32>()
+                .map(Some)
+                .map_err(|_| format!("bad dimension {d:?} (a number or *)")),
+        })
+        .collect()
+}

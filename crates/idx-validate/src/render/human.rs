@@ -1,0 +1,290 @@
+//! rustc-style diagnostics with a hex excerpt and carets under the exact
+//! bytes, then a summary line per file and a total line.
+
+use super::{counts, header_summary, spec_link, totals, Context};
+use crate::check::{window, FileResult};
+use idx::{Finding, Severity};
+use std::fmt::Write;
+
+struct Paint {
+    on: bool,
+}
+
+impl Paint {
+    fn p(&self, code: &str, s: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+    fn sev(&self, s: Severity, text: &str) -> String {
+        match s {
+            Severity::Error => self.p("1;31", text),
+            Severity::Warning => self.p("1;33", text),
+            Severity::Info => self.p("1;36", text),
+        }
+    }
+    fn blue(&self, s: &str) -> String {
+        self.p("1;34", s)
+    }
+    fn bold(&self, s: &str) -> String {
+        self.p("1", s)
+    }
+}
+
+/// Column of byte `i` (0..=16) of a hex row.
+fn col(i: usize) -> usize {
+    10 + 3 * i + usize::from(i >= 8)
+}
+
+/// `00000000  00 00 08 03 ...  |....|`.
+pub fn hex_row(start: u64, bytes: &[u8]) -> String {
+    let mut s = format!("{start:08x}  ");
+    for i in 0..16 {
+        match bytes.get(i) {
+            Some(b) => {
+                let _ = write!(s, "{b:02x}");
+            }
+            None => s.push_str("  "),
+        }
+        if i < 15 {
+            s.push(' ');
+        }
+        if i == 7 {
+            s.push(' ');
+        }
+    }
+    s.push_str("  |");
+    for &b in bytes {
+        s.push(if b.is_ascii_graphic() || b == b' ' {
+            b as char
+        } else {
+            '.'
+        });
+    }
+    s.push('|');
+    s
+}
+
+fn label(f: &Finding) -> String {
+    match (&f.expected, &f.found) {
+        (Some(e), Some(x)) => format!("expected {e}, found {x}"),
+        (Some(e), None) => format!("expected {e}"),
+        (None, Some(x)) => format!("found {x}"),
+        (None, None) => f.rule.title().to_string(),
+    }
+}
+
+fn excerpt(out: &mut String, r: &FileResult, f: &Finding, stream_len: u64, paint: &Paint) {
+    const GUTTER: &str = "   | ";
+    let missing = f.length == 0;
+    if stream_len == 0 {
+        let _ = writeln!(out, "{}(empty stream)", paint.blue(GUTTER));
+        let _ = writeln!(
+            out,
+            "{}{} {}",
+            paint.blue(GUTTER),
+            paint.sev(f.severity(), "^"),
+            label(f)
+        );
+        return;
+    }
+    // the row holding the first offending byte, or the last byte for missing data
+    let anchor = if missing {
+        f.offset.saturating_sub(1)
+    } else {
+        f.offset
+    };
+    let row = anchor / 16 * 16;
+    let Some(bytes) = window(r, row, 16) else {
+        let _ = writeln!(
+            out,
+            "{}(bytes not shown: offset {:#x} lies beyond the kept head of a decompressed or piped stream)",
+            paint.blue(GUTTER),
+            f.offset
+        );
+        let _ = writeln!(out, "{}{}", paint.blue(GUTTER), label(f));
+        return;
+    };
+    let _ = writeln!(out, "{}{}", paint.blue(GUTTER), hex_row(row, &bytes));
+    let a = (f.offset - row) as usize;
+    let (from, to, more) = if missing {
+        (col(a.min(16)), col(a.min(16)) + 1, String::new())
+    } else {
+        let end = (f.offset + f.length - row).min(16) as usize;
+        let more = if f.offset + f.length > row + 16 {
+            format!(
+                " ({} bytes, to offset {:#x})",
+                f.length,
+                f.offset + f.length
+            )
+        } else {
+            String::new()
+        };
+        (col(a), col(end - 1) + 2, more)
+    };
+    let carets = "^".repeat(to - from);
+    let _ = writeln!(
+        out,
+        "{}{}{} {}{more}",
+        paint.blue(GUTTER),
+        " ".repeat(from),
+        paint.sev(f.severity(), &carets),
+        label(f)
+    );
+}
+
+fn location(r: &FileResult, f: &Finding, gz: bool) -> String {
+    let of = if gz {
+        " of the decompressed stream"
+    } else {
+        ""
+    };
+    format!(
+        "{} @ {:#x} (byte {}{of})",
+        r.source.display(),
+        f.offset,
+        f.offset
+    )
+}
+
+/// The header structure, field by field.
+fn structure(out: &mut String, r: &FileResult, paint: &Paint) {
+    let Ok(c) = &r.outcome else { return };
+    let head = &c.report.head;
+    let _ = writeln!(out, "{}", paint.bold("header:"));
+    if head.len() < 4 {
+        let _ = writeln!(out, "  (the magic is incomplete: {} bytes)", head.len());
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  0x0000  {:02x} {:02x}         reserved (must be 00 00)",
+        head[0], head[1]
+    );
+    let t = idx::ElementType::from_code(head[2]).map_or("unknown".to_string(), |t| {
+        format!("{t}, {} byte(s) each", t.size())
+    });
+    let _ = writeln!(
+        out,
+        "  0x0002  {:02x}            element type: {t}",
+        head[2]
+    );
+    let _ = writeln!(out, "  0x0003  {:02x}            rank {}", head[3], head[3]);
+    for k in 0..usize::from(head[3]) {
+        let at = 4 + 4 * k;
+        match head.get(at..at + 4) {
+            Some(d) => {
+                let v = u32::from_be_bytes([d[0], d[1], d[2], d[3]]);
+                let _ = writeln!(
+                    out,
+                    "  {at:#06x}  {:02x} {:02x} {:02x} {:02x}   dimension {k} = {v}",
+                    d[0], d[1], d[2], d[3]
+                );
+            }
+            None => {
+                let _ = writeln!(out, "  {at:#06x}  (missing)     dimension {k}");
+                return;
+            }
+        }
+    }
+    if let Some(h) = &c.report.header {
+        let _ = writeln!(
+            out,
+            "  {:#06x}  payload: {} bytes declared ({} elements), {} present in a stream of {} bytes",
+            h.header_len(),
+            h.payload_len(),
+            h.element_count(),
+            c.report.stream_len.saturating_sub(h.header_len() as u64).min(h.payload_len()),
+            c.report.stream_len
+        );
+    }
+}
+
+/// Renders the human format.
+pub fn render(results: &[FileResult], ctx: &Context) -> String {
+    let paint = Paint { on: ctx.color };
+    let mut out = String::new();
+    for r in results {
+        let failing = r.verdict(ctx.deny_warnings) != "valid";
+        if ctx.quiet && !failing {
+            continue;
+        }
+        let path = r.source.display();
+        match &r.outcome {
+            Err(e) => {
+                let _ = writeln!(
+                    out,
+                    "{}: cannot read {path}: {e}\n",
+                    paint.sev(Severity::Error, "error")
+                );
+                let _ = writeln!(out, "{path}: {}", paint.sev(Severity::Error, "UNREADABLE"));
+            }
+            Ok(c) => {
+                let gz = c.report.compression.is_some();
+                if ctx.verbose {
+                    let _ = writeln!(out, "{}", paint.bold(&path));
+                    structure(&mut out, r, &paint);
+                    out.push('\n');
+                }
+                for f in &c.report.findings {
+                    let sev = f.severity();
+                    let _ = writeln!(
+                        out,
+                        "{}: {}",
+                        paint.sev(sev, &format!("{sev}[{}]", f.rule.code())),
+                        paint.bold(&f.message)
+                    );
+                    let _ = writeln!(out, "  {} {}", paint.blue("-->"), location(r, f, gz));
+                    let _ = writeln!(out, "{}", paint.blue("   |"));
+                    excerpt(&mut out, r, f, c.report.stream_len, &paint);
+                    if let Some(h) = &f.hint {
+                        let _ = writeln!(out, "   {} {h}", paint.blue("= help:"));
+                    }
+                    let _ = writeln!(out, "   {} {}", paint.blue("= spec:"), spec_link(f.rule));
+                    out.push('\n');
+                }
+                for (rule, n) in &c.suppressed {
+                    let _ = writeln!(out, "note: {n} more {rule} findings in {path} not shown (raise --max-findings)\n");
+                }
+                let gzs = if gz {
+                    " (gzip; offsets are in the decompressed stream)"
+                } else {
+                    ""
+                };
+                let n = counts(c);
+                if failing {
+                    let _ = writeln!(
+                        out,
+                        "{path}: {}: {n}{gzs}",
+                        paint.sev(Severity::Error, "INVALID")
+                    );
+                } else {
+                    let what = c
+                        .report
+                        .header
+                        .as_ref()
+                        .map_or_else(String::new, |h| format!(" {}", header_summary(h)));
+                    let extra = if n.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({n})")
+                    };
+                    let _ = writeln!(out, "{path}: {}{what}{extra}{gzs}", paint.p("1;32", "OK"));
+                }
+            }
+        }
+    }
+    let t = totals(results, ctx.deny_warnings);
+    let _ = writeln!(
+        out,
+        "{} file{} checked: {} valid, {} invalid, {} unreadable",
+        t.files,
+        if t.files == 1 { "" } else { "s" },
+        t.valid,
+        t.invalid,
+        t.unreadable
+    );
+    out
+}

@@ -1,0 +1,97 @@
+//! `json` (one document) and `jsonl` (one finding per line). The schema is
+//! `schema/idx-validate.schema.json`, version 1.
+
+use super::{totals, Context};
+use crate::check::FileResult;
+use idx::Finding;
+use serde_json::{json, Value};
+
+/// Version of the JSON output.
+pub const VERSION: u32 = 1;
+
+/// One finding as JSON.
+pub fn finding(f: &Finding) -> Value {
+    json!({
+        "rule": f.rule.code(),
+        "severity": f.severity().as_str(),
+        "offset": f.offset,
+        "length": f.length,
+        "message": f.message,
+        "expected": f.expected,
+        "found": f.found,
+        "hint": f.hint,
+    })
+}
+
+/// One file as JSON.
+pub fn file(r: &FileResult, ctx: &Context) -> Value {
+    let mut v = json!({
+        "path": r.source.display(),
+        "verdict": r.verdict(ctx.deny_warnings),
+    });
+    match &r.outcome {
+        Err(e) => {
+            v["compression"] = Value::Null;
+            v["header"] = Value::Null;
+            v["findings"] = json!([]);
+            v["error"] = json!(e);
+        }
+        Ok(c) => {
+            let rep = &c.report;
+            v["compression"] = json!(rep.compression.map(|c| c.as_str()));
+            v["header"] = rep.header.as_ref().map_or(Value::Null, |h| {
+                json!({"dtype": h.dtype().name(), "shape": h.dims(), "header_len": h.header_len(), "payload_len": h.payload_len()})
+            });
+            v["stream_len"] = json!(rep.stream_len);
+            v["findings"] = Value::Array(rep.findings.iter().map(finding).collect());
+            v["suppressed"] = Value::Object(
+                c.suppressed
+                    .iter()
+                    .map(|(r, n)| (r.code().to_string(), json!(n)))
+                    .collect(),
+            );
+        }
+    }
+    v
+}
+
+/// The whole document.
+pub fn render(results: &[FileResult], ctx: &Context) -> String {
+    let t = totals(results, ctx.deny_warnings);
+    let doc = json!({
+        "version": VERSION,
+        "files": results.iter().map(|r| file(r, ctx)).collect::<Vec<_>>(),
+        "summary": {
+            "files": t.files, "valid": t.valid, "invalid": t.invalid, "unreadable": t.unreadable,
+            "errors": t.errors, "warnings": t.warnings, "infos": t.infos,
+        },
+    });
+    // invariant: serialising a Value cannot fail
+    let mut s = serde_json::to_string_pretty(&doc).expect("serialise JSON");
+    s.push('\n');
+    s
+}
+
+/// One line per finding (`{"path", ...finding}`), and one per unreadable
+/// file (`{"path", "error"}`).
+pub fn render_lines(results: &[FileResult], _ctx: &Context) -> String {
+    let mut s = String::new();
+    for r in results {
+        match &r.outcome {
+            Err(e) => s.push_str(&json!({"path": r.source.display(), "error": e}).to_string()),
+            Ok(c) => {
+                for f in &c.report.findings {
+                    let mut v = json!({"path": r.source.display()});
+                    if let (Value::Object(a), Value::Object(b)) = (&mut v, finding(f)) {
+                        a.extend(b);
+                    }
+                    s.push_str(&v.to_string());
+                    s.push('\n');
+                }
+                continue;
+            }
+        }
+        s.push('\n');
+    }
+    s
+}

@@ -1,0 +1,110 @@
+//! JUnit XML: one testcase per file, one failure per error finding (and
+//! per warning under `--deny-warnings`), an error for an unreadable file.
+
+use super::{totals, Context};
+use crate::check::FileResult;
+use idx::Severity;
+use std::fmt::Write;
+
+/// XML-escapes text and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {
+                o.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// Renders the report.
+pub fn render(results: &[FileResult], ctx: &Context) -> String {
+    let t = totals(results, ctx.deny_warnings);
+    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        s,
+        "<testsuites name=\"idx-validate\" tests=\"{}\" failures=\"{}\" errors=\"{}\">",
+        t.files, t.invalid, t.unreadable
+    );
+    let _ = writeln!(
+        s,
+        "  <testsuite name=\"idx-validate\" tests=\"{}\" failures=\"{}\" errors=\"{}\">",
+        t.files, t.invalid, t.unreadable
+    );
+    for r in results {
+        let name = esc(&r.source.display());
+        let _ = writeln!(
+            s,
+            "    <testcase classname=\"idx-validate\" name=\"{name}\">"
+        );
+        match &r.outcome {
+            Err(e) => {
+                let _ = writeln!(s, "      <error message=\"cannot read: {}\"/>", esc(e));
+            }
+            Ok(c) => {
+                for f in &c.report.findings {
+                    let fails = match f.severity() {
+                        Severity::Error => true,
+                        Severity::Warning => ctx.deny_warnings,
+                        Severity::Info => false,
+                    };
+                    if fails {
+                        let body = format!(
+                            "{}[{}] at byte {} (length {})\nexpected: {}\nfound: {}\nhelp: {}",
+                            f.severity(),
+                            f.rule.code(),
+                            f.offset,
+                            f.length,
+                            f.expected.as_deref().unwrap_or("-"),
+                            f.found.as_deref().unwrap_or("-"),
+                            f.hint.as_deref().unwrap_or("-")
+                        );
+                        let _ = writeln!(
+                            s,
+                            "      <failure type=\"{}\" message=\"{}\">{}</failure>",
+                            f.rule.code(),
+                            esc(&f.message),
+                            esc(&body)
+                        );
+                    }
+                }
+                let others: Vec<String> = c
+                    .report
+                    .findings
+                    .iter()
+                    .filter(|f| {
+                        f.severity() == Severity::Info
+                            || (f.severity() == Severity::Warning && !ctx.deny_warnings)
+                    })
+                    .map(|f| {
+                        format!(
+                            "{}[{}] at byte {}: {}",
+                            f.severity(),
+                            f.rule.code(),
+                            f.offset,
+                            f.message
+                        )
+                    })
+                    .collect();
+                if !others.is_empty() {
+                    let _ = writeln!(
+                        s,
+                        "      <system-out>{}</system-out>",
+                        esc(&others.join("\n"))
+                    );
+                }
+            }
+        }
+        s.push_str("    </testcase>\n");
+    }
+    s.push_str("  </testsuite>\n</testsuites>\n");
+    s
+}

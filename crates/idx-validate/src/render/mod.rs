@@ -1,0 +1,109 @@
+//! Output formats. Each renders the same [`FileResult`]s: the same findings,
+//! in the same order, with the same fields.
+
+pub mod github;
+pub mod human;
+pub mod json;
+pub mod junit;
+pub mod sarif;
+pub mod short;
+
+use crate::check::{Checked, FileResult};
+use idx::{Header, Severity};
+
+/// What every renderer needs to know besides the results.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// Warnings count as failures.
+    pub deny_warnings: bool,
+    /// ANSI colours (human format only).
+    pub color: bool,
+    /// Print only failing files (human format only).
+    pub quiet: bool,
+    /// Print the header structure of every file (human format only).
+    pub verbose: bool,
+    /// Add `startLine: 1` to SARIF regions (for GitHub code scanning).
+    pub sarif_github: bool,
+}
+
+/// The spec link of a rule, relative to the repository root.
+pub fn spec_link(rule: idx::Rule) -> String {
+    format!("spec/idx.md#{}", rule.anchor())
+}
+
+/// `[60000, 28, 28]`.
+pub fn shape(dims: &[u32]) -> String {
+    let parts: Vec<String> = dims.iter().map(u32::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// `u8 [60000, 28, 28]`.
+pub fn header_summary(h: &Header) -> String {
+    format!("{} {}", h.dtype(), shape(h.dims()))
+}
+
+/// Totals over all results.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Inputs.
+    pub files: usize,
+    /// Valid inputs.
+    pub valid: usize,
+    /// Invalid inputs.
+    pub invalid: usize,
+    /// Unreadable inputs.
+    pub unreadable: usize,
+    /// Error findings.
+    pub errors: usize,
+    /// Warning findings.
+    pub warnings: usize,
+    /// Info findings.
+    pub infos: usize,
+}
+
+/// Counts verdicts and findings.
+pub fn totals(results: &[FileResult], deny_warnings: bool) -> Totals {
+    let mut t = Totals {
+        files: results.len(),
+        ..Totals::default()
+    };
+    for r in results {
+        match r.verdict(deny_warnings) {
+            "valid" => t.valid += 1,
+            "invalid" => t.invalid += 1,
+            _ => t.unreadable += 1,
+        }
+        if let Ok(c) = &r.outcome {
+            t.errors += c.count(Severity::Error);
+            t.warnings += c.count(Severity::Warning);
+            t.infos += c.count(Severity::Info);
+        }
+    }
+    t
+}
+
+/// `2 errors, 1 warning`: the non-zero counts of a checked file.
+pub fn counts(c: &Checked) -> String {
+    let mut parts = Vec::new();
+    for (s, one) in [
+        (Severity::Error, "error"),
+        (Severity::Warning, "warning"),
+        (Severity::Info, "info"),
+    ] {
+        let n = c.count(s);
+        if n > 0 {
+            parts.push(format!("{n} {one}{}", if n == 1 { "" } else { "s" }));
+        }
+    }
+    parts.join(", ")
+}
+
+/// The path of a result, relative and with `/` separators, for formats that
+/// want URIs.
+pub fn uri(r: &FileResult) -> String {
+    r.source
+        .display()
+        .replace('\\', "/")
+        .trim_start_matches("./")
+        .to_string()
+}

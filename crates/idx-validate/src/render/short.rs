@@ -1,0 +1,34 @@
+//! `path:offset: severity[CODE]: message`, one line per finding.
+
+use super::Context;
+use crate::check::FileResult;
+use std::fmt::Write;
+
+/// Renders the short format.
+pub fn render(results: &[FileResult], _ctx: &Context) -> String {
+    let mut s = String::new();
+    for r in results {
+        let path = r.source.display();
+        match &r.outcome {
+            Err(e) => {
+                let _ = writeln!(s, "{path}: error: cannot read: {e}");
+            }
+            Ok(c) => {
+                for f in &c.report.findings {
+                    let _ = writeln!(
+                        s,
+                        "{path}:{}: {}[{}]: {}",
+                        f.offset,
+                        f.severity(),
+                        f.rule.code(),
+                        f.message
+                    );
+                }
+                for (rule, n) in &c.suppressed {
+                    let _ = writeln!(s, "{path}: note: {n} more {rule} findings not shown");
+                }
+            }
+        }
+    }
+    s
+}
