@@ -19,7 +19,7 @@ pub fn explain(code_or_name: &str) -> Option<String> {
         .find("\n### ")
         .or_else(|| rest.find("\n## "))
         .unwrap_or(rest.len());
-    Some(format!("{head}\n{}\n", rest[..end].trim_end()))
+    Some(format!("{head}\n\n{}\n", rest[..end].trim()))
 }
 
 /// `--list-rules`: code, severity, name and title, one rule per line.
@@ -38,13 +38,18 @@ pub fn list_rules() -> String {
         .collect()
 }
 
-/// Parses `--expect-shape`: comma-separated dimensions, `*` for any.
+/// An `--expect-shape` pattern: dimensions, `None` for `*`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShapePattern(pub Vec<Option<u32>>);
+
+/// Parses `--expect-shape`: comma-separated dimensions, `*` for any; an
+/// empty string is rank 0.
 ///
 /// # Errors
 /// A part that is neither `*` nor a `u32`.
-pub fn parse_shape(s: &str) -> Result<Vec<Option<u32>>, String> {
+pub fn parse_shape(s: &str) -> Result<ShapePattern, String> {
     if s.trim().is_empty() {
-        return Ok(vec![]);
+        return Ok(ShapePattern(vec![]));
     }
     s.split(',')
         .map(|p| match p.trim() {
@@ -54,5 +59,6 @@ pub fn parse_shape(s: &str) -> Result<Vec<Option<u32>>, String> {
                 .map(Some)
                 .map_err(|_| format!("bad dimension {d:?} (a number or *)")),
         })
-        .collect()
+        .collect::<Result<_, _>>()
+        .map(ShapePattern)
 }

@@ -78,7 +78,7 @@ struct Cli {
     expect_dtype: Option<ElementType>,
     /// Expected shape, e.g. 60000,28,28 or '*,28,28' (IDX602 otherwise).
     #[arg(long, value_name = "DIMS", value_parser = idx_validate::parse_shape)]
-    expect_shape: Option<Vec<Option<u32>>>,
+    expect_shape: Option<idx_validate::ShapePattern>,
     /// List every rule: code, severity, name, title.
     #[arg(long)]
     list_rules: bool,
@@ -131,7 +131,7 @@ fn main() -> ExitCode {
             .with_decompress(!cli.no_decompress)
             .with_max_decompressed(Some(cli.max_decompressed))
             .with_expect_dtype(cli.expect_dtype)
-            .with_expect_shape(cli.expect_shape.clone()),
+            .with_expect_shape(cli.expect_shape.clone().map(|s| s.0)),
         structure_only: cli.structure_only,
         max_findings: cli.max_findings,
     };
@@ -240,4 +240,14 @@ fn run(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
 }
