@@ -148,20 +148,39 @@ fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0x1f, 0x8b])
 }
 
-/// Remembers whether the source itself failed, to tell I/O errors from
-/// damaged compressed data.
+/// The source of the gzip decoder. It remembers whether the source itself
+/// failed (to tell I/O errors from damaged data), and it always fills the
+/// decoder's request completely (unless at the end), so the decoder sees the
+/// same input in the same pieces whatever the source's chunking: the
+/// findings about a damaged stream are then the same for every reader.
 struct Tracked<R> {
     inner: R,
     failed: bool,
+    pending: Option<io::Error>,
 }
 
 impl<R: Read> Read for Tracked<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let r = self.inner.read(buf);
-        if matches!(&r, Err(e) if e.kind() != io::ErrorKind::Interrupted) {
-            self.failed = true;
+        if let Some(e) = self.pending.take() {
+            return Err(e);
         }
-        r
+        let mut n = 0;
+        while n < buf.len() {
+            match self.inner.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.failed = true;
+                    if n == 0 {
+                        return Err(e);
+                    }
+                    self.pending = Some(e);
+                    break;
+                }
+            }
+        }
+        Ok(n)
     }
 }
 
@@ -169,6 +188,7 @@ fn drive_gzip<R: Read>(src: R, opts: &Options) -> io::Result<Report> {
     let mut dec = flate2::read::MultiGzDecoder::new(Tracked {
         inner: src,
         failed: false,
+        pending: None,
     });
     let mut v = Validator::new(opts.clone());
     v.compression = Some(Compression::Gzip);
