@@ -39,7 +39,7 @@ fn invalid_and_implementation_defined_files() {
     insta::glob!(
         "../../../corpus",
         "{invalid,implementation-defined}/*.idx*",
-        |path| snapshot(path)
+        snapshot
     );
 }
 
@@ -48,7 +48,7 @@ fn some_valid_files() {
     insta::glob!(
         "../../../corpus",
         "valid/valid-{u8-rank3,edge-f32,mnist-labels-u8-10,f64-rank255}.idx",
-        |path| snapshot(path)
+        snapshot
     );
 }
 
