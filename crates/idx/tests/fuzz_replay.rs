@@ -65,7 +65,7 @@ fn seed_corpus_passes_every_harness() {
                         input.extend(&bytes);
                         harness(&input);
                     }
-                    "gzip" => harness(&bytes.get(10..).unwrap_or(&[])),
+                    "gzip" => harness(bytes.get(10..).unwrap_or(&[])),
                     _ => harness(&bytes),
                 }
             }
