@@ -332,13 +332,31 @@ pub(crate) fn unknown_type(code: u8) -> Finding {
     .hint("the element types are 08 u8, 09 i8, 0b i16, 0c i32, 0d f32, 0e f64")
 }
 
+/// `1 more byte`, `2 more bytes`.
+fn more(n: u64) -> String {
+    if n == 1 {
+        "1 more byte".into()
+    } else {
+        format!("{n} more bytes")
+    }
+}
+
+/// `1 byte`, `2 bytes`.
+fn n_bytes(n: u64) -> String {
+    if n == 1 {
+        "1 byte".into()
+    } else {
+        format!("{n} bytes")
+    }
+}
+
 pub(crate) fn truncated_magic(len: usize) -> Finding {
     let msg = if len == 0 {
         "the file is empty: expected a 4-byte magic".to_string()
     } else {
         format!(
-            "the file ends after {len} of the 4 magic bytes: expected {} more bytes",
-            MAGIC_LEN - len
+            "the file ends after {len} of the 4 magic bytes: expected {}",
+            more((MAGIC_LEN - len) as u64)
         )
     };
     Finding::new(Rule::TruncatedMagic, len as u64, 0, msg)
@@ -353,8 +371,8 @@ pub(crate) fn truncated_dimensions(len: usize, rank: u8) -> Finding {
         len as u64,
         0,
         format!(
-            "the file ends inside the dimension list: expected {} more bytes",
-            need - len
+            "the file ends inside the dimension list: expected {}",
+            more((need - len) as u64)
         ),
     )
     .expected(format!("{need} header bytes (4 + 4 x rank {rank})"))
@@ -612,7 +630,11 @@ pub(crate) fn truncated_payload(h: &Header, seen: u64, total: u64) -> Finding {
         Rule::TruncatedPayload,
         total,
         0,
-        format!("the file ends {missing} bytes before the end of the declared payload: expected {missing} more bytes"),
+        format!(
+            "the file ends {} before the end of the declared payload: expected {}",
+            n_bytes(missing),
+            more(missing)
+        ),
     )
     .expected(format!(
         "{} payload bytes ({} x {} bytes)",
@@ -664,10 +686,17 @@ pub(crate) fn trailing_bytes(h: &Header, end: u64, trailing: u64, head: &[u8]) -
         Rule::TrailingBytes,
         end,
         trailing,
-        format!("{trailing} bytes follow the end of the declared payload"),
+        format!(
+            "{} the end of the declared payload",
+            if trailing == 1 {
+                "1 byte follows".to_string()
+            } else {
+                format!("{trailing} bytes follow")
+            }
+        ),
     )
     .expected(format!("end of file at byte {end}"))
-    .found(format!("{trailing} more bytes"))
+    .found(more(trailing))
     .hint(hint)
 }
 
