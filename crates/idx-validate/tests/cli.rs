@@ -622,3 +622,25 @@ fn json_output_has_every_key_the_schema_requires() {
         assert!(v["summary"].get(&k).is_some(), "summary lacks {k}");
     }
 }
+
+/// The README shows the output of its first command; it must stay true.
+#[test]
+fn readme_first_command_output_is_current() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let cmd = "cargo run -q -p idx-validate -- ";
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with(cmd))
+        .expect("README shows the first command");
+    let args: Vec<&str> = line[cmd.len()..].split_whitespace().collect();
+    let o = run(&args);
+    assert_eq!(o.code, 1);
+    let shown = readme
+        .split("exits 1 because one file is\ninvalid:\n\n```text\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    assert_eq!(shown, o.stdout, "update the README's sample output");
+}
