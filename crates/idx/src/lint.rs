@@ -16,6 +16,12 @@ pub const MIN_PAIRS: u64 = 32;
 /// For integers: how many bits larger (in mean) the big-endian neighbour
 /// differences must be than the little-endian ones for the lint to fire.
 pub const INT_MARGIN_BITS: f64 = 3.0;
+/// The byte-order statistic looks at the first [`SAMPLE_LEN`] elements of
+/// every [`SAMPLE_BLOCK`] (by element index): 1/256 of a large payload,
+/// all of a small one.
+pub const SAMPLE_BLOCK: u64 = 65536;
+/// See [`SAMPLE_BLOCK`].
+pub const SAMPLE_LEN: u64 = 256;
 
 /// One-pass payload statistics for the byte-order and non-finite lints.
 #[derive(Debug, Clone)]
@@ -29,7 +35,8 @@ pub(crate) struct PayloadLinter {
     pairs: u64,
     sum_be: u64,
     sum_le: u64,
-    prev: Option<(u64, u64)>,
+    /// The last non-zero sampled element: (sample block, big-endian reading, little-endian reading).
+    prev: Option<(u64, u64, u64)>,
     // non-finite
     nan: u64,
     inf: u64,
@@ -85,24 +92,80 @@ impl PayloadLinter {
         self.carry_len = rest.len();
     }
 
+    /// Whole elements, the first of which is element `self.elements`.
     fn elements_of(&mut self, bytes: &[u8]) {
+        let size = self.dtype.size();
+        let start = self.elements;
+        let end = start + (bytes.len() / size) as u64;
         match self.dtype {
-            ElementType::I16 => self.ints::<2>(bytes),
-            ElementType::I32 => self.ints::<4>(bytes),
-            ElementType::F32 => self.floats::<4>(bytes, 23, 0xff),
-            ElementType::F64 => self.floats::<8>(bytes, 52, 0x7ff),
-            ElementType::U8 | ElementType::I8 => {}
+            ElementType::F32 => self.non_finite::<4>(bytes, start, 0x807f, 23),
+            ElementType::F64 => self.non_finite::<8>(bytes, start, 0xf07f, 52),
+            _ => {}
+        }
+        // The byte-order statistic looks at a sample fixed by element index
+        // (the first SAMPLE of every BLOCK), so chunking cannot change it.
+        let mut i = start;
+        while i < end {
+            let block = i / SAMPLE_BLOCK;
+            let sample_end = block * SAMPLE_BLOCK + SAMPLE_LEN;
+            if i < sample_end {
+                let stop = sample_end.min(end);
+                let part = &bytes[(i - start) as usize * size..(stop - start) as usize * size];
+                match self.dtype {
+                    ElementType::I16 => self.ints::<2>(part, block),
+                    ElementType::I32 => self.ints::<4>(part, block),
+                    ElementType::F32 => self.floats::<4>(part, block, 23, 0xff),
+                    ElementType::F64 => self.floats::<8>(part, block, 52, 0x7ff),
+                    ElementType::U8 | ElementType::I8 => {}
+                }
+                i = stop;
+            } else {
+                i = (block + 1) * SAMPLE_BLOCK;
+            }
+        }
+        self.elements = end;
+    }
+
+    /// Counts NaN and infinite elements. The fast pass tests the exponent
+    /// bits of each element read as a little-endian integer (`mask` selects
+    /// the exponent's bits in that reading), which the compiler vectorises;
+    /// only blocks holding a non-finite value are looked at closely.
+    fn non_finite<const N: usize>(&mut self, bytes: &[u8], start: u64, mask: u64, mant_bits: u32) {
+        const STEP: usize = 4096;
+        for (k, block) in bytes.chunks(STEP * N).enumerate() {
+            let hits = count_masked::<N>(block, mask);
+            if hits == 0 {
+                continue;
+            }
+            let exp_mask = if N == 4 { 0xffu64 } else { 0x7ff };
+            let mant_mask = (1u64 << mant_bits) - 1;
+            for (j, c) in block.chunks_exact(N).enumerate() {
+                let mut be = 0u64;
+                for &b in c {
+                    be = (be << 8) | u64::from(b);
+                }
+                if (be >> mant_bits) & exp_mask == exp_mask {
+                    if be & mant_mask == 0 {
+                        self.inf += 1;
+                    } else {
+                        self.nan += 1;
+                    }
+                    if self.first_non_finite.is_none() {
+                        self.first_non_finite = Some(start + (k * STEP + j) as u64);
+                    }
+                }
+            }
         }
     }
 
     /// Integers: mean bit length of the difference between neighbouring
-    /// non-zero elements, read both ways. Smooth or small-valued data has
-    /// small differences in its true byte order and near-random ones in the
-    /// other.
-    fn ints<const N: usize>(&mut self, bytes: &[u8]) {
+    /// non-zero elements (within a sample block), read both ways. Smooth or
+    /// small-valued data has small differences in its true byte order and
+    /// near-random ones in the other.
+    fn ints<const N: usize>(&mut self, bytes: &[u8], block: u64) {
         let shift = 64 - 8 * N as u32;
         let (mut pairs, mut sum_be, mut sum_le) = (0u64, 0u64, 0u64);
-        let mut prev = self.prev;
+        let mut prev = self.prev.filter(|p| p.0 == block).map(|p| (p.1, p.2));
         for c in bytes.chunks_exact(N) {
             let mut be = 0u64;
             for &b in c {
@@ -135,20 +198,20 @@ impl PayloadLinter {
             }
             prev = Some((v_be, v_le));
         }
-        self.elements += (bytes.len() / N) as u64;
-        self.prev = prev;
+        if let Some((b, l)) = prev {
+            self.prev = Some((block, b, l));
+        }
         self.pairs += pairs;
         self.sum_be += sum_be;
         self.sum_le += sum_le;
     }
 
     /// Floats: mean jump of the exponent field between neighbouring non-zero
-    /// elements, read both ways; plus NaN and infinity counts (big-endian).
-    fn floats<const N: usize>(&mut self, bytes: &[u8], mant_bits: u32, exp_mask: u64) {
+    /// elements (within a sample block), read both ways.
+    fn floats<const N: usize>(&mut self, bytes: &[u8], block: u64, mant_bits: u32, exp_mask: u64) {
         let (mut pairs, mut sum_be, mut sum_le) = (0u64, 0u64, 0u64);
-        let mut prev = self.prev;
-        let mant_mask = (1u64 << mant_bits) - 1;
-        for (i, c) in bytes.chunks_exact(N).enumerate() {
+        let mut prev = self.prev.filter(|p| p.0 == block).map(|p| (p.1, p.2));
+        for c in bytes.chunks_exact(N) {
             let mut be = 0u64;
             for &b in c {
                 be = (be << 8) | u64::from(b);
@@ -162,16 +225,6 @@ impl PayloadLinter {
             }
             let e_be = (be >> mant_bits) & exp_mask;
             let e_le = (le >> mant_bits) & exp_mask;
-            if e_be == exp_mask {
-                if be & mant_mask == 0 {
-                    self.inf += 1;
-                } else {
-                    self.nan += 1;
-                }
-                if self.first_non_finite.is_none() {
-                    self.first_non_finite = Some(self.elements + i as u64);
-                }
-            }
             if let Some((p_be, p_le)) = prev {
                 pairs += 1;
                 sum_be += e_be.abs_diff(p_be);
@@ -179,8 +232,9 @@ impl PayloadLinter {
             }
             prev = Some((e_be, e_le));
         }
-        self.elements += (bytes.len() / N) as u64;
-        self.prev = prev;
+        if let Some((b, l)) = prev {
+            self.prev = Some((block, b, l));
+        }
         self.pairs += pairs;
         self.sum_be += sum_be;
         self.sum_le += sum_le;
@@ -241,6 +295,37 @@ impl PayloadLinter {
         }
         out
     }
+}
+
+/// How many `N`-byte elements of `bytes`, read as little-endian integers,
+/// have every bit of `mask` set. Written over fixed 64-byte arrays so the
+/// compiler vectorises it.
+fn count_masked<const N: usize>(bytes: &[u8], mask: u64) -> u32 {
+    let mut hits = 0u32;
+    let mut lanes = bytes.chunks_exact(64);
+    for c in &mut lanes {
+        let c: &[u8; 64] = c.try_into().unwrap_or(&[0; 64]); // invariant: chunks_exact(64)
+        let mut acc = 0u32;
+        if N == 4 {
+            let m = mask as u32;
+            for j in 0..16 {
+                let w = u32::from_le_bytes(*c[4 * j..].first_chunk::<4>().unwrap_or(&[0; 4]));
+                acc += u32::from(w & m == m);
+            }
+        } else {
+            for j in 0..8 {
+                let w = u64::from_le_bytes(*c[8 * j..].first_chunk::<8>().unwrap_or(&[0; 8]));
+                acc += u32::from(w & mask == mask);
+            }
+        }
+        hits += acc;
+    }
+    for c in lanes.remainder().chunks_exact(N) {
+        let mut w = [0u8; 8];
+        w[..N].copy_from_slice(c);
+        hits += u32::from(u64::from_le_bytes(w) & mask == mask);
+    }
+    hits
 }
 
 fn numpy_char(t: ElementType) -> &'static str {

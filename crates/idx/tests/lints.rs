@@ -127,3 +127,69 @@ fn silent_on_data_without_order_information() {
     let few: Vec<u8> = (0..10i32).flat_map(|v| v.to_le_bytes()).collect();
     assert!(!fires(&file(0x0c, 10, few)));
 }
+
+#[test]
+fn non_finite_values_are_counted_everywhere_not_only_in_the_sample() {
+    let n = 20_000usize;
+    let mut values: Vec<f32> = (0..n).map(|i| (i as f32 / 50.0).sin()).collect();
+    values[9_000] = f32::from_bits(0x7fc0_0001); // NaN outside the first sample block
+    values[15_000] = f32::NEG_INFINITY;
+    values[15_001] = f32::from_bits(0x7f80_0001); // signalling NaN
+    let bytes = file(
+        0x0d,
+        n,
+        values.iter().flat_map(|v| v.to_be_bytes()).collect(),
+    );
+    let r = validate(&bytes);
+    let f: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.rule == Rule::NonFinite)
+        .collect();
+    assert_eq!(f.len(), 1);
+    assert_eq!((f[0].offset, f[0].length), (8 + 9_000 * 4, 4));
+    assert_eq!(
+        f[0].message,
+        "the float payload holds 2 NaN and 1 infinite values"
+    );
+    // the same through every chunking
+    for step in [1usize, 3, 4093, 65536] {
+        let mut v = idx::Validator::new(idx::Options::default());
+        bytes.chunks(step).for_each(|c| v.feed(c));
+        assert_eq!(v.finish(), r, "chunk {step}");
+    }
+    // f64 too
+    let mut d: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    d[12_345] = f64::INFINITY;
+    let bytes = file(0x0e, n, d.iter().flat_map(|v| v.to_be_bytes()).collect());
+    let r = validate(&bytes);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::NonFinite)
+        .unwrap();
+    assert_eq!(
+        (f.offset, f.message.as_str()),
+        (
+            8 + 12_345 * 8,
+            "the float payload holds 0 NaN and 1 infinite values"
+        )
+    );
+}
+
+#[test]
+fn large_payloads_are_judged_on_the_sample() {
+    let mut r = Rng(5);
+    both_orders!(
+        "f32 gaussian, 1M",
+        0x0d,
+        (0..1_000_000).map(|_| r.gauss() as f32).collect()
+    );
+    both_orders!(
+        "i16 sine, 1M",
+        0x0b,
+        (0..1_000_000)
+            .map(|i| (9000.0 * (i as f64 / 300.0).sin()) as i16)
+            .collect()
+    );
+}
