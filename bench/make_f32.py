@@ -1,0 +1,18 @@
+"""Writes a big-endian f32 IDX file of N MiB of payload (a smooth signal), for
+benchmarks: python3 bench/make_f32.py OUT [MIB]."""
+import array
+import math
+import struct
+import sys
+
+out, mib = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1024
+n = mib * (1 << 20) // 4
+chunk = 1 << 18
+a = array.array("f", [math.sin(i / 100.0) * 3.0 for i in range(chunk)])
+if sys.byteorder == "little":
+    a.byteswap()
+block = a.tobytes()
+with open(out, "wb") as f:
+    f.write(bytes([0, 0, 0x0D, 1]) + struct.pack(">I", n))
+    for _ in range(n // chunk):
+        f.write(block)
