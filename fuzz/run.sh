@@ -11,7 +11,7 @@ seconds="${1:-${FUZZ_SECONDS:-60}}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(parse validate_stream roundtrip_bytes roundtrip_array gzip file_name)
+  targets=(parse validate_stream read_array roundtrip_bytes roundtrip_array gzip file_name)
 fi
 
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
@@ -27,7 +27,7 @@ for t in "${targets[@]}"; do
   for f in ../corpus/valid/* ../corpus/invalid/* ../corpus/implementation-defined/*; do
     case "$f" in *.json) continue ;; esac
     name="seed-$(basename "$f")"
-    if [ "$t" = validate_stream ]; then
+    if [ "$t" = validate_stream ] || [ "$t" = read_array ]; then
       { printf '\002\001\007'; cat "$f"; } > "$dir/$name"
     else
       cp "$f" "$dir/$name"

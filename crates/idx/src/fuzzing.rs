@@ -172,3 +172,29 @@ pub fn file_name_target(data: &[u8]) {
     check_offsets(&report);
     let _ = crate::lint::name_claim(opts.file_name.as_deref().unwrap_or(""));
 }
+
+/// `read_array` target: the first byte counts chunk sizes (at most 8), then
+/// the sizes, then the file. Streaming decode accepts exactly what `parse`
+/// accepts, decodes the same array and reports the same first violation.
+pub fn read_array_target(data: &[u8]) {
+    let Some((&n, rest)) = data.split_first() else {
+        return;
+    };
+    let n = usize::from(n % 8).min(rest.len());
+    let (sizes, file) = rest.split_at(n);
+    let streamed = crate::read_array(ChunkedReader::new(file, sizes));
+    match (parse(file), streamed) {
+        (Ok(v), Ok(a)) => assert!(v.to_array().bit_eq(&a), "decoded arrays differ"),
+        (Err(e), Err(crate::ReadError::Invalid(g))) => {
+            assert_eq!(
+                (e.rule(), e.offset(), e.length()),
+                (g.rule(), g.offset(), g.length())
+            )
+        }
+        (p, s) => panic!(
+            "parse {:?} but read_array {:?}",
+            p.map(|_| ()),
+            s.map(|_| ())
+        ),
+    }
+}

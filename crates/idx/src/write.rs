@@ -157,7 +157,10 @@ pub fn write<W: Write>(mut w: W, array: &Array) -> Result<u64, WriteError> {
 /// # Errors
 /// As [`write`], but never I/O.
 pub fn to_bytes(array: &Array) -> Result<Vec<u8>, WriteError> {
-    let mut out = Vec::new();
+    // Sized by the array in memory (not by any file): header plus payload.
+    let len = (MAGIC_LEN + 4 * array.dims().len())
+        .saturating_add(array.data().len().saturating_mul(array.dtype().size()));
+    let mut out = Vec::with_capacity(len);
     write(&mut out, array)?;
     Ok(out)
 }

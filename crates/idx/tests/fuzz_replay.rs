@@ -17,6 +17,7 @@ fn array_target(data: &[u8]) {
 const TARGETS: &[(&str, Harness)] = &[
     ("parse", fuzzing::parse_target),
     ("validate_stream", fuzzing::validate_stream_target),
+    ("read_array", fuzzing::read_array_target),
     ("roundtrip_bytes", fuzzing::roundtrip_bytes_target),
     ("roundtrip_array", array_target),
     ("gzip", fuzzing::gzip_target),
@@ -60,7 +61,7 @@ fn seed_corpus_passes_every_harness() {
             for (name, harness) in TARGETS {
                 match *name {
                     // the first byte counts chunk sizes, then the sizes, then the file
-                    "validate_stream" => {
+                    "validate_stream" | "read_array" => {
                         let mut input = vec![3, 1, 7, 64];
                         input.extend(&bytes);
                         harness(&input);

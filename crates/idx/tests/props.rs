@@ -186,3 +186,28 @@ quickcheck! {
             && (0..n as u64).all(|o| r.bytes_at(o, 1).is_none_or(|b| b[0] == m.0[o as usize]))
     }
 }
+
+quickcheck! {
+    /// Streaming decode accepts exactly what parse accepts, decodes the same
+    /// array, and fails with the same rule at the same offset.
+    fn read_array_agrees_with_parse(m: Mutated, sizes: Vec<u8>) -> bool {
+        let streamed = idx::read_array(fuzzing::ChunkedReader::new(&m.0, &sizes));
+        match (parse(&m.0), streamed) {
+            (Ok(v), Ok(a)) => v.to_array().bit_eq(&a),
+            (Err(e), Err(idx::ReadError::Invalid(g))) => (e.rule(), e.offset(), e.length()) == (g.rule(), g.offset(), g.length()),
+            _ => false,
+        }
+    }
+}
+
+#[test]
+fn read_array_does_not_allocate_by_the_header() {
+    // declares 2^48 f64 elements (2 PiB) in a 16-byte file
+    let bytes = [0, 0, 0x0e, 3, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0];
+    match idx::read_array(&bytes[..]) {
+        Err(idx::ReadError::Invalid(e)) => {
+            assert_eq!((e.rule(), e.offset()), (Rule::TruncatedPayload, 16))
+        }
+        other => panic!("{other:?}"),
+    }
+}
