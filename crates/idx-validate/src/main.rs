@@ -1,6 +1,6 @@
 //! `idx-validate FILE...`: report every IDX spec violation, located.
 
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, Parser, ValueEnum};
 use idx::ElementType;
 use idx_validate::check::{self, FileResult, Settings, Source};
 use idx_validate::render::{self, Context};
@@ -50,7 +50,7 @@ enum Color {
 #[command(name = "idx-validate", version, about = "Validate IDX files (MNIST and cousins): every spec violation, located exactly", after_help = AFTER_HELP)]
 struct Cli {
     /// Files, directories (walked recursively) or - for standard input.
-    #[arg(value_name = "PATH", required_unless_present_any = ["list_rules", "explain"])]
+    #[arg(value_name = "PATH", required_unless_present_any = ["list_rules", "explain", "completions", "man"])]
     paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -100,6 +100,12 @@ struct Cli {
     /// Stop decompressing after this many bytes (IDX702).
     #[arg(long, value_name = "BYTES", default_value_t = 64 << 30)]
     max_decompressed: u64,
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[arg(long, value_name = "SHELL")]
+    completions: Option<clap_complete::Shell>,
+    /// Print the man page (roff).
+    #[arg(long)]
+    man: bool,
 }
 
 fn parse_dtype(s: &str) -> Result<ElementType, String> {
@@ -110,6 +116,19 @@ fn parse_dtype(s: &str) -> Result<ElementType, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut stdout = std::io::stdout().lock();
+    if let Some(shell) = cli.completions {
+        clap_complete::generate(shell, &mut Cli::command(), "idx-validate", &mut stdout);
+        return ExitCode::SUCCESS;
+    }
+    if cli.man {
+        return match clap_mangen::Man::new(Cli::command()).render(&mut stdout) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if cli.list_rules {
         let _ = stdout.write_all(idx_validate::list_rules().as_bytes());
         return ExitCode::SUCCESS;

@@ -644,3 +644,24 @@ fn readme_first_command_output_is_current() {
         .unwrap();
     assert_eq!(shown, o.stdout, "update the README's sample output");
 }
+
+#[test]
+fn completions_and_the_committed_man_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = run(&["--completions", shell]);
+        assert_eq!(o.code, 0, "{shell}");
+        assert!(o.stdout.contains("expect-shape"), "{shell}: {}", o.stdout);
+    }
+    let o = run(&["--man"]);
+    assert_eq!(o.code, 0);
+    assert!(
+        o.stdout.starts_with(".ie \\n(.g .ds Aq"),
+        "{}",
+        &o.stdout[..40]
+    );
+    let committed = std::fs::read_to_string(root().join("docs/idx-validate.1")).unwrap();
+    assert_eq!(
+        committed, o.stdout,
+        "regenerate: idx-validate --man > docs/idx-validate.1"
+    );
+}
