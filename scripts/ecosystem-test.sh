@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Proves the distribution channels work from this checkout:
+#  1. cargo install --path crates/idx-validate
+#  2. the maturin wheel (pyproject.toml) installs into a fresh venv and runs
+#  3. pre-commit try-repo with a good and a bad file
+#  4. action.yml's structure, and the command its Validate step runs
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$repo"
+
+echo "-- cargo install --path crates/idx-validate"
+cargo install -q --locked --path crates/idx-validate --root "$work/cargo"
+"$work/cargo/bin/idx-validate" --version
+
+echo "-- wheel (maturin, bindings = bin) into a fresh venv"
+python3 -m venv "$work/tools"
+"$work/tools/bin/pip" install -q --disable-pip-version-check -r scripts/requirements-ecosystem.txt
+"$work/tools/bin/maturin" build -q --release -o "$work/wheels" >/dev/null
+python3 -m venv "$work/fresh"
+"$work/fresh/bin/pip" install -q --disable-pip-version-check "$work"/wheels/idx_validate-*.whl
+"$work/fresh/bin/idx-validate" corpus/valid/valid-mnist-labels-u8-10.idx | grep -q "OK u8 \[10\]"
+if "$work/fresh/bin/idx-validate" corpus/invalid/invalid-truncated-payload.idx >/dev/null; then
+  echo "the wheel's idx-validate accepted an invalid file"; exit 1
+fi
+echo "wheel: ok"
+
+echo "-- pre-commit try-repo"
+proj="$work/proj"
+mkdir -p "$proj/data"
+git -C "$proj" init -q
+cp corpus/valid/valid-mnist-labels-u8-10.idx "$proj/data/good-labels-idx1-ubyte"
+cp corpus/invalid/invalid-truncated-payload-mnist-labels.idx "$proj/data/bad-labels-idx1-ubyte"
+printf 'not idx\n' > "$proj/notes.txt" # not matched by the hook's pattern
+git -C "$proj" add -A
+git -C "$proj" -c user.name=t -c user.email=t@t commit -q -m files
+export PRE_COMMIT_HOME="$work/pre-commit-home"
+set +e
+(cd "$proj" && "$work/tools/bin/pre-commit" try-repo "$repo" idx-validate --all-files) > "$work/bad.log" 2>&1
+status=$?
+set -e
+if [ "$status" -eq 0 ] || ! grep -q "IDX202" "$work/bad.log" || grep -q "notes.txt" "$work/bad.log"; then
+  cat "$work/bad.log"; echo "pre-commit did not fail on the bad file as expected"; exit 1
+fi
+git -C "$proj" rm -q data/bad-labels-idx1-ubyte
+git -C "$proj" -c user.name=t -c user.email=t@t commit -q -m "drop bad"
+(cd "$proj" && "$work/tools/bin/pre-commit" try-repo "$repo" idx-validate --all-files) > "$work/good.log" 2>&1 || {
+  cat "$work/good.log"; echo "pre-commit failed on a good file"; exit 1
+}
+echo "pre-commit: ok"
+
+echo "-- action.yml"
+cmd="$("$work/tools/bin/python" scripts/check_action.py "corpus/invalid/invalid-trailing-byte.idx" "--deny-warnings")"
+set +e
+out="$(PATH="$work/cargo/bin:$PATH" bash -c "$cmd")"
+status=$?
+set -e
+if [ "$status" -ne 1 ] || [[ "$out" != "::error file=corpus/invalid/invalid-trailing-byte.idx,title=IDX203::"* ]]; then
+  echo "action's Validate step: status $status, output: $out"; exit 1
+fi
+echo "action.yml: ok"
+echo "ecosystem: all channels ok"
