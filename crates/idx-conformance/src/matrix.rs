@@ -39,13 +39,30 @@ pub fn shipped(exe: &Path, python: &Path, adapters: &Path) -> Vec<Implementation
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
             .unwrap_or_else(|| "unavailable".into())
     };
-    let exe = exe.display().to_string();
+    // The reference is the `idx` command (`idx dump`, `idx write`) when it
+    // is built beside this one, else this binary's own library adapters.
+    let idx_bin = exe.with_file_name("idx");
+    let (reader, writer, how) = if idx_bin.exists() {
+        let b = idx_bin.display().to_string();
+        (
+            vec![b.clone(), "dump".into()],
+            vec![b, "write".into()],
+            "idx dump / idx write",
+        )
+    } else {
+        let e = exe.display().to_string();
+        (
+            vec![e.clone(), "reference-reader".into()],
+            vec![e, "reference-writer".into()],
+            "idx-conformance reference-reader / reference-writer",
+        )
+    };
     vec![
         Implementation {
             name: "reference".into(),
-            version: format!("idx {}", env!("CARGO_PKG_VERSION")),
-            reader: Some(vec![exe.clone(), "reference-reader".into()]),
-            writer: Some(vec![exe, "reference-writer".into()]),
+            version: format!("idx {} ({how})", env!("CARGO_PKG_VERSION")),
+            reader: Some(reader),
+            writer: Some(writer),
         },
         Implementation {
             name: "numpy".into(),
