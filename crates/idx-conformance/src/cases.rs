@@ -152,7 +152,7 @@ fn invalid(
 /// Spaced hex to bytes (recipes only; a typo is a bug in the corpus).
 fn hx(s: &str) -> Vec<u8> {
     s.split_whitespace()
-        .map(|b| u8::from_str_radix(b, 16).unwrap_or_else(|_| panic!("bad hex {b:?} in a recipe")))
+        .map(|b| u8::from_str_radix(b, 16).unwrap_or_else(|_| panic!("bad hex {b:?} in a recipe"))) // ok: recipes are our own constants
         .collect()
 }
 
@@ -165,8 +165,8 @@ pub fn gzip_stored(bytes: &[u8]) -> Vec<u8> {
 fn gzip_level(bytes: &[u8], level: flate2::Compression) -> Vec<u8> {
     let mut e = flate2::GzBuilder::new().mtime(0).write(Vec::new(), level);
     // invariant: writing to a Vec cannot fail
-    e.write_all(bytes).expect("write to Vec");
-    e.finish().expect("write to Vec")
+    e.write_all(bytes).expect("write to Vec"); // invariant: a Vec never fails
+    e.finish().expect("write to Vec") // invariant: a Vec never fails
 }
 
 /// Values that encode their own flat index, distinct per type, so that a

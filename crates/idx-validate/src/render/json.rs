@@ -67,7 +67,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         },
     });
     // invariant: serialising a Value cannot fail
-    let mut s = serde_json::to_string_pretty(&doc).expect("serialise JSON");
+    let mut s = serde_json::to_string_pretty(&doc).expect("serialise JSON"); // invariant: a Value always serialises
     s.push('\n');
     s
 }
