@@ -155,7 +155,7 @@ pub fn write<W: Write>(mut w: W, array: &Array) -> Result<u64, WriteError> {
 /// Encodes an array into a new vector.
 ///
 /// # Errors
-/// As [`write`], but never I/O.
+/// As [`write()`], but never I/O.
 pub fn to_bytes(array: &Array) -> Result<Vec<u8>, WriteError> {
     // Sized by the array in memory (not by any file): header plus payload.
     let len = (MAGIC_LEN + 4 * array.dims().len())
