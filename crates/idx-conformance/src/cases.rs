@@ -57,8 +57,6 @@ pub struct Case {
     pub description: String,
     /// The file's bytes.
     pub bytes: Vec<u8>,
-    /// File name extension: `idx` or `idx.gz`.
-    pub ext: &'static str,
     /// Exact expected findings: `(rule code, offset, length)`, ordered by
     /// offset then code, offsets in the decompressed stream for gzip.
     pub findings: Vec<(&'static str, u64, u64)>,
@@ -69,9 +67,14 @@ pub struct Case {
 }
 
 impl Case {
-    /// The file name: `<id>.<ext>`.
+    /// The file name: `<id>.idx`, or `<id>.idx.gz` for gzip bytes.
     pub fn file_name(&self) -> String {
-        format!("{}.{}", self.id, self.ext)
+        let ext = if self.compression().is_some() {
+            "idx.gz"
+        } else {
+            "idx"
+        };
+        format!("{}.{ext}", self.id)
     }
     /// The rule codes this case exercises (those of its findings).
     pub fn rules(&self) -> Vec<&'static str> {
@@ -86,22 +89,40 @@ impl Case {
     }
 }
 
+/// The one constructor; the file extension follows from the bytes.
+fn case(
+    verdict: Verdict,
+    id: &str,
+    description: &str,
+    bytes: Vec<u8>,
+    findings: &[(&'static str, u64, u64)],
+    content: Option<Content>,
+) -> Case {
+    Case {
+        id: id.into(),
+        verdict,
+        description: description.into(),
+        bytes,
+        findings: findings.to_vec(),
+        content,
+        options: CaseOptions::default(),
+    }
+}
+
 fn valid(
     id: &str,
     description: &str,
     content: Content,
     findings: &[(&'static str, u64, u64)],
 ) -> Case {
-    Case {
-        id: id.into(),
-        verdict: Verdict::Valid,
-        description: description.into(),
-        bytes: content.golden_bytes(),
-        ext: "idx",
-        findings: findings.to_vec(),
-        content: Some(content),
-        options: CaseOptions::default(),
-    }
+    case(
+        Verdict::Valid,
+        id,
+        description,
+        content.golden_bytes(),
+        findings,
+        Some(content),
+    )
 }
 
 fn implementation_defined(
@@ -111,20 +132,14 @@ fn implementation_defined(
     bytes: Vec<u8>,
     findings: &[(&'static str, u64, u64)],
 ) -> Case {
-    Case {
-        id: id.into(),
-        verdict: Verdict::ImplementationDefined,
-        description: description.into(),
-        ext: if bytes.starts_with(&[0x1f, 0x8b]) {
-            "idx.gz"
-        } else {
-            "idx"
-        },
+    case(
+        Verdict::ImplementationDefined,
+        id,
+        description,
         bytes,
-        findings: findings.to_vec(),
-        content: Some(content),
-        options: CaseOptions::default(),
-    }
+        findings,
+        Some(content),
+    )
 }
 
 fn invalid(
@@ -133,20 +148,7 @@ fn invalid(
     bytes: Vec<u8>,
     findings: &[(&'static str, u64, u64)],
 ) -> Case {
-    Case {
-        id: id.into(),
-        verdict: Verdict::Invalid,
-        description: description.into(),
-        ext: if bytes.starts_with(&[0x1f, 0x8b]) {
-            "idx.gz"
-        } else {
-            "idx"
-        },
-        bytes,
-        findings: findings.to_vec(),
-        content: None,
-        options: CaseOptions::default(),
-    }
+    case(Verdict::Invalid, id, description, bytes, findings, None)
 }
 
 /// Spaced hex to bytes (recipes only; a typo is a bug in the corpus).

@@ -52,75 +52,35 @@ fn a_reader_that_accepts_everything_fails_on_invalid_cases() {
     assert_eq!(statuses, ["accepted-invalid"; 3]);
 }
 
+/// The status the runner gives case `valid-u8-rank1` under `sh -c SCRIPT`.
+fn status(mode: &str, script: &str, extra: &[&str]) -> String {
+    let mut args = vec![mode, "--run", "valid-u8-rank1", "--format", "json"];
+    args.extend(extra);
+    args.extend(["--", "sh", "-c", script]);
+    let (_, out) = conformance(&args);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v["results"][0]["status"].as_str().unwrap().to_string()
+}
+
 #[test]
 fn crashes_timeouts_and_wrong_content_are_told_apart() {
-    let (_, out) = conformance(&[
-        "test-reader",
-        "--run",
-        "valid-u8-rank1",
-        "--format",
-        "json",
-        "--",
-        "sh",
-        "-c",
-        "exit 3",
-    ]);
-    assert!(out.contains("\"crash\""), "{out}");
+    assert_eq!(status("test-reader", "exit 3", &[]), "crash");
     let started = std::time::Instant::now();
-    let (_, out) = conformance(&[
-        "test-reader",
-        "--run",
-        "valid-u8-rank1",
-        "--timeout",
-        "0.2",
-        "--format",
-        "json",
-        "--",
-        "sh",
-        "-c",
-        "sleep 5",
-    ]);
-    assert!(out.contains("\"timeout\""), "{out}");
+    assert_eq!(
+        status("test-reader", "sleep 5", &["--timeout", "0.2"]),
+        "timeout"
+    );
     assert!(
         started.elapsed() < std::time::Duration::from_secs(4),
         "the child's children were not killed"
     );
-    let (_, out) = conformance(&[
-        "test-reader",
-        "--run",
-        "valid-u8-rank1",
-        "--format",
-        "json",
-        "--",
-        "sh",
-        "-c",
-        "echo '{\"dtype\":\"u8\",\"shape\":[5],\"data\":[0,1,2,3,5]}'",
-    ]);
-    assert!(out.contains("\"wrong-content\""), "{out}");
-    let (_, out) = conformance(&[
-        "test-reader",
-        "--run",
-        "valid-u8-rank1",
-        "--format",
-        "json",
-        "--",
-        "sh",
-        "-c",
-        "exit 1",
-    ]);
-    assert!(out.contains("\"rejected-valid\""), "{out}");
-    let (_, out) = conformance(&[
-        "test-writer",
-        "--run",
-        "valid-u8-rank1",
-        "--format",
-        "json",
-        "--",
-        "sh",
-        "-c",
-        "cat >/dev/null; printf 'x'",
-    ]);
-    assert!(out.contains("\"wrong-bytes\""), "{out}");
+    let wrong = "echo '{\"dtype\":\"u8\",\"shape\":[5],\"data\":[0,1,2,3,5]}'";
+    assert_eq!(status("test-reader", wrong, &[]), "wrong-content");
+    assert_eq!(status("test-reader", "exit 1", &[]), "rejected-valid");
+    assert_eq!(
+        status("test-writer", "cat >/dev/null; printf 'x'", &[]),
+        "wrong-bytes"
+    );
 }
 
 #[test]

@@ -136,7 +136,7 @@ mod tests {
     #[test]
     fn productions_consume_exactly_their_bytes() {
         let bytes = [0x00, 0x00, 0x08, 0x02, 0, 0, 0, 3, 0, 0, 1, 0, 0xaa];
-        let (rest, m) = magic(&bytes).unwrap();
+        let (rest, m) = magic(&bytes).unwrap(); // ok: unit test
         assert_eq!(
             m,
             RawMagic {
@@ -145,7 +145,7 @@ mod tests {
                 rank: 2
             }
         );
-        let (rest, dims) = dimensions(rest, m.rank).unwrap();
+        let (rest, dims) = dimensions(rest, m.rank).unwrap(); // ok: unit test
         assert_eq!(dims, vec![3, 256]);
         assert_eq!(rest, &[0xaa]);
         assert!(magic(&bytes[..3]).is_err());
@@ -162,7 +162,7 @@ mod tests {
         );
         assert_eq!(payload_len(ElementType::F64, &[u32::MAX, u32::MAX]), None);
         assert_eq!(payload_len(ElementType::U8, &[u32::MAX, u32::MAX, 2]), None);
-        let h = Header::new(ElementType::I32, vec![2, 3]).unwrap();
+        let h = Header::new(ElementType::I32, vec![2, 3]).unwrap(); // ok: unit test
         assert_eq!(h.to_bytes(), [0, 0, 0x0c, 2, 0, 0, 0, 2, 0, 0, 0, 3]);
         assert_eq!(
             (h.header_len(), h.payload_len(), h.element_count()),

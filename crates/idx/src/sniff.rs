@@ -198,7 +198,7 @@ mod tests {
 
     #[test]
     fn text_finding_says_what_it_is() {
-        let f = sniff(b"<html><body>404 Not Found</body></html>").unwrap();
+        let f = sniff(b"<html><body>404 Not Found</body></html>").unwrap(); // ok: unit test
         assert!(f.message.contains("HTML"), "{}", f.message);
         assert_eq!((f.offset, f.length), (0, 39));
         // a multi-byte character cut at the sniff limit is still text
