@@ -1,4 +1,4 @@
-//! Dataset cases (spec §10): small directories of files taken together, each
+//! Dataset cases (spec §11): small directories of files taken together, each
 //! with the exact findings of every file. Like the single-file recipes,
 //! every expected finding is stated by hand.
 

@@ -1,4 +1,4 @@
-//! Dataset rules (spec §10): checks about several files together, an images
+//! Dataset rules (spec §11): checks about several files together, an images
 //! file with its labels file and a training split with its test split.
 //!
 //! Files are paired by the MNIST naming convention

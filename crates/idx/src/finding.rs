@@ -1,5 +1,6 @@
 //! Findings and reports: what validation says about a file, as data.
 
+use crate::fix::Fix;
 use crate::header::Header;
 use crate::rules::{Rule, Severity};
 use std::fmt;
@@ -26,7 +27,10 @@ pub struct Finding {
     pub found: Option<String>,
     /// How to fix it or what the bytes probably are.
     pub hint: Option<String>,
-    /// For a dataset rule (spec §10): the place in the other file of the
+    /// The repair, when the spec's "Fixes" section gives this finding one
+    /// (attached by validation; applied by [`crate::repair`]).
+    pub fix: Option<Fix>,
+    /// For a dataset rule (spec §11): the place in the other file of the
     /// pair that the finding is also about.
     pub related: Option<Related>,
 }
@@ -52,6 +56,7 @@ impl Finding {
             expected: None,
             found: None,
             hint: None,
+            fix: None,
             related: None,
         }
     }
