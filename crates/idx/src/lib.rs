@@ -26,6 +26,7 @@ mod finding;
 mod header;
 pub mod lint;
 mod parse;
+pub mod plural;
 mod read;
 mod rules;
 mod sniff;
