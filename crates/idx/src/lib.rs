@@ -28,6 +28,7 @@ mod fix;
 mod header;
 pub mod lint;
 mod parse;
+pub mod plural;
 mod read;
 mod rules;
 mod sniff;
