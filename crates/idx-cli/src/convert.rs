@@ -34,7 +34,12 @@ pub enum Format {
 #[command(verbatim_doc_comment)]
 pub struct ConvertArgs {
     /// Convert IDX to this format.
-    #[arg(long, value_enum, required_unless_present = "from", conflicts_with = "from")]
+    #[arg(
+        long,
+        value_enum,
+        required_unless_present = "from",
+        conflicts_with = "from"
+    )]
     to: Option<Format>,
     /// Convert from this format to IDX.
     #[arg(long, value_enum)]
@@ -150,9 +155,7 @@ pub fn run(a: ConvertArgs) -> ExitCode {
                 )
             })
         }
-        (Some(Format::Npz), ..) => {
-            return usage("--to npz takes IMAGES LABELS and -o FILE.npz")
-        }
+        (Some(Format::Npz), ..) => return usage("--to npz takes IMAGES LABELS and -o FILE.npz"),
         (_, Some(Format::Npy), [input], [out]) => idx_convert::from_npy(input, out, ow, &mut bar)
             .map(|h| format!("wrote {} ({} {:?})", shown(out), h.dtype(), h.dims())),
         (_, Some(Format::Npy), ..) => return usage("--from npy takes one FILE.npy and -o FILE"),

@@ -35,14 +35,21 @@ fn lmdb_both_ways_with_messages_and_no_progress_off_a_terminal() {
     let db = t.path().join("db");
     let db = db.to_str().unwrap(); // a temporary path is UTF-8 here
     let (code, out, err) = convert(&["--to", "caffe-lmdb", IMAGES, LABELS, "-o", db]);
-    assert_eq!((code, err.as_str()), (0, ""), "stderr is not a terminal: no bar");
+    assert_eq!(
+        (code, err.as_str()),
+        (0, ""),
+        "stderr is not a terminal: no bar"
+    );
     assert!(out.ends_with(
         ": 10000 records (keys 00000000..00009999) from u8 [10000, 28, 28] images and u8 labels\n"
     ));
     // Again: the database exists.
     let (code, _, err) = convert(&["--to", "caffe-lmdb", IMAGES, LABELS, "-o", db]);
     assert_eq!(code, 2);
-    assert!(err.contains("already exists; nothing was written (--force replaces it)"), "{err}");
+    assert!(
+        err.contains("already exists; nothing was written (--force replaces it)"),
+        "{err}"
+    );
     let (code, _, _) = convert(&["--to", "caffe-lmdb", IMAGES, LABELS, "-o", db, "--force"]);
     assert_eq!(code, 0);
     let (i, l) = (t.path().join("i.idx"), t.path().join("l.idx"));
@@ -55,7 +62,10 @@ fn lmdb_both_ways_with_messages_and_no_progress_off_a_terminal() {
         l.to_str().unwrap(), // as above
     ]);
     assert_eq!((code, err.as_str()), (0, ""));
-    assert!(out.contains("(u8 [10000, 28, 28])") && out.contains("(u8 [10000]) from 10000 records"), "{out}");
+    assert!(
+        out.contains("(u8 [10000, 28, 28])") && out.contains("(u8 [10000]) from 10000 records"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -63,18 +73,33 @@ fn refusals_exit_1_with_findings_and_usage_errors_exit_2() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
     let out = t.path().join("x");
     let out = out.to_str().unwrap(); // UTF-8 temporary path
-    // An invalid input: each error finding, then where to see them in context.
+                                     // An invalid input: each error finding, then where to see them in context.
     let bad = "corpus/invalid/invalid-truncated-payload.idx";
     let (code, _, err) = convert(&["--to", "npy", bad, "-o", out]);
     assert_eq!(code, 1);
-    assert!(err.starts_with(&format!("error: {bad}: not a valid IDX file (1 error); nothing was written\n  error[IDX202]: ")), "{err}");
-    assert!(err.contains(&format!("= help: `idx-validate {bad}` shows each finding in context")));
+    assert!(
+        err.starts_with(&format!(
+            "error: {bad}: not a valid IDX file (1 error); nothing was written\n  error[IDX202]: "
+        )),
+        "{err}"
+    );
+    assert!(err.contains(&format!(
+        "= help: `idx-validate {bad}` shows each finding in context"
+    )));
     // A mismatched pair.
     let (code, _, err) = convert(&[
-        "--to", "npz", "../shared/data/mnist/train-images-idx3-ubyte.gz", LABELS, "-o", out,
+        "--to",
+        "npz",
+        "../shared/data/mnist/train-images-idx3-ubyte.gz",
+        LABELS,
+        "-o",
+        out,
     ]);
     assert_eq!(code, 1);
-    assert!(err.contains("holds 60000 items but") && err.contains("holds 10000"), "{err}");
+    assert!(
+        err.contains("holds 60000 items but") && err.contains("holds 10000"),
+        "{err}"
+    );
     // Wrong numbers of paths, and a direction that does not exist.
     for args in [
         &["--to", "caffe-lmdb", IMAGES, "-o", out][..],

@@ -65,11 +65,9 @@ mod tests {
             label: Some(0),
             ..Datum::default()
         };
-        let want = hex(
-            "08 01  10 02  18 03  \
+        let want = hex("08 01  10 02  18 03  \
              22 06 00 01 02 fd fe ff  \
-             28 00",
-        ); // channels, height, width, data (len 6), label 0 (present)
+             28 00"); // channels, height, width, data (len 6), label 0 (present)
         assert_eq!(d.encode_to_vec(), want);
     }
 
@@ -83,11 +81,9 @@ mod tests {
             float_data: vec![1.0, -2.5],
             ..Datum::default()
         };
-        let want = hex(
-            "08 01  10 01  18 02  \
+        let want = hex("08 01  10 01  18 02  \
              28 ff ff ff ff ff ff ff ff ff 01  \
-             35 00 00 80 3f  35 00 00 20 c0",
-        ); // label -1 as a 10-byte varint; each float with its own tag 0x35
+             35 00 00 80 3f  35 00 00 20 c0"); // label -1 as a 10-byte varint; each float with its own tag 0x35
         assert_eq!(d.encode_to_vec(), want);
         assert_eq!(Datum::decode(&want[..]).unwrap(), d); // test data: just encoded
     }

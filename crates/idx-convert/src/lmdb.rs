@@ -328,9 +328,11 @@ impl std::fmt::Display for Shape {
 fn check_record(value: &[u8]) -> Result<(Shape, i32), String> {
     let d = Datum::decode(value).map_err(|e| format!("not a Datum: {e}"))?;
     if d.encoded == Some(true) {
-        return Err("encoded Datum (a compressed image in data): decode the images \
+        return Err(
+            "encoded Datum (a compressed image in data): decode the images \
                     to raw pixels first"
-            .into());
+                .into(),
+        );
     }
     let dim = |v: Option<i32>, name: &str| match v {
         Some(x) if x > 0 => Ok(x as u32),
@@ -448,9 +450,9 @@ fn read_records(
                         first = Some(shape);
                         None
                     }
-                    Some(f) if f != shape => Some(format!(
-                        "shape {shape} differs from the first record's {f}"
-                    )),
+                    Some(f) if f != shape => {
+                        Some(format!("shape {shape} differs from the first record's {f}"))
+                    }
                     Some(_) => None,
                 }
             }
@@ -638,7 +640,10 @@ mod tests {
             width: Some(0),
             ..ok
         };
-        assert_eq!(check_record(&zero.encode_to_vec()).unwrap_err(), "width is 0");
+        assert_eq!(
+            check_record(&zero.encode_to_vec()).unwrap_err(),
+            "width is 0"
+        );
         assert!(check_record(&[0xff, 0xff])
             .unwrap_err()
             .starts_with("not a Datum"));

@@ -78,6 +78,7 @@ pub(crate) fn npy_header(t: ElementType, dims: &[u32]) -> Vec<u8> {
 
 /// Copies `len` payload bytes of elements of `size` bytes from `r` to `w`,
 /// reversing the bytes of each element (big <-> little endian) when `swap`.
+#[allow(clippy::too_many_arguments)]
 fn copy_swapped(
     r: &mut dyn Read,
     w: &mut dyn Write,
@@ -336,8 +337,8 @@ pub fn from_npy(
     let file_len = f.metadata().map_err(Error::io(input))?.len();
     let mut r = BufReader::with_capacity(CHUNK, f);
     let (t, dims, little) = read_npy_header(&mut r, input)?;
-    let header = Header::new(t, dims)
-        .ok_or_else(|| npy_err(input, "the array size overflows 64 bits"))?;
+    let header =
+        Header::new(t, dims).ok_or_else(|| npy_err(input, "the array size overflows 64 bits"))?;
     let mut out = NewFile::create(dest, overwrite)?;
     out.write_all(&header.to_bytes()).map_err(Error::io(dest))?;
     let len = header.payload_len();
@@ -386,12 +387,16 @@ mod tests {
         let text = std::str::from_utf8(&h[10..]).unwrap(); // ASCII by construction
         assert!(text.starts_with("{'descr': '<i2', 'fortran_order': False, 'shape': (2, 3), }"));
         assert!(text.ends_with(" \n"));
-        assert!(std::str::from_utf8(&npy_header(ElementType::U8, &[5])[10..])
-            .unwrap()
-            .contains("'descr': '|u1', 'fortran_order': False, 'shape': (5,), }"));
-        assert!(std::str::from_utf8(&npy_header(ElementType::F64, &[])[10..])
-            .unwrap()
-            .contains("'shape': (), }"));
+        assert!(
+            std::str::from_utf8(&npy_header(ElementType::U8, &[5])[10..])
+                .unwrap()
+                .contains("'descr': '|u1', 'fortran_order': False, 'shape': (5,), }")
+        );
+        assert!(
+            std::str::from_utf8(&npy_header(ElementType::F64, &[])[10..])
+                .unwrap()
+                .contains("'shape': (), }")
+        );
     }
 
     #[test]

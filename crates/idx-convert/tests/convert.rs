@@ -49,8 +49,16 @@ fn write_idx(path: &Path, t: ElementType, dims: &[usize], payload: &[u8]) {
 fn mnist_to_caffe_lmdb_and_back_is_byte_identical() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
     for (images, labels, n) in [
-        ("t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz", 10000),
-        ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", 60000),
+        (
+            "t10k-images-idx3-ubyte.gz",
+            "t10k-labels-idx1-ubyte.gz",
+            10000,
+        ),
+        (
+            "train-images-idx3-ubyte.gz",
+            "train-labels-idx1-ubyte.gz",
+            60000,
+        ),
     ] {
         let db = t.path().join(format!("{n}-lmdb"));
         let s = to_caffe_lmdb(
@@ -104,7 +112,7 @@ fn records(db: &Path) -> Vec<(Vec<u8>, Datum)> {
 #[allow(unsafe_code)]
 fn make_lmdb(dir: &Path, recs: &[(&[u8], Vec<u8>)]) {
     fs::create_dir(dir).unwrap(); // test directory
-    // SAFETY: a fresh test directory nobody else opens.
+                                  // SAFETY: a fresh test directory nobody else opens.
     let env = unsafe { EnvOpenOptions::new().map_size(1 << 24).open(dir) }.unwrap();
     let wtxn = env.write_txn().unwrap(); // test database
     let d: Database<Bytes, Bytes> = env
@@ -130,7 +138,12 @@ fn records_are_caffes_rank4_channels_and_signed_labels() {
         t.path().join("db"),
     );
     // 3 items of 2 channels x 1 x 2; labels as i16, one negative.
-    write_idx(&i, ElementType::U8, &[3, 2, 1, 2], &(0..12).collect::<Vec<u8>>());
+    write_idx(
+        &i,
+        ElementType::U8,
+        &[3, 2, 1, 2],
+        &(0..12).collect::<Vec<u8>>(),
+    );
     write_idx(&l, ElementType::I16, &[3], &[0, 0, 0xff, 0xff, 0x01, 0x00]);
     to_caffe_lmdb(&i, &l, &db, Overwrite::Refuse, &mut NoProgress).unwrap(); // valid pair
     let r = records(&db);
@@ -180,23 +193,44 @@ fn exact_small_types_go_to_float_data_and_others_are_refused() {
     assert_eq!(fs::read(&l2).unwrap(), fs::read(&l).unwrap()); // test outputs
     for (ty, size) in [(ElementType::I32, 4), (ElementType::F64, 8)] {
         write_idx(&i, ty, &[2, 1, 1], &vec![0; 2 * size]);
-        let e = to_caffe_lmdb(&i, &l, &t.path().join("x"), Overwrite::Refuse, &mut NoProgress)
-            .unwrap_err();
+        let e = to_caffe_lmdb(
+            &i,
+            &l,
+            &t.path().join("x"),
+            Overwrite::Refuse,
+            &mut NoProgress,
+        )
+        .unwrap_err();
         assert!(
             matches!(&e, Error::Unsupported { reason, .. } if reason.contains("cannot hold every")),
             "{e}"
         );
     }
     write_idx(&i, ElementType::U8, &[2, 4], &[0; 8]);
-    let e = to_caffe_lmdb(&i, &l, &t.path().join("x"), Overwrite::Refuse, &mut NoProgress)
-        .unwrap_err();
+    let e = to_caffe_lmdb(
+        &i,
+        &l,
+        &t.path().join("x"),
+        Overwrite::Refuse,
+        &mut NoProgress,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("rank 2"), "{e}");
     write_idx(&i, ElementType::U8, &[2, 1, 1], &[0; 2]);
     write_idx(&l, ElementType::F32, &[2], &[0; 8]);
-    let e = to_caffe_lmdb(&i, &l, &t.path().join("x"), Overwrite::Refuse, &mut NoProgress)
-        .unwrap_err();
+    let e = to_caffe_lmdb(
+        &i,
+        &l,
+        &t.path().join("x"),
+        Overwrite::Refuse,
+        &mut NoProgress,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("label is an int32"), "{e}");
-    assert_eq!(names(t.path()), ["db", "i.idx", "i2.idx", "l.idx", "l2.idx"]);
+    assert_eq!(
+        names(t.path()),
+        ["db", "i.idx", "i2.idx", "l.idx", "l2.idx"]
+    );
 }
 
 #[test]
@@ -208,20 +242,31 @@ fn bad_inputs_write_nothing() {
     let before = names(t.path());
 
     // A mismatched pair.
-    let e = to_caffe_lmdb(&train, &t10k_labels, &db, Overwrite::Refuse, &mut NoProgress)
-        .unwrap_err();
+    let e = to_caffe_lmdb(
+        &train,
+        &t10k_labels,
+        &db,
+        Overwrite::Refuse,
+        &mut NoProgress,
+    )
+    .unwrap_err();
     assert!(
         matches!(&e, Error::Mismatch { reason } if reason.contains("60000 images but") && reason.contains("10000 labels")),
         "{e}"
     );
-    let e = to_npz(&train, &t10k_labels, &t.path().join("x.npz"), Overwrite::Refuse, &mut NoProgress)
-        .unwrap_err();
+    let e = to_npz(
+        &train,
+        &t10k_labels,
+        &t.path().join("x.npz"),
+        Overwrite::Refuse,
+        &mut NoProgress,
+    )
+    .unwrap_err();
     assert!(matches!(e, Error::Mismatch { .. }), "{e}");
 
     // An invalid IDX file: refused with its findings.
     let truncated = root().join("corpus/invalid/invalid-truncated-payload.idx");
-    let e = to_caffe_lmdb(&train, &truncated, &db, Overwrite::Refuse, &mut NoProgress)
-        .unwrap_err();
+    let e = to_caffe_lmdb(&train, &truncated, &db, Overwrite::Refuse, &mut NoProgress).unwrap_err();
     match &e {
         Error::Invalid { path, findings } => {
             assert_eq!(path, &truncated);
@@ -229,8 +274,13 @@ fn bad_inputs_write_nothing() {
         }
         e => panic!("expected Invalid, got {e}"), // test failure report
     }
-    let e = to_npy(&truncated, &t.path().join("x.npy"), Overwrite::Refuse, &mut NoProgress)
-        .unwrap_err();
+    let e = to_npy(
+        &truncated,
+        &t.path().join("x.npy"),
+        Overwrite::Refuse,
+        &mut NoProgress,
+    )
+    .unwrap_err();
     assert!(matches!(e, Error::Invalid { .. }), "{e}");
 
     // An unwritable destination: its parent does not exist / is a file.
@@ -257,7 +307,7 @@ fn bad_inputs_write_nothing() {
     let e = to_caffe_lmdb(&i, &l, &db, Overwrite::Refuse, &mut NoProgress).unwrap_err();
     assert!(matches!(e, Error::Exists { .. }), "{e}");
     assert_eq!(fs::read(db.join("data.mdb")).unwrap(), data); // untouched
-    // --force replaces an LMDB directory...
+                                                              // --force replaces an LMDB directory...
     to_caffe_lmdb(&i, &l, &db, Overwrite::Force, &mut NoProgress).unwrap(); // valid pair
     assert_eq!(records(&db)[0].1.label, Some(4));
     // ...but nothing else.
@@ -316,9 +366,20 @@ fn bad_records_are_reported_by_key_and_nothing_is_written() {
     };
     assert_eq!(*total, 3);
     let shown: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-    assert_eq!(shown[0], "key \"00000001\": shape 1 x 2 x 3 (data) differs from the first record's 1 x 2 x 2 (data)");
-    assert!(shown[1].starts_with("key \"00000002\": encoded Datum"), "{}", shown[1]);
-    assert!(shown[2].starts_with("key \"00000003\": not a Datum"), "{}", shown[2]);
+    assert_eq!(
+        shown[0],
+        "key \"00000001\": shape 1 x 2 x 3 (data) differs from the first record's 1 x 2 x 2 (data)"
+    );
+    assert!(
+        shown[1].starts_with("key \"00000002\": encoded Datum"),
+        "{}",
+        shown[1]
+    );
+    assert!(
+        shown[2].starts_with("key \"00000003\": not a Datum"),
+        "{}",
+        shown[2]
+    );
     assert_eq!(names(t.path()), ["db"]);
     // Not a database at all.
     let e = from_caffe_lmdb(t.path(), &i, &l, Overwrite::Refuse, &mut NoProgress).unwrap_err();
@@ -327,7 +388,7 @@ fn bad_records_are_reported_by_key_and_nothing_is_written() {
 
 /// A .npy file as NumPy writes it, with the given dict text.
 fn npy(dict: &str, data: &[u8]) -> Vec<u8> {
-    let mut h = format!("{dict}").into_bytes();
+    let mut h = dict.as_bytes().to_vec();
     while (10 + h.len() + 1) % 64 != 0 {
         h.push(b' ');
     }
@@ -352,7 +413,11 @@ fn npy_round_trips_every_valid_corpus_file() {
         let h = to_npy(&p, &a, Overwrite::Force, &mut NoProgress).unwrap(); // valid corpus file
         let h2 = from_npy(&a, &b, Overwrite::Force, &mut NoProgress).unwrap(); // just written
         assert_eq!(h, h2, "{}", p.display());
-        assert!(fs::read(&b).unwrap() == fs::read(&p).unwrap(), "{}", p.display()); // test files
+        assert!(
+            fs::read(&b).unwrap() == fs::read(&p).unwrap(),
+            "{}",
+            p.display()
+        ); // test files
         n += 1;
     }
     assert!(n >= 30, "only {n} corpus files");
@@ -370,7 +435,14 @@ fn npy_little_endian_on_disk_and_big_endian_input_converted() {
     assert_eq!(&bytes[128..], [0x02, 0x01, 0xfe, 0xff]);
     // A big-endian .npy (as numpy writes for dtype '>i2') converts too.
     let b = t.path().join("b.npy");
-    fs::write(&b, npy("{'descr': '>i2', 'fortran_order': False, 'shape': (2,), }", &[0x01, 0x02, 0xff, 0xfe])).unwrap(); // test dir
+    fs::write(
+        &b,
+        npy(
+            "{'descr': '>i2', 'fortran_order': False, 'shape': (2,), }",
+            &[0x01, 0x02, 0xff, 0xfe],
+        ),
+    )
+    .unwrap(); // test dir
     let o = t.path().join("o.idx");
     from_npy(&b, &o, Overwrite::Refuse, &mut NoProgress).unwrap(); // valid .npy
     assert_eq!(fs::read(&o).unwrap(), fs::read(&i).unwrap()); // test outputs
@@ -380,22 +452,67 @@ fn npy_little_endian_on_disk_and_big_endian_input_converted() {
 fn npy_refusals_are_clear_and_write_nothing() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
     let cases: [(&str, Vec<u8>, &str); 6] = [
-        ("u2", npy("{'descr': '<u2', 'fortran_order': False, 'shape': (1,), }", &[0, 0]), "has no IDX element type"),
-        ("fortran", npy("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", &[0; 16]), "Fortran-order"),
-        ("short", npy("{'descr': '|u1', 'fortran_order': False, 'shape': (4,), }", &[1, 2]), "ends before the 4 data bytes"),
-        ("long", npy("{'descr': '|u1', 'fortran_order': False, 'shape': (1,), }", &[1, 2]), "bytes follow"),
-        ("idx", fs::read(root().join("corpus/valid/valid-edge-u8.idx")).unwrap(), "not a .npy file"),
-        ("huge", {
-            let mut v = b"\x93NUMPY\x02\x00".to_vec();
-            v.extend_from_slice(&u32::MAX.to_le_bytes());
-            v
-        }, "at most 65536"),
+        (
+            "u2",
+            npy(
+                "{'descr': '<u2', 'fortran_order': False, 'shape': (1,), }",
+                &[0, 0],
+            ),
+            "has no IDX element type",
+        ),
+        (
+            "fortran",
+            npy(
+                "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }",
+                &[0; 16],
+            ),
+            "Fortran-order",
+        ),
+        (
+            "short",
+            npy(
+                "{'descr': '|u1', 'fortran_order': False, 'shape': (4,), }",
+                &[1, 2],
+            ),
+            "ends before the 4 data bytes",
+        ),
+        (
+            "long",
+            npy(
+                "{'descr': '|u1', 'fortran_order': False, 'shape': (1,), }",
+                &[1, 2],
+            ),
+            "bytes follow",
+        ),
+        (
+            "idx",
+            fs::read(root().join("corpus/valid/valid-edge-u8.idx")).unwrap(),
+            "not a .npy file",
+        ),
+        (
+            "huge",
+            {
+                let mut v = b"\x93NUMPY\x02\x00".to_vec();
+                v.extend_from_slice(&u32::MAX.to_le_bytes());
+                v
+            },
+            "at most 65536",
+        ),
     ];
     for (name, bytes, want) in cases {
         let p = t.path().join(format!("{name}.npy"));
         fs::write(&p, bytes).unwrap(); // test directory
-        let e = from_npy(&p, &t.path().join("out.idx"), Overwrite::Refuse, &mut NoProgress).unwrap_err();
-        assert!(matches!(e, Error::Npy { .. }) && e.to_string().contains(want), "{name}: {e}");
+        let e = from_npy(
+            &p,
+            &t.path().join("out.idx"),
+            Overwrite::Refuse,
+            &mut NoProgress,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, Error::Npy { .. }) && e.to_string().contains(want),
+            "{name}: {e}"
+        );
     }
     assert!(!t.path().join("out.idx").exists());
     assert_eq!(names(t.path()).len(), 6, "no temporary left behind");
@@ -404,15 +521,25 @@ fn npy_refusals_are_clear_and_write_nothing() {
 #[test]
 fn npz_holds_images_and_labels() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
-    let (i, l, z) = (t.path().join("i.idx"), t.path().join("l.idx"), t.path().join("d.npz"));
+    let (i, l, z) = (
+        t.path().join("i.idx"),
+        t.path().join("l.idx"),
+        t.path().join("d.npz"),
+    );
     write_idx(&i, ElementType::U8, &[2, 1, 2], &[1, 2, 3, 4]);
     write_idx(&l, ElementType::U8, &[2], &[7, 8]);
     to_npz(&i, &l, &z, Overwrite::Refuse, &mut NoProgress).unwrap(); // valid pair
     let bytes = fs::read(&z).unwrap(); // just written
-    // Stored entries: each name is followed (after its local header) by the
-    // .npy bytes verbatim.
-    for (name, data) in [("images.npy", &[1u8, 2, 3, 4][..]), ("labels.npy", &[7, 8][..])] {
-        let at = bytes.windows(name.len()).position(|w| w == name.as_bytes()).unwrap(); // present
+                                       // Stored entries: each name is followed (after its local header) by the
+                                       // .npy bytes verbatim.
+    for (name, data) in [
+        ("images.npy", &[1u8, 2, 3, 4][..]),
+        ("labels.npy", &[7, 8][..]),
+    ] {
+        let at = bytes
+            .windows(name.len())
+            .position(|w| w == name.as_bytes())
+            .unwrap(); // present
         let rest = &bytes[at + name.len()..];
         let start = rest.windows(6).position(|w| w == b"\x93NUMPY").unwrap(); // present
         let hlen = usize::from(u16::from_le_bytes([rest[start + 8], rest[start + 9]]));
