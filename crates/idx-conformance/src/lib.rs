@@ -7,6 +7,7 @@ pub mod cases;
 pub mod content;
 pub mod corpus;
 pub mod matrix;
+pub mod process;
 pub mod runner;
 
 /// The corpus folder of this repository.
