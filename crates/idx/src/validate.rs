@@ -563,6 +563,12 @@ impl Validator {
         self.trailing += rest.len() as u64;
     }
 
+    /// Marks the stream as the decompressed content of `c`.
+    pub(crate) fn with_compression(mut self, c: Compression) -> Self {
+        self.compression = Some(c);
+        self
+    }
+
     /// Stops validation with a container finding; `limit` says whether the
     /// data was cut by a limit (so nothing about its end can be said) rather
     /// than damaged (so truncation findings are consequences, not causes).
@@ -613,14 +619,16 @@ impl Validator {
         } else {
             (self.total.min(TAIL_LEN as u64)) as usize
         };
-        Report {
+        let mut report = Report {
             header: a.header,
             stream_len: self.total,
             compression: self.compression,
             findings,
             tail: self.tail[TAIL_LEN - kept..].to_vec(),
             head: self.prefix,
-        }
+        };
+        crate::fix::attach(&mut report);
+        report
     }
 }
 
