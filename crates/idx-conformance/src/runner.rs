@@ -841,10 +841,10 @@ fn bytes_difference(out: &[u8], golden: &[u8], case: &Case) -> String {
         format!("in payload element {}", (at - header) / size)
     };
     format!(
-        "byte {at} ({place}) is {} instead of {}; {} bytes written, {} expected",
+        "byte {at} ({place}) is {} instead of {}; {} written, {} expected",
         byte(out),
         byte(golden),
-        out.len(),
+        idx::plural::count(out.len() as u64, "byte"),
         golden.len()
     )
 }
