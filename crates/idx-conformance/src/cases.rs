@@ -695,7 +695,8 @@ fn invalid_cases(out: &mut Vec<Case>) {
         &[("IDX404", 0, 6)],
     ));
     // Not-IDX formats named by their magic (spec 5.3), each a real-looking start.
-    let formats: &[(&str, &str, Vec<u8>, &'static str, u64, u64)] = &[
+    type Format = (&'static str, &'static str, Vec<u8>, &'static str, u64, u64);
+    let formats: &[Format] = &[
         ("invalid-png", "a PNG image (the start of a 1x1 greyscale PNG)",
             hx("89 50 4e 47 0d 0a 1a 0a  00 00 00 0d 49 48 44 52  00 00 00 01 00 00 00 01  08 00 00 00 00"),
             "IDX410", 0, 8),
