@@ -21,6 +21,9 @@ pub fn finding(f: &Finding) -> Value {
         "found": f.found,
         "hint": f.hint,
     });
+    if let Some(o) = &f.related {
+        v["related"] = json!({"path": o.path, "offset": o.offset, "length": o.length});
+    }
     if let Some(x) = &f.fix {
         v["fix"] = fix(x);
     }

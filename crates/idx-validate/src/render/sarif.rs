@@ -124,6 +124,20 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     if !fixes.is_empty() {
                         result["fixes"] = Value::Array(fixes);
                     }
+                    if let Some(o) = &f.related {
+                        let mut region = json!({"byteOffset": o.offset, "byteLength": o.length});
+                        if ctx.sarif_github {
+                            region["startLine"] = json!(1);
+                        }
+                        result["relatedLocations"] = json!([{
+                            "id": 1,
+                            "physicalLocation": {
+                                "artifactLocation": {"uri": o.path.replace('\\', "/").trim_start_matches("./")},
+                                "region": region,
+                            },
+                            "message": {"text": "the other file of the pair"},
+                        }]);
+                    }
                     out.push(result);
                 }
             }
