@@ -562,3 +562,30 @@ fn input_changing_while_read_leaves_it_as_the_writer_left_it() {
     assert_eq!(std::fs::read(&p).unwrap(), [&bytes[..], b"more"].concat());
     assert_eq!(entries(d.path()), ["le.idx"]);
 }
+
+#[test]
+fn configuration_keys_fix_and_unsafe_fixes() {
+    let a = sine(10, 10);
+    let (d, p) = setup("le.idx", &tech_report(&a));
+    std::fs::write(d.path().join("idx-validate.toml"), "fix = true\n").unwrap();
+    let o = run_in(d.path(), &["le.idx"], None);
+    assert_eq!(o.code, 0, "{}{}", o.text(), o.stderr);
+    assert_eq!(
+        std::fs::read(&p).unwrap(),
+        tech_report(&a),
+        "fix alone is safe only"
+    );
+    std::fs::write(
+        d.path().join("idx-validate.toml"),
+        "fix = true\nunsafe-fixes = true\n",
+    )
+    .unwrap();
+    let o = run_in(d.path(), &["le.idx"], None);
+    assert_eq!(o.code, 0, "{}{}", o.text(), o.stderr);
+    assert_eq!(std::fs::read(&p).unwrap(), to_bytes(&a).unwrap());
+    // --isolated reads no configuration: nothing is written
+    std::fs::write(&p, tech_report(&a)).unwrap();
+    let o = run_in(d.path(), &["--isolated", "le.idx"], None);
+    assert_eq!(o.code, 0);
+    assert_eq!(std::fs::read(&p).unwrap(), tech_report(&a));
+}
