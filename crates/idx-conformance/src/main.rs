@@ -33,6 +33,10 @@ enum Cmd {
         /// Do not write; exit 1 if the committed corpus differs.
         #[arg(long)]
         check: bool,
+        /// Also write the files of the on-demand cases (real-size MNIST
+        /// files, too large to commit; git-ignored).
+        #[arg(long, conflicts_with = "check")]
+        large: bool,
     },
     /// Run a reader: `CMD ARGS... FILE` prints the content as JSON and exits
     /// 0, or exits 1 to reject.
@@ -65,9 +69,16 @@ enum Format {
 
 #[derive(Args)]
 struct RunArgs {
-    /// The corpus folder.
-    #[arg(long, default_value_os_t = idx_conformance::default_corpus())]
-    corpus: PathBuf,
+    /// A corpus folder to run. Every case file is first checked against the
+    /// SHA-256 of the recipes compiled into this binary; the run stops with
+    /// exit 2 at the first missing or different file. Without --corpus the
+    /// corpus is generated from those recipes into a temporary folder
+    /// (removed afterwards), so an installed binary needs no source tree.
+    #[arg(long)]
+    corpus: Option<PathBuf>,
+    /// Also run the on-demand cases (real-size MNIST files, tens of MB).
+    #[arg(long)]
+    large: bool,
     /// Per-case time limit in seconds.
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
@@ -97,6 +108,7 @@ fn main() -> ExitCode {
         Cmd::Generate {
             corpus: root,
             check,
+            large,
         } => {
             let cases = cases::all();
             if check {
@@ -116,6 +128,11 @@ fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             } else {
+                let cases = if large {
+                    cases::with_on_demand()
+                } else {
+                    cases
+                };
                 match corpus::generate(&root, &cases) {
                     Ok(n) => {
                         println!(
@@ -137,7 +154,15 @@ fn main() -> ExitCode {
         Cmd::Matrix { python, out } => {
             let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("idx-conformance"));
             let impls = matrix::shipped(&exe, &python, &idx_conformance::adapters_dir());
-            match matrix::build(&cases::all(), idx_conformance::default_corpus(), &impls) {
+            let all = cases::all();
+            let prepared = match corpus::Prepared::new(None, &all) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            match matrix::build(&all, prepared.path().to_path_buf(), &impls) {
                 Ok(md) => match std::fs::write(&out, md) {
                     Ok(()) => {
                         println!("wrote {}", out.display());
@@ -170,8 +195,20 @@ fn run(mode: Mode, a: RunArgs) -> ExitCode {
         },
         None => vec![],
     };
+    let all = if a.large {
+        cases::with_on_demand()
+    } else {
+        cases::all()
+    };
+    let prepared = match corpus::Prepared::new(a.corpus.as_deref(), &all) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let cfg = Config {
-        corpus: a.corpus,
+        corpus: prepared.path().to_path_buf(),
         command: a.command.clone(),
         timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
         memory_mib: (a.memory_mib > 0).then_some(a.memory_mib),
@@ -179,7 +216,7 @@ fn run(mode: Mode, a: RunArgs) -> ExitCode {
         skip: a.skip,
         expected_failures,
     };
-    let outcomes = match runner::run(&cases::all(), mode, &cfg) {
+    let outcomes = match runner::run(&all, mode, &cfg) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");

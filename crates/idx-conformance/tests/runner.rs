@@ -49,7 +49,12 @@ fn a_reader_that_accepts_everything_fails_on_invalid_cases() {
         .iter()
         .map(|r| r["status"].as_str().unwrap())
         .collect();
-    assert_eq!(statuses, ["accepted-invalid"; 3]);
+    let n = idx_conformance::cases::all()
+        .iter()
+        .filter(|c| c.id.starts_with("invalid-trailing-"))
+        .count();
+    assert!(n >= 3);
+    assert_eq!(statuses, vec!["accepted-invalid"; n]);
 }
 
 /// The status the runner gives case `valid-u8-rank1` under `sh -c SCRIPT`.
