@@ -387,8 +387,8 @@ fn run_writer(case: &Case, cfg: &Config) -> (Status, String) {
                 (
                     Status::WrongBytes,
                     format!(
-                        "{} bytes written, {} expected; first difference at byte {at}",
-                        out.len(),
+                        "{} written, {} expected; first difference at byte {at}",
+                        idx::plural::count(out.len() as u64, "byte"),
                         case.bytes.len()
                     ),
                 )

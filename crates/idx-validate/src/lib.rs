@@ -5,6 +5,7 @@
 
 pub mod check;
 pub mod render;
+pub mod walk;
 
 /// The spec, for `--explain`.
 pub const SPEC: &str = include_str!("../../../spec/idx.md");

@@ -4,6 +4,7 @@ use clap::{CommandFactory, Parser, ValueEnum};
 use idx::ElementType;
 use idx_validate::check::{self, FileResult, Settings, Source};
 use idx_validate::render::{self, Context};
+use idx_validate::walk::{expand, Input, WalkOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -91,6 +92,18 @@ struct Cli {
     /// In directories, check every file, not only IDX-looking ones.
     #[arg(long)]
     all_files: bool,
+    /// In directories, also walk what .gitignore, .ignore and git's exclude files leave out.
+    #[arg(long)]
+    no_ignore: bool,
+    /// In directories, also walk hidden files and directories.
+    #[arg(long)]
+    hidden: bool,
+    /// In directories, leave out paths matching this gitignore-style glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// A path that yields no file to check is not an error.
+    #[arg(long)]
+    allow_empty: bool,
     /// Check the header and the length only (from the file system), without reading the payload or running payload lints.
     #[arg(long)]
     structure_only: bool,
@@ -154,7 +167,24 @@ fn main() -> ExitCode {
         structure_only: cli.structure_only,
         max_findings: cli.max_findings,
     };
-    let inputs = check::expand(&cli.paths, cli.all_files);
+    let walk = WalkOptions {
+        all_files: cli.all_files,
+        no_ignore: cli.no_ignore,
+        hidden: cli.hidden,
+        exclude: cli.exclude.clone(),
+        allow_empty: cli.allow_empty,
+    };
+    let expansion = match expand(&cli.paths, &walk) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for note in &expansion.notes {
+        eprintln!("note: {note}");
+    }
+    let inputs = expansion.inputs;
     let results = run(&inputs, &settings, cli.jobs);
     let color = match cli.color {
         Color::Always => true,
@@ -193,11 +223,7 @@ fn main() -> ExitCode {
 }
 
 /// Checks every input on `jobs` threads; results in input order.
-fn run(
-    inputs: &[Result<Source, (PathBuf, String)>],
-    settings: &Settings,
-    jobs: Option<usize>,
-) -> Vec<FileResult> {
+fn run(inputs: &[Input], settings: &Settings, jobs: Option<usize>) -> Vec<FileResult> {
     let jobs = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, inputs.len().max(1));

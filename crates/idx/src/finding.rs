@@ -1,5 +1,6 @@
 //! Findings and reports: what validation says about a file, as data.
 
+use crate::fix::Fix;
 use crate::header::Header;
 use crate::rules::{Rule, Severity};
 use std::fmt;
@@ -26,6 +27,9 @@ pub struct Finding {
     pub found: Option<String>,
     /// How to fix it or what the bytes probably are.
     pub hint: Option<String>,
+    /// The repair, when the spec's "Fixes" section gives this finding one
+    /// (attached by validation; applied by [`crate::repair`]).
+    pub fix: Option<Fix>,
 }
 
 impl Finding {
@@ -38,6 +42,7 @@ impl Finding {
             expected: None,
             found: None,
             hint: None,
+            fix: None,
         }
     }
 

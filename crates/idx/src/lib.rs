@@ -23,9 +23,11 @@
 mod array;
 mod dtype;
 mod finding;
+mod fix;
 mod header;
 pub mod lint;
 mod parse;
+pub mod plural;
 mod read;
 mod rules;
 mod sniff;
@@ -38,6 +40,9 @@ pub mod fuzzing;
 pub use array::{Array, Data, IntoData, ShapeError};
 pub use dtype::{Element, ElementType};
 pub use finding::{Compression, Finding, Report};
+pub use fix::{
+    plan, repair, Applicability, AppliedFix, ByteOrder, Edit, Fix, FixError, FixOptions, FixReport,
+};
 pub use header::{payload_len, Header, MAGIC_LEN, MAX_HEADER_LEN};
 pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
 pub use read::{read_array, ReadError};
