@@ -601,11 +601,14 @@ impl Validator {
         let a = self.analysis.take().unwrap_or_default();
         let mut findings = a.findings;
         if let Some(h) = &a.header {
-            let end = h.header_len() as u64 + h.payload_len();
             if self.payload_seen < h.payload_len() {
                 findings.push(truncated_payload(h, self.payload_seen, self.total));
             }
             if self.trailing > 0 {
+                // trailing bytes follow a complete payload, so the stream
+                // (a u64 count) held header and payload: no overflow; the
+                // payload alone may be up to u64::MAX - header otherwise
+                let end = h.header_len() as u64 + h.payload_len();
                 findings.push(trailing_bytes(h, end, self.trailing, &self.trailing_head));
             }
             if let Some(l) = &self.linter {

@@ -264,6 +264,20 @@ fn idx304_high_rank() {
 }
 
 #[test]
+fn a_payload_ending_near_2_64_does_not_overflow_the_end_offset() {
+    // found by the size quickcheck: header 12 + payload 2^64 - 4 > u64::MAX
+    case(
+        "i32 [2^31 - 1, 2^31 + 1], no payload",
+        concat!(
+            "00 00 0c 02 ", // i32, rank 2
+            "7f ff ff ff ", // dim 0 = 2^31 - 1
+            "80 00 00 01",  // dim 1 = 2^31 + 1: 2^64 - 4 payload bytes
+        ),
+        &[("IDX303", 8, 4), ("IDX202", 12, 0)],
+    );
+}
+
+#[test]
 fn idx4xx_not_idx() {
     case(
         "byte-swapped",
