@@ -265,7 +265,10 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
     };
     for n in &m.only {
         if !descriptions.iter().any(|d| &d.name == n) {
-            eprintln!("error: no description file for {n:?} in {}", places.adapters.display());
+            eprintln!(
+                "error: no description file for {n:?} in {}",
+                places.adapters.display()
+            );
             return ExitCode::from(2);
         }
     }
@@ -334,7 +337,13 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
         println!("  ({} in {:.1} s)", d.name, t.elapsed().as_secs_f64());
         reports.extend(rs);
     }
-    for p in &m.merge {
+    let mut merge = m.merge.clone();
+    if m.only.is_empty() {
+        for d in descriptions.iter().filter(|d| !d.ci) {
+            merge.extend(d.saved_results.iter().map(|f| places.adapters.join(f)));
+        }
+    }
+    for p in &merge {
         let r = std::fs::read(p)
             .map_err(|e| e.to_string())
             .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))

@@ -47,6 +47,11 @@ pub struct Description {
     /// CI, whose results are merged from a saved JSON file).
     #[serde(default = "yes")]
     pub ci: bool,
+    /// Saved JSON results (relative to the adapters folder) that `matrix`
+    /// merges when it does not run this implementation itself (`ci =
+    /// false`, no `--only`).
+    #[serde(default)]
+    pub saved_results: Vec<String>,
     /// The reader adapter.
     #[serde(default)]
     pub reader: Option<Side>,
@@ -139,17 +144,15 @@ pub fn load_descriptions(dir: &Path) -> Result<Vec<Description>, String> {
                 d.name
             ));
         }
-        if d.reader.is_none() && d.writer.is_none() && d.ci {
+        if d.reader.is_none() && d.writer.is_none() && d.saved_results.is_empty() {
             return Err(format!(
-                "{}: no reader and no writer; set ci = false for results merged from a file",
+                "{}: no reader, no writer and no saved results",
                 path.display()
             ));
         }
         out.push(d);
     }
-    out.sort_by(|a, b| {
-        (a.name != "reference", &a.name).cmp(&(b.name != "reference", &b.name))
-    });
+    out.sort_by(|a, b| (a.name != "reference", &a.name).cmp(&(b.name != "reference", &b.name)));
     Ok(out)
 }
 
@@ -331,7 +334,9 @@ pub fn render(cases: &[Case], reports: &[Report], descriptions: &[Description]) 
          [README.md](README.md#statuses). `-` means the case does not apply (writers get only cases with\n\
          content; cases that need validator options are skipped, see the end).\n\n",
     );
-    s.push_str("## Implementations\n\n| name | modes | version | what it is |\n|---|---|---|---|\n");
+    s.push_str(
+        "## Implementations\n\n| name | modes | version | what it is |\n|---|---|---|---|\n",
+    );
     let mut names: Vec<&str> = Vec::new();
     for r in reports {
         if !names.contains(&r.name.as_str()) {
@@ -419,7 +424,8 @@ pub fn render(cases: &[Case], reports: &[Report], descriptions: &[Description]) 
     s.push_str(&"---|".repeat(fail_statuses.len() + 2));
     s.push('\n');
     for r in reports {
-        let count = |f: &dyn Fn(&runner::Outcome) -> bool| r.outcomes.iter().filter(|o| f(o)).count();
+        let count =
+            |f: &dyn Fn(&runner::Outcome) -> bool| r.outcomes.iter().filter(|o| f(o)).count();
         s.push_str(&format!(
             "| {} | {} | {} | {} |",
             r.name,
@@ -429,7 +435,11 @@ pub fn render(cases: &[Case], reports: &[Report], descriptions: &[Description]) 
         ));
         for st in fail_statuses {
             let n = count(&|o| o.status == st && o.failed);
-            s.push_str(&if n == 0 { " 0 |".to_string() } else { format!(" **{n}** |") });
+            s.push_str(&if n == 0 {
+                " 0 |".to_string()
+            } else {
+                format!(" **{n}** |")
+            });
         }
         let mut imp: BTreeMap<&str, usize> = BTreeMap::new();
         for o in r

@@ -865,7 +865,12 @@ fn shape_text(s: &[u32]) -> String {
     }
     let head: Vec<String> = s[..4].iter().map(u32::to_string).collect();
     let tail: Vec<String> = s[s.len() - 2..].iter().map(u32::to_string).collect();
-    format!("[{}, …, {}] (rank {})", head.join(", "), tail.join(", "), s.len())
+    format!(
+        "[{}, …, {}] (rank {})",
+        head.join(", "),
+        tail.join(", "),
+        s.len()
+    )
 }
 
 fn element(v: &Values, i: usize) -> String {
