@@ -19,7 +19,7 @@
 use crate::check::{cap, Checked, FileResult, Settings, Source};
 use idx::{AppliedFix, FixError, FixOptions, FixReport};
 use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// What `--fix` / `--diff` should do.
@@ -163,8 +163,14 @@ fn fix_file(
     let (dest, action) = match &fix.output {
         Some(out) => (out.clone(), Action::WrittenTo(out.clone())),
         None if !planned.changed() => {
+            // nothing to write; the full report (the plan may have looked at
+            // the structure only)
             let r = planned.report();
-            return Ok((r.after.clone(), Repair::from_report(r, Action::Unchanged)));
+            let full = input
+                .seek(SeekFrom::Start(0))
+                .and_then(|_| idx::validate_reader(&mut input, &opts.validate))
+                .map_err(|e| io_err("cannot read", path, e))?;
+            return Ok((full, Repair::from_report(r, Action::Unchanged)));
         }
         None => (target.clone(), Action::Rewritten(target.clone())),
     };

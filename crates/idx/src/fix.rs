@@ -2,12 +2,16 @@
 //!
 //! Validation attaches a [`Fix`] to every finding the spec says can be
 //! repaired (`spec/idx.md`, "Fixes"): an [`Applicability`], a description
-//! and the [`Edit`]s, in stream offsets. [`repair`] applies them: it
-//! validates the input (one pass), selects the fixes the [`FixOptions`]
-//! allow, and streams the input through the edits into the output (a second
-//! pass), validating the output as it goes, so the [`FixReport`] says what
-//! was fixed and what remains. Memory is bounded by a fixed buffer whatever
-//! the length of the input.
+//! and the [`Edit`]s, in stream offsets. [`repair`] applies them: it plans
+//! on the input's report (from its header and length alone, unless IDX501's
+//! guess is taken or a header is rewritten, which need the payload read),
+//! selects the fixes the [`FixOptions`] allow, and streams the input through
+//! the edits into the output, validating the output as it goes, so the
+//! [`FixReport`] says what was fixed and what remains. Memory is bounded by a
+//! fixed buffer whatever the length of the input. Between passes it checks
+//! that the input's length and first 1024 bytes (and, when it was read whole
+//! more than once, all of it) did not change; callers that own files should
+//! also compare the file's size and modification time before replacing it.
 //!
 //! ```
 //! // the IDX technical report's writer: dimensions big-endian, elements native
@@ -24,7 +28,7 @@
 
 use crate::dtype::ElementType;
 use crate::finding::{Compression, Finding, Report};
-use crate::header::{payload_len, MAGIC_LEN};
+use crate::header::{payload_len, MAGIC_LEN, MAX_HEADER_LEN};
 use crate::rules::{Rule, Severity};
 use crate::validate::{Options, Validator, CHUNK_LEN};
 use std::fmt;
@@ -215,7 +219,9 @@ pub struct AppliedFix {
 /// What [`repair`] or [`plan`] did to one input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FixReport {
-    /// The report of the input.
+    /// The report the repair was planned on: the input's, or for plain
+    /// input when IDX501's guess was not wanted, its structure-only report
+    /// (header and length; no payload lints).
     pub before: Report,
     /// The fixes applied, in the order they were planned.
     pub applied: Vec<AppliedFix>,
@@ -258,7 +264,8 @@ pub enum FixError {
     /// The input was not the same in every pass (it changed while it was
     /// read).
     InputChanged {
-        /// Length and CRC-32 of the raw input in the planning pass.
+        /// Length and CRC-32 of the raw input in the planning pass (of its
+        /// first 1024 bytes when only the structure was read).
         planned: (u64, u32),
         /// The same in the writing pass.
         found: (u64, u32),
@@ -797,8 +804,14 @@ fn swap_elements(bytes: &mut [u8], size: usize) {
 struct Summed<R> {
     inner: R,
     crc: flate2::Crc,
+    head: flate2::Crc,
     len: u64,
 }
+
+/// What a pass saw of the raw input: its length, the CRC-32 of its first
+/// [`MAX_HEADER_LEN`] bytes, and the CRC-32 of all of it when it was read
+/// whole.
+type Sum = (u64, u32, Option<u32>);
 
 impl<R: Read + Seek> Summed<R> {
     /// Rewinds `inner` and wraps it.
@@ -807,15 +820,16 @@ impl<R: Read + Seek> Summed<R> {
         Ok(Summed {
             inner,
             crc: flate2::Crc::new(),
+            head: flate2::Crc::new(),
             len: 0,
         })
     }
 
     /// Reads what is left (bytes after the last gzip member) and returns
-    /// the length and CRC-32 of everything read.
-    fn finish(mut self) -> io::Result<(u64, u32)> {
+    /// what was read.
+    fn finish(mut self) -> io::Result<Sum> {
         io::copy(&mut self, &mut io::sink())?;
-        Ok((self.len, self.crc.sum()))
+        Ok((self.len, self.head.sum(), Some(self.crc.sum())))
     }
 }
 
@@ -823,6 +837,10 @@ impl<R: Read> Read for Summed<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.crc.update(&buf[..n]);
+        if self.len < MAX_HEADER_LEN as u64 {
+            let k = (MAX_HEADER_LEN - self.len as usize).min(n);
+            self.head.update(&buf[..k]);
+        }
         self.len += n as u64;
         Ok(n)
     }
@@ -845,7 +863,7 @@ fn validate_planned<R: Read + Seek>(
     plan: &Plan,
     gzip: bool,
     opts: &Options,
-) -> io::Result<(Report, (u64, u32))> {
+) -> io::Result<(Report, Sum)> {
     let mut summed = Summed::rewind(input)?;
     let report = if plan.is_empty() {
         // Validation's own entry point, so the findings are validation's.
@@ -868,6 +886,22 @@ fn validate_planned<R: Read + Seek>(
         v.finish()
     };
     Ok((report, summed.finish()?))
+}
+
+/// Validates the structure of plain `input` only: the header and the length
+/// (from `seek`), without reading the payload or running payload lints.
+/// Enough to plan every fix but IDX501's (a payload statistic).
+fn validate_structure<R: Read + Seek>(input: &mut R, opts: &Options) -> io::Result<(Report, Sum)> {
+    let len = input.seek(SeekFrom::End(0))?;
+    input.seek(SeekFrom::Start(0))?;
+    let mut head = vec![0u8; MAX_HEADER_LEN.min(usize::try_from(len).unwrap_or(MAX_HEADER_LEN))];
+    let n = fill(input, &mut head)?;
+    let mut v = Validator::new(opts.clone().with_lints(false));
+    v.feed(&head[..n]);
+    v.skip(len.saturating_sub(n as u64));
+    let mut crc = flate2::Crc::new();
+    crc.update(&head[..n]);
+    Ok((v.finish(), (len, crc.sum(), None)))
 }
 
 /// Plans the repair of `input`: validates it, selects the fixes `opts`
@@ -901,7 +935,7 @@ pub struct Planned {
     report: FixReport,
     plan: Plan,
     gzip: bool,
-    sum: (u64, u32),
+    sum: Sum,
     opts: FixOptions,
 }
 
@@ -940,7 +974,15 @@ fn plan_inner<R: Read + Seek>(
 ) -> Result<Planned, FixError> {
     let gzip = is_gzip(input, opts)?;
     let mut plan = Plan::default();
-    let (before, sum) = validate_planned(input, &plan, gzip, &opts.validate)?;
+    // Only IDX501's fix needs the payload read (a statistic); every other
+    // fix is planned from the header and the length, so the input is read
+    // whole only once, when it is written.
+    let lint_fix = opts.unsafe_fixes && opts.assume_byte_order.is_none();
+    let (before, sum) = if gzip || lint_fix || !opts.validate.lints {
+        validate_planned(input, &plan, gzip, &opts.validate)?
+    } else {
+        validate_structure(input, &opts.validate)?
+    };
     let mut report = before.clone();
     let mut applied: Vec<AppliedFix> = Vec::new();
     let mut stale = false; // `report` does not reflect the latest fixes
@@ -986,11 +1028,18 @@ fn plan_inner<R: Read + Seek>(
     })
 }
 
-fn check_same(planned: (u64, u32), found: (u64, u32)) -> Result<(), FixError> {
-    if planned == found {
+fn check_same(planned: Sum, found: Sum) -> Result<(), FixError> {
+    let whole = match (planned.2, found.2) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    };
+    if planned.0 == found.0 && planned.1 == found.1 && whole {
         Ok(())
     } else {
-        Err(FixError::InputChanged { planned, found })
+        Err(FixError::InputChanged {
+            planned: (planned.0, planned.2.unwrap_or(planned.1)),
+            found: (found.0, found.2.unwrap_or(found.1)),
+        })
     }
 }
 
@@ -1037,10 +1086,18 @@ fn write_planned<R: Read + Seek, W: Write>(
     if plan.is_empty() && (!gzip || opts.keep_compression) {
         // nothing to fix: the bytes as they are (a bomb is never expanded)
         let mut out = output;
-        io::copy(&mut summed, &mut out)?;
+        if gzip {
+            io::copy(&mut summed, &mut out)?;
+            report.after = report.before.clone(); // planned on a full pass
+        } else {
+            stream(&plan, &mut summed, |c| {
+                v.feed(c);
+                out.write_all(c)
+            })?;
+            report.after = v.finish();
+        }
         out.flush()?;
         check_same(sum, summed.finish()?)?;
-        report.after = report.before.clone();
         return Ok(report);
     }
     if let Some(f) = report
