@@ -548,3 +548,50 @@ fn npz_holds_images_and_labels() {
         assert_eq!(&rest[at..at + data.len()], data, "{name}");
     }
 }
+
+/// Records what a conversion reports.
+#[derive(Default)]
+struct Recorder {
+    phases: Vec<(String, u64, u64)>,
+}
+
+impl idx_convert::Progress for Recorder {
+    fn start(&mut self, what: &str, total: u64) {
+        self.phases.push((what.to_string(), total, 0));
+    }
+    fn advance(&mut self, n: u64) {
+        if let Some(p) = self.phases.last_mut() {
+            p.2 += n;
+        }
+    }
+    fn finish(&mut self) {}
+}
+
+#[test]
+fn progress_reaches_each_phase_total() {
+    let t = tempfile::tempdir().unwrap(); // test scratch directory
+    let (i, l, db) = (
+        t.path().join("i.idx"),
+        t.path().join("l.idx"),
+        t.path().join("db"),
+    );
+    // 2500 items: two full batches and a partial one.
+    write_idx(&i, ElementType::U8, &[2500, 1, 2], &vec![3; 5000]);
+    write_idx(&l, ElementType::U8, &[2500], &vec![1; 2500]);
+    let mut r = Recorder::default();
+    to_caffe_lmdb(&i, &l, &db, Overwrite::Refuse, &mut r).unwrap(); // valid pair
+    assert_eq!(r.phases, [("writing records".to_string(), 2500, 2500)]);
+    let mut r = Recorder::default();
+    let (i2, l2) = (t.path().join("i2"), t.path().join("l2"));
+    from_caffe_lmdb(&db, &i2, &l2, Overwrite::Refuse, &mut r).unwrap(); // just written
+    assert_eq!(
+        r.phases,
+        [
+            ("checking records".to_string(), 2500, 2500),
+            ("writing IDX".to_string(), 2500, 2500)
+        ]
+    );
+    let mut r = Recorder::default();
+    to_npy(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut r).unwrap(); // valid input
+    assert_eq!(r.phases, [("converting (bytes)".to_string(), 5000, 5000)]);
+}
