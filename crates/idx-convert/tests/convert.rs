@@ -595,3 +595,43 @@ fn progress_reaches_each_phase_total() {
     to_npy(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut r).unwrap(); // valid input
     assert_eq!(r.phases, [("converting (bytes)".to_string(), 5000, 5000)]);
 }
+
+/// Truncates a file at the first progress report: the input fails in the
+/// middle of a conversion.
+struct TruncateOnFirstAdvance(PathBuf, bool);
+
+impl idx_convert::Progress for TruncateOnFirstAdvance {
+    fn start(&mut self, _: &str, _: u64) {}
+    fn advance(&mut self, n: u64) {
+        if n > 0 && !self.1 {
+            self.1 = true;
+            let f = fs::OpenOptions::new().write(true).open(&self.0).unwrap(); // test file
+            f.set_len(1000).unwrap(); // as above
+        }
+    }
+    fn finish(&mut self) {}
+}
+
+#[test]
+fn a_failure_in_the_middle_leaves_no_partial_output() {
+    let t = tempfile::tempdir().unwrap(); // test scratch directory
+    let (i, l) = (t.path().join("i.idx"), t.path().join("l.idx"));
+    // 4000 items of 28 x 28: far more than one read buffer (256 KiB).
+    write_idx(&i, ElementType::U8, &[4000, 28, 28], &vec![9; 4000 * 784]);
+    write_idx(&l, ElementType::U8, &[4000], &vec![1; 4000]);
+    let mut p = TruncateOnFirstAdvance(i.clone(), false);
+    let e = to_caffe_lmdb(&i, &l, &t.path().join("db"), Overwrite::Refuse, &mut p).unwrap_err();
+    assert!(matches!(e, Error::Changed { .. }), "{e}");
+    assert!(p.1, "the input was cut after the first batch was committed");
+    assert_eq!(
+        names(t.path()),
+        ["i.idx", "l.idx"],
+        "no database, no temporary"
+    );
+
+    write_idx(&i, ElementType::U8, &[4000, 28, 28], &vec![9; 4000 * 784]);
+    let mut p = TruncateOnFirstAdvance(i.clone(), false);
+    let e = to_npy(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut p).unwrap_err();
+    assert!(matches!(e, Error::Changed { .. }), "{e}");
+    assert_eq!(names(t.path()), ["i.idx", "l.idx"], "no .npy, no temporary");
+}
