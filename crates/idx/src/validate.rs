@@ -166,13 +166,13 @@ pub fn validate_reader<R: Read>(mut reader: R, opts: &Options) -> io::Result<Rep
 #[repr(align(4096))]
 struct Aligned([u8; SMALL_CHUNK_LEN]);
 
-const PAGE: usize = 4096;
+pub(crate) const PAGE: usize = 4096;
 
 /// The [`CHUNK_LEN`] bytes of `buf` (which holds `CHUNK_LEN + PAGE`) that
 /// start on a page boundary. The kernel copies from the page cache into a
 /// page-aligned buffer about three times faster than into one 16 bytes off
 /// (where the allocator puts a large block), on the AMD EPYC measured.
-fn page_aligned(buf: &mut [u8]) -> &mut [u8] {
+pub(crate) fn page_aligned(buf: &mut [u8]) -> &mut [u8] {
     let off = buf.as_ptr().align_offset(PAGE).min(PAGE);
     &mut buf[off..off + CHUNK_LEN]
 }
