@@ -2,8 +2,10 @@
 # Full validation (every payload lint) of page-cached 1 GiB files of every
 # element type, with realistic (smooth) and random payloads, against
 # `cat FILE > /dev/null`, run alternately in the same session. Prints one
-# row per file: median cat time, median validate time, their ratio, the
-# validation throughput and idx-validate's peak memory (max RSS).
+# row per file: median cat time, median validate time and their ratio, both
+# in wall-clock seconds and in CPU seconds (user + system: steadier when
+# the machine is shared), the validation throughput and idx-validate's peak
+# memory (max RSS). Needs GNU time (/usr/bin/time).
 #
 #   bench/validate.sh [MIB] [RUNS] [TYPE...]   (defaults: 1024 MiB, 7 runs, all six types)
 set -euo pipefail
@@ -18,32 +20,36 @@ mkdir -p "$out"
 cargo build -q --release -p idx-validate
 bin=target/release/idx-validate
 
-now() { date +%s.%N; }
 calc() { awk "BEGIN { print $1 }"; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# timed VAR CMD...: wall seconds into VAR_w, CPU seconds (user + system) into VAR_c
+tf=$(mktemp); trap 'rm -f "$tf"' EXIT
+timed() {
+  local v="$1"; shift
+  /usr/bin/time -f '%e %U %S' -o "$tf" "$@" > /dev/null
+  printf -v "${v}_w" '%s' "$(awk '{print $1}' "$tf")"
+  printf -v "${v}_c" '%s' "$(awk '{print $2 + $3}' "$tf")"
+}
 
 echo "machine: $(nproc) CPUs ($(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)), load average $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%Y-%m-%dT%H:%MZ)"
-printf '%-22s %9s %9s %7s %10s %9s\n' "file ($mib MiB, $runs runs)" "cat s" "idx s" "ratio" "GB/s" "peak"
+echo "wall and CPU (user + system) seconds, medians of $runs alternating runs; ratios are idx-validate / cat"
+printf '%-12s %7s %7s %6s   %7s %7s %6s   %8s %8s\n' "$mib MiB" "cat" "idx" "ratio" "cat cpu" "idx cpu" "ratio" "GB/s" "peak"
 for t in "${types[@]}"; do
   for kind in real random; do
     file="$out/$t-$kind-${mib}m.idx"
     [ -f "$file" ] || python3 bench/make_payload.py "$file" "$t" "$kind" "$mib"
     cat "$file" > /dev/null # warm the page cache
     "$bin" -q "$file" > /dev/null || { echo "error: $file does not validate" >&2; exit 1; }
-    cat_t=(); val_t=()
+    cw=(); cc=(); iw=(); ic=(); peak=0
     for _ in $(seq "$runs"); do
-      t0=$(now); cat "$file" > /dev/null; t1=$(now)
-      "$bin" -q "$file" > /dev/null; t2=$(now)
-      cat_t+=("$(calc "$t1 - $t0")")
-      val_t+=("$(calc "$t2 - $t1")")
+      timed a cat "$file"; cw+=("$a_w"); cc+=("$a_c")
+      /usr/bin/time -f '%e %U %S %M' -o "$tf" "$bin" -q "$file" > /dev/null
+      read -r w u s m < "$tf"
+      iw+=("$w"); ic+=("$(calc "$u + $s")"); peak=$(( m > peak ? m : peak ))
     done
-    mc=$(median "${cat_t[@]}"); mv=$(median "${val_t[@]}")
-    peak="n/a"
-    if [ -x /usr/bin/time ]; then
-      peak=$( { /usr/bin/time -f '%M' "$bin" -q "$file" > /dev/null; } 2>&1 | tail -n 1 )
-      peak="$((peak / 1024)) MiB"
-    fi
-    printf '%-22s %9.3f %9.3f %7.2f %10.2f %9s\n' "$t $kind" "$mc" "$mv" "$(calc "$mv / $mc")" \
-      "$(calc "$(stat -c %s "$file") / 1e9 / $mv")" "$peak"
+    mcw=$(median "${cw[@]}"); mcc=$(median "${cc[@]}"); miw=$(median "${iw[@]}"); mic=$(median "${ic[@]}")
+    printf '%-12s %7.2f %7.2f %6.2f   %7.2f %7.2f %6s   %8.2f %4d MiB\n' "$t $kind" "$mcw" "$miw" "$(calc "$miw / $mcw")" \
+      "$mcc" "$mic" "$(awk "BEGIN { if ($mcc > 0) printf \"%.2f\", $mic / $mcc; else print \"-\" }")" \
+      "$(calc "$(stat -c %s "$file") / 1e9 / $miw")" "$((peak / 1024))"
   done
 done
