@@ -7,6 +7,9 @@
 //! - `idx dump FILE` prints the content as JSON (the corpus encoding);
 //!   `idx write` reads that JSON on stdin and writes IDX to stdout. They are
 //!   the reference reader and writer of the conformance runner.
+//! - `idx convert` converts to and from Caffe LMDB and NumPy (`idx_convert`).
+
+mod convert;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use idx_cli::{picture, stats::Stats};
@@ -64,6 +67,8 @@ enum Cmd {
     },
     /// Read content JSON on stdin and write the IDX bytes to stdout.
     Write,
+    /// Convert to and from Caffe LMDB (Datum records) and NumPy (.npy, .npz).
+    Convert(convert::ConvertArgs),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +83,7 @@ fn main() -> ExitCode {
         Cmd::Info { file } => info(&file),
         Cmd::Dump { file } => dump(&file),
         Cmd::Write => write(),
+        Cmd::Convert(args) => convert::run(args),
     }
 }
 
@@ -147,11 +153,11 @@ fn show(
             Ok(()) => {
                 let _ = writeln!(
                     out,
-                    "wrote {} ({} x {} pixels, {} items)",
+                    "wrote {} ({} x {} pixels, {})",
                     p.display(),
                     sheet.width,
                     sheet.height,
-                    items.len()
+                    idx::plural::count(items.len() as u64, "item")
                 );
                 ExitCode::SUCCESS
             }
@@ -195,7 +201,7 @@ fn info(path: &Path) -> ExitCode {
             head[0], head[1]
         ));
         let t = idx::ElementType::from_code(head[2]).map_or("unknown".into(), |t| {
-            format!("{t} ({} bytes each)", t.size())
+            format!("{t} ({} each)", idx::plural::count(t.size() as u64, "byte"))
         });
         s.push_str(&format!(
             "0x0002  {:02x}           element type {t}\n",
@@ -234,10 +240,10 @@ fn info(path: &Path) -> ExitCode {
         return ExitCode::from(1);
     };
     s.push_str(&format!(
-        "{:#06x}  payload: {} bytes, {} elements\n\n",
+        "{:#06x}  payload: {}, {}\n\n",
         h.header_len(),
-        h.payload_len(),
-        h.element_count()
+        idx::plural::count(h.payload_len(), "byte"),
+        idx::plural::count(h.element_count(), "element")
     ));
     // Stream the payload for statistics: fixed memory whatever the size.
     let mut stats = Stats::default();

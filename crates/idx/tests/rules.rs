@@ -145,6 +145,35 @@ fn idx201_size_overflow() {
 }
 
 #[test]
+fn idx201_is_about_the_exact_size_so_a_zero_dimension_wins() {
+    case(
+        "i32 4G x 4G x 0",
+        concat!(
+            "00 00 0c 03 ",             // i32, rank 3
+            "ff ff ff ff ff ff ff ff ", // dims 0, 1: 2^32-1 each (overflow alone)
+            "00 00 00 00",              // dim 2 = 0: the exact size is 0
+        ),
+        &[("IDX303", 4, 4), ("IDX303", 8, 4), ("IDX302", 12, 4)],
+    );
+    case(
+        "u8 4G x 4G x 4G x 0, one byte",
+        concat!(
+            "00 00 08 04 ",                         // u8, rank 4
+            "ff ff ff ff ff ff ff ff ff ff ff ff ", // dims 0..2: 2^32-1
+            "00 00 00 00 ",                         // dim 3 = 0: size 0
+            "2a",                                   // a trailing byte
+        ),
+        &[
+            ("IDX303", 4, 4),
+            ("IDX303", 8, 4),
+            ("IDX303", 12, 4),
+            ("IDX302", 16, 4),
+            ("IDX203", 20, 1),
+        ],
+    );
+}
+
+#[test]
 fn idx202_truncated_payload() {
     case(
         "one byte short",
@@ -241,12 +270,21 @@ fn independent_violations_are_all_reported() {
         &[("IDX101", 1, 1), ("IDX203", 9, 2)],
     );
     case(
+        "reserved + zero dim",
+        concat!(
+            "00 01 08 01 ", // reserved byte 1 set, type u8
+            "00 00 00 00",  // dim 0 = 0
+        ),
+        &[("IDX101", 1, 1), ("IDX302", 4, 4)],
+    );
+    // reserved bytes and type code both wrong: not IDX, one finding (spec 5.4)
+    case(
         "reserved + unknown type + zero dim",
         concat!(
             "00 01 ff 01 ", // reserved byte 1 set, type 0xff unknown
             "00 00 00 00",  // dim 0 = 0
         ),
-        &[("IDX101", 1, 1), ("IDX102", 2, 1), ("IDX302", 4, 4)],
+        &[("IDX420", 0, 4)],
     );
 }
 
@@ -389,5 +427,5 @@ fn messages_say_what_and_where() {
         .hint
         .as_deref()
         .unwrap()
-        .contains("exactly 1 complete items of the 3"));
+        .contains("exactly 1 complete item of the 3"));
 }
