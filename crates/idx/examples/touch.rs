@@ -9,6 +9,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("usage: touch BYTES")?
         .parse()?;
     let v = black_box(vec![1u8; n]);
-    println!("{}", v.iter().step_by(4096).map(|&b| u64::from(b)).sum::<u64>());
+    println!(
+        "{}",
+        v.iter().step_by(4096).map(|&b| u64::from(b)).sum::<u64>()
+    );
     Ok(())
 }

@@ -225,7 +225,9 @@ fn read_array_decodes_large_payloads_of_every_type_like_parse() {
         bytes.extend_from_slice(&3u32.to_be_bytes());
         let mut state = u64::from(code);
         for _ in 0..n * t.size() {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             bytes.push((state >> 33) as u8);
         }
         let want = parse(&bytes).unwrap().to_array();
