@@ -273,7 +273,7 @@ fn streaming_counts_non_finite_values_like_in_memory_across_buffer_sizes() {
         assert_eq!(f.offset, start + (at[0] * size) as u64);
         assert_eq!(
             f.message,
-            "the float payload holds 2 NaN and 2 infinite values"
+            "the float payload holds 2 NaN values and 2 infinite values"
         );
         for sizes in [
             &[usize::MAX][..],
