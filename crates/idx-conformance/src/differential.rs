@@ -916,12 +916,13 @@ pub fn report_keys(md: &str) -> Vec<String> {
         .collect()
 }
 
-/// Names of classes found that `committed` (a report) does not list.
-pub fn new_classes(o: &Outcome, committed: &str) -> Vec<String> {
+/// Classes found that `committed` (a report) does not list: their key
+/// lines, and whether each is normative.
+pub fn new_classes(o: &Outcome, committed: &str) -> Vec<(String, bool)> {
     let known = report_keys(committed);
     o.classes
         .iter()
-        .map(|c| key_line(&c.key))
-        .filter(|k| !known.contains(k))
+        .map(|c| (key_line(&c.key), c.key.reference.is_normative()))
+        .filter(|(k, _)| !known.contains(k))
         .collect()
 }
