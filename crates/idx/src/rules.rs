@@ -117,6 +117,8 @@ rules! {
     GzipDamaged = ("IDX701", "gzip-damaged", Error, "the gzip stream is damaged"),
     /// Decompression exceeded the configured limit.
     DecompressionLimit = ("IDX702", "decompression-limit", Error, "the decompressed data exceeds the configured limit"),
+    /// Zero bytes after the last gzip member.
+    GzipPadding = ("IDX703", "gzip-padding", Warning, "zero bytes pad the gzip stream after its last member"),
 }
 
 /// Codes that were once used and are retired: listed so they are never reused.
