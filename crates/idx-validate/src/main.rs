@@ -51,7 +51,7 @@ enum Color {
 #[command(name = "idx-validate", version, about = "Validate IDX files (MNIST and cousins): every spec violation, located exactly", after_help = AFTER_HELP)]
 struct Cli {
     /// Files, directories (walked recursively) or - for standard input.
-    #[arg(value_name = "PATH", required_unless_present_any = ["list_rules", "explain", "completions", "man"])]
+    #[arg(value_name = "PATH", required_unless_present_any = ["list_rules", "explain", "completions", "man", "pair"])]
     paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -104,6 +104,12 @@ struct Cli {
     /// A path that yields no file to check is not an error.
     #[arg(long)]
     allow_empty: bool,
+    /// Pair an images file with its labels file explicitly (repeatable); others pair by MNIST-style names.
+    #[arg(long, num_args = 2, value_names = ["IMAGES", "LABELS"], action = clap::ArgAction::Append)]
+    pair: Vec<PathBuf>,
+    /// Labels must lie in 0..N-1 (IDX803); without it, gaps in the observed range are a warning (IDX804).
+    #[arg(long, value_name = "N")]
+    classes: Option<u32>,
     /// Check the header and the length only (from the file system), without reading the payload or running payload lints.
     #[arg(long)]
     structure_only: bool,
@@ -184,8 +190,30 @@ fn main() -> ExitCode {
     for note in &expansion.notes {
         eprintln!("note: {note}");
     }
-    let inputs = expansion.inputs;
-    let results = run(&inputs, &settings, cli.jobs);
+    let mut inputs = expansion.inputs;
+    let pairs: Vec<(PathBuf, PathBuf)> = cli
+        .pair
+        .chunks_exact(2)
+        .map(|p| (p[0].clone(), p[1].clone()))
+        .collect();
+    for p in cli.pair.iter() {
+        if !inputs
+            .iter()
+            .any(|i| matches!(i, Ok(Source::File(q)) if q == p))
+        {
+            inputs.push(Ok(Source::File(p.clone())));
+        }
+    }
+    let mut results = run(&inputs, &settings, cli.jobs);
+    idx_validate::dataset::apply(
+        &mut results,
+        &expansion.walked,
+        &idx_validate::dataset::DatasetSettings {
+            classes: cli.classes,
+            pairs,
+            decompress: !cli.no_decompress,
+        },
+    );
     let color = match cli.color {
         Color::Always => true,
         Color::Never => false,

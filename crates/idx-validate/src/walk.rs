@@ -37,6 +37,8 @@ pub struct Expansion {
     pub inputs: Vec<Input>,
     /// One sentence per entry (or group of entries) left out of a walk.
     pub notes: Vec<String>,
+    /// The indices of the inputs found by walking a directory (not named).
+    pub walked: Vec<usize>,
 }
 
 /// Expands `paths`.
@@ -88,6 +90,7 @@ fn walk(root: &Path, opts: &WalkOptions, out: &mut Expansion) -> Result<(), Stri
                 }
                 if ft.is_file() {
                     if opts.all_files || looks_like_idx(e.path()) {
+                        out.walked.push(out.inputs.len());
                         out.inputs.push(Ok(Source::File(e.path().to_path_buf())));
                     } else {
                         not_idx += 1;

@@ -21,9 +21,11 @@
 #![deny(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
 mod array;
+pub mod dataset;
 mod dtype;
 mod finding;
 mod fix;
+mod formats;
 mod gzip;
 mod header;
 pub mod lint;
@@ -40,7 +42,7 @@ pub mod fuzzing;
 
 pub use array::{Array, Data, IntoData, ShapeError};
 pub use dtype::{Element, ElementType};
-pub use finding::{Compression, Finding, Report};
+pub use finding::{Compression, Finding, Related, Report};
 pub use fix::{
     plan, repair, Applicability, AppliedFix, ByteOrder, Edit, Fix, FixError, FixOptions, FixReport,
 };

@@ -103,6 +103,22 @@ rules! {
     TextFile = ("IDX405", "text-file", Error, "the data is text (HTML, XML or plain), not IDX"),
     /// A macOS AppleDouble `._` metadata file.
     AppleDouble = ("IDX406", "appledouble-file", Error, "the data is a macOS AppleDouble (._) file, not IDX"),
+    /// A PNG, JPEG, GIF, BMP, TIFF or WebP image.
+    ImageFile = ("IDX410", "image-file", Error, "the data is an image (PNG, JPEG, GIF, BMP, TIFF or WebP), not IDX"),
+    /// A PDF document.
+    PdfFile = ("IDX411", "pdf-file", Error, "the data is a PDF document, not IDX"),
+    /// A Python pickle.
+    PickleFile = ("IDX412", "pickle-file", Error, "the data is a Python pickle, not IDX"),
+    /// An HDF5 file.
+    Hdf5File = ("IDX413", "hdf5-file", Error, "the data is an HDF5 file, not IDX"),
+    /// A TFRecord file.
+    TfrecordFile = ("IDX414", "tfrecord-file", Error, "the data is a TFRecord file, not IDX"),
+    /// A Parquet file.
+    ParquetFile = ("IDX415", "parquet-file", Error, "the data is a Parquet file, not IDX"),
+    /// An ELF executable or shared library.
+    ExecutableFile = ("IDX416", "executable-file", Error, "the data is an ELF executable or library, not IDX"),
+    /// A header implausible in several independent ways: not IDX.
+    NotIdx = ("IDX420", "not-idx", Error, "the header is implausible in several independent ways: not IDX"),
     /// Multi-byte data that reads far more plausibly little-endian.
     LikelyLittleEndian = ("IDX501", "likely-little-endian", Warning, "the payload looks little-endian"),
     /// Float payload holding NaN or infinities.
@@ -119,6 +135,18 @@ rules! {
     DecompressionLimit = ("IDX702", "decompression-limit", Error, "the decompressed data exceeds the configured limit"),
     /// Zero bytes after the last gzip member.
     GzipPadding = ("IDX703", "gzip-padding", Warning, "zero bytes pad the gzip stream after its last member"),
+    /// An images file and its labels file hold different numbers of items.
+    PairCountMismatch = ("IDX801", "pair-count-mismatch", Error, "an images file and its labels file hold different numbers of items"),
+    /// A labels file that is not rank-1 (or QMNIST rank-2) integer data.
+    LabelsNotInteger = ("IDX802", "labels-not-rank1-integer", Error, "a labels file must be rank-1 integer data (or QMNIST-style rank 2)"),
+    /// Label values outside the classes.
+    LabelOutOfRange = ("IDX803", "label-out-of-range", Error, "a label value lies outside the classes"),
+    /// Label values with a gap in the observed range.
+    LabelGap = ("IDX804", "label-gap", Warning, "some classes between 0 and the largest label never occur"),
+    /// Training and test images with different item shapes or types.
+    SplitMismatch = ("IDX805", "split-mismatch", Error, "training and test images differ in item shape or type"),
+    /// An images file without labels, or the reverse, in a walked directory.
+    LoneFile = ("IDX806", "lone-file", Warning, "an images file without its labels file, or the reverse"),
 }
 
 /// Codes that were once used and are retired: listed so they are never reused.

@@ -247,6 +247,17 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     let _ = writeln!(out, "  {} {}", paint.blue("-->"), location(r, f, gz));
                     let _ = writeln!(out, "{}", paint.blue("   |"));
                     excerpt(&mut out, r, f, c.report.stream_len, &paint);
+                    if let Some(o) = &f.related {
+                        let _ = writeln!(
+                            out,
+                            "   {} also about {} @ {:#x} (byte {}, {} bytes)",
+                            paint.blue("= note:"),
+                            o.path,
+                            o.offset,
+                            o.offset,
+                            o.length
+                        );
+                    }
                     if let Some(h) = &f.hint {
                         let _ = writeln!(out, "   {} {h}", paint.blue("= help:"));
                     }
