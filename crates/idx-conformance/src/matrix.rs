@@ -21,8 +21,9 @@ pub struct Implementation {
 }
 
 /// The adapters shipped in `adapters/`: the reference (this binary), a
-/// plain numpy reader and writer, and idx2numpy. `python` is the
-/// interpreter of a venv holding numpy and idx2numpy.
+/// plain numpy reader and writer, idx2numpy, and the reader generated from
+/// `spec/idx.ksy` by the Kaitai Struct compiler. `python` is the
+/// interpreter of a venv holding numpy, idx2numpy and kaitaistruct.
 pub fn shipped(exe: &Path, python: &Path, adapters: &Path) -> Vec<Implementation> {
     let py = |script: &str| {
         vec![
@@ -75,6 +76,12 @@ pub fn shipped(exe: &Path, python: &Path, adapters: &Path) -> Vec<Implementation
             version: version("import importlib.metadata as m; print('idx2numpy', m.version('idx2numpy'), 'numpy', m.version('numpy'))"),
             reader: Some(py("idx2numpy_reader.py")),
             writer: Some(py("idx2numpy_writer.py")),
+        },
+        Implementation {
+            name: "kaitai".into(),
+            version: version("import importlib.metadata as m; print('spec/idx.ksy by kaitai-struct-compiler 0.11.0, kaitaistruct', m.version('kaitaistruct'))"),
+            reader: Some(py("kaitai_reader.py")),
+            writer: None,
         },
     ]
 }

@@ -4,8 +4,10 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod check;
+pub mod config;
 pub mod dataset;
 pub mod render;
+pub mod size;
 pub mod walk;
 
 /// The spec, for `--explain`.

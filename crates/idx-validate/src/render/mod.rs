@@ -7,6 +7,7 @@ pub mod json;
 pub mod junit;
 pub mod sarif;
 pub mod short;
+pub mod stats;
 
 use crate::check::{Checked, FileResult};
 use idx::{Header, Severity};
