@@ -30,6 +30,8 @@ struct Raw {
     expect_dtype: Option<Spanned<String>>,
     expect_shape: Option<Spanned<String>>,
     max_decompressed: Option<Spanned<SizeValue>>,
+    fix: Option<bool>,
+    unsafe_fixes: Option<bool>,
     #[serde(default)]
     overrides: Vec<RawOverride>,
 }
@@ -140,6 +142,10 @@ pub struct Config {
     pub max_decompressed: Option<u64>,
     /// `[[overrides]]`, in file order (later ones win).
     pub overrides: Vec<Override>,
+    /// `fix`: as `--fix` (repair files; see the README, "Repairing files").
+    pub fix: Option<bool>,
+    /// `unsafe-fixes`: as `--unsafe-fixes`.
+    pub unsafe_fixes: Option<bool>,
 }
 
 impl Config {
@@ -299,6 +305,8 @@ pub fn load(path: &Path) -> Result<Config, String> {
             ignore: rules(&raw.ignore)?.unwrap_or_default(),
         },
         deny_warnings: raw.deny_warnings,
+        fix: raw.fix,
+        unsafe_fixes: raw.unsafe_fixes,
         max_findings: raw.max_findings,
         exclude,
         classes: raw.classes,

@@ -5,6 +5,7 @@ use idx::ElementType;
 use idx_validate::check::{self, FileResult, Settings, Source};
 use idx_validate::config;
 use idx_validate::render::{self, Context};
+use idx_validate::repair::{self, FixSettings};
 use idx_validate::walk::{expand, Input, WalkOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -18,6 +19,9 @@ EXIT STATUS:
     1   at least one file has an error finding (or a warning under --deny-warnings)
     2   a usage error, or a file that could not be read (2 wins over 1)
     A panic (101) is a bug: please report it.
+    With --fix the status reflects what remains after fixing; a file that
+    could not be repaired (left unchanged) is 2; --exit-non-zero-on-fix makes
+    any applied fix 1, and --diff exits 1 when it would change a file.
 
 Offsets are 0-based, shown in hex and decimal. For gzip input (detected by its
 magic) they are offsets in the decompressed stream. The rules are in
@@ -141,6 +145,24 @@ struct Cli {
     /// Print how many findings each rule produced instead of the findings.
     #[arg(long)]
     statistics: bool,
+    /// Repair what can be repaired: apply safe fixes and rewrite each file atomically (standard input goes to standard output). See "Repairing files" in the README.
+    #[arg(long, conflicts_with = "structure_only")]
+    fix: bool,
+    /// With --fix: apply unsafe fixes too (the tool is guessing); without it, mark them fixable.
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Show what --fix would change (each fix, the header before and after) and write nothing.
+    #[arg(long, conflicts_with = "structure_only")]
+    diff: bool,
+    /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz).
+    #[arg(long, value_name = "OUT")]
+    output: Option<PathBuf>,
+    /// The byte order the writer used for multi-byte elements, when you know it: little byte-swaps the payload as a safe fix; big never swaps.
+    #[arg(long, value_name = "ORDER", value_parser = ["little", "big"])]
+    assume_byte_order: Option<String>,
+    /// With --fix: exit 1 when any fix was applied, even if nothing remains.
+    #[arg(long)]
+    exit_non_zero_on_fix: bool,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[arg(long, value_name = "SHELL")]
     completions: Option<clap_complete::Shell>,
@@ -290,7 +312,43 @@ fn main() -> ExitCode {
             )
         })
         .collect();
-    let mut results = run(&inputs, &per_file, cli.jobs);
+    // --fix / --unsafe-fixes, or `fix` / `unsafe-fixes` in the configuration
+    let fix_on = cli.fix || cfg.fix.unwrap_or(false);
+    let unsafe_fixes = cli.unsafe_fixes || cfg.unsafe_fixes.unwrap_or(false);
+    if cli.output.is_some() && !cli.fix {
+        eprintln!("error: --output needs --fix");
+        return ExitCode::from(2);
+    }
+    let fixing = (fix_on || cli.diff).then(|| FixSettings {
+        options: idx::FixOptions::default()
+            .with_unsafe_fixes(unsafe_fixes)
+            .with_assume_byte_order(
+                cli.assume_byte_order
+                    .as_deref()
+                    .and_then(idx::ByteOrder::from_name),
+            ),
+        diff: cli.diff,
+        output: if cli.diff { None } else { cli.output.clone() },
+    });
+    if cli.output.is_some() {
+        let files = inputs
+            .iter()
+            .filter(|i| matches!(i, Ok(Source::File(_))))
+            .count();
+        if files != 1 || inputs.len() != 1 {
+            eprintln!("error: --output takes exactly one input file (standard input is repaired to standard output)");
+            return ExitCode::from(2);
+        }
+    }
+    let stdin_fixed = fix_on && !cli.diff && inputs.iter().any(|i| matches!(i, Ok(Source::Stdin)));
+    if stdin_fixed && inputs.len() != 1 {
+        eprintln!("error: with --fix, standard input is repaired to standard output, so it must be the only input");
+        return ExitCode::from(2);
+    }
+    // the repair of standard input writes to standard output from a worker
+    drop(stdout);
+    let mut results = run(&inputs, &per_file, cli.jobs, fixing.as_ref());
+    let mut stdout = std::io::stdout().lock();
     idx_validate::dataset::apply(
         &mut results,
         &expansion.walked,
@@ -317,6 +375,7 @@ fn main() -> ExitCode {
         quiet: cli.quiet,
         verbose: cli.verbose,
         sarif_github: cli.sarif_github,
+        unsafe_fixes,
     };
     let text = if cli.statistics {
         render::stats::render(&results, cli.format == Format::Json)
@@ -338,15 +397,21 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         }
+        None if stdin_fixed => {
+            // standard output carries the repaired stream
+            let _ = std::io::stderr().write_all(text.as_bytes());
+        }
         None => {
             let _ = stdout.write_all(text.as_bytes());
             let _ = stdout.flush();
         }
     }
     let t = render::totals(&results, deny_warnings);
-    if t.unreadable > 0 {
+    if t.unreadable > 0 || t.repair_failed > 0 {
         ExitCode::from(2)
-    } else if t.invalid > 0 && !cli.exit_zero {
+    } else if (t.invalid > 0 && !cli.exit_zero)
+        || (t.fixed > 0 && (cli.exit_non_zero_on_fix || cli.diff))
+    {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -358,6 +423,7 @@ fn run(
     inputs: &[Input],
     settings: &[(Settings, config::RuleFilter)],
     jobs: Option<usize>,
+    fixing: Option<&FixSettings>,
 ) -> Vec<FileResult> {
     let jobs = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -389,7 +455,10 @@ fn run(
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(input) = inputs.get(i) else { break };
                 let r = match input {
-                    Ok(src) => check::check(src, &settings[i].0),
+                    Ok(src) => match fixing {
+                        Some(f) => repair::fix(src, &settings[i].0, f),
+                        None => check::check(src, &settings[i].0),
+                    },
                     Err((p, e)) => FileResult {
                         source: Source::File(p.clone()),
                         outcome: Err(e.clone()),
