@@ -18,6 +18,10 @@ use std::io::{self, Read};
 /// Size of the buffer the streaming paths read through (a fixed bound).
 pub const CHUNK_LEN: usize = 256 * 1024;
 
+/// The first reads of [`validate_reader`] go through a stack buffer of this
+/// size; a stream that fills it continues through [`CHUNK_LEN`].
+const SMALL_CHUNK_LEN: usize = 16 * 1024;
+
 /// What to check, beyond the spec's rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -163,7 +167,11 @@ pub fn validate_reader_len<R: Read>(
     }
     let mut v = Validator::new(opts.clone());
     v.feed(&peek[..n]);
-    let mut buf = vec![0u8; CHUNK_LEN];
+    // A small input is read through a small stack buffer; the heap buffer is
+    // taken only once a read fills that (allocating and zeroing 256 KiB per
+    // input is a measurable cost when validating thousands of small files).
+    let mut small = Aligned([0u8; SMALL_CHUNK_LEN]);
+    let mut big: Vec<u8> = Vec::new();
     loop {
         if v.settled() {
             match len {
@@ -182,9 +190,14 @@ pub fn validate_reader_len<R: Read>(
                 _ => {}
             }
         }
-        // after the payload, read no more than the trailing bytes counted
+        let buf: &mut [u8] = if big.is_empty() {
+            &mut small.0
+        } else {
+            page_aligned(&mut big)
+        };
+        // the header first, so a bad one stops reading at once; after the
+        // payload, no more than the trailing bytes still to be counted
         let room = if v.analysis.is_none() {
-            // the header first, so a bad one stops reading at once
             MAX_HEADER_LEN - v.prefix.len()
         } else if v.settled() && len.is_none() {
             (TRAILING_COUNT_LIMIT - v.trailing.min(TRAILING_COUNT_LIMIT)).max(1) as usize
@@ -194,7 +207,12 @@ pub fn validate_reader_len<R: Read>(
         let want = room.min(buf.len());
         match read_some(&mut reader, &mut buf[..want])? {
             0 => break,
-            k => v.feed(&buf[..k]),
+            k => {
+                v.feed(&buf[..k]);
+                if big.is_empty() && k == SMALL_CHUNK_LEN {
+                    big = vec![0u8; CHUNK_LEN + PAGE];
+                }
+            }
         }
     }
     Ok(v.finish())
@@ -208,6 +226,21 @@ fn read_some<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
             other => return other,
         }
     }
+}
+
+/// A buffer aligned for the kernel's copy into it.
+#[repr(align(4096))]
+struct Aligned([u8; SMALL_CHUNK_LEN]);
+
+pub(crate) const PAGE: usize = 4096;
+
+/// The [`CHUNK_LEN`] bytes of `buf` (which holds `CHUNK_LEN + PAGE`) that
+/// start on a page boundary. The kernel copies from the page cache into a
+/// page-aligned buffer about three times faster than into one 16 bytes off
+/// (where the allocator puts a large block), on the AMD EPYC measured.
+pub(crate) fn page_aligned(buf: &mut [u8]) -> &mut [u8] {
+    let off = buf.as_ptr().align_offset(PAGE).min(PAGE);
+    &mut buf[off..off + CHUNK_LEN]
 }
 
 fn is_gzip(bytes: &[u8]) -> bool {
