@@ -151,6 +151,26 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Vec<Outcome>, Str
     if cfg.command.is_empty() {
         return Err("no command given (use -- CMD [ARGS...])".into());
     }
+    run_with(cases, mode, cfg, |case| match mode {
+        Mode::Reader => run_reader(case, cfg),
+        Mode::Writer => run_writer(case, cfg),
+    })
+}
+
+/// Runs every applicable case selected by `cfg` (`run`, `skip`,
+/// `expected_failures`; the command and limits are not used) through
+/// `attempt`, which runs the implementation on one case and judges it with
+/// [`judge_reader`] or [`judge_writer`]. The Python package uses it to test
+/// readers and writers in-process.
+///
+/// # Errors
+/// Bad globs.
+pub fn run_with(
+    cases: &[Case],
+    mode: Mode,
+    cfg: &Config,
+    mut attempt: impl FnMut(&Case) -> (Status, String),
+) -> Result<Vec<Outcome>, String> {
     let run = globset(&cfg.run)?;
     let skip = globset(&cfg.skip)?;
     let xfail = globset(&cfg.expected_failures)?;
@@ -162,10 +182,7 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Vec<Outcome>, Str
         {
             continue;
         }
-        let (status, detail) = match mode {
-            Mode::Reader => run_reader(case, cfg),
-            Mode::Writer => run_writer(case, cfg),
-        };
+        let (status, detail) = attempt(case);
         let failed = case.verdict != Verdict::ImplementationDefined && status != Status::Pass;
         out.push(Outcome {
             id: case.id.clone(),
@@ -177,6 +194,91 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Vec<Outcome>, Str
         });
     }
     Ok(out)
+}
+
+/// What a reader did with one case, however it was run.
+#[derive(Debug, Clone)]
+pub enum ReaderAnswer {
+    /// It accepted the file and gave this content (or output that is not a
+    /// content, with why).
+    Accepted(Result<Content, String>),
+    /// It rejected the file, with its reason.
+    Rejected(String),
+}
+
+/// What a writer did with one case's content, however it was run.
+#[derive(Debug, Clone)]
+pub enum WriterAnswer {
+    /// It wrote these bytes.
+    Wrote(Vec<u8>),
+    /// It refused, with its reason.
+    Refused(String),
+}
+
+/// The status of a reader's answer on a case (`pass`, `accepted-invalid`,
+/// `rejected-valid`, `wrong-content`, `accepted`, `rejected`).
+pub fn judge_reader(case: &Case, answer: ReaderAnswer) -> (Status, String) {
+    match answer {
+        ReaderAnswer::Rejected(why) => match case.verdict {
+            Verdict::Invalid => (Status::Pass, format!("rejected: {why}")),
+            Verdict::Valid => (Status::RejectedValid, why),
+            Verdict::ImplementationDefined => (Status::Rejected, why),
+        },
+        ReaderAnswer::Accepted(got) => {
+            if case.verdict == Verdict::Invalid {
+                return (Status::AcceptedInvalid, "accepted".into());
+            }
+            let Some(expected) = &case.content else {
+                return (Status::Crash, "case has no content".into());
+            };
+            match got.and_then(|got| same_content(expected, &got)) {
+                Ok(()) if case.verdict == Verdict::ImplementationDefined => {
+                    (Status::Accepted, "content as the spec reads it".into())
+                }
+                Ok(()) => (Status::Pass, String::new()),
+                Err(e) => (Status::WrongContent, e),
+            }
+        }
+    }
+}
+
+/// The status of a writer's answer on a case (`pass`, `wrong-bytes`,
+/// `rejected-valid`, `accepted`, `rejected`).
+pub fn judge_writer(case: &Case, answer: WriterAnswer) -> (Status, String) {
+    match answer {
+        WriterAnswer::Wrote(out) => {
+            if out == case.bytes {
+                let s = if case.verdict == Verdict::ImplementationDefined {
+                    Status::Accepted
+                } else {
+                    Status::Pass
+                };
+                (s, String::new())
+            } else {
+                let at = out
+                    .iter()
+                    .zip(&case.bytes)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(out.len().min(case.bytes.len()));
+                (
+                    Status::WrongBytes,
+                    format!(
+                        "{} bytes written, {} expected; first difference at byte {at}",
+                        out.len(),
+                        case.bytes.len()
+                    ),
+                )
+            }
+        }
+        WriterAnswer::Refused(why) => {
+            let s = if case.verdict == Verdict::ImplementationDefined {
+                Status::Rejected
+            } else {
+                Status::RejectedValid
+            };
+            (s, why)
+        }
+    }
 }
 
 enum Exit {
@@ -289,7 +391,6 @@ fn case_path(case: &Case, cfg: &Config) -> PathBuf {
 
 fn run_reader(case: &Case, cfg: &Config) -> (Status, String) {
     let path = case_path(case, cfg);
-    let implementation_defined = case.verdict == Verdict::ImplementationDefined;
     match execute(cfg, Some(&path), None) {
         Exit::Timeout => (Status::Timeout, format!("no answer in {:?}", cfg.timeout)),
         Exit::SpawnError(e) => (Status::Crash, format!("could not run: {e}")),
@@ -300,35 +401,21 @@ fn run_reader(case: &Case, cfg: &Config) -> (Status, String) {
             } else {
                 tail(&out)
             };
-            match case.verdict {
-                Verdict::Invalid => (Status::Pass, format!("rejected: {why}")),
-                Verdict::Valid => (Status::RejectedValid, why),
-                Verdict::ImplementationDefined => (Status::Rejected, why),
-            }
+            judge_reader(case, ReaderAnswer::Rejected(why))
         }
-        Exit::Code(0, out, _) => {
-            if case.verdict == Verdict::Invalid {
-                return (Status::AcceptedInvalid, "exit 0".into());
-            }
-            let Some(expected) = &case.content else {
-                return (Status::Crash, "case has no content".into());
-            };
-            match compare(expected, &out) {
-                Ok(()) if implementation_defined => {
-                    (Status::Accepted, "content as the spec reads it".into())
-                }
-                Ok(()) => (Status::Pass, String::new()),
-                Err(e) => (Status::WrongContent, e),
-            }
-        }
+        Exit::Code(0, out, _) => judge_reader(case, ReaderAnswer::Accepted(parse_output(&out))),
         Exit::Code(c, _, err) => (Status::Crash, format!("exit status {c}: {}", tail(&err))),
     }
 }
 
-/// Compares a reader's output with the expected content.
-fn compare(expected: &Content, out: &[u8]) -> Result<(), String> {
+/// A reader's output: the content encoding.
+fn parse_output(out: &[u8]) -> Result<Content, String> {
     let v: Value = serde_json::from_slice(out).map_err(|e| format!("output is not JSON: {e}"))?;
-    let got = Content::from_json(&v)?;
+    Content::from_json(&v)
+}
+
+/// Compares a reader's content with the expected content.
+fn same_content(expected: &Content, got: &Content) -> Result<(), String> {
     if got.dtype != expected.dtype {
         return Err(format!("dtype {} instead of {}", got.dtype, expected.dtype));
     }
@@ -341,7 +428,7 @@ fn compare(expected: &Content, out: &[u8]) -> Result<(), String> {
     if got.values != expected.values {
         let a = Sha256::digest(got.payload());
         let b = Sha256::digest(expected.payload());
-        let first = first_difference(&got, expected);
+        let first = first_difference(got, expected);
         return Err(format!(
             "data differs (first at element {first}; sha256 {} vs {})",
             &hex(&a)[..12],
@@ -370,42 +457,14 @@ fn run_writer(case: &Case, cfg: &Config) -> (Status, String) {
         Exit::Timeout => (Status::Timeout, format!("no answer in {:?}", cfg.timeout)),
         Exit::SpawnError(e) => (Status::Crash, format!("could not run: {e}")),
         Exit::Signal(err) => (Status::Crash, format!("killed by a signal: {}", tail(&err))),
-        Exit::Code(0, out, _) => {
-            if out == case.bytes {
-                let s = if case.verdict == Verdict::ImplementationDefined {
-                    Status::Accepted
-                } else {
-                    Status::Pass
-                };
-                (s, String::new())
-            } else {
-                let at = out
-                    .iter()
-                    .zip(&case.bytes)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(out.len().min(case.bytes.len()));
-                (
-                    Status::WrongBytes,
-                    format!(
-                        "{} bytes written, {} expected; first difference at byte {at}",
-                        out.len(),
-                        case.bytes.len()
-                    ),
-                )
-            }
-        }
+        Exit::Code(0, out, _) => judge_writer(case, WriterAnswer::Wrote(out)),
         Exit::Code(1, out, err) => {
             let why = if out.is_empty() {
                 tail(&err)
             } else {
                 tail(&out)
             };
-            let s = if case.verdict == Verdict::ImplementationDefined {
-                Status::Rejected
-            } else {
-                Status::RejectedValid
-            };
-            (s, why)
+            judge_writer(case, WriterAnswer::Refused(why))
         }
         Exit::Code(c, _, err) => (Status::Crash, format!("exit status {c}: {}", tail(&err))),
     }

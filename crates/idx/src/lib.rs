@@ -44,4 +44,4 @@ pub use read::{read_array, ReadError};
 pub use rules::{Rule, Severity, RETIRED};
 pub use sniff::SNIFF_LEN;
 pub use validate::{validate, validate_reader, validate_with, Options, Validator, CHUNK_LEN};
-pub use write::{encode_header, to_bytes, write, write_raw, WriteError};
+pub use write::{encode_header, to_bytes, write, write_raw, write_slice, WriteError};
