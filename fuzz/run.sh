@@ -11,7 +11,7 @@ seconds="${1:-${FUZZ_SECONDS:-60}}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(parse validate_stream read_array roundtrip_bytes roundtrip_array gzip file_name)
+  targets=(parse validate_stream read_array roundtrip_bytes roundtrip_array gzip file_name fix)
 fi
 
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
@@ -29,6 +29,9 @@ for t in "${targets[@]}"; do
     name="seed-$(basename "$f")"
     if [ "$t" = validate_stream ] || [ "$t" = read_array ]; then
       { printf '\002\001\007'; cat "$f"; } > "$dir/$name"
+    elif [ "$t" = fix ]; then
+      # the first byte picks the repair options: unsafe fixes on
+      { printf '\001'; cat "$f"; } > "$dir/$name"
     else
       cp "$f" "$dir/$name"
     fi

@@ -164,11 +164,11 @@ fn show(
             Ok(()) => {
                 let _ = writeln!(
                     out,
-                    "wrote {} ({} x {} pixels, {} items)",
+                    "wrote {} ({} x {} pixels, {})",
                     p.display(),
                     sheet.width,
                     sheet.height,
-                    items.len()
+                    idx::plural::count(items.len() as u64, "item")
                 );
                 ExitCode::SUCCESS
             }
@@ -212,7 +212,7 @@ fn info(path: &Path) -> ExitCode {
             head[0], head[1]
         ));
         let t = idx::ElementType::from_code(head[2]).map_or("unknown".into(), |t| {
-            format!("{t} ({} bytes each)", t.size())
+            format!("{t} ({} each)", idx::plural::count(t.size() as u64, "byte"))
         });
         s.push_str(&format!(
             "0x0002  {:02x}           element type {t}\n",
@@ -251,10 +251,10 @@ fn info(path: &Path) -> ExitCode {
         return ExitCode::from(1);
     };
     s.push_str(&format!(
-        "{:#06x}  payload: {} bytes, {} elements\n\n",
+        "{:#06x}  payload: {}, {}\n\n",
         h.header_len(),
-        h.payload_len(),
-        h.element_count()
+        idx::plural::count(h.payload_len(), "byte"),
+        idx::plural::count(h.element_count(), "element")
     ));
     // Stream the payload for statistics: fixed memory whatever the size.
     let mut stats = Stats::default();

@@ -422,6 +422,14 @@ fn implementation_defined_cases(out: &mut Vec<Case>) {
         c.golden_bytes(),
         &[("IDX302", 4, 4), ("IDX303", 8, 4)],
     ));
+    let c = ints(I32, &[u32::MAX, u32::MAX, 0], &[]);
+    out.push(implementation_defined(
+        "impl-zero-dim-after-overflowing-prefix-i32",
+        "i32 of shape [4294967295, 4294967295, 0]: the first two dimensions alone overflow 64 bits, but the exact size is 0 (issue #12, bug 1)",
+        c.clone(),
+        c.golden_bytes(),
+        &[("IDX303", 4, 4), ("IDX303", 8, 4), ("IDX302", 12, 4)],
+    ));
     // little-endian data: valid IDX whose content (read big-endian, as the
     // spec says) is almost certainly not what the writer meant
     let labels: Vec<i32> = (0..100).map(|i| (i * 7) % 10).collect();
@@ -575,6 +583,18 @@ fn invalid_cases(out: &mut Vec<Case>) {
         "one byte after the payload",
         hx("00 00 08 01  00 00 00 01  2a  00"),
         &[("IDX203", 9, 1)],
+    ));
+    out.push(invalid(
+        "invalid-zero-size-one-byte",
+        "u8 of shape [4294967295 x 3, 0]: the exact size is 0, so the one payload byte is trailing (issue #12, bug 1)",
+        hx("00 00 08 04  ff ff ff ff  ff ff ff ff  ff ff ff ff  00 00 00 00  2a"),
+        &[
+            ("IDX303", 4, 4),
+            ("IDX303", 8, 4),
+            ("IDX303", 12, 4),
+            ("IDX302", 16, 4),
+            ("IDX203", 20, 1),
+        ],
     ));
     let mut two = hx("00 00 08 01  00 00 00 02  0a 0b");
     two.extend(hx("00 00 08 01  00 00 00 01  0c"));

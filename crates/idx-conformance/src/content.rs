@@ -170,11 +170,12 @@ impl Content {
                 )
             }
         };
-        let n = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d as u64));
+        // exact element count (0 when any dimension is 0), from the library
+        let n = idx::payload_len(ElementType::U8, &shape);
         if n != Some(values.len() as u64) {
             return Err(format!(
-                "shape {shape:?} does not hold {} elements",
-                values.len()
+                "shape {shape:?} does not hold {}",
+                idx::plural::count(values.len() as u64, "element")
             ));
         }
         Ok(Content {

@@ -6,6 +6,7 @@
 pub mod cases;
 pub mod content;
 pub mod corpus;
+pub mod datasets;
 pub mod matrix;
 pub mod runner;
 

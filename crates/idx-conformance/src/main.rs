@@ -106,9 +106,9 @@ fn main() -> ExitCode {
                 }
                 if problems.is_empty() {
                     println!(
-                        "corpus at {} matches its {} recipes",
+                        "corpus at {} matches its {}",
                         root.display(),
-                        cases.len()
+                        idx::plural::count(cases.len() as u64, "recipe")
                     );
                     ExitCode::SUCCESS
                 } else {
@@ -119,8 +119,9 @@ fn main() -> ExitCode {
                 match corpus::generate(&root, &cases) {
                     Ok(n) => {
                         println!(
-                            "wrote {n} files for {} cases under {}",
-                            cases.len(),
+                            "wrote {} for {} under {}",
+                            idx::plural::count(n as u64, "file"),
+                            idx::plural::count(cases.len() as u64, "case"),
                             root.display()
                         );
                         ExitCode::SUCCESS

@@ -263,8 +263,8 @@ pub fn judge_writer(case: &Case, answer: WriterAnswer) -> (Status, String) {
                 (
                     Status::WrongBytes,
                     format!(
-                        "{} bytes written, {} expected; first difference at byte {at}",
-                        out.len(),
+                        "{} written, {} expected; first difference at byte {at}",
+                        idx::plural::count(out.len() as u64, "byte"),
                         case.bytes.len()
                     ),
                 )

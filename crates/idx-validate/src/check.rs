@@ -90,36 +90,6 @@ impl Checked {
     }
 }
 
-/// Expands the command line's paths: files as given, directories walked
-/// recursively in sorted order (IDX-looking files only unless `all_files`),
-/// `-` as standard input. Unreadable directories become unreadable results.
-pub fn expand(paths: &[PathBuf], all_files: bool) -> Vec<Result<Source, (PathBuf, String)>> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.as_os_str() == "-" {
-            out.push(Ok(Source::Stdin));
-        } else if p.is_dir() {
-            for e in walkdir::WalkDir::new(p).sort_by_file_name() {
-                match e {
-                    Ok(e) if e.file_type().is_file() => {
-                        if all_files || looks_like_idx(e.path()) {
-                            out.push(Ok(Source::File(e.path().to_path_buf())));
-                        }
-                    }
-                    Ok(_) => {}
-                    Err(err) => {
-                        let path = err.path().map_or_else(|| p.clone(), Path::to_path_buf);
-                        out.push(Err((path, err.to_string())));
-                    }
-                }
-            }
-        } else {
-            out.push(Ok(Source::File(p.clone())));
-        }
-    }
-    out
-}
-
 /// By name (`*.idx`, `*-idx3-ubyte`, either with `.gz`) or by magic
 /// (`00 00` and a known type code).
 pub fn looks_like_idx(path: &Path) -> bool {

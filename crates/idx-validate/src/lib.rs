@@ -4,7 +4,9 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod check;
+pub mod dataset;
 pub mod render;
+pub mod walk;
 
 /// The spec, for `--explain`.
 pub const SPEC: &str = include_str!("../../../spec/idx.md");

@@ -4,6 +4,7 @@ use clap::{CommandFactory, Parser, ValueEnum};
 use idx::ElementType;
 use idx_validate::check::{self, FileResult, Settings, Source};
 use idx_validate::render::{self, Context};
+use idx_validate::walk::{expand, Input, WalkOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,7 +51,7 @@ enum Color {
 #[command(name = "idx-validate", version, about = "Validate IDX files (MNIST and cousins): every spec violation, located exactly", after_help = AFTER_HELP)]
 struct Cli {
     /// Files, directories (walked recursively) or - for standard input.
-    #[arg(value_name = "PATH", required_unless_present_any = ["list_rules", "explain", "completions", "man"])]
+    #[arg(value_name = "PATH", required_unless_present_any = ["list_rules", "explain", "completions", "man", "pair"])]
     paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -91,6 +92,24 @@ struct Cli {
     /// In directories, check every file, not only IDX-looking ones.
     #[arg(long)]
     all_files: bool,
+    /// In directories, also walk what .gitignore, .ignore and git's exclude files leave out.
+    #[arg(long)]
+    no_ignore: bool,
+    /// In directories, also walk hidden files and directories.
+    #[arg(long)]
+    hidden: bool,
+    /// In directories, leave out paths matching this gitignore-style glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// A path that yields no file to check is not an error.
+    #[arg(long)]
+    allow_empty: bool,
+    /// Pair an images file with its labels file explicitly (repeatable); others pair by MNIST-style names.
+    #[arg(long, num_args = 2, value_names = ["IMAGES", "LABELS"], action = clap::ArgAction::Append)]
+    pair: Vec<PathBuf>,
+    /// Labels must lie in 0..N-1 (IDX803); without it, gaps in the observed range are a warning (IDX804).
+    #[arg(long, value_name = "N")]
+    classes: Option<u32>,
     /// Check the header and the length only (from the file system), without reading the payload or running payload lints.
     #[arg(long)]
     structure_only: bool,
@@ -170,8 +189,47 @@ where
         structure_only: cli.structure_only,
         max_findings: cli.max_findings,
     };
-    let inputs = check::expand(&cli.paths, cli.all_files);
-    let results = run(&inputs, &settings, cli.jobs);
+    let walk = WalkOptions {
+        all_files: cli.all_files,
+        no_ignore: cli.no_ignore,
+        hidden: cli.hidden,
+        exclude: cli.exclude.clone(),
+        allow_empty: cli.allow_empty,
+    };
+    let expansion = match expand(&cli.paths, &walk) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for note in &expansion.notes {
+        eprintln!("note: {note}");
+    }
+    let mut inputs = expansion.inputs;
+    let pairs: Vec<(PathBuf, PathBuf)> = cli
+        .pair
+        .chunks_exact(2)
+        .map(|p| (p[0].clone(), p[1].clone()))
+        .collect();
+    for p in cli.pair.iter() {
+        if !inputs
+            .iter()
+            .any(|i| matches!(i, Ok(Source::File(q)) if q == p))
+        {
+            inputs.push(Ok(Source::File(p.clone())));
+        }
+    }
+    let mut results = run(&inputs, &settings, cli.jobs);
+    idx_validate::dataset::apply(
+        &mut results,
+        &expansion.walked,
+        &idx_validate::dataset::DatasetSettings {
+            classes: cli.classes,
+            pairs,
+            decompress: !cli.no_decompress,
+        },
+    );
     let color = match cli.color {
         Color::Always => true,
         Color::Never => false,
@@ -209,11 +267,7 @@ where
 }
 
 /// Checks every input on `jobs` threads; results in input order.
-fn run(
-    inputs: &[Result<Source, (PathBuf, String)>],
-    settings: &Settings,
-    jobs: Option<usize>,
-) -> Vec<FileResult> {
+fn run(inputs: &[Input], settings: &Settings, jobs: Option<usize>) -> Vec<FileResult> {
     let jobs = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, inputs.len().max(1));

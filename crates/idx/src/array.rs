@@ -78,8 +78,9 @@ impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "shape {:?} does not hold {} elements",
-            self.dims, self.elements
+            "shape {:?} does not hold {}",
+            self.dims,
+            crate::plural::count(self.elements as u64, "element")
         )
     }
 }
@@ -102,8 +103,9 @@ impl Array {
     /// # Errors
     /// When `product(dims)` (1 for rank 0) is not `data.len()`.
     pub fn new(dims: Vec<usize>, data: Data) -> Result<Array, ShapeError> {
-        let product = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
-        if product != Some(data.len()) {
+        // exact: a 0 anywhere gives 0 elements whatever the other dimensions
+        let product = crate::header::exact_product(1, dims.iter().map(|&d| d as u64));
+        if product != Some(data.len() as u64) {
             return Err(ShapeError {
                 elements: data.len(),
                 dims,

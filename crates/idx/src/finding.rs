@@ -1,5 +1,6 @@
 //! Findings and reports: what validation says about a file, as data.
 
+use crate::fix::Fix;
 use crate::header::Header;
 use crate::rules::{Rule, Severity};
 use std::fmt;
@@ -26,6 +27,23 @@ pub struct Finding {
     pub found: Option<String>,
     /// How to fix it or what the bytes probably are.
     pub hint: Option<String>,
+    /// The repair, when the spec's "Fixes" section gives this finding one
+    /// (attached by validation; applied by [`crate::repair`]).
+    pub fix: Option<Fix>,
+    /// For a dataset rule (spec §11): the place in the other file of the
+    /// pair that the finding is also about.
+    pub related: Option<Related>,
+}
+
+/// A place in another file that a dataset finding is also about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Related {
+    /// The other file's path, as given to [`crate::dataset::check_dataset`].
+    pub path: String,
+    /// Byte offset in the other file's stream.
+    pub offset: u64,
+    /// Number of bytes.
+    pub length: u64,
 }
 
 impl Finding {
@@ -38,6 +56,8 @@ impl Finding {
             expected: None,
             found: None,
             hint: None,
+            fix: None,
+            related: None,
         }
     }
 
@@ -53,6 +73,11 @@ impl Finding {
 
     pub(crate) fn hint(mut self, h: impl Into<String>) -> Self {
         self.hint = Some(h.into());
+        self
+    }
+
+    pub(crate) fn related(mut self, r: Related) -> Self {
+        self.related = Some(r);
         self
     }
 

@@ -197,3 +197,169 @@ pub fn read_array_target(data: &[u8]) {
         }
     }
 }
+
+/// Repairs `data` under `opts` in memory; panics on an I/O error (there is
+/// none over slices).
+pub fn repair_bytes(data: &[u8], opts: &crate::FixOptions) -> (crate::FixReport, Vec<u8>) {
+    let mut out = Vec::new();
+    match crate::repair(io::Cursor::new(data), &mut out, opts) {
+        Ok(r) => (r, out),
+        Err(e) => panic!("repairing a slice cannot fail: {e}"), // ok: fuzz harness assertion
+    }
+}
+
+/// Rules whose findings a repair may newly report: facts about the
+/// repaired header or payload that the input's damage hid (the payload lints
+/// and the portability warnings, after a header was rewritten or the
+/// payload byte-swapped). Never an error.
+pub const REVEALED: &[crate::Rule] = &[
+    crate::Rule::ZeroDimension,
+    crate::Rule::LargeDimension,
+    crate::Rule::LikelyLittleEndian,
+    crate::Rule::NonFinite,
+    crate::Rule::FileNameMismatch,
+];
+
+/// The repair guarantees on one input under one set of options:
+/// - the report's `after` is the validation of the output;
+/// - idempotent: repairing the output changes nothing;
+/// - never worse: every applied fix's finding is gone, and no finding
+///   appears whose rule the input's report lacked, except [`REVEALED`]
+///   warnings when a header was rewritten or the payload swapped;
+/// - safe fixes never change the decoded array of a file that decoded;
+/// - gzip output for gzip input, unless compression is not kept.
+pub fn check_repair(data: &[u8], opts: &crate::FixOptions) {
+    let mut out = Vec::new();
+    let report = match crate::repair(io::Cursor::new(data), &mut out, opts) {
+        Ok(r) => r,
+        Err(crate::FixError::Incomplete(rule)) => {
+            let r = validate_with(data, &opts.validate);
+            assert!(r.findings.iter().any(|f| f.rule == rule));
+            assert!(!opts.keep_compression);
+            return;
+        }
+        Err(e) => panic!("repairing a slice cannot fail: {e}"), // ok: fuzz harness assertion
+    };
+    check_offsets(&report.after);
+    // a plain copy of a gzip stream is validated as written: raw
+    let plain = report.before.compression.is_some() && !report.compressed_output;
+    let out_opts = opts
+        .validate
+        .clone()
+        .with_decompress(opts.validate.decompress && !plain);
+    assert_eq!(
+        report.after.findings,
+        validate_with(&out, &out_opts).findings,
+        "the report's `after` is not the output's validation"
+    );
+    if !report.changed() {
+        if report.before.compression.is_none() {
+            assert_eq!(out, data, "an unchanged input was not copied as is");
+        }
+        return;
+    }
+    // idempotent; a stated byte order is a fact about the input, not the
+    // output, so after one the output is checked for safe fixes only
+    let again_opts = match opts.assume_byte_order {
+        Some(_) => opts
+            .clone()
+            .with_assume_byte_order(None)
+            .with_unsafe_fixes(false),
+        None => opts.clone(),
+    };
+    let (again, out2) = repair_bytes(&out, &again_opts);
+    assert!(
+        again.applied.is_empty(),
+        "a repaired file was repaired again: {:#?}\ninput {:02x?}\nfirst {:#?}",
+        again.applied,
+        data,
+        report.applied
+    );
+    if report.after.compression.is_none() {
+        assert_eq!(out2, out);
+    }
+    // never worse
+    let rewrote = report.applied.iter().any(|a| {
+        a.fix.edits.iter().any(|e| match e {
+            crate::Edit::Replace { offset, bytes } => offset + bytes.len() as u64 > 2,
+            crate::Edit::SwapBytes { .. } => true,
+            _ => false,
+        })
+    });
+    for f in &report.after.findings {
+        let before = report.before.findings.iter().any(|g| g.rule == f.rule);
+        assert!(
+            before || (rewrote && REVEALED.contains(&f.rule)),
+            "the repair introduced {} ({}): before {:#?}, applied {:#?}",
+            f.rule,
+            f.message,
+            report.before.findings,
+            report.applied
+        );
+    }
+    for a in &report.applied {
+        if let Some(rule) = a.rule {
+            assert!(
+                !report
+                    .after
+                    .findings
+                    .iter()
+                    .any(|f| f.rule == rule && f.rule.severity() == crate::Severity::Error),
+                "the fixed {rule} is still reported: {:#?}",
+                report.after.findings
+            );
+        }
+    }
+    if report.before.compression.is_some() {
+        assert_eq!(
+            out.starts_with(&[0x1f, 0x8b]),
+            opts.keep_compression,
+            "gzip input lost or kept its compression against the options"
+        );
+    }
+    // safe fixes keep the decoded array of a file that decoded (a stated
+    // byte order is the user's fix, not the tool's)
+    let all_safe = opts.assume_byte_order.is_none()
+        && report
+            .applied
+            .iter()
+            .all(|a| a.fix.applicability == crate::Applicability::Safe && a.rule.is_some());
+    if all_safe && report.before.compression.is_none() {
+        if let Ok(v) = parse(data) {
+            match parse(&out) {
+                Ok(w) => assert!(
+                    w.to_array().bit_eq(&v.to_array()),
+                    "a safe fix changed the array"
+                ),
+                Err(e) => panic!("a safe fix broke a file that decoded: {e}"), // ok: fuzz harness assertion
+            }
+        }
+    }
+}
+
+/// `fix` target: the first byte picks the options (safe only, unsafe,
+/// stated little-endian, gzip-wrapped); the rest is the file.
+/// [`check_repair`] on it.
+pub fn fix_target(data: &[u8]) {
+    let Some((&mode, file)) = data.split_first() else {
+        return;
+    };
+    let opts = crate::FixOptions::default()
+        .with_unsafe_fixes(mode & 1 != 0)
+        .with_assume_byte_order((mode & 2 != 0).then_some(crate::ByteOrder::Little))
+        .with_validate(
+            Options::default()
+                .with_decompress(true)
+                .with_max_decompressed(Some(1 << 20)),
+        );
+    if mode & 4 != 0 {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let gz = std::io::Write::write_all(&mut enc, file).and_then(|()| enc.finish());
+        match gz {
+            Ok(gz) => check_repair(&gz, &opts.with_keep_compression(mode & 8 == 0)),
+            Err(e) => panic!("compressing into memory cannot fail: {e}"), // ok: fuzz harness assertion
+        }
+    } else {
+        check_repair(file, &opts);
+    }
+}

@@ -91,10 +91,29 @@ impl Header {
     }
 }
 
-/// `product(dims) * size`, computed in `u64` without overflow.
+/// `product(dims) * size`, exactly (spec 1.5): 0 when any dimension is 0,
+/// whatever the others are, and `None` only when the exact size exceeds
+/// `u64::MAX`.
 pub fn payload_len(dtype: ElementType, dims: &[u32]) -> Option<u64> {
-    dims.iter()
-        .try_fold(dtype.size() as u64, |acc, &d| acc.checked_mul(u64::from(d)))
+    exact_product(dtype.size() as u64, dims.iter().map(|&d| u64::from(d)))
+}
+
+/// `first * product(factors)`, exactly: 0 when any factor is 0 (even after
+/// a prefix whose product overflows), `None` only when the exact product
+/// exceeds `u64::MAX`. Every size computation of the crate goes through
+/// here, so none multiplies left to right and stops at the first overflow.
+pub(crate) fn exact_product<I>(first: u64, factors: I) -> Option<u64>
+where
+    I: IntoIterator<Item = u64>,
+    I::IntoIter: Clone,
+{
+    let mut factors = factors.into_iter();
+    if first == 0 || factors.clone().any(|f| f == 0) {
+        return Some(0);
+    }
+    // every factor is now at least 1, so the running product never
+    // decreases: once it overflows, the exact product does too
+    factors.try_fold(first, u64::checked_mul)
 }
 
 /// The four magic bytes, before any check.
@@ -162,6 +181,14 @@ mod tests {
         );
         assert_eq!(payload_len(ElementType::F64, &[u32::MAX, u32::MAX]), None);
         assert_eq!(payload_len(ElementType::U8, &[u32::MAX, u32::MAX, 2]), None);
+        // a zero anywhere gives zero, even after an overflowing prefix
+        assert_eq!(
+            payload_len(ElementType::I32, &[u32::MAX, u32::MAX, 0]),
+            Some(0)
+        );
+        assert_eq!(exact_product(0, [u64::MAX, u64::MAX]), Some(0));
+        assert_eq!(exact_product(2, [u64::MAX, 0]), Some(0));
+        assert_eq!(exact_product(2, [u64::MAX, 1]), None);
         let h = Header::new(ElementType::I32, vec![2, 3]).unwrap(); // ok: unit test
         assert_eq!(h.to_bytes(), [0, 0, 0x0c, 2, 0, 0, 0, 2, 0, 0, 0, 3]);
         assert_eq!(

@@ -21,11 +21,14 @@
 #![deny(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
 mod array;
+pub mod dataset;
 mod dtype;
 mod finding;
+mod fix;
 mod header;
 pub mod lint;
 mod parse;
+pub mod plural;
 mod read;
 mod rules;
 mod sniff;
@@ -37,7 +40,10 @@ pub mod fuzzing;
 
 pub use array::{Array, Data, IntoData, ShapeError};
 pub use dtype::{Element, ElementType};
-pub use finding::{Compression, Finding, Report};
+pub use finding::{Compression, Finding, Related, Report};
+pub use fix::{
+    plan, repair, Applicability, AppliedFix, ByteOrder, Edit, Fix, FixError, FixOptions, FixReport,
+};
 pub use header::{payload_len, Header, MAGIC_LEN, MAX_HEADER_LEN};
 pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
 pub use read::{read_array, ReadError};

@@ -8,6 +8,7 @@
 
 use crate::dtype::ElementType;
 use crate::finding::Finding;
+use crate::plural::count;
 use crate::rules::Rule;
 
 /// Minimum number of neighbouring non-zero pairs before the byte-order lint
@@ -283,8 +284,9 @@ impl PayloadLinter {
                     self.start + first * size,
                     size,
                     format!(
-                        "the float payload holds {} NaN and {} infinite values",
-                        self.nan, self.inf
+                        "the float payload holds {} and {}",
+                        count(self.nan, "NaN value"),
+                        count(self.inf, "infinite value")
                     ),
                 )
                 .found(format!(

@@ -117,6 +117,18 @@ rules! {
     GzipDamaged = ("IDX701", "gzip-damaged", Error, "the gzip stream is damaged"),
     /// Decompression exceeded the configured limit.
     DecompressionLimit = ("IDX702", "decompression-limit", Error, "the decompressed data exceeds the configured limit"),
+    /// An images file and its labels file hold different numbers of items.
+    PairCountMismatch = ("IDX801", "pair-count-mismatch", Error, "an images file and its labels file hold different numbers of items"),
+    /// A labels file that is not rank-1 (or QMNIST rank-2) integer data.
+    LabelsNotInteger = ("IDX802", "labels-not-rank1-integer", Error, "a labels file must be rank-1 integer data (or QMNIST-style rank 2)"),
+    /// Label values outside the classes.
+    LabelOutOfRange = ("IDX803", "label-out-of-range", Error, "a label value lies outside the classes"),
+    /// Label values with a gap in the observed range.
+    LabelGap = ("IDX804", "label-gap", Warning, "some classes between 0 and the largest label never occur"),
+    /// Training and test images with different item shapes or types.
+    SplitMismatch = ("IDX805", "split-mismatch", Error, "training and test images differ in item shape or type"),
+    /// An images file without labels, or the reverse, in a walked directory.
+    LoneFile = ("IDX806", "lone-file", Warning, "an images file without its labels file, or the reverse"),
 }
 
 /// Codes that were once used and are retired: listed so they are never reused.

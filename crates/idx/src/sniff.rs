@@ -3,6 +3,7 @@
 
 use crate::dtype::ElementType;
 use crate::finding::Finding;
+use crate::plural::a;
 use crate::rules::Rule;
 
 /// How many leading bytes the sniffers look at (a fixed bound).
@@ -56,7 +57,7 @@ pub(crate) fn sniff(prefix: &[u8]) -> Option<Finding> {
                     Rule::OtherCompression,
                     0,
                     sig.len() as u64,
-                    format!("the data is a {what}, not IDX"),
+                    format!("the data is {}, not IDX", a(what)),
                 )
                 .expected("00 00 (IDX magic)")
                 .found(format!("{} ({what} signature)", hex(sig)))

@@ -9,6 +9,7 @@ use crate::dtype::ElementType;
 use crate::finding::{Compression, Finding, Report, TAIL_LEN};
 use crate::header::{self, Header, MAGIC_LEN, MAX_HEADER_LEN};
 use crate::lint::{self, PayloadLinter};
+use crate::plural::{count, verb};
 use crate::rules::Rule;
 use crate::sniff::{hex, sniff};
 use std::io::{self, Read};
@@ -206,9 +207,9 @@ fn drive_gzip<R: Read>(src: R, opts: &Options) -> io::Result<Report> {
                                 Rule::DecompressionLimit,
                                 limit,
                                 0,
-                                format!("decompression stopped at the limit of {limit} bytes"),
+                                format!("decompression stopped at the limit of {}", count(limit, "byte")),
                             )
-                            .expected(format!("at most {limit} decompressed bytes"))
+                            .expected(format!("at most {}", count(limit, "decompressed byte")))
                             .found("more")
                             .hint("raise the limit (idx-validate --max-decompressed) if the file is genuinely that large; a tiny file that expands this much is a decompression bomb"),
                             true,
@@ -229,7 +230,7 @@ fn drive_gzip<R: Read>(src: R, opts: &Options) -> io::Result<Report> {
                         Rule::GzipDamaged,
                         at,
                         0,
-                        format!("the gzip stream is damaged; decompression failed after {at} bytes of output"),
+                        format!("the gzip stream is damaged; decompression failed after {} of output", count(at, "byte")),
                     )
                     .expected("a complete, intact gzip stream")
                     .found(e.to_string())
@@ -334,20 +335,7 @@ pub(crate) fn unknown_type(code: u8) -> Finding {
 
 /// `1 more byte`, `2 more bytes`.
 fn more(n: u64) -> String {
-    if n == 1 {
-        "1 more byte".into()
-    } else {
-        format!("{n} more bytes")
-    }
-}
-
-/// `1 byte`, `2 bytes`.
-fn n_bytes(n: u64) -> String {
-    if n == 1 {
-        "1 byte".into()
-    } else {
-        format!("{n} bytes")
-    }
+    count(n, "more byte")
 }
 
 pub(crate) fn truncated_magic(len: usize) -> Finding {
@@ -361,7 +349,7 @@ pub(crate) fn truncated_magic(len: usize) -> Finding {
     };
     Finding::new(Rule::TruncatedMagic, len as u64, 0, msg)
         .expected("4 bytes of magic")
-        .found(format!("{len} bytes"))
+        .found(count(len as u64, "byte"))
 }
 
 pub(crate) fn truncated_dimensions(len: usize, rank: u8) -> Finding {
@@ -376,7 +364,7 @@ pub(crate) fn truncated_dimensions(len: usize, rank: u8) -> Finding {
         ),
     )
     .expected(format!("{need} header bytes (4 + 4 x rank {rank})"))
-    .found(format!("{len} bytes"))
+    .found(count(len as u64, "byte"))
     .hint("the file was cut short, or the rank byte (offset 3) is wrong")
 }
 
@@ -388,7 +376,11 @@ pub(crate) fn size_overflow(t: ElementType, dims: &[u32]) -> Finding {
         "the declared payload size does not fit in 64 bits",
     )
     .expected("product(dims) x element size < 2^64")
-    .found(format!("{} x {} bytes", dims_str(dims), t.size()))
+    .found(format!(
+        "{} x {}",
+        dims_str(dims),
+        count(t.size() as u64, "byte")
+    ))
     .hint("no real file has this size: the dimensions are garbage or hostile")
 }
 
@@ -563,6 +555,12 @@ impl Validator {
         self.trailing += rest.len() as u64;
     }
 
+    /// Marks the stream as the decompressed content of `c`.
+    pub(crate) fn with_compression(mut self, c: Compression) -> Self {
+        self.compression = Some(c);
+        self
+    }
+
     /// Stops validation with a container finding; `limit` says whether the
     /// data was cut by a limit (so nothing about its end can be said) rather
     /// than damaged (so truncation findings are consequences, not causes).
@@ -613,14 +611,16 @@ impl Validator {
         } else {
             (self.total.min(TAIL_LEN as u64)) as usize
         };
-        Report {
+        let mut report = Report {
             header: a.header,
             stream_len: self.total,
             compression: self.compression,
             findings,
             tail: self.tail[TAIL_LEN - kept..].to_vec(),
             head: self.prefix,
-        }
+        };
+        crate::fix::attach(&mut report);
+        report
     }
 }
 
@@ -632,17 +632,17 @@ pub(crate) fn truncated_payload(h: &Header, seen: u64, total: u64) -> Finding {
         0,
         format!(
             "the file ends {} before the end of the declared payload: expected {}",
-            n_bytes(missing),
+            count(missing, "byte"),
             more(missing)
         ),
     )
     .expected(format!(
-        "{} payload bytes ({} x {} bytes)",
-        h.payload_len(),
+        "{} ({} x {})",
+        count(h.payload_len(), "payload byte"),
         dims_str(h.dims()),
-        h.dtype().size()
+        count(h.dtype().size() as u64, "byte")
     ))
-    .found(format!("{seen} payload bytes"));
+    .found(count(seen, "payload byte"));
     if let Some(&first) = h.dims().first() {
         if let Some(item) = h
             .payload_len()
@@ -652,7 +652,8 @@ pub(crate) fn truncated_payload(h: &Header, seen: u64, total: u64) -> Finding {
             let whole = seen / item;
             let exact = if seen % item == 0 { "exactly " } else { "" };
             f = f.hint(format!(
-                "the payload holds {exact}{whole} complete items of the {first} the header declares: the file was cut short, or dimension 0 overstates the count"
+                "the payload holds {exact}{} of the {first} the header declares: the file was cut short, or dimension 0 overstates the count",
+                count(whole, "complete item")
             ));
         }
     }
@@ -675,8 +676,8 @@ pub(crate) fn trailing_bytes(h: &Header, end: u64, trailing: u64, head: &[u8]) -
             .to_string()
     } else if let Some(item) = item.filter(|i| trailing % i == 0) {
         format!(
-            "the trailing bytes are exactly {} more items: dimension 0 probably understates the count",
-            trailing / item
+            "the trailing bytes are exactly {}: dimension 0 probably understates the count",
+            count(trailing / item, "more item")
         )
     } else {
         "the header may understate a dimension, or the writer appended padding or another record"
@@ -687,12 +688,9 @@ pub(crate) fn trailing_bytes(h: &Header, end: u64, trailing: u64, head: &[u8]) -
         end,
         trailing,
         format!(
-            "{} the end of the declared payload",
-            if trailing == 1 {
-                "1 byte follows".to_string()
-            } else {
-                format!("{trailing} bytes follow")
-            }
+            "{} {} the end of the declared payload",
+            count(trailing, "byte"),
+            verb(trailing, "follows", "follow")
         ),
     )
     .expected(format!("end of file at byte {end}"))

@@ -50,7 +50,11 @@ impl fmt::Display for WriteError {
                 expected: Some(e),
                 found,
             } => {
-                write!(f, "payload is {found} bytes, the shape needs {e}")
+                write!(
+                    f,
+                    "payload is {}, the shape needs {e}",
+                    crate::plural::count(*found, "byte")
+                )
             }
             WriteError::PayloadLength {
                 expected: None,
@@ -58,7 +62,8 @@ impl fmt::Display for WriteError {
             } => {
                 write!(
                     f,
-                    "payload is {found} bytes, the shape's size overflows 64 bits"
+                    "payload is {}, the shape's size overflows 64 bits",
+                    crate::plural::count(*found, "byte")
                 )
             }
             WriteError::Io(e) => write!(f, "write failed: {e}"),
@@ -112,9 +117,10 @@ pub fn write_raw<W: Write>(
     payload: &[u8],
 ) -> Result<u64, WriteError> {
     let header = encode_header(dtype, dims)?;
-    let expected = dims
-        .iter()
-        .try_fold(dtype.size() as u64, |a, &d| a.checked_mul(d as u64));
+    let expected = crate::header::exact_product(
+        dtype.size() as u64,
+        dims.iter().map(|&d| d as u64), // usize is at most 64 bits
+    );
     if expected != Some(payload.len() as u64) {
         return Err(WriteError::PayloadLength {
             expected,

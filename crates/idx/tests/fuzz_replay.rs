@@ -22,6 +22,7 @@ const TARGETS: &[(&str, Harness)] = &[
     ("roundtrip_array", array_target),
     ("gzip", fuzzing::gzip_target),
     ("file_name", fuzzing::file_name_target),
+    ("fix", fuzzing::fix_target),
 ];
 
 fn root() -> PathBuf {
@@ -67,6 +68,13 @@ fn seed_corpus_passes_every_harness() {
                         harness(&input);
                     }
                     "gzip" => harness(bytes.get(10..).unwrap_or(&[])),
+                    // the first byte picks the options: safe, unsafe,
+                    // stated little-endian, gzip-wrapped to plain output
+                    "fix" => {
+                        for mode in [0u8, 1, 3, 13] {
+                            harness(&[&[mode][..], &bytes].concat());
+                        }
+                    }
                     _ => harness(&bytes),
                 }
             }

@@ -150,7 +150,7 @@ fn non_finite_values_are_counted_everywhere_not_only_in_the_sample() {
     assert_eq!((f[0].offset, f[0].length), (8 + 9_000 * 4, 4));
     assert_eq!(
         f[0].message,
-        "the float payload holds 2 NaN and 1 infinite values"
+        "the float payload holds 2 NaN values and 1 infinite value"
     );
     // the same through every chunking
     for step in [1usize, 3, 4093, 65536] {
@@ -172,7 +172,7 @@ fn non_finite_values_are_counted_everywhere_not_only_in_the_sample() {
         (f.offset, f.message.as_str()),
         (
             8 + 12_345 * 8,
-            "the float payload holds 0 NaN and 1 infinite values"
+            "the float payload holds 0 NaN values and 1 infinite value"
         )
     );
 }

@@ -145,6 +145,35 @@ fn idx201_size_overflow() {
 }
 
 #[test]
+fn idx201_is_about_the_exact_size_so_a_zero_dimension_wins() {
+    case(
+        "i32 4G x 4G x 0",
+        concat!(
+            "00 00 0c 03 ",             // i32, rank 3
+            "ff ff ff ff ff ff ff ff ", // dims 0, 1: 2^32-1 each (overflow alone)
+            "00 00 00 00",              // dim 2 = 0: the exact size is 0
+        ),
+        &[("IDX303", 4, 4), ("IDX303", 8, 4), ("IDX302", 12, 4)],
+    );
+    case(
+        "u8 4G x 4G x 4G x 0, one byte",
+        concat!(
+            "00 00 08 04 ",                         // u8, rank 4
+            "ff ff ff ff ff ff ff ff ff ff ff ff ", // dims 0..2: 2^32-1
+            "00 00 00 00 ",                         // dim 3 = 0: size 0
+            "2a",                                   // a trailing byte
+        ),
+        &[
+            ("IDX303", 4, 4),
+            ("IDX303", 8, 4),
+            ("IDX303", 12, 4),
+            ("IDX302", 16, 4),
+            ("IDX203", 20, 1),
+        ],
+    );
+}
+
+#[test]
 fn idx202_truncated_payload() {
     case(
         "one byte short",
@@ -389,5 +418,5 @@ fn messages_say_what_and_where() {
         .hint
         .as_deref()
         .unwrap()
-        .contains("exactly 1 complete items of the 3"));
+        .contains("exactly 1 complete item of the 3"));
 }

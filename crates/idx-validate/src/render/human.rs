@@ -3,6 +3,7 @@
 
 use super::{counts, header_summary, spec_link, totals, Context};
 use crate::check::{window, FileResult};
+use idx::plural::count;
 use idx::{Finding, Severity};
 use std::fmt::Write;
 
@@ -115,8 +116,8 @@ fn excerpt(out: &mut String, r: &FileResult, f: &Finding, stream_len: u64, paint
         let end = (f.offset + f.length - row).min(16) as usize;
         let more = if f.offset + f.length > row + 16 {
             format!(
-                " ({} bytes, to offset {:#x})",
-                f.length,
+                " ({}, to offset {:#x})",
+                count(f.length, "byte"),
                 f.offset + f.length
             )
         } else {
@@ -155,7 +156,11 @@ fn structure(out: &mut String, r: &FileResult, paint: &Paint) {
     let head = &c.report.head;
     let _ = writeln!(out, "{}", paint.bold("header:"));
     if head.len() < 4 {
-        let _ = writeln!(out, "  (the magic is incomplete: {} bytes)", head.len());
+        let _ = writeln!(
+            out,
+            "  (the magic is incomplete: {})",
+            count(head.len() as u64, "byte")
+        );
         return;
     }
     let _ = writeln!(
@@ -164,7 +169,7 @@ fn structure(out: &mut String, r: &FileResult, paint: &Paint) {
         head[0], head[1]
     );
     let t = idx::ElementType::from_code(head[2]).map_or("unknown".to_string(), |t| {
-        format!("{t}, {} byte(s) each", t.size())
+        format!("{t}, {} each", count(t.size() as u64, "byte"))
     });
     let _ = writeln!(
         out,
@@ -192,12 +197,15 @@ fn structure(out: &mut String, r: &FileResult, paint: &Paint) {
     if let Some(h) = &c.report.header {
         let _ = writeln!(
             out,
-            "  {:#06x}  payload: {} bytes declared ({} elements), {} present in a stream of {} bytes",
+            "  {:#06x}  payload: {} declared ({}), {} present in a stream of {}",
             h.header_len(),
-            h.payload_len(),
-            h.element_count(),
-            c.report.stream_len.saturating_sub(h.header_len() as u64).min(h.payload_len()),
-            c.report.stream_len
+            count(h.payload_len(), "byte"),
+            count(h.element_count(), "element"),
+            c.report
+                .stream_len
+                .saturating_sub(h.header_len() as u64)
+                .min(h.payload_len()),
+            count(c.report.stream_len, "byte")
         );
     }
 }
@@ -239,6 +247,17 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     let _ = writeln!(out, "  {} {}", paint.blue("-->"), location(r, f, gz));
                     let _ = writeln!(out, "{}", paint.blue("   |"));
                     excerpt(&mut out, r, f, c.report.stream_len, &paint);
+                    if let Some(o) = &f.related {
+                        let _ = writeln!(
+                            out,
+                            "   {} also about {} @ {:#x} (byte {}, {} bytes)",
+                            paint.blue("= note:"),
+                            o.path,
+                            o.offset,
+                            o.offset,
+                            o.length
+                        );
+                    }
                     if let Some(h) = &f.hint {
                         let _ = writeln!(out, "   {} {h}", paint.blue("= help:"));
                     }
@@ -246,7 +265,11 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     out.push('\n');
                 }
                 for (rule, n) in &c.suppressed {
-                    let _ = writeln!(out, "note: {n} more {rule} findings in {path} not shown (raise --max-findings)\n");
+                    let _ = writeln!(
+                        out,
+                        "note: {} in {path} not shown (raise --max-findings)\n",
+                        count(*n as u64, &format!("more {rule} finding"))
+                    );
                 }
                 let gzs = if gz {
                     " (gzip; offsets are in the decompressed stream)"
@@ -279,9 +302,8 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
     let t = totals(results, ctx.deny_warnings);
     let _ = writeln!(
         out,
-        "{} file{} checked: {} valid, {} invalid, {} unreadable",
-        t.files,
-        if t.files == 1 { "" } else { "s" },
+        "{} checked: {} valid, {} invalid, {} unreadable",
+        count(t.files as u64, "file"),
         t.valid,
         t.invalid,
         t.unreadable

@@ -11,7 +11,7 @@ pub const VERSION: u32 = 1;
 
 /// One finding as JSON.
 pub fn finding(f: &Finding) -> Value {
-    json!({
+    let mut v = json!({
         "rule": f.rule.code(),
         "severity": f.severity().as_str(),
         "offset": f.offset,
@@ -20,7 +20,11 @@ pub fn finding(f: &Finding) -> Value {
         "expected": f.expected,
         "found": f.found,
         "hint": f.hint,
-    })
+    });
+    if let Some(o) = &f.related {
+        v["related"] = json!({"path": o.path, "offset": o.offset, "length": o.length});
+    }
+    v
 }
 
 /// One file as JSON.

@@ -92,7 +92,7 @@ pub fn counts(c: &Checked) -> String {
     ] {
         let n = c.count(s);
         if n > 0 {
-            parts.push(format!("{n} {one}{}", if n == 1 { "" } else { "s" }));
+            parts.push(idx::plural::count(n as u64, one));
         }
     }
     parts.join(", ")

@@ -52,7 +52,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     if c.report.compression.is_some() {
                         text.push_str(" (offset in the decompressed stream)");
                     }
-                    out.push(json!({
+                    let mut result = json!({
                         "ruleId": f.rule.code(),
                         "ruleIndex": Rule::ALL.iter().position(|x| *x == f.rule),
                         "level": level(f.severity(), ctx.deny_warnings),
@@ -62,7 +62,22 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                             "region": region,
                         }}],
                         "properties": {"expected": f.expected, "found": f.found, "hint": f.hint},
-                    }));
+                    });
+                    if let Some(o) = &f.related {
+                        let mut region = json!({"byteOffset": o.offset, "byteLength": o.length});
+                        if ctx.sarif_github {
+                            region["startLine"] = json!(1);
+                        }
+                        result["relatedLocations"] = json!([{
+                            "id": 1,
+                            "physicalLocation": {
+                                "artifactLocation": {"uri": o.path.replace('\\', "/").trim_start_matches("./")},
+                                "region": region,
+                            },
+                            "message": {"text": "the other file of the pair"},
+                        }]);
+                    }
+                    out.push(result);
                 }
             }
         }

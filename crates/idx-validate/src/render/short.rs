@@ -25,7 +25,11 @@ pub fn render(results: &[FileResult], _ctx: &Context) -> String {
                     );
                 }
                 for (rule, n) in &c.suppressed {
-                    let _ = writeln!(s, "{path}: note: {n} more {rule} findings not shown");
+                    let _ = writeln!(
+                        s,
+                        "{path}: note: {} not shown",
+                        idx::plural::count(*n as u64, &format!("more {rule} finding"))
+                    );
                 }
             }
         }

@@ -1,0 +1,685 @@
+//! Dataset rules (spec §11): checks about several files together, an images
+//! file with its labels file and a training split with its test split.
+//!
+//! Files are paired by the MNIST naming convention
+//! (`<prefix>[-._]images[-._]idx<R>[-._]<word>[.gz]` with
+//! `<prefix>[-._]labels[-._]idx<R>[-._]<word>[.gz]` in the same directory)
+//! or explicitly. The caller gives each file's path, its header (from
+//! validation) and, for labels files, a [`LabelScan`] of the values; the
+//! findings come back per file, in the usual data model, with
+//! [`Finding::related`] naming the other file of a pair.
+//!
+//! Like the rest of the library this reads no file by name: the scan takes
+//! a reader.
+
+use crate::dtype::ElementType;
+use crate::finding::{Finding, Related};
+use crate::header::{self, Header, MAGIC_LEN, MAX_HEADER_LEN};
+use crate::rules::Rule;
+use std::io::{self, Read};
+
+/// What a file is in a dataset, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// `...-images-idx3-ubyte`.
+    Images,
+    /// `...-labels-idx1-ubyte`.
+    Labels,
+}
+
+/// Which split a prefix names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    /// `train`.
+    Train,
+    /// `test` or `t10k`.
+    Test,
+}
+
+/// A file name read by the dataset convention.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DatasetName {
+    /// Images or labels.
+    pub role: Role,
+    /// Everything before the role word, lowercased (`emnist-balanced-train`).
+    pub prefix: String,
+    /// The split the prefix ends with, if any.
+    pub split: Option<Split>,
+    /// The prefix without its split word (the dataset: `emnist-balanced-`).
+    pub dataset: String,
+    /// The name ends in `.gz` (any case).
+    pub gzip: bool,
+}
+
+/// Reads a file name (the last path component of `path`) by the convention:
+/// `<prefix>[-._](images|labels)[-._]idx<digits>[-._]<word>` with an optional
+/// `.gz`. `None` for any other name.
+pub fn dataset_name(path: &str) -> Option<DatasetName> {
+    let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let lower = base.to_ascii_lowercase();
+    let (stem, gzip) = match lower.strip_suffix(".gz") {
+        Some(s) => (s, true),
+        None => (lower.as_str(), false),
+    };
+    let parts: Vec<&str> = stem.split(['-', '.', '_']).collect();
+    let n = parts.len();
+    if n < 3 {
+        return None;
+    }
+    let (role, rank, word) = (parts[n - 3], parts[n - 2], parts[n - 1]);
+    let role = match role {
+        "images" => Role::Images,
+        "labels" => Role::Labels,
+        _ => return None,
+    };
+    let digits = rank.strip_prefix("idx")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || word.is_empty() {
+        return None;
+    }
+    // the prefix: the name up to the separator before the role word
+    let role_len = parts[n - 3].len() + parts[n - 2].len() + parts[n - 1].len() + 2;
+    // separators compare equal: `emnist_balanced.train` is `emnist-balanced-train`
+    let prefix = stem[..stem.len() - role_len]
+        .trim_end_matches(['-', '.', '_'])
+        .replace(['.', '_'], "-");
+    let prefix = prefix.as_str();
+    let last = prefix.rsplit('-').next().unwrap_or(prefix);
+    let split = match last {
+        "train" => Some(Split::Train),
+        "test" | "t10k" => Some(Split::Test),
+        _ => None,
+    };
+    let dataset = match split {
+        Some(_) => prefix[..prefix.len() - last.len()].to_string(),
+        None => prefix.to_string(),
+    };
+    Some(DatasetName {
+        role,
+        prefix: prefix.to_string(),
+        split,
+        dataset,
+        gzip,
+    })
+}
+
+/// Values tracked one by one for the gap check: 0..TRACKED (a fixed bound).
+const TRACKED: usize = 1 << 16;
+
+/// What a labels file's values are: the class column of a rank-1 file, or
+/// column 0 of a rank-2 (QMNIST-style extended) file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelScan {
+    /// The header of the labels file.
+    pub header: Header,
+    /// Label values examined.
+    pub count: u64,
+    /// The smallest and largest value, if any.
+    pub min_max: Option<(i64, i64)>,
+    /// The first value outside `0..classes` (or negative), with its byte
+    /// offset in the stream.
+    pub first_out_of_range: Option<(u64, i64)>,
+    /// How many values are outside `0..classes` (or negative).
+    pub out_of_range: u64,
+    /// `classes` the scan was made for.
+    pub classes: Option<u32>,
+    seen: Vec<u64>,
+}
+
+impl LabelScan {
+    /// True when `v` (in `0..65536`) occurs.
+    pub fn seen(&self, v: i64) -> bool {
+        usize::try_from(v)
+            .ok()
+            .filter(|&v| v < TRACKED)
+            .is_some_and(|v| self.seen[v / 64] >> (v % 64) & 1 == 1)
+    }
+
+    /// The values in `0..=max` that never occur (`None` when the maximum is
+    /// negative or too large to track).
+    pub fn gaps(&self) -> Option<Vec<i64>> {
+        let (_, max) = self.min_max?;
+        if !(0..TRACKED as i64).contains(&max) {
+            return None;
+        }
+        Some((0..=max).filter(|&v| !self.seen(v)).collect())
+    }
+}
+
+/// True when a labels header is one the dataset rules accept: rank 1 of an
+/// integer type, or rank 2 of an integer type (QMNIST's extended labels,
+/// i32 `[N, 8]`, whose column 0 is the class).
+pub fn labels_shape_ok(h: &Header) -> bool {
+    !h.dtype().is_float() && matches!(h.rank(), 1 | 2) && (h.rank() == 1 || h.dims()[1] > 0)
+}
+
+/// Scans a labels file's values, streaming (a fixed buffer and an 8 KiB
+/// table whatever the size). With `decompress`, gzip input (magic `1f 8b`)
+/// is decompressed. Returns `None` when the header is not a labels header
+/// the rules accept ([`labels_shape_ok`]) or cannot be read; a payload cut
+/// short is scanned as far as it goes.
+///
+/// # Errors
+/// The reader's I/O errors and damaged gzip data (the validation report
+/// already says what is wrong with those).
+pub fn scan_labels<R: Read>(
+    reader: R,
+    decompress: bool,
+    classes: Option<u32>,
+) -> io::Result<Option<LabelScan>> {
+    let mut r = io::BufReader::new(reader);
+    let gz = decompress && io::BufRead::fill_buf(&mut r)?.starts_with(&[0x1f, 0x8b]);
+    if gz {
+        scan_stream(flate2::read::MultiGzDecoder::new(r), classes)
+    } else {
+        scan_stream(r, classes)
+    }
+}
+
+fn read_up_to<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+fn scan_stream<R: Read>(mut r: R, classes: Option<u32>) -> io::Result<Option<LabelScan>> {
+    let mut magic = [0u8; MAGIC_LEN];
+    if read_up_to(&mut r, &mut magic)? < MAGIC_LEN || magic[..2] != [0, 0] {
+        return Ok(None);
+    }
+    let Some(dtype) = ElementType::from_code(magic[2]) else {
+        return Ok(None);
+    };
+    let rank = usize::from(magic[3]);
+    let mut dims_bytes = [0u8; MAX_HEADER_LEN - MAGIC_LEN];
+    let want = 4 * rank;
+    if read_up_to(&mut r, &mut dims_bytes[..want])? < want {
+        return Ok(None);
+    }
+    let Ok((_, dims)) = header::dimensions(&dims_bytes[..want], magic[3]) else {
+        return Ok(None);
+    };
+    let Some(h) = Header::new(dtype, dims) else {
+        return Ok(None);
+    };
+    if !labels_shape_ok(&h) {
+        return Ok(None);
+    }
+    let size = dtype.size();
+    let stride = if h.rank() == 2 {
+        u64::from(h.dims()[1])
+    } else {
+        1
+    };
+    let mut scan = LabelScan {
+        count: 0,
+        min_max: None,
+        first_out_of_range: None,
+        out_of_range: 0,
+        classes,
+        seen: vec![0; TRACKED / 64],
+        header: h,
+    };
+    let start = scan.header.header_len() as u64;
+    let total = scan.header.element_count();
+    let mut buf = vec![0u8; 64 * 1024 - (64 * 1024) % size];
+    let mut index = 0u64;
+    while index < total {
+        let n = read_up_to(&mut r, &mut buf)?;
+        let whole = n - n % size;
+        for e in buf[..whole].chunks_exact(size) {
+            if index >= total {
+                break;
+            }
+            if index % stride == 0 {
+                let v = value(dtype, e);
+                scan.note(v, start + index * size as u64);
+            }
+            index += 1;
+        }
+        if n < buf.len() {
+            break;
+        }
+    }
+    Ok(Some(scan))
+}
+
+fn value(t: ElementType, e: &[u8]) -> i64 {
+    match (t, e) {
+        (ElementType::U8, [a]) => i64::from(*a),
+        (ElementType::I8, [a]) => i64::from(*a as i8),
+        (ElementType::I16, [a, b]) => i64::from(i16::from_be_bytes([*a, *b])),
+        (ElementType::I32, [a, b, c, d]) => i64::from(i32::from_be_bytes([*a, *b, *c, *d])),
+        _ => 0, // unreachable: labels_shape_ok admits integer types only, and chunks have the element size
+    }
+}
+
+impl LabelScan {
+    fn note(&mut self, v: i64, offset: u64) {
+        self.count += 1;
+        self.min_max = Some(match self.min_max {
+            None => (v, v),
+            Some((a, b)) => (a.min(v), b.max(v)),
+        });
+        if let Ok(i) = usize::try_from(v) {
+            if i < TRACKED {
+                self.seen[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let out = v < 0 || self.classes.is_some_and(|c| v >= i64::from(c));
+        if out {
+            self.out_of_range += 1;
+            if self.first_out_of_range.is_none() {
+                self.first_out_of_range = Some((offset, v));
+            }
+        }
+    }
+}
+
+/// One file of a dataset check.
+#[derive(Debug, Clone, Default)]
+pub struct DatasetFile {
+    /// The path as the user sees it (`/`-separated); its directory and name
+    /// drive the pairing.
+    pub path: String,
+    /// The header, when validation could read one.
+    pub header: Option<Header>,
+    /// For a labels file: its values.
+    pub labels: Option<LabelScan>,
+    /// Found by walking a directory (only those get the lone-file warning).
+    pub walked: bool,
+}
+
+/// What to check beyond the names.
+#[derive(Debug, Clone, Default)]
+pub struct DatasetOptions {
+    /// Labels must lie in `0..classes` (IDX803); without it, gaps in the
+    /// observed `0..=max` are a warning (IDX804).
+    pub classes: Option<u32>,
+    /// Explicit `(images, labels)` pairs, as indices into the files. A file
+    /// in an explicit pair is not paired by name.
+    pub pairs: Vec<(usize, usize)>,
+}
+
+/// A finding for the file at an index.
+pub type DatasetFinding = (usize, Finding);
+
+fn dir_of(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..i])
+}
+
+fn related(path: &str, offset: u64, length: u64) -> Related {
+    Related {
+        path: path.to_string(),
+        offset,
+        length,
+    }
+}
+
+/// The role a file plays: from an explicit pair, else from its name.
+pub fn role(files: &[DatasetFile], opts: &DatasetOptions, i: usize) -> Option<Role> {
+    for &(im, lb) in &opts.pairs {
+        if im == i {
+            return Some(Role::Images);
+        }
+        if lb == i {
+            return Some(Role::Labels);
+        }
+    }
+    files
+        .get(i)
+        .and_then(|f| dataset_name(&f.path))
+        .map(|n| n.role)
+}
+
+/// The dataset findings for `files`, each with the index of the file it is
+/// reported on, ordered by file then offset.
+pub fn check_dataset(files: &[DatasetFile], opts: &DatasetOptions) -> Vec<DatasetFinding> {
+    let names: Vec<Option<DatasetName>> = files.iter().map(|f| dataset_name(&f.path)).collect();
+    let explicit = |i: usize| opts.pairs.iter().any(|&(a, b)| a == i || b == i);
+    let mut pairs: Vec<(usize, usize)> = opts.pairs.clone();
+    let mut paired = vec![false; files.len()];
+    for &(a, b) in &pairs {
+        paired[a] = true;
+        paired[b] = true;
+    }
+    // pair by name: same directory and prefix; prefer the same compression
+    for (i, n) in names.iter().enumerate() {
+        let Some(n) = n.as_ref().filter(|n| n.role == Role::Images) else {
+            continue;
+        };
+        if explicit(i) {
+            continue;
+        }
+        let candidates: Vec<usize> = names
+            .iter()
+            .enumerate()
+            .filter(|(j, m)| {
+                m.as_ref().is_some_and(|m| {
+                    m.role == Role::Labels
+                        && m.prefix == n.prefix
+                        && !explicit(*j)
+                        && dir_of(&files[*j].path) == dir_of(&files[i].path)
+                })
+            })
+            .map(|(j, _)| j)
+            .collect();
+        let pick = candidates
+            .iter()
+            .copied()
+            .find(|&j| names[j].as_ref().is_some_and(|m| m.gzip == n.gzip))
+            .or_else(|| candidates.first().copied());
+        if let Some(j) = pick {
+            pairs.push((i, j));
+            paired[i] = true;
+            for &j in &candidates {
+                paired[j] = true;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for &(im, lb) in &pairs {
+        out.extend(count_mismatch(files, im, lb));
+    }
+    for (i, f) in files.iter().enumerate() {
+        if role(files, opts, i) == Some(Role::Labels) {
+            out.extend(label_findings(f, opts).into_iter().map(|x| (i, x)));
+        }
+    }
+    out.extend(split_mismatch(files, &names));
+    for (i, f) in files.iter().enumerate() {
+        if f.walked && !paired[i] {
+            if let Some(n) = &names[i] {
+                out.push((i, lone(f, n)));
+            }
+        }
+    }
+    out.sort_by(|(a, x), (b, y)| (a, x.offset, x.rule).cmp(&(b, y.offset, y.rule)));
+    out
+}
+
+fn count_mismatch(files: &[DatasetFile], im: usize, lb: usize) -> Option<DatasetFinding> {
+    let (fi, fl) = (&files[im], &files[lb]);
+    let (hi, hl) = (fi.header.as_ref()?, fl.header.as_ref()?);
+    let (&ni, &nl) = (hi.dims().first()?, hl.dims().first()?);
+    if ni == nl {
+        return None;
+    }
+    let f = Finding::new(
+        Rule::PairCountMismatch,
+        4,
+        4,
+        format!(
+            "the labels file holds {} but its images file {} holds {}",
+            items(nl),
+            fi.path,
+            items(ni)
+        ),
+    )
+    .expected(format!("{ni} (dimension 0 of {})", fi.path))
+    .found(nl.to_string())
+    .hint(if nl < ni {
+        "labels are missing (or the images file holds extra items): the two files of a pair must hold one label per image, in order"
+    } else {
+        "images are missing (or the labels file holds extra items): the two files of a pair must hold one label per image, in order"
+    })
+    .related(related(&fi.path, 4, 4));
+    Some((lb, f))
+}
+
+fn items(n: u32) -> String {
+    format!("{n} item{}", if n == 1 { "" } else { "s" })
+}
+
+fn label_findings(f: &DatasetFile, opts: &DatasetOptions) -> Vec<Finding> {
+    let Some(h) = &f.header else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    if h.dtype().is_float() {
+        out.push(
+            Finding::new(
+                Rule::LabelsNotInteger,
+                2,
+                1,
+                format!("the labels file holds {} values, not integer classes", h.dtype()),
+            )
+            .expected("an integer type (u8, i8, i16 or i32)")
+            .found(h.dtype().to_string())
+            .hint("labels are class numbers: write them as u8 (or i32 for QMNIST-style extended labels)"),
+        );
+    }
+    if !matches!(h.rank(), 1 | 2) || (h.rank() == 2 && h.dims()[1] == 0) {
+        out.push(
+            Finding::new(
+                Rule::LabelsNotInteger,
+                3,
+                1,
+                format!("the labels file has rank {}, not 1", h.rank()),
+            )
+            .expected("rank 1 (one label per item), or rank 2 [N, K] with the class in column 0 (QMNIST)")
+            .found(format!("rank {}", h.rank()))
+            .hint("is this an images file named as labels? a labels file holds one class number per item"),
+        );
+    }
+    let Some(s) = &f.labels else {
+        return out;
+    };
+    if let Some((offset, v)) = s.first_out_of_range {
+        let size = s.header.dtype().size() as u64;
+        let range = match opts.classes {
+            Some(c) => format!("0..{}", c.saturating_sub(1)),
+            None => "0 or more".into(),
+        };
+        out.push(
+            Finding::new(
+                Rule::LabelOutOfRange,
+                offset,
+                size,
+                format!(
+                    "{} outside the classes {range}; the first is {v}",
+                    if s.out_of_range == 1 {
+                        "1 label is".to_string()
+                    } else {
+                        format!("{} labels are", s.out_of_range)
+                    }
+                ),
+            )
+            .expected(format!("a class in {range}"))
+            .found(v.to_string())
+            .hint("check --classes and the labels' element type and byte order; a value far out of range suggests misread bytes"),
+        );
+    } else if opts.classes.is_none() {
+        if let (Some(gaps), Some((_, max))) = (s.gaps(), s.min_max) {
+            if !gaps.is_empty() {
+                let shown: Vec<String> = gaps.iter().take(8).map(i64::to_string).collect();
+                let more = if gaps.len() > 8 { ", ..." } else { "" };
+                let start = s.header.header_len() as u64;
+                out.push(
+                    Finding::new(
+                        Rule::LabelGap,
+                        start,
+                        s.header.payload_len(),
+                        format!(
+                            "the labels run from 0 to {max} but {} never occur{}: {}{more}",
+                            if gaps.len() == 1 { "1 value".to_string() } else { format!("{} values", gaps.len()) },
+                            if gaps.len() == 1 { "s" } else { "" },
+                            shown.join(", ")
+                        ),
+                    )
+                    .expected(format!("every class in 0..{max}"))
+                    .found(format!("missing {}{more}", shown.join(", ")))
+                    .hint("a subset of the classes, or a wrong label file? pass --classes N to check against the real number of classes"),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn split_mismatch(files: &[DatasetFile], names: &[Option<DatasetName>]) -> Vec<DatasetFinding> {
+    let mut out = Vec::new();
+    for (t, nt) in names.iter().enumerate() {
+        let Some(nt) = nt
+            .as_ref()
+            .filter(|n| n.role == Role::Images && n.split == Some(Split::Test))
+        else {
+            continue;
+        };
+        let Some(ht) = &files[t].header else { continue };
+        // the training images of the same dataset, preferring the same
+        // compression (a folder may hold both x.gz and x)
+        let trains: Vec<usize> = names
+            .iter()
+            .enumerate()
+            .filter(|(r, nr)| {
+                nr.as_ref().is_some_and(|nr| {
+                    nr.role == Role::Images
+                        && nr.split == Some(Split::Train)
+                        && nr.dataset == nt.dataset
+                        && files[*r].header.is_some()
+                        && dir_of(&files[*r].path) == dir_of(&files[t].path)
+                })
+            })
+            .map(|(r, _)| r)
+            .collect();
+        let pick = trains
+            .iter()
+            .copied()
+            .find(|&r| names[r].as_ref().is_some_and(|n| n.gzip == nt.gzip))
+            .or_else(|| trains.first().copied());
+        if let Some(r) = pick {
+            if let Some(hr) = &files[r].header {
+                if let Some(f) = item_mismatch(hr, ht, &files[r].path) {
+                    out.push((t, f));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn item_shape(h: &Header) -> String {
+    let dims: Vec<String> = h.dims().iter().skip(1).map(u32::to_string).collect();
+    format!("{} [*, {}]", h.dtype(), dims.join(", "))
+}
+
+fn item_mismatch(train: &Header, test: &Header, train_path: &str) -> Option<Finding> {
+    let (offset, length) = if train.dtype() != test.dtype() {
+        (2, 1)
+    } else if train.rank() != test.rank() {
+        (3, 1)
+    } else {
+        let k = (1..test.rank()).find(|&k| train.dims()[k] != test.dims()[k])?;
+        (4 + 4 * k as u64, 4)
+    };
+    Some(
+        Finding::new(
+            Rule::SplitMismatch,
+            offset,
+            length,
+            format!(
+                "the test images are {} but the training images {train_path} are {}",
+                item_shape(test),
+                item_shape(train)
+            ),
+        )
+        .expected(item_shape(train))
+        .found(item_shape(test))
+        .hint("a model trained on one split cannot take items of another shape or type: regenerate one split like the other")
+        .related(related(train_path, offset, length)),
+    )
+}
+
+fn lone(f: &DatasetFile, n: &DatasetName) -> Finding {
+    let (what, other) = match n.role {
+        Role::Images => ("an images", "labels"),
+        Role::Labels => ("a labels", "images"),
+    };
+    let sep = if n.prefix.is_empty() { "" } else { "-" };
+    Finding::new(
+        Rule::LoneFile,
+        0,
+        0,
+        format!("{what} file without its {other} file in the same directory"),
+    )
+    .expected(format!("{}{sep}{other}-idx... beside it", n.prefix))
+    .found(format!("no {other} file for {}", f.path))
+    .hint("add the missing file, or pair files with other names explicitly (idx-validate --pair IMAGES LABELS)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(name: &str) -> Option<(Role, String, Option<Split>, String, bool)> {
+        dataset_name(name).map(|n| (n.role, n.prefix, n.split, n.dataset, n.gzip))
+    }
+
+    #[test]
+    fn names_in_the_convention() {
+        use Role::*;
+        use Split::*;
+        let s = |x: &str| x.to_string();
+        assert_eq!(
+            parts("train-images-idx3-ubyte"),
+            Some((Images, s("train"), Some(Train), s(""), false))
+        );
+        assert_eq!(
+            parts("data/t10k-labels.idx1-ubyte.GZ"),
+            Some((Labels, s("t10k"), Some(Test), s(""), true))
+        );
+        assert_eq!(
+            parts("emnist_balanced_test_images_idx3_ubyte"),
+            Some((
+                Images,
+                s("emnist-balanced-test"),
+                Some(Test),
+                s("emnist-balanced-"),
+                false
+            ))
+        );
+        assert_eq!(
+            parts("qmnist-train-labels-idx2-int"),
+            Some((Labels, s("qmnist-train"), Some(Train), s("qmnist-"), false))
+        );
+        assert_eq!(
+            parts("images-idx3-ubyte"),
+            Some((Images, s(""), None, s(""), false))
+        );
+        // outside the convention
+        assert_eq!(parts("train-images.npy"), None);
+        assert_eq!(parts("train-imgs-idx3-ubyte"), None);
+        assert_eq!(parts("train-images-idxx-ubyte"), None);
+        assert_eq!(parts("train-images-idx3-"), None);
+    }
+
+    #[test]
+    fn label_scan_counts_column_zero_of_rank_two() {
+        // i32 [2, 3]: classes 1 and 4; other columns large
+        let mut b = vec![0, 0, 0x0c, 2, 0, 0, 0, 2, 0, 0, 0, 3];
+        for v in [1i32, 900, -5, 4, 1000, 7] {
+            b.extend_from_slice(&v.to_be_bytes());
+        }
+        let s = scan_labels(&b[..], false, Some(3)).unwrap().unwrap(); // ok: unit test
+        assert_eq!(s.count, 2);
+        assert_eq!(s.min_max, Some((1, 4)));
+        assert_eq!(s.first_out_of_range, Some((12 + 12, 4)));
+        assert_eq!(s.gaps(), Some(vec![0, 2, 3]));
+        // gzip input, decompressed on request only
+        let gz = {
+            use std::io::Write;
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(&b).unwrap(); // ok: unit test
+            e.finish().unwrap() // ok: unit test
+        };
+        assert_eq!(scan_labels(&gz[..], true, Some(3)).unwrap(), Some(s)); // ok: unit test
+        assert_eq!(scan_labels(&gz[..], false, Some(3)).unwrap(), None); // ok: unit test
+    }
+}
