@@ -230,18 +230,37 @@ fn read_bytes(bytes: &[u8], decompress: bool) -> Result<Array, LoadError> {
 /// IDX allows 255.
 const NUMPY_MAX_RANK: usize = 32;
 
-fn rank_error(rank: usize) -> PyErr {
+/// Whether numpy can make an array of this shape: at most 32 dimensions,
+/// and the product of the non-zero dimensions (numpy ignores none of them)
+/// times the element size within `isize`.
+fn numpy_holds(dims: &[usize], dtype: ElementType) -> bool {
+    dims.len() <= NUMPY_MAX_RANK
+        && dims
+            .iter()
+            .filter(|&&d| d != 0)
+            .try_fold(dtype.size(), |a, &d| a.checked_mul(d))
+            .is_some_and(|n| isize::try_from(n).is_ok())
+}
+
+fn numpy_error(dims: &[usize]) -> PyErr {
+    let why = if dims.len() > NUMPY_MAX_RANK {
+        format!("numpy arrays hold at most {NUMPY_MAX_RANK} dimensions")
+    } else {
+        "numpy cannot make an array of that shape (the product of its non-zero \
+         dimensions is too large)"
+            .to_string()
+    };
     IdxError::new_err(format!(
-        "the data is valid IDX of rank {rank}, but numpy arrays hold at most \
-         {NUMPY_MAX_RANK} dimensions: validate() it, or read it with the idx \
-         command (idx dump)"
+        "the data is valid IDX of rank {} but {why}: validate() it, or read it \
+         with the idx command (idx dump)",
+        dims.len()
     ))
 }
 
 /// Moves an owned array into numpy without copying the elements.
 fn to_numpy(py: Python<'_>, a: Array) -> PyResult<Py<PyAny>> {
-    if a.dims().len() > NUMPY_MAX_RANK {
-        return Err(rank_error(a.dims().len()));
+    if !numpy_holds(a.dims(), a.dtype()) {
+        return Err(numpy_error(a.dims()));
     }
     let (dims, data) = a.into_parts();
     fn arr<T: numpy::Element>(py: Python<'_>, dims: &[usize], v: Vec<T>) -> PyResult<Py<PyAny>> {
@@ -302,10 +321,11 @@ fn parse_header(
             .map_err(|e| e.into_finding())
     });
     let (dtype, dims, header_len) = parsed.map_err(|f| invalid_file_error(py, &[f]))?;
-    if dims.len() > NUMPY_MAX_RANK {
-        return Err(rank_error(dims.len()));
+    let shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+    match ElementType::from_name(dtype) {
+        Some(t) if numpy_holds(&shape, t) => Ok((dtype, dims, header_len)),
+        _ => Err(numpy_error(&shape)),
     }
-    Ok((dtype, dims, header_len))
 }
 
 /// Borrowed native-endian elements of a numpy array.
@@ -733,16 +753,18 @@ impl ConformanceReport {
 
 /// The conformance corpus, generated once from the recipes compiled into
 /// this module (a test in `idx-conformance` proves them equal to `corpus/`),
-/// less the cases no numpy array can hold (rank over 32).
+/// less the cases no numpy array can hold (rank over 32, or a shape whose
+/// non-zero dimensions multiply past numpy's limit).
 fn corpus() -> &'static [Case] {
     static CASES: OnceLock<Vec<Case>> = OnceLock::new();
     CASES.get_or_init(|| {
         idx_conformance::cases::all()
             .into_iter()
             .filter(|c| {
-                c.content
-                    .as_ref()
-                    .is_none_or(|content| content.shape.len() <= NUMPY_MAX_RANK)
+                c.content.as_ref().is_none_or(|content| {
+                    let dims: Vec<usize> = content.shape.iter().map(|&d| d as usize).collect();
+                    numpy_holds(&dims, content.dtype)
+                })
             })
             .collect()
     })
