@@ -133,14 +133,17 @@ fn reference(mode: Mode, args: &[&str]) -> Vec<runner::Outcome> {
     command.extend(args.iter().map(|s| s.to_string()));
     let cfg = Config {
         corpus: root().join("corpus"),
-        command,
-        timeout: Duration::from_secs(20),
-        memory_mib: None,
+        adapter: runner::Adapter {
+            command,
+            persistent: false,
+            timeout: Duration::from_secs(20),
+            memory_mib: None,
+        },
         run: vec![],
         skip: vec![],
         expected_failures: vec![],
     };
-    runner::run(&cases::all(), mode, &cfg).unwrap()
+    runner::run(&cases::all(), mode, &cfg).unwrap().outcomes
 }
 
 #[test]

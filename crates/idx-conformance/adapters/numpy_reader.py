@@ -1,11 +1,10 @@
 """A plain numpy IDX reader, written the way most people read IDX files:
 struct for the header, np.frombuffer for the payload, reshape."""
 import struct
-import sys
 
 import numpy as np
 
-from _protocol import BIG, CODES, crash, print_content, reject
+from _protocol import BIG, CODES, serve_reader
 
 
 def read(path):
@@ -18,10 +17,4 @@ def read(path):
 
 
 if __name__ == "__main__":
-    try:
-        arr = read(sys.argv[1])
-    except MemoryError as e:
-        crash(e)
-    except Exception as e:  # the reader raised: it rejected the file
-        reject(e)
-    print_content(arr)
+    serve_reader(read)

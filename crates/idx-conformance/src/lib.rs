@@ -8,6 +8,7 @@ pub mod content;
 pub mod corpus;
 pub mod datasets;
 pub mod matrix;
+pub mod process;
 pub mod runner;
 
 /// The corpus folder of this repository.

@@ -6,7 +6,7 @@ use idx_conformance::cases;
 use idx_conformance::content::Content;
 use idx_conformance::corpus;
 use idx_conformance::matrix;
-use idx_conformance::runner::{self, Config, Mode};
+use idx_conformance::runner::{self, Adapter, Config, Mode};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -68,12 +68,22 @@ struct RunArgs {
     /// The corpus folder.
     #[arg(long, default_value_os_t = idx_conformance::default_corpus())]
     corpus: PathBuf,
-    /// Per-case time limit in seconds.
+    /// Per-case time limit in seconds (in persistent mode also the start-up
+    /// limit).
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
-    /// Address-space limit per case in MiB (0: none).
+    /// Address-space limit of the adapter process in MiB (`ulimit -v`; 0:
+    /// none). It limits reserved virtual memory, not resident memory: it
+    /// turns a reader that allocates what a hostile header declares
+    /// (`invalid-hostile-*`) into a crash the report attributes to the
+    /// limit, and it can fail runtimes that reserve much address space up
+    /// front (raise it for those).
     #[arg(long, default_value_t = 4096)]
     memory_mib: u64,
+    /// The command is a persistent adapter: started once, one request per
+    /// line on stdin, one answer per line (protocol 2, corpus/README.md).
+    #[arg(long)]
+    persistent: bool,
     /// Run only cases whose ID matches (repeatable).
     #[arg(long = "run", value_name = "GLOB")]
     run: Vec<String>,
@@ -83,9 +93,18 @@ struct RunArgs {
     /// A file of case-ID globs expected to fail (one per line, # comments).
     #[arg(long)]
     expected_failures: Option<PathBuf>,
-    /// Output format.
+    /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// Also write the JSON results to this file (for `matrix --merge`).
+    #[arg(long, value_name = "FILE")]
+    json_out: Option<PathBuf>,
+    /// Implementation name recorded in the JSON results.
+    #[arg(long, default_value = "")]
+    name: String,
+    /// Implementation version recorded in the JSON results.
+    #[arg(long = "impl-version", default_value = "")]
+    impl_version: String,
     /// The command to test, after `--`.
     #[arg(last = true, required = true)]
     command: Vec<String>,
@@ -173,25 +192,40 @@ fn run(mode: Mode, a: RunArgs) -> ExitCode {
     };
     let cfg = Config {
         corpus: a.corpus,
-        command: a.command.clone(),
-        timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
-        memory_mib: (a.memory_mib > 0).then_some(a.memory_mib),
+        adapter: Adapter {
+            command: a.command.clone(),
+            persistent: a.persistent,
+            timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
+            memory_mib: (a.memory_mib > 0).then_some(a.memory_mib),
+        },
         run: a.run,
         skip: a.skip,
         expected_failures,
     };
-    let outcomes = match runner::run(&cases::all(), mode, &cfg) {
+    let mut report = match runner::run(&cases::all(), mode, &cfg) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    match a.format {
-        Format::Human => print!("{}", runner::render_human(&outcomes, mode)),
-        Format::Json => println!("{}", runner::render_json(&outcomes, mode, &a.command)),
+    report.name = if a.name.is_empty() {
+        a.command[0].clone()
+    } else {
+        a.name
+    };
+    report.version = a.impl_version;
+    if let Some(p) = &a.json_out {
+        if let Err(e) = std::fs::write(p, format!("{:#}\n", report.to_json())) {
+            eprintln!("error: {}: {e}", p.display());
+            return ExitCode::from(2);
+        }
     }
-    if runner::unexpected(&outcomes) == 0 {
+    match a.format {
+        Format::Human => print!("{}", report.render_human()),
+        Format::Json => println!("{}", report.to_json()),
+    }
+    if runner::unexpected(&report.outcomes) == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -230,14 +264,11 @@ fn reference_writer() -> ExitCode {
     let content = serde_json::from_slice(&input)
         .map_err(|e| e.to_string())
         .and_then(|v| Content::from_json(&v));
-    let array = match content.map(|c| c.to_array()) {
-        Ok(Ok(a)) => a,
-        Ok(Err(e)) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
+    let array = match content.and_then(|c| c.to_array().map_err(|e| e.to_string())) {
+        Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}");
+            // A refusal is an error document on stdout (protocol 2).
+            println!("{}", serde_json::json!({"error": {"message": e}}));
             return ExitCode::FAILURE;
         }
     };
@@ -250,7 +281,10 @@ fn reference_writer() -> ExitCode {
             ExitCode::from(2)
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            println!(
+                "{}",
+                serde_json::json!({"error": {"message": e.to_string()}})
+            );
             ExitCode::FAILURE
         }
     }

@@ -90,14 +90,17 @@ pub fn build(cases: &[Case], corpus: PathBuf, impls: &[Implementation]) -> Resul
             let Some(cmd) = cmd else { continue };
             let cfg = Config {
                 corpus: corpus.clone(),
-                command: cmd.clone(),
-                timeout: Duration::from_secs(20),
-                memory_mib: Some(4096),
+                adapter: runner::Adapter {
+                    command: cmd.clone(),
+                    persistent: false,
+                    timeout: Duration::from_secs(20),
+                    memory_mib: Some(4096),
+                },
                 run: vec![],
                 skip: vec![],
                 expected_failures: vec![],
             };
-            let outcomes = runner::run(cases, mode, &cfg)?;
+            let outcomes = runner::run(cases, mode, &cfg)?.outcomes;
             columns.push((
                 imp.name.clone(),
                 mode,

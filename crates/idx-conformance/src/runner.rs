@@ -1,22 +1,40 @@
 //! Running third-party readers and writers against the corpus.
 //!
-//! The protocol is written down in `corpus/README.md`.
+//! The protocol (version [`PROTOCOL`]) is written down in `corpus/README.md`.
+//! Two layers:
+//!
+//! - [`Session`] runs one implementation on one input at a time, one-shot or
+//!   persistent, with a deadline and a memory limit, and returns what the
+//!   implementation *did* ([`Attempt`]: accepted with this content, rejected
+//!   with this message, wrote these bytes, crashed because..., timed out),
+//!   judging nothing. Differential fuzzing uses this layer directly.
+//! - [`run`] drives a session over the corpus and judges each attempt
+//!   against the case's verdict ([`Outcome`], [`Report`]).
 
 use crate::cases::{Case, Verdict};
-use crate::content::{hex, Content};
+use crate::content::{Content, Values};
+use crate::process::{self, cut, Ending, HeadTail, Persistent, Reply};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Duration;
-use wait_timeout::ChildExt;
+use std::time::{Duration, Instant};
+
+/// The protocol version, passed to adapters in `IDX_CONFORMANCE_PROTOCOL`
+/// and expected in a persistent adapter's ready line.
+pub const PROTOCOL: u32 = 2;
+
+/// The case run before every run, to check the adapter works at all.
+pub const PREFLIGHT_CASE: &str = "valid-u8-rank1";
+
+/// The least time given to a persistent adapter's start-up and to the
+/// preflight case (which includes a one-shot adapter's start-up): a loaded
+/// machine must not turn a slow interpreter into "cannot read a valid file".
+pub const STARTUP_MIN: Duration = Duration::from_secs(30);
 
 /// Reader or writer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Mode {
-    /// `CMD ... FILE` prints the content or exits 1.
+    /// `CMD ... FILE` prints the content, or an error document and exits 1.
     Reader,
     /// `CMD ...` reads the content on stdin and writes IDX to stdout.
     Writer,
@@ -28,6 +46,15 @@ impl Mode {
         match self {
             Mode::Reader => "reader",
             Mode::Writer => "writer",
+        }
+    }
+
+    /// The mode named `s`.
+    pub fn from_name(s: &str) -> Option<Mode> {
+        match s {
+            "reader" => Some(Mode::Reader),
+            "writer" => Some(Mode::Writer),
+            _ => None,
         }
     }
 }
@@ -45,18 +72,36 @@ pub enum Status {
     WrongContent,
     /// The written bytes differ from the golden file.
     WrongBytes,
-    /// Exit status other than 0 or 1, a signal, unparsable output, or the
-    /// memory limit.
+    /// Not the protocol: an exit status other than 0 or 1, exit 1 without an
+    /// error document, output that is not the content encoding, a signal,
+    /// the memory limit.
     Crash,
     /// Exceeded the per-case time limit.
     Timeout,
     /// Implementation-defined case accepted with the spec's content.
     Accepted,
+    /// Implementation-defined little-endian case accepted with every element
+    /// byte-swapped: the reader read the payload little-endian.
+    AcceptedLittleEndian,
     /// Implementation-defined case rejected.
     Rejected,
 }
 
 impl Status {
+    /// Every status, in report order.
+    pub const ALL: [Status; 10] = [
+        Status::Pass,
+        Status::AcceptedInvalid,
+        Status::RejectedValid,
+        Status::WrongContent,
+        Status::WrongBytes,
+        Status::Crash,
+        Status::Timeout,
+        Status::Accepted,
+        Status::AcceptedLittleEndian,
+        Status::Rejected,
+    ];
+
     /// The status word.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -68,10 +113,391 @@ impl Status {
             Status::Crash => "crash",
             Status::Timeout => "timeout",
             Status::Accepted => "accepted",
+            Status::AcceptedLittleEndian => "accepted-little-endian",
             Status::Rejected => "rejected",
         }
     }
+
+    /// The status named `s`.
+    pub fn from_name(s: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|x| x.as_str() == s)
+    }
 }
+
+fn verdict_from_name(s: &str) -> Option<Verdict> {
+    [
+        Verdict::Valid,
+        Verdict::Invalid,
+        Verdict::ImplementationDefined,
+    ]
+    .into_iter()
+    .find(|v| v.as_str() == s)
+}
+
+// ---------------------------------------------------------------------------
+// One implementation, one input
+
+/// How to run an implementation.
+#[derive(Debug, Clone)]
+pub struct Adapter {
+    /// The command and its arguments (a reader gets the file appended in
+    /// one-shot mode).
+    pub command: Vec<String>,
+    /// Started once, one request per line (protocol section "Persistent
+    /// mode"), instead of once per input.
+    pub persistent: bool,
+    /// Per-input deadline (and, in persistent mode, the start-up deadline).
+    pub timeout: Duration,
+    /// Address-space limit (`ulimit -v`) of the adapter's process, in MiB.
+    pub memory_mib: Option<u64>,
+}
+
+/// What an implementation did with one input. Nothing here is a verdict.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// A reader accepted the file with this content.
+    Accepted(Content),
+    /// It rejected the input with this error document's message.
+    Rejected(String),
+    /// A writer wrote these bytes.
+    Wrote(Vec<u8>),
+    /// It broke the protocol, died, or ran out of memory: why.
+    Crash(String),
+    /// No answer by the deadline.
+    Timeout,
+}
+
+/// One run of an implementation on one input.
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    /// What it did.
+    pub answer: Answer,
+    /// Wall time of this input (without a persistent adapter's start-up).
+    pub elapsed: Duration,
+}
+
+/// An implementation ready to run inputs: one-shot (a process per input) or
+/// persistent (one process, restarted after any crash, hang or garbage).
+///
+/// ```no_run
+/// use idx_conformance::runner::{Adapter, Answer, Mode, Session};
+/// use std::time::Duration;
+/// let mut s = Session::new(
+///     Adapter {
+///         command: vec!["python3".into(), "numpy_reader.py".into()],
+///         persistent: true,
+///         timeout: Duration::from_secs(10),
+///         memory_mib: Some(4096),
+///     },
+///     Mode::Reader,
+/// );
+/// match s.read(std::path::Path::new("input.idx")).answer {
+///     Answer::Accepted(content) => println!("{:?}", content.shape),
+///     other => println!("{other:?}"),
+/// }
+/// ```
+#[derive(Debug)]
+pub struct Session {
+    adapter: Adapter,
+    mode: Mode,
+    child: Option<Persistent>,
+    /// Start-up times of the persistent process (one per start).
+    pub startups: Vec<Duration>,
+}
+
+impl Session {
+    /// A session; a persistent adapter is started on first use.
+    pub fn new(adapter: Adapter, mode: Mode) -> Session {
+        Session {
+            adapter,
+            mode,
+            child: None,
+            startups: Vec::new(),
+        }
+    }
+
+    /// The adapter.
+    pub fn adapter(&self) -> &Adapter {
+        &self.adapter
+    }
+
+    /// Runs a reader on `file`.
+    pub fn read(&mut self, file: &Path) -> Attempt {
+        debug_assert_eq!(self.mode, Mode::Reader);
+        if self.adapter.persistent {
+            let req = json!({"file": file.display().to_string()});
+            self.ask(req)
+        } else {
+            let mut args = self.adapter.command.clone();
+            args.push(file.display().to_string());
+            let f = process::run_once(&args, None, self.adapter.timeout, self.adapter.memory_mib);
+            let answer = one_shot_answer(&f, Mode::Reader, self.adapter.memory_mib);
+            Attempt {
+                answer,
+                elapsed: f.elapsed,
+            }
+        }
+    }
+
+    /// Runs a writer on `content`.
+    pub fn write(&mut self, content: &Content) -> Attempt {
+        debug_assert_eq!(self.mode, Mode::Writer);
+        let doc = content.to_json(false);
+        if self.adapter.persistent {
+            self.ask(json!({ "content": doc }))
+        } else {
+            let input = crate::corpus::to_text(&doc).into_bytes();
+            let f = process::run_once(
+                &self.adapter.command,
+                Some(input),
+                self.adapter.timeout,
+                self.adapter.memory_mib,
+            );
+            let answer = one_shot_answer(&f, Mode::Writer, self.adapter.memory_mib);
+            Attempt {
+                answer,
+                elapsed: f.elapsed,
+            }
+        }
+    }
+
+    /// Starts the persistent process if needed and waits for its ready line.
+    fn ensure_started(&mut self) -> Result<(), Answer> {
+        if self.child.is_some() {
+            return Ok(());
+        }
+        let t0 = Instant::now();
+        let mut p = Persistent::start(&self.adapter.command, self.adapter.memory_mib)
+            .map_err(|e| Answer::Crash(format!("could not run: {e}")))?;
+        let reply = p.ask(None, t0 + self.adapter.timeout.max(STARTUP_MIN));
+        self.startups.push(t0.elapsed());
+        let bad = |what: String, p: &Persistent| {
+            Answer::Crash(format!(
+                "persistent adapter did not start: {what}{}",
+                stderr_note(&p.take_stderr(), self.adapter.memory_mib)
+            ))
+        };
+        match reply {
+            Reply::Line(l) => {
+                let v: Option<Value> = serde_json::from_slice(&l).ok();
+                match v
+                    .as_ref()
+                    .and_then(|v| v.get("protocol"))
+                    .and_then(Value::as_u64)
+                {
+                    Some(n) if n == u64::from(PROTOCOL) => {
+                        self.child = Some(p);
+                        Ok(())
+                    }
+                    Some(n) => Err(bad(
+                        format!("it speaks protocol {n}, the runner {PROTOCOL}"),
+                        &p,
+                    )),
+                    None => Err(bad(
+                        format!(
+                            "its first line is not {{\"protocol\": {PROTOCOL}}}: {}",
+                            quote(&l)
+                        ),
+                        &p,
+                    )),
+                }
+            }
+            Reply::Timeout => Err(Answer::Timeout),
+            Reply::TooLong => Err(bad("an endless first line".into(), &p)),
+            Reply::Ended(e) => Err(bad(ending_text(&e), &p)),
+        }
+    }
+
+    fn ask(&mut self, request: Value) -> Attempt {
+        let t0 = Instant::now();
+        if let Err(answer) = self.ensure_started() {
+            return Attempt {
+                answer,
+                elapsed: t0.elapsed(),
+            };
+        }
+        let started = Instant::now();
+        let Some(child) = self.child.as_mut() else {
+            return Attempt {
+                answer: Answer::Crash("persistent adapter not running".into()),
+                elapsed: t0.elapsed(),
+            };
+        };
+        let line = request.to_string();
+        let reply = child.ask(Some(line.as_bytes()), started + self.adapter.timeout);
+        let elapsed = started.elapsed();
+        let mem = self.adapter.memory_mib;
+        let answer = match reply {
+            Reply::Line(l) => persistent_answer(&l, self.mode).unwrap_or_else(|why| {
+                Answer::Crash(format!("{why}{}", stderr_note(&child.take_stderr(), mem)))
+            }),
+            Reply::Timeout => Answer::Timeout,
+            Reply::TooLong => Answer::Crash("an answer line longer than 256 MiB".into()),
+            Reply::Ended(e) => Answer::Crash(format!(
+                "the persistent adapter {}{}",
+                ending_text(&e),
+                stderr_note(&child.take_stderr(), mem)
+            )),
+        };
+        if matches!(answer, Answer::Crash(_) | Answer::Timeout) {
+            // Out of step or dead: the next input gets a fresh process.
+            if let Some(c) = self.child.take() {
+                c.kill();
+            }
+        } else {
+            let _ = child.take_stderr();
+        }
+        Attempt { answer, elapsed }
+    }
+}
+
+/// Runs `adapter` once on `file` (reader) with its deadline and memory
+/// limit: a convenience over [`Session`].
+pub fn read_one(adapter: &Adapter, file: &Path) -> Attempt {
+    Session::new(adapter.clone(), Mode::Reader).read(file)
+}
+
+fn ending_text(e: &Ending) -> String {
+    match e {
+        Ending::Code(c) => format!("exited with status {c}"),
+        Ending::Signal(s) => format!("was killed by {s}"),
+        Ending::Timeout => "stopped answering".into(),
+        Ending::SpawnError(e) => format!("could not run: {e}"),
+    }
+}
+
+/// Words in standard error that mean an allocation failed.
+const MEMORY_WORDS: [&str; 8] = [
+    "MemoryError",
+    "bad_alloc",
+    "memory allocation of",
+    "Cannot allocate memory",
+    "out of memory",
+    "allocation failed",
+    "failed to allocate",
+    "capacity overflow",
+];
+
+/// `; stderr: ...` and, when an allocation failed under the limit, says so.
+fn stderr_note(err: &HeadTail, memory_mib: Option<u64>) -> String {
+    let mut s = String::new();
+    if !err.is_empty() {
+        s.push_str("; stderr: ");
+        s.push_str(&err.summary());
+    }
+    let text = err.text();
+    if let Some(w) = MEMORY_WORDS.iter().find(|w| text.contains(*w)) {
+        match memory_mib {
+            Some(m) => s.push_str(&format!(
+                "; an allocation failed ({w}): the memory limit ({m} MiB of address space) was the cause"
+            )),
+            None => s.push_str(&format!("; an allocation failed ({w})")),
+        }
+    }
+    s
+}
+
+fn quote(b: &[u8]) -> String {
+    if b.is_empty() {
+        return "nothing".into();
+    }
+    format!("{:?}", cut(&String::from_utf8_lossy(b), 80))
+}
+
+/// The message of an error document (`{"error": ...}`), if `v` is one.
+fn error_message(v: &Value) -> Option<String> {
+    let e = v.as_object().filter(|o| o.len() == 1)?.get("error")?;
+    Some(match e {
+        Value::String(s) => s.clone(),
+        Value::Object(o) => match o.get("message").and_then(Value::as_str) {
+            Some(m) => m.to_string(),
+            None => e.to_string(),
+        },
+        _ => return None,
+    })
+}
+
+fn one_shot_answer(f: &process::Finished, mode: Mode, mem: Option<u64>) -> Answer {
+    let note = || stderr_note(&f.stderr, mem);
+    match &f.ending {
+        Ending::Timeout => Answer::Timeout,
+        Ending::SpawnError(e) => Answer::Crash(format!("could not run: {e}")),
+        Ending::Signal(s) => Answer::Crash(format!("killed by {s}{}", note())),
+        Ending::Code(0) => match mode {
+            Mode::Writer => Answer::Wrote(f.stdout.clone()),
+            Mode::Reader => match parse_content(&f.stdout) {
+                Ok(c) => Answer::Accepted(c),
+                Err(e) => Answer::Crash(format!(
+                    "exit 0, but the output is not the content encoding ({e}): {}{}",
+                    quote(&f.stdout),
+                    note()
+                )),
+            },
+        },
+        Ending::Code(1) => {
+            match serde_json::from_slice::<Value>(&f.stdout)
+                .ok()
+                .as_ref()
+                .and_then(error_message)
+            {
+                Some(m) => Answer::Rejected(m),
+                None => Answer::Crash(format!(
+                    "exit 1 without an error document on stdout (got {}){}",
+                    quote(&f.stdout),
+                    note()
+                )),
+            }
+        }
+        Ending::Code(c) => Answer::Crash(format!("exit status {c}{}", note())),
+    }
+}
+
+fn parse_content(out: &[u8]) -> Result<Content, String> {
+    let v: Value = serde_json::from_slice(out).map_err(|e| format!("not JSON: {e}"))?;
+    if error_message(&v).is_some() {
+        return Err("an error document with exit status 0".into());
+    }
+    Content::from_json(&v)
+}
+
+/// A persistent adapter's answer line.
+fn persistent_answer(line: &[u8], mode: Mode) -> Result<Answer, String> {
+    let v: Value = serde_json::from_slice(line)
+        .map_err(|e| format!("the answer is not a JSON line ({e}): {}", quote(line)))?;
+    if let Some(m) = error_message(&v) {
+        return Ok(Answer::Rejected(m));
+    }
+    match mode {
+        Mode::Reader => Content::from_json(&v).map(Answer::Accepted).map_err(|e| {
+            format!(
+                "the answer is not the content encoding ({e}): {}",
+                quote(line)
+            )
+        }),
+        Mode::Writer => {
+            let h = v
+                .get("idx")
+                .and_then(Value::as_str)
+                .ok_or_else(|| format!("the answer has no \"idx\" hex string: {}", quote(line)))?;
+            unhex(h)
+                .map(Answer::Wrote)
+                .ok_or_else(|| format!("\"idx\" is not hex: {}", quote(line)))
+        }
+    }
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Judging attempts against cases
 
 /// One case's result.
 #[derive(Debug, Clone)]
@@ -82,12 +508,23 @@ pub struct Outcome {
     pub verdict: Verdict,
     /// What happened.
     pub status: Status,
-    /// A short explanation.
+    /// An explanation (never empty).
     pub detail: String,
     /// Whether it counts as a failure (not implementation-defined, not pass).
     pub failed: bool,
     /// Whether the expected-failures file lists it.
     pub expected_failure: bool,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// A case not run, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// Case ID.
+    pub id: String,
+    /// Why.
+    pub reason: String,
 }
 
 /// How to run.
@@ -95,18 +532,41 @@ pub struct Outcome {
 pub struct Config {
     /// Corpus root (holding `valid/`, `invalid/`, ...).
     pub corpus: PathBuf,
-    /// The command and its arguments.
-    pub command: Vec<String>,
-    /// Per-case time limit.
-    pub timeout: Duration,
-    /// Address-space limit for the child, in MiB (`ulimit -v`).
-    pub memory_mib: Option<u64>,
+    /// The implementation.
+    pub adapter: Adapter,
     /// Only cases whose ID matches one of these globs (all when empty).
     pub run: Vec<String>,
     /// Skip cases whose ID matches one of these globs.
     pub skip: Vec<String>,
     /// Globs of IDs expected to fail.
     pub expected_failures: Vec<String>,
+}
+
+/// The results of one run.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// Implementation name.
+    pub name: String,
+    /// Implementation version.
+    pub version: String,
+    /// Reader or writer.
+    pub mode: Mode,
+    /// The command.
+    pub command: Vec<String>,
+    /// Persistent mode.
+    pub persistent: bool,
+    /// Per-case deadline.
+    pub timeout: Duration,
+    /// Memory limit.
+    pub memory_mib: Option<u64>,
+    /// Every case run.
+    pub outcomes: Vec<Outcome>,
+    /// Every case not run, with the reason.
+    pub skipped: Vec<Skipped>,
+    /// Things said once (start-up share of the deadline, restarts).
+    pub notes: Vec<String>,
+    /// Wall time of the whole run.
+    pub elapsed: Duration,
 }
 
 fn globset(globs: &[String]) -> Result<GlobSet, String> {
@@ -131,58 +591,138 @@ pub fn read_expected_failures(path: &Path) -> std::io::Result<Vec<String>> {
         .collect())
 }
 
-/// Whether a case applies to a mode: cases that need validator options are
-/// about validators; writers get cases with content that are not gzip.
-pub fn applies(case: &Case, mode: Mode) -> bool {
-    if !case.options.is_empty() {
-        return false;
+/// Whether a case applies to a mode, or why not: cases that need validator
+/// options (the gzip bomb among them) are about validators; writers get the
+/// cases with content that are not gzip.
+///
+/// # Errors
+/// The reason the case is skipped.
+pub fn applies(case: &Case, mode: Mode) -> Result<(), String> {
+    let o = &case.options;
+    if !o.is_empty() {
+        let mut needs = Vec::new();
+        if let Some(m) = o.max_decompressed {
+            needs.push(format!("max_decompressed = {m} (a decompression limit)"));
+        }
+        if let Some(d) = o.expect_dtype {
+            needs.push(format!("expect_dtype = {}", d.name()));
+        }
+        if o.expect_shape.is_some() {
+            needs.push("expect_shape".to_string());
+        }
+        return Err(format!(
+            "needs validator options ({}), which readers and writers do not take",
+            needs.join(", ")
+        ));
     }
     match mode {
-        Mode::Reader => true,
-        Mode::Writer => case.content.is_some() && case.compression().is_none(),
+        Mode::Reader => Ok(()),
+        Mode::Writer if case.content.is_none() => Err("no content to write (invalid case)".into()),
+        Mode::Writer if case.compression().is_some() => {
+            Err("gzip: the writer protocol writes plain IDX".into())
+        }
+        Mode::Writer => Ok(()),
     }
 }
 
-/// Runs every applicable case.
+fn case_path(case: &Case, corpus: &Path) -> PathBuf {
+    corpus.join(case.verdict.as_str()).join(case.file_name())
+}
+
+/// Runs `case` through `session` and judges the attempt.
+pub fn run_case(session: &mut Session, case: &Case, corpus: &Path) -> (Status, String, Duration) {
+    let timeout = session.adapter().timeout;
+    let (attempt, judged) = match session.mode {
+        Mode::Reader => {
+            let a = session.read(&case_path(case, corpus));
+            let j = judge_reader(case, &a.answer, timeout);
+            (a, j)
+        }
+        Mode::Writer => match &case.content {
+            Some(c) => {
+                let a = session.write(c);
+                let j = judge_writer(case, &a.answer, timeout);
+                (a, j)
+            }
+            None => return (Status::Crash, "case has no content".into(), Duration::ZERO),
+        },
+    };
+    (judged.0, judged.1, attempt.elapsed)
+}
+
+/// The adapter checked on [`PREFLIGHT_CASE`]: its time, or why it cannot be
+/// used.
 ///
 /// # Errors
-/// Bad globs or an empty command.
-pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Vec<Outcome>, String> {
-    if cfg.command.is_empty() {
+/// A message for the user when the adapter fails the valid case.
+pub fn preflight(cases: &[Case], session: &mut Session, corpus: &Path) -> Result<Duration, String> {
+    let case = cases
+        .iter()
+        .find(|c| c.id == PREFLIGHT_CASE)
+        .ok_or("the preflight case is missing from the recipes")?;
+    let timeout = session.adapter.timeout;
+    session.adapter.timeout = timeout.max(STARTUP_MIN);
+    let (status, detail, t) = run_case(session, case, corpus);
+    session.adapter.timeout = timeout;
+    if status == Status::Pass {
+        Ok(t)
+    } else {
+        Err(format!(
+            "the adapter cannot {} the simplest valid case, {PREFLIGHT_CASE} ({}: {detail}); \
+             check the command and that its interpreter has the package installed",
+            if session.mode == Mode::Reader {
+                "read"
+            } else {
+                "write"
+            },
+            status.as_str()
+        ))
+    }
+}
+
+/// Runs every applicable, selected case, after a preflight.
+///
+/// # Errors
+/// Bad globs, an empty command, or a failed preflight.
+pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
+    if cfg.adapter.command.is_empty() {
         return Err("no command given (use -- CMD [ARGS...])".into());
     }
-    run_with(cases, mode, cfg, |case| match mode {
-        Mode::Reader => run_reader(case, cfg),
-        Mode::Writer => run_writer(case, cfg),
-    })
-}
-
-/// Runs every applicable case selected by `cfg` (`run`, `skip`,
-/// `expected_failures`; the command and limits are not used) through
-/// `attempt`, which runs the implementation on one case and judges it with
-/// [`judge_reader`] or [`judge_writer`]. The Python package uses it to test
-/// readers and writers in-process.
-///
-/// # Errors
-/// Bad globs.
-pub fn run_with(
-    cases: &[Case],
-    mode: Mode,
-    cfg: &Config,
-    mut attempt: impl FnMut(&Case) -> (Status, String),
-) -> Result<Vec<Outcome>, String> {
+    let started = Instant::now();
     let run = globset(&cfg.run)?;
     let skip = globset(&cfg.skip)?;
     let xfail = globset(&cfg.expected_failures)?;
+    let mut session = Session::new(cfg.adapter.clone(), mode);
+    let first = preflight(cases, &mut session, &cfg.corpus)?;
+    let mut notes = Vec::new();
+    let t = cfg.adapter.timeout;
+    let startup = session.startups.first().copied().unwrap_or(first);
+    if startup * 4 > t {
+        notes.push(format!(
+            "start-up is a large share of the deadline: {} of {}{}",
+            secs(startup),
+            secs(t),
+            if cfg.adapter.persistent {
+                " (persistent: paid once per process)"
+            } else {
+                "; use the adapter's persistent mode, or a longer --timeout"
+            }
+        ));
+    }
     let mut out = Vec::new();
+    let mut skipped = Vec::new();
     for case in cases {
-        if !applies(case, mode)
-            || (!cfg.run.is_empty() && !run.is_match(&case.id))
-            || skip.is_match(&case.id)
-        {
+        if (!cfg.run.is_empty() && !run.is_match(&case.id)) || skip.is_match(&case.id) {
             continue;
         }
-        let (status, detail) = attempt(case);
+        if let Err(reason) = applies(case, mode) {
+            skipped.push(Skipped {
+                id: case.id.clone(),
+                reason,
+            });
+            continue;
+        }
+        let (status, detail, elapsed) = run_case(&mut session, case, &cfg.corpus);
         let failed = case.verdict != Verdict::ImplementationDefined && status != Status::Pass;
         out.push(Outcome {
             id: case.id.clone(),
@@ -191,284 +731,257 @@ pub fn run_with(
             detail,
             failed,
             expected_failure: xfail.is_match(&case.id),
+            elapsed,
         });
     }
-    Ok(out)
+    if session.startups.len() > 1 {
+        notes.push(format!(
+            "the persistent adapter was restarted {} times (after crashes or timeouts)",
+            session.startups.len() - 1
+        ));
+    }
+    Ok(Report {
+        name: String::new(),
+        version: String::new(),
+        mode,
+        command: cfg.adapter.command.clone(),
+        persistent: cfg.adapter.persistent,
+        timeout: cfg.adapter.timeout,
+        memory_mib: cfg.adapter.memory_mib,
+        outcomes: out,
+        skipped,
+        notes,
+        elapsed: started.elapsed(),
+    })
 }
 
-/// What a reader did with one case, however it was run.
-#[derive(Debug, Clone)]
-pub enum ReaderAnswer {
-    /// It accepted the file and gave this content (or output that is not a
-    /// content, with why).
-    Accepted(Result<Content, String>),
-    /// It rejected the file, with its reason.
-    Rejected(String),
+fn secs(d: Duration) -> String {
+    format!("{:.2} s", d.as_secs_f64())
 }
 
-/// What a writer did with one case's content, however it was run.
-#[derive(Debug, Clone)]
-pub enum WriterAnswer {
-    /// It wrote these bytes.
-    Wrote(Vec<u8>),
-    /// It refused, with its reason.
-    Refused(String),
-}
-
-/// The status of a reader's answer on a case (`pass`, `accepted-invalid`,
-/// `rejected-valid`, `wrong-content`, `accepted`, `rejected`).
-pub fn judge_reader(case: &Case, answer: ReaderAnswer) -> (Status, String) {
+/// The verdict on a reader's answer.
+pub fn judge_reader(case: &Case, answer: &Answer, timeout: Duration) -> (Status, String) {
+    let imp = case.verdict == Verdict::ImplementationDefined;
     match answer {
-        ReaderAnswer::Rejected(why) => match case.verdict {
-            Verdict::Invalid => (Status::Pass, format!("rejected: {why}")),
-            Verdict::Valid => (Status::RejectedValid, why),
-            Verdict::ImplementationDefined => (Status::Rejected, why),
-        },
-        ReaderAnswer::Accepted(got) => {
+        Answer::Timeout => (Status::Timeout, format!("no answer in {}", secs(timeout))),
+        Answer::Crash(why) => (Status::Crash, why.clone()),
+        Answer::Wrote(_) => (Status::Crash, "a reader answered like a writer".into()),
+        Answer::Rejected(m) => {
+            let m = format!("rejected: {}", cut(m, 200));
+            match case.verdict {
+                Verdict::Invalid => (Status::Pass, m),
+                Verdict::Valid => (Status::RejectedValid, m),
+                Verdict::ImplementationDefined => (Status::Rejected, m),
+            }
+        }
+        Answer::Accepted(got) => {
             if case.verdict == Verdict::Invalid {
-                return (Status::AcceptedInvalid, "accepted".into());
+                return (
+                    Status::AcceptedInvalid,
+                    format!("returned {}", describe(got)),
+                );
             }
             let Some(expected) = &case.content else {
                 return (Status::Crash, "case has no content".into());
             };
-            match got.and_then(|got| same_content(expected, &got)) {
-                Ok(()) if case.verdict == Verdict::ImplementationDefined => {
-                    (Status::Accepted, "content as the spec reads it".into())
-                }
-                Ok(()) => (Status::Pass, String::new()),
-                Err(e) => (Status::WrongContent, e),
+            match compare(expected, got) {
+                Ok(()) if imp => (Status::Accepted, "the content as the spec reads it".into()),
+                Ok(()) => (Status::Pass, "the content as the spec reads it".into()),
+                Err(m) if imp && m.byte_swapped => (
+                    Status::AcceptedLittleEndian,
+                    "matched the little-endian reading (every element byte-swapped from the spec's big-endian reading)".into(),
+                ),
+                Err(m) => (Status::WrongContent, m.detail),
             }
         }
     }
 }
 
-/// The status of a writer's answer on a case (`pass`, `wrong-bytes`,
-/// `rejected-valid`, `accepted`, `rejected`).
-pub fn judge_writer(case: &Case, answer: WriterAnswer) -> (Status, String) {
+/// The verdict on a writer's answer.
+pub fn judge_writer(case: &Case, answer: &Answer, timeout: Duration) -> (Status, String) {
+    let imp = case.verdict == Verdict::ImplementationDefined;
     match answer {
-        WriterAnswer::Wrote(out) => {
-            if out == case.bytes {
-                let s = if case.verdict == Verdict::ImplementationDefined {
-                    Status::Accepted
+        Answer::Timeout => (Status::Timeout, format!("no answer in {}", secs(timeout))),
+        Answer::Crash(why) => (Status::Crash, why.clone()),
+        Answer::Accepted(_) => (Status::Crash, "a writer answered like a reader".into()),
+        Answer::Rejected(m) => {
+            let m = format!("refused: {}", cut(m, 200));
+            (
+                if imp {
+                    Status::Rejected
                 } else {
-                    Status::Pass
-                };
-                (s, String::new())
-            } else {
-                let at = out
-                    .iter()
-                    .zip(&case.bytes)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(out.len().min(case.bytes.len()));
-                (
-                    Status::WrongBytes,
-                    format!(
-                        "{} written, {} expected; first difference at byte {at}",
-                        idx::plural::count(out.len() as u64, "byte"),
-                        case.bytes.len()
-                    ),
-                )
-            }
+                    Status::RejectedValid
+                },
+                m,
+            )
         }
-        WriterAnswer::Refused(why) => {
-            let s = if case.verdict == Verdict::ImplementationDefined {
-                Status::Rejected
-            } else {
-                Status::RejectedValid
-            };
-            (s, why)
-        }
+        Answer::Wrote(out) if *out == case.bytes => (
+            if imp { Status::Accepted } else { Status::Pass },
+            format!("the golden {} bytes", out.len()),
+        ),
+        Answer::Wrote(out) => (Status::WrongBytes, bytes_difference(out, &case.bytes, case)),
     }
 }
 
-enum Exit {
-    Code(i32, Vec<u8>, Vec<u8>),
-    Signal(Vec<u8>),
-    Timeout,
-    SpawnError(String),
-}
-
-fn execute(cfg: &Config, extra: Option<&Path>, stdin: Option<Vec<u8>>) -> Exit {
-    let mut args: Vec<String> = cfg.command.clone();
-    if let Some(p) = extra {
-        args.push(p.display().to_string());
-    }
-    let mut cmd = match cfg.memory_mib {
-        Some(mib) => {
-            let mut c = Command::new("sh");
-            c.arg("-c")
-                .arg(format!("ulimit -v {} && exec \"$@\"", mib * 1024))
-                .arg("sh")
-                .args(&args);
-            c
-        }
-        None => {
-            let mut c = Command::new(&args[0]);
-            c.args(&args[1..]);
-            c
-        }
+fn bytes_difference(out: &[u8], golden: &[u8], case: &Case) -> String {
+    let at = out
+        .iter()
+        .zip(golden)
+        .position(|(a, b)| a != b)
+        .unwrap_or(out.len().min(golden.len()));
+    let byte = |b: &[u8]| {
+        b.get(at)
+            .map_or("end of output".into(), |x| format!("0x{x:02x}"))
     };
-    // Its own process group, so a timeout kills its children too.
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    cmd.stdin(if stdin.is_some() {
-        Stdio::piped()
+    let header = golden.len() - case.content.as_ref().map_or(0, |c| c.payload().len());
+    let place = if at < header {
+        "in the header".to_string()
     } else {
-        Stdio::null()
+        let size = case.content.as_ref().map_or(1, |c| c.dtype.size());
+        format!("in payload element {}", (at - header) / size)
+    };
+    format!(
+        "byte {at} ({place}) is {} instead of {}; {} written, {} expected",
+        byte(out),
+        byte(golden),
+        idx::plural::count(out.len() as u64, "byte"),
+        golden.len()
+    )
+}
+
+/// A content mismatch.
+#[derive(Debug, Clone)]
+pub struct Mismatch {
+    /// What differs.
+    pub detail: String,
+    /// The data equals the expected data with every element byte-swapped.
+    pub byte_swapped: bool,
+}
+
+fn shape_text(s: &[u32]) -> String {
+    format!("{s:?}")
+}
+
+fn element(v: &Values, i: usize) -> String {
+    match v {
+        Values::Int(x) => x.get(i).map_or("-".into(), |x| x.to_string()),
+        Values::F32(x) => x.get(i).map_or("-".into(), |b| {
+            format!("0x{b:08x} ({:?})", f32::from_bits(*b))
+        }),
+        Values::F64(x) => x.get(i).map_or("-".into(), |b| {
+            format!("0x{b:016x} ({:?})", f64::from_bits(*b))
+        }),
+    }
+}
+
+/// `u8 shape [11]: 0, 0, 8, 1, …`: what a reader returned.
+pub fn describe(c: &Content) -> String {
+    let n = c.values.len();
+    let first: Vec<String> = (0..n.min(8))
+        .map(|i| match &c.values {
+            Values::F32(x) => format!("0x{:08x}", x[i]),
+            Values::F64(x) => format!("0x{:016x}", x[i]),
+            Values::Int(x) => x[i].to_string(),
+        })
+        .collect();
+    format!(
+        "{} shape {}: {}{}",
+        c.dtype.name(),
+        shape_text(&c.shape),
+        if n == 0 {
+            "no elements".to_string()
+        } else {
+            first.join(", ")
+        },
+        if n > 8 { ", …" } else { "" }
+    )
+}
+
+fn swapped(v: &Values, dtype: idx::ElementType) -> Option<Values> {
+    Some(match v {
+        Values::Int(x) => Values::Int(
+            x.iter()
+                .map(|&e| match dtype {
+                    idx::ElementType::I16 => i64::from((e as i16).swap_bytes()),
+                    idx::ElementType::I32 => i64::from((e as i32).swap_bytes()),
+                    _ => e,
+                })
+                .collect(),
+        ),
+        Values::F32(x) => Values::F32(x.iter().map(|b| b.swap_bytes()).collect()),
+        Values::F64(x) => Values::F64(x.iter().map(|b| b.swap_bytes()).collect()),
     })
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
-    let mut child = match cmd.spawn() {
-        Ok(c) => c,
-        Err(e) => return Exit::SpawnError(e.to_string()),
-    };
-    let feeder = stdin.and_then(|data| {
-        child.stdin.take().map(|mut s| {
-            std::thread::spawn(move || {
-                let _ = s.write_all(&data);
-            })
-        })
-    });
-    let collect = |r: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(r) = r {
-                // at most 256 MiB of output is kept
-                let _ = r.take(256 << 20).read_to_end(&mut buf);
-            }
-            buf
-        })
-    };
-    let out = collect(
-        child
-            .stdout
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-    );
-    let err = collect(
-        child
-            .stderr
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-    );
-    let status = match child.wait_timeout(cfg.timeout) {
-        Ok(Some(s)) => s,
-        Ok(None) => {
-            if let Ok(pid) = i32::try_from(child.id()) {
-                if pid > 1 {
-                    let pgid = nix::unistd::Pid::from_raw(pid);
-                    let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
-                }
-            }
-            let _ = child.kill();
-            let _ = child.wait();
-            return Exit::Timeout;
-        }
-        Err(e) => return Exit::SpawnError(e.to_string()),
-    };
-    if let Some(f) = feeder {
-        let _ = f.join();
-    }
-    let stdout = out.join().unwrap_or_default();
-    let stderr = err.join().unwrap_or_default();
-    match status.code() {
-        Some(c) => Exit::Code(c, stdout, stderr),
-        None => Exit::Signal(stderr),
-    }
-}
-
-fn tail(bytes: &[u8]) -> String {
-    let s = String::from_utf8_lossy(bytes);
-    let s = s.trim();
-    let last = s.lines().last().unwrap_or("");
-    last.chars().take(160).collect()
-}
-
-fn case_path(case: &Case, cfg: &Config) -> PathBuf {
-    cfg.corpus
-        .join(case.verdict.as_str())
-        .join(case.file_name())
-}
-
-fn run_reader(case: &Case, cfg: &Config) -> (Status, String) {
-    let path = case_path(case, cfg);
-    match execute(cfg, Some(&path), None) {
-        Exit::Timeout => (Status::Timeout, format!("no answer in {:?}", cfg.timeout)),
-        Exit::SpawnError(e) => (Status::Crash, format!("could not run: {e}")),
-        Exit::Signal(err) => (Status::Crash, format!("killed by a signal: {}", tail(&err))),
-        Exit::Code(1, out, err) => {
-            let why = if out.is_empty() {
-                tail(&err)
-            } else {
-                tail(&out)
-            };
-            judge_reader(case, ReaderAnswer::Rejected(why))
-        }
-        Exit::Code(0, out, _) => judge_reader(case, ReaderAnswer::Accepted(parse_output(&out))),
-        Exit::Code(c, _, err) => (Status::Crash, format!("exit status {c}: {}", tail(&err))),
-    }
-}
-
-/// A reader's output: the content encoding.
-fn parse_output(out: &[u8]) -> Result<Content, String> {
-    let v: Value = serde_json::from_slice(out).map_err(|e| format!("output is not JSON: {e}"))?;
-    Content::from_json(&v)
+    .filter(|_| dtype.size() > 1)
 }
 
 /// Compares a reader's content with the expected content.
-fn same_content(expected: &Content, got: &Content) -> Result<(), String> {
+///
+/// # Errors
+/// What differs: dtypes, shapes, or the first differing element (index and
+/// both values, floats in hex), and whether the data is byte-swapped.
+pub fn compare(expected: &Content, got: &Content) -> Result<(), Mismatch> {
+    let plain = |detail: String| Mismatch {
+        detail,
+        byte_swapped: false,
+    };
     if got.dtype != expected.dtype {
-        return Err(format!("dtype {} instead of {}", got.dtype, expected.dtype));
+        return Err(plain(format!(
+            "dtype {} instead of {} (shape {}, expected {})",
+            got.dtype.name(),
+            expected.dtype.name(),
+            shape_text(&got.shape),
+            shape_text(&expected.shape)
+        )));
     }
     if got.shape != expected.shape {
-        return Err(format!(
-            "shape {:?} instead of {:?}",
-            got.shape, expected.shape
-        ));
+        let same = if got.values == expected.values {
+            "; the same elements in the same order"
+        } else {
+            ""
+        };
+        return Err(plain(format!(
+            "shape {} instead of {} ({}, {} elements instead of {}{same})",
+            shape_text(&got.shape),
+            shape_text(&expected.shape),
+            got.dtype.name(),
+            got.values.len(),
+            expected.values.len()
+        )));
     }
-    if got.values != expected.values {
-        let a = Sha256::digest(got.payload());
-        let b = Sha256::digest(expected.payload());
-        let first = first_difference(got, expected);
-        return Err(format!(
-            "data differs (first at element {first}; sha256 {} vs {})",
-            &hex(&a)[..12],
-            &hex(&b)[..12]
-        ));
+    if got.values == expected.values {
+        return Ok(());
     }
-    Ok(())
-}
-
-fn first_difference(a: &Content, b: &Content) -> usize {
-    let (pa, pb) = (a.payload(), b.payload());
-    let size = a.dtype.size();
-    pa.iter()
-        .zip(&pb)
-        .position(|(x, y)| x != y)
-        .map_or(pa.len().min(pb.len()), |i| i)
-        / size
-}
-
-fn run_writer(case: &Case, cfg: &Config) -> (Status, String) {
-    let Some(content) = &case.content else {
-        return (Status::Crash, "case has no content".into());
+    if swapped(&expected.values, expected.dtype).as_ref() == Some(&got.values) {
+        return Err(Mismatch {
+            detail: format!(
+                "reads multi-byte elements little-endian: every element is byte-swapped (element 0 is {} instead of {})",
+                element(&got.values, 0),
+                element(&expected.values, 0)
+            ),
+            byte_swapped: true,
+        });
+    }
+    let n = got.values.len();
+    let differs = |i: usize| match (&got.values, &expected.values) {
+        (Values::Int(a), Values::Int(b)) => a.get(i) != b.get(i),
+        (Values::F32(a), Values::F32(b)) => a.get(i) != b.get(i),
+        (Values::F64(a), Values::F64(b)) => a.get(i) != b.get(i),
+        _ => true,
     };
-    let input = crate::corpus::to_text(&content.to_json(false)).into_bytes();
-    match execute(cfg, None, Some(input)) {
-        Exit::Timeout => (Status::Timeout, format!("no answer in {:?}", cfg.timeout)),
-        Exit::SpawnError(e) => (Status::Crash, format!("could not run: {e}")),
-        Exit::Signal(err) => (Status::Crash, format!("killed by a signal: {}", tail(&err))),
-        Exit::Code(0, out, _) => judge_writer(case, WriterAnswer::Wrote(out)),
-        Exit::Code(1, out, err) => {
-            let why = if out.is_empty() {
-                tail(&err)
-            } else {
-                tail(&out)
-            };
-            judge_writer(case, WriterAnswer::Refused(why))
-        }
-        Exit::Code(c, _, err) => (Status::Crash, format!("exit status {c}: {}", tail(&err))),
-    }
+    let diffs: Vec<usize> = (0..n).filter(|&i| differs(i)).collect();
+    let first = diffs.first().copied().unwrap_or(0);
+    Err(plain(format!(
+        "element {first} is {} instead of {} ({} of {n} elements differ; {} shape {})",
+        element(&got.values, first),
+        element(&expected.values, first),
+        diffs.len(),
+        got.dtype.name(),
+        shape_text(&got.shape)
+    )))
 }
+
+// ---------------------------------------------------------------------------
+// Reports
 
 /// Unexpected failures: failed and not listed as expected.
 pub fn unexpected(outcomes: &[Outcome]) -> usize {
@@ -478,61 +991,231 @@ pub fn unexpected(outcomes: &[Outcome]) -> usize {
         .count()
 }
 
-/// Human-readable report.
-pub fn render_human(outcomes: &[Outcome], mode: Mode) -> String {
-    let mut s = String::new();
-    for o in outcomes {
-        let mark = match (o.failed, o.expected_failure) {
-            (true, true) => "XFAIL",
-            (true, false) => "FAIL ",
-            (false, true) => "XPASS",
-            (false, false) if o.verdict == Verdict::ImplementationDefined => "IMPL ",
-            (false, false) => continue,
-        };
-        s.push_str(&format!(
-            "{mark} {:<45} {:<16} {}\n",
-            o.id,
-            o.status.as_str(),
-            o.detail
-        ));
-    }
-    let pass = outcomes.iter().filter(|o| o.status == Status::Pass).count();
-    let failed = outcomes.iter().filter(|o| o.failed).count();
-    let xfail = outcomes
+/// Expected failures that passed.
+pub fn unexpected_passes(outcomes: &[Outcome]) -> usize {
+    outcomes
         .iter()
-        .filter(|o| o.failed && o.expected_failure)
-        .count();
-    let imp = outcomes
-        .iter()
-        .filter(|o| o.verdict == Verdict::ImplementationDefined)
-        .count();
-    s.push_str(&format!(
-        "{} {mode}: {pass} passed, {failed} failed ({xfail} expected), {imp} implementation-defined recorded\n",
-        outcomes.len(),
-        mode = mode.as_str()
-    ));
-    s
+        .filter(|o| !o.failed && o.expected_failure)
+        .count()
 }
 
-/// JSON report.
-pub fn render_json(outcomes: &[Outcome], mode: Mode, command: &[String]) -> Value {
-    let results: Vec<Value> = outcomes
-        .iter()
-        .map(|o| {
-            json!({"id": o.id, "verdict": o.verdict.as_str(), "status": o.status.as_str(),
-                   "detail": o.detail, "failed": o.failed, "expected_failure": o.expected_failure})
-        })
-        .collect();
-    json!({
-        "version": 1,
-        "mode": mode.as_str(),
-        "command": command,
-        "results": results,
-        "summary": {
-            "cases": outcomes.len(),
-            "passed": outcomes.iter().filter(|o| o.status == Status::Pass).count(),
-            "failed": outcomes.iter().filter(|o| o.failed).count(),
-            "unexpected_failures": unexpected(outcomes),
+impl Report {
+    /// Counts per status.
+    pub fn counts(&self) -> Vec<(Status, usize)> {
+        Status::ALL
+            .iter()
+            .map(|&s| (s, self.outcomes.iter().filter(|o| o.status == s).count()))
+            .filter(|&(_, n)| n > 0)
+            .collect()
+    }
+
+    /// Human-readable report.
+    pub fn render_human(&self) -> String {
+        let mut s = String::new();
+        for o in &self.outcomes {
+            let mark = match (o.failed, o.expected_failure) {
+                (true, true) => "XFAIL",
+                (true, false) => "FAIL ",
+                (false, true) => "XPASS",
+                (false, false) if o.verdict == Verdict::ImplementationDefined => "IMPL ",
+                (false, false) => continue,
+            };
+            s.push_str(&format!(
+                "{mark} {:<45} {:<16} {}\n",
+                o.id,
+                o.status.as_str(),
+                o.detail
+            ));
         }
-    })
+        let mut reasons: Vec<(&str, usize)> = Vec::new();
+        for k in &self.skipped {
+            match reasons.iter_mut().find(|(r, _)| *r == k.reason) {
+                Some(e) => e.1 += 1,
+                None => reasons.push((&k.reason, 1)),
+            }
+        }
+        for (r, n) in &reasons {
+            let ids: Vec<&str> = self
+                .skipped
+                .iter()
+                .filter(|k| k.reason == *r)
+                .map(|k| k.id.as_str())
+                .take(3)
+                .collect();
+            s.push_str(&format!(
+                "SKIP  {n} case{}: {r} ({}{})\n",
+                if *n == 1 { "" } else { "s" },
+                ids.join(", "),
+                if *n > 3 { ", …" } else { "" }
+            ));
+        }
+        for n in &self.notes {
+            s.push_str(&format!("NOTE  {n}\n"));
+        }
+        let pass = self
+            .outcomes
+            .iter()
+            .filter(|o| o.status == Status::Pass)
+            .count();
+        let failed = self.outcomes.iter().filter(|o| o.failed).count();
+        let xfail = self
+            .outcomes
+            .iter()
+            .filter(|o| o.failed && o.expected_failure)
+            .count();
+        let imp = self
+            .outcomes
+            .iter()
+            .filter(|o| o.verdict == Verdict::ImplementationDefined)
+            .count();
+        s.push_str(&format!(
+            "{} {mode}: {pass} passed, {failed} failed ({xfail} expected), {imp} implementation-defined recorded, {} skipped\n",
+            self.outcomes.len(),
+            self.skipped.len(),
+            mode = self.mode.as_str()
+        ));
+        s
+    }
+
+    /// JSON report (the format `matrix --merge` reads back).
+    pub fn to_json(&self) -> Value {
+        let results: Vec<Value> = self
+            .outcomes
+            .iter()
+            .map(|o| {
+                json!({"id": o.id, "verdict": o.verdict.as_str(), "status": o.status.as_str(),
+                       "detail": o.detail, "failed": o.failed, "expected_failure": o.expected_failure,
+                       "seconds": (o.elapsed.as_secs_f64() * 1000.0).round() / 1000.0})
+            })
+            .collect();
+        let counts: serde_json::Map<String, Value> = self
+            .counts()
+            .into_iter()
+            .map(|(s, n)| (s.as_str().to_string(), json!(n)))
+            .collect();
+        json!({
+            "version": 2,
+            "protocol": PROTOCOL,
+            "implementation": {"name": self.name, "version": self.version},
+            "mode": self.mode.as_str(),
+            "command": self.command,
+            "persistent": self.persistent,
+            "limits": {"timeout_seconds": self.timeout.as_secs_f64(), "memory_mib": self.memory_mib},
+            "counts": counts,
+            "summary": {
+                "cases": self.outcomes.len(),
+                "passed": self.outcomes.iter().filter(|o| o.status == Status::Pass).count(),
+                "failed": self.outcomes.iter().filter(|o| o.failed).count(),
+                "unexpected_failures": unexpected(&self.outcomes),
+                "unexpected_passes": unexpected_passes(&self.outcomes),
+                "skipped": self.skipped.len(),
+                "seconds": (self.elapsed.as_secs_f64() * 100.0).round() / 100.0,
+            },
+            "notes": self.notes,
+            "results": results,
+            "skipped": self.skipped.iter().map(|k| json!({"id": k.id, "reason": k.reason})).collect::<Vec<_>>(),
+        })
+    }
+
+    /// Reads back [`Report::to_json`].
+    ///
+    /// # Errors
+    /// A missing or malformed field.
+    pub fn from_json(v: &Value) -> Result<Report, String> {
+        let s = |v: &Value, k: &str| -> Result<String, String> {
+            v.get(k)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .ok_or_else(|| format!("missing string field {k:?}"))
+        };
+        if v.get("version").and_then(Value::as_u64) != Some(2) {
+            return Err("not a version 2 results file".into());
+        }
+        let imp = v
+            .get("implementation")
+            .ok_or("missing \"implementation\"")?;
+        let mode = Mode::from_name(&s(v, "mode")?).ok_or("bad \"mode\"")?;
+        let limits = v.get("limits").ok_or("missing \"limits\"")?;
+        let mut outcomes = Vec::new();
+        for r in v
+            .get("results")
+            .and_then(Value::as_array)
+            .ok_or("missing \"results\"")?
+        {
+            outcomes.push(Outcome {
+                id: s(r, "id")?,
+                verdict: verdict_from_name(&s(r, "verdict")?).ok_or("bad verdict")?,
+                status: Status::from_name(&s(r, "status")?).ok_or("bad status")?,
+                detail: s(r, "detail")?,
+                failed: r
+                    .get("failed")
+                    .and_then(Value::as_bool)
+                    .ok_or("bad \"failed\"")?,
+                expected_failure: r
+                    .get("expected_failure")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+                elapsed: Duration::from_secs_f64(
+                    r.get("seconds")
+                        .and_then(Value::as_f64)
+                        .unwrap_or(0.0)
+                        .max(0.0),
+                ),
+            });
+        }
+        let mut skipped = Vec::new();
+        for k in v
+            .get("skipped")
+            .and_then(Value::as_array)
+            .ok_or("missing \"skipped\"")?
+        {
+            skipped.push(Skipped {
+                id: s(k, "id")?,
+                reason: s(k, "reason")?,
+            });
+        }
+        Ok(Report {
+            name: s(imp, "name")?,
+            version: s(imp, "version")?,
+            mode,
+            command: v
+                .get("command")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            persistent: v
+                .get("persistent")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            timeout: Duration::from_secs_f64(
+                limits
+                    .get("timeout_seconds")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(0.0)
+                    .max(0.0),
+            ),
+            memory_mib: limits.get("memory_mib").and_then(Value::as_u64),
+            outcomes,
+            skipped,
+            notes: v
+                .get("notes")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            elapsed: Duration::from_secs_f64(
+                v.pointer("/summary/seconds")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(0.0)
+                    .max(0.0),
+            ),
+        })
+    }
 }

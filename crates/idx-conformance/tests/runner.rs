@@ -1,9 +1,13 @@
-//! The runner against the reference adapters, and against readers and
-//! writers that misbehave in each way the statuses name.
+//! The runner against the reference adapters, and against the synthetic
+//! adapter `tests/adapters/fake.py`, which misbehaves in each way a real
+//! reader was seen to (see its docstring).
 
+use serde_json::Value;
 use std::process::Command;
+use std::time::{Duration, Instant};
 
-fn conformance(args: &[&str]) -> (i32, String) {
+fn conformance(args: &[&str]) -> (i32, String, String) {
+    // Test-only: the binary is built by cargo for this test.
     let out = Command::new(env!("CARGO_BIN_EXE_idx-conformance"))
         .args(args)
         .output()
@@ -11,6 +15,7 @@ fn conformance(args: &[&str]) -> (i32, String) {
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
 
@@ -18,88 +23,396 @@ fn exe() -> &'static str {
     env!("CARGO_BIN_EXE_idx-conformance")
 }
 
+fn fake() -> String {
+    format!("{}/tests/adapters/fake.py", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The JSON results of `test-reader` on the cases `run` with `fake.py
+/// BEHAVIOUR`, plus `extra` options.
+fn fake_run(behaviour: &str, run: &[&str], extra: &[&str]) -> Value {
+    let f = fake();
+    let mut args = vec!["test-reader", "--format", "json"];
+    for r in run {
+        args.extend(["--run", r]);
+    }
+    args.extend(extra);
+    args.extend(["--", "python3", &f, behaviour]);
+    if extra.contains(&"--persistent") {
+        args.push("--persistent");
+    }
+    let (code, out, err) = conformance(&args);
+    assert!(code == 0 || code == 1, "exit {code}: {err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// (status, detail) of the one case `id` under `fake.py BEHAVIOUR`.
+fn one(behaviour: &str, id: &str, extra: &[&str]) -> (String, String) {
+    let v = fake_run(behaviour, &[id], extra);
+    let r = &v["results"][0];
+    assert_eq!(r["id"], id, "{v}");
+    (
+        r["status"].as_str().unwrap().to_string(),
+        r["detail"].as_str().unwrap().to_string(),
+    )
+}
+
 #[test]
 fn the_reference_reader_and_writer_pass_everything() {
-    let (code, out) = conformance(&["test-reader", "--", exe(), "reference-reader"]);
+    let (code, out, _) = conformance(&["test-reader", "--", exe(), "reference-reader"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains(" 0 failed"), "{out}");
-    let (code, out) = conformance(&["test-writer", "--", exe(), "reference-writer"]);
+    let (code, out, _) = conformance(&["test-writer", "--", exe(), "reference-writer"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains(" 0 failed"), "{out}");
 }
 
 #[test]
-fn a_reader_that_accepts_everything_fails_on_invalid_cases() {
-    let (code, out) = conformance(&[
+fn an_uncaught_exception_is_a_crash_not_a_rejection() {
+    // Exit 1 with a traceback and no error document used to count as a
+    // rejection, so a broken reader passed every invalid case.
+    let v = fake_run("traceback", &["invalid-trailing-*"], &[]);
+    for r in v["results"].as_array().unwrap() {
+        assert_eq!(r["status"], "crash", "{r}");
+        let d = r["detail"].as_str().unwrap();
+        assert!(d.contains("without an error document"), "{d}");
+        assert!(d.contains("ValueError: this reader has a bug"), "{d}");
+    }
+    let (s, _) = one("exit1-silent", "invalid-trailing-byte", &[]);
+    assert_eq!(s, "crash");
+    // A well-formed error document with exit 1 is a rejection.
+    let (s, d) = one("none", "invalid-trailing-byte", &[]);
+    assert_eq!(
+        (s.as_str(), d.as_str()),
+        ("pass", "rejected: size mismatch")
+    );
+}
+
+#[test]
+fn an_adapter_that_cannot_read_a_valid_file_stops_the_run_with_exit_2() {
+    let f = fake();
+    let (code, out, err) = conformance(&["test-reader", "--", "python3", &f, "broken"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("cannot read the simplest valid case, valid-u8-rank1"),
+        "{err}"
+    );
+    assert!(err.contains("ValueError: this reader has a bug"), "{err}");
+    let (code, _, err) = conformance(&["test-writer", "--", "sh", "-c", "exit 0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot write"), "{err}");
+}
+
+#[test]
+fn output_that_is_not_the_content_encoding_is_a_crash() {
+    for id in ["valid-u8-rank3", "invalid-trailing-byte"] {
+        let (s, d) = one("garbage", id, &[]);
+        assert_eq!(s, "crash", "{id}: {d}");
+        assert!(d.contains("not the content encoding"), "{d}");
+    }
+}
+
+#[test]
+fn a_background_process_holding_the_pipes_does_not_hold_the_case() {
+    let t = Instant::now();
+    let (s, d) = one("sleep-background", "valid-u8-rank3", &["--timeout", "5"]);
+    assert_eq!(s, "pass", "{d}");
+    assert!(
+        t.elapsed() < Duration::from_secs(4),
+        "waited {:?} for a background sleep",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn timeouts_kill_the_process_group() {
+    let t = Instant::now();
+    let (s, d) = one("hang", "valid-u8-rank3", &["--timeout", "0.5"]);
+    assert_eq!(s, "timeout", "{d}");
+    assert_eq!(d, "no answer in 0.50 s");
+    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+}
+
+#[test]
+fn a_crash_says_why() {
+    let (s, d) = one("segv", "valid-u8-rank3", &[]);
+    assert_eq!((s.as_str(), d.as_str()), ("crash", "killed by SIGSEGV"));
+    // A Rust panic: the message is at the top, the backtrace note at the end.
+    let (s, d) = one("panic", "valid-u8-rank3", &[]);
+    assert_eq!(s, "crash");
+    assert!(
+        d.starts_with("exit status 101; stderr: thread 'main' panicked"),
+        "{d}"
+    );
+    assert!(d.contains("index out of bounds"), "{d}");
+    assert!(d.ends_with("for a backtrace"), "{d}");
+    assert!(d.contains('…'), "{d}");
+    // An allocation over the address-space limit.
+    let (s, d) = one("memory", "valid-u8-rank3", &["--memory-mib", "512"]);
+    assert_eq!(s, "crash");
+    assert!(
+        d.contains("the memory limit (512 MiB of address space) was the cause"),
+        "{d}"
+    );
+}
+
+#[test]
+fn wrong_content_names_the_first_differing_element() {
+    let (s, d) = one("off-by-one", "valid-f64-rank1", &[]);
+    assert_eq!(s, "wrong-content");
+    assert_eq!(
+        d,
+        "element 3 is 0xbff8000000000001 (-1.5000000000000002) instead of \
+         0xbff8000000000000 (-1.5) (1 of 5 elements differ; f64 shape [5])"
+    );
+    let (_, d) = one("off-by-one", "valid-i32-rank2", &[]);
+    assert!(d.starts_with("element 3 is "), "{d}");
+    assert!(
+        d.ends_with("(1 of 6 elements differ; i32 shape [2, 3])"),
+        "{d}"
+    );
+}
+
+#[test]
+fn a_little_endian_reader_is_named_as_such() {
+    let (s, d) = one("little-endian", "valid-i32-rank2", &[]);
+    assert_eq!(s, "wrong-content");
+    assert!(
+        d.starts_with("reads multi-byte elements little-endian: every element is byte-swapped"),
+        "{d}"
+    );
+    let (s, d) = one("little-endian", "impl-little-endian-i32-labels", &[]);
+    assert_eq!(s, "accepted-little-endian");
+    assert!(d.starts_with("matched the little-endian reading"), "{d}");
+    // u8 data reads the same either way: no little-endian claim.
+    let (s, _) = one("little-endian", "valid-u8-rank3", &[]);
+    assert_eq!(s, "pass");
+}
+
+#[test]
+fn accepted_invalid_says_what_the_reader_returned() {
+    let (s, d) = one("accept-all", "invalid-trailing-concatenated", &[]);
+    assert_eq!(s, "accepted-invalid");
+    assert_eq!(d, "returned u8 shape [19]: 0, 0, 8, 1, 0, 0, 0, 2, …");
+}
+
+#[test]
+fn no_detail_is_empty() {
+    let v = fake_run("none", &[], &["--persistent"]);
+    for r in v["results"].as_array().unwrap() {
+        assert!(!r["detail"].as_str().unwrap().is_empty(), "{r}");
+    }
+}
+
+#[test]
+fn cases_not_run_are_reported_as_skipped_with_a_reason() {
+    let v = fake_run("none", &["invalid-gzip-bomb", "invalid-expect-*"], &[]);
+    assert_eq!(v["results"].as_array().unwrap().len(), 0);
+    let skipped = v["skipped"].as_array().unwrap();
+    let ids: Vec<&str> = skipped.iter().map(|k| k["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "invalid-gzip-bomb",
+            "invalid-expect-dtype",
+            "invalid-expect-shape"
+        ]
+    );
+    assert!(skipped[0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("max_decompressed"));
+    let f = fake();
+    let (_, out, _) = conformance(&[
         "test-reader",
         "--run",
-        "invalid-trailing-*",
-        "--format",
-        "json",
+        "invalid-gzip-bomb",
         "--",
-        "sh",
-        "-c",
-        "exit 0",
+        "python3",
+        &f,
+        "none",
     ]);
-    assert_eq!(code, 1);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let statuses: Vec<&str> = v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["status"].as_str().unwrap())
-        .collect();
-    assert_eq!(statuses, ["accepted-invalid"; 3]);
-}
-
-/// The status the runner gives case `valid-u8-rank1` under `sh -c SCRIPT`.
-fn status(mode: &str, script: &str, extra: &[&str]) -> String {
-    let mut args = vec![mode, "--run", "valid-u8-rank1", "--format", "json"];
-    args.extend(extra);
-    args.extend(["--", "sh", "-c", script]);
-    let (_, out) = conformance(&args);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    v["results"][0]["status"].as_str().unwrap().to_string()
+    assert!(
+        out.contains("SKIP  1 case: needs validator options"),
+        "{out}"
+    );
+    assert!(out.contains(", 1 skipped"), "{out}");
 }
 
 #[test]
-fn crashes_timeouts_and_wrong_content_are_told_apart() {
-    assert_eq!(status("test-reader", "exit 3", &[]), "crash");
-    let started = std::time::Instant::now();
-    assert_eq!(
-        status("test-reader", "sleep 5", &["--timeout", "0.2"]),
-        "timeout"
-    );
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(4),
-        "the child's children were not killed"
-    );
-    let wrong = "echo '{\"dtype\":\"u8\",\"shape\":[5],\"data\":[0,1,2,3,5]}'";
-    assert_eq!(status("test-reader", wrong, &[]), "wrong-content");
-    assert_eq!(status("test-reader", "exit 1", &[]), "rejected-valid");
-    assert_eq!(
-        status("test-writer", "cat >/dev/null; printf 'x'", &[]),
-        "wrong-bytes"
-    );
+fn the_json_results_carry_name_version_limits_counts_and_timings() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.json");
+    let f = fake();
+    let (code, out, _) = conformance(&[
+        "test-reader",
+        "--run",
+        "valid-u8-*",
+        "--run",
+        "invalid-gzip-bomb",
+        "--name",
+        "fake",
+        "--impl-version",
+        "fake 1.0",
+        "--timeout",
+        "7",
+        "--memory-mib",
+        "1024",
+        "--json-out",
+        path.to_str().unwrap(),
+        "--",
+        "python3",
+        &f,
+        "off-by-one@valid-u8-rank2",
+    ]);
+    assert_eq!(code, 1);
+    assert!(out.contains("FAIL  valid-u8-rank2"), "{out}");
+    let v: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(v["implementation"]["name"], "fake");
+    assert_eq!(v["implementation"]["version"], "fake 1.0");
+    assert_eq!(v["limits"]["timeout_seconds"], 7.0);
+    assert_eq!(v["limits"]["memory_mib"], 1024);
+    assert_eq!(v["counts"]["pass"], 5);
+    assert_eq!(v["counts"]["wrong-content"], 1);
+    assert_eq!(v["skipped"][0]["id"], "invalid-gzip-bomb");
+    assert!(v["results"][0]["seconds"].as_f64().unwrap() > 0.0);
+    let back = idx_conformance::runner::Report::from_json(&v).unwrap();
+    assert_eq!(back.to_json(), v);
 }
 
 #[test]
 fn expected_failures_do_not_fail_the_run() {
-    let dir = std::env::temp_dir().join(format!("idx-xfail-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let list = dir.join("xfail.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("xfail.txt");
     std::fs::write(&list, "# known gaps\ninvalid-trailing-*\n").unwrap();
-    let (code, out) = conformance(&[
+    let f = fake();
+    let (code, out, _) = conformance(&[
         "test-reader",
         "--run",
         "invalid-trailing-*",
         "--expected-failures",
         list.to_str().unwrap(),
         "--",
-        "sh",
-        "-c",
-        "exit 0",
+        "python3",
+        &f,
+        "accept-all",
     ]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("XFAIL"), "{out}");
+}
+
+#[test]
+fn writers_report_the_first_differing_byte_and_its_place() {
+    let (_, out, _) = conformance(&[
+        "test-writer",
+        "--run",
+        "valid-i16-rank1",
+        "--format",
+        "json",
+        "--",
+        "sh",
+        "-c",
+        // correct for the preflight case (u8 [0..4]), one byte off otherwise
+        "c=$(cat); case \"$c\" in *'\"u8\"'*) printf '\\000\\000\\010\\001\\000\\000\\000\\005\\000\\001\\002\\003\\004';; \
+         *) printf '\\000\\000\\014\\001';; esac",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let d = v["results"][0]["detail"].as_str().unwrap();
+    assert_eq!(v["results"][0]["status"], "wrong-bytes", "{v}");
+    assert_eq!(
+        d,
+        "byte 2 (in the header) is 0x0c instead of 0x0b; 4 bytes written, 18 expected"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Persistent mode
+
+#[test]
+fn persistent_mode_passes_like_one_shot() {
+    let some = ["valid-*-rank1", "invalid-t*", "impl-*"];
+    let a = fake_run("none", &some, &[]);
+    let b = fake_run("none", &some, &["--persistent"]);
+    let statuses = |v: &Value| -> Vec<(String, String)> {
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["id"].to_string(), r["status"].to_string()))
+            .collect()
+    };
+    assert_eq!(statuses(&a), statuses(&b));
+    assert_eq!(b["persistent"], true);
+}
+
+#[test]
+fn a_persistent_adapter_is_restarted_after_a_crash_a_hang_or_garbage() {
+    for (behaviour, status) in [
+        ("segv@valid-u8-rank3", "crash"),
+        ("hang@valid-u8-rank3", "timeout"),
+        ("garbage@valid-u8-rank3", "crash"),
+    ] {
+        let t = Instant::now();
+        let v = fake_run(
+            behaviour,
+            &["valid-u8-rank2", "valid-u8-rank3", "valid-u8-rank4"],
+            &["--persistent", "--timeout", "1"],
+        );
+        let got: Vec<&str> = v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["status"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, ["pass", status, "pass"], "{behaviour}: {v}");
+        assert!(t.elapsed() < Duration::from_secs(8), "{behaviour}");
+        let notes = v["notes"].as_array().unwrap();
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.as_str().unwrap().contains("restarted 1 times")),
+            "{v}"
+        );
+    }
+    let (s, d) = one("segv", "valid-u8-rank3", &["--persistent"]);
+    assert_eq!(s, "crash");
+    assert_eq!(d, "the persistent adapter was killed by SIGSEGV");
+}
+
+#[test]
+fn a_persistent_adapter_must_say_its_protocol_version() {
+    let (code, _, err) = conformance(&[
+        "test-reader",
+        "--persistent",
+        "--",
+        "sh",
+        "-c",
+        "echo hello; cat",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("its first line is not {\"protocol\": 2}: \"hello\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_slow_start_is_said_once() {
+    for extra in [
+        &["--timeout", "1.5"][..],
+        &["--persistent", "--timeout", "1.5"],
+    ] {
+        let v = fake_run("slow-start", &["valid-u8-rank2", "valid-u8-rank3"], extra);
+        let notes: Vec<&str> = v["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        assert_eq!(notes.len(), 1, "{v}");
+        assert!(
+            notes[0].starts_with("start-up is a large share of the deadline"),
+            "{v}"
+        );
+    }
 }

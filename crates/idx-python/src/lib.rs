@@ -10,7 +10,9 @@
 use idx::{Array, Data, ElementType};
 use idx_conformance::cases::Case;
 use idx_conformance::content::Content;
-use idx_conformance::runner::{self, Mode, Outcome, ReaderAnswer, Status, WriterAnswer};
+use idx_conformance::runner::{self, Answer, Mode, Outcome, Skipped, Status};
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use std::time::{Duration, Instant};
 use idx_validate::check::{self, Checked, FileResult, Settings, Source};
 use idx_validate::render;
 use numpy::ndarray::{ArrayD, IxDyn};
@@ -678,11 +680,10 @@ impl CaseResult {
     }
 }
 
-/// The outcome of `check_reader` or `check_writer`.
+/// The outcome of `check_reader` or `check_writer`: the runner's report.
 #[pyclass(frozen, module = "idxkit")]
 struct ConformanceReport {
-    mode: Mode,
-    outcomes: Vec<Outcome>,
+    report: runner::Report,
 }
 
 #[pymethods]
@@ -690,12 +691,13 @@ impl ConformanceReport {
     /// `reader` or `writer`.
     #[getter]
     fn mode(&self) -> &'static str {
-        self.mode.as_str()
+        self.report.mode.as_str()
     }
     /// Every case run, in corpus order.
     #[getter]
     fn results(&self) -> Vec<CaseResult> {
-        self.outcomes
+        self.report
+            .outcomes
             .iter()
             .map(|o| CaseResult {
                 id: o.id.clone(),
@@ -707,23 +709,33 @@ impl ConformanceReport {
             })
             .collect()
     }
-    /// Case ID to status.
+    /// `(case ID, status)` for every case run.
     #[getter]
     fn statuses(&self) -> Vec<(String, &'static str)> {
-        self.outcomes
+        self.report
+            .outcomes
             .iter()
             .map(|o| (o.id.clone(), o.status.as_str()))
+            .collect()
+    }
+    /// `(case ID, reason)` for every case not run.
+    #[getter]
+    fn skipped(&self) -> Vec<(String, String)> {
+        self.report
+            .skipped
+            .iter()
+            .map(|k| (k.id.clone(), k.reason.clone()))
             .collect()
     }
     /// Failures not listed as expected.
     #[getter]
     fn unexpected_failures(&self) -> usize {
-        runner::unexpected(&self.outcomes)
+        runner::unexpected(&self.report.outcomes)
     }
     /// True when nothing failed unexpectedly.
     #[getter]
     fn ok(&self) -> bool {
-        runner::unexpected(&self.outcomes) == 0
+        runner::unexpected(&self.report.outcomes) == 0
     }
     /// Raises AssertionError, with the runner's report, unless `ok`.
     fn assert_ok(&self) -> PyResult<()> {
@@ -732,21 +744,25 @@ impl ConformanceReport {
         } else {
             Err(pyo3::exceptions::PyAssertionError::new_err(format!(
                 "the {} does not conform to the IDX spec:\n{}",
-                self.mode.as_str(),
-                runner::render_human(&self.outcomes, self.mode)
+                self.report.mode.as_str(),
+                self.report.render_human()
             )))
         }
     }
+    /// The runner's JSON report (`--format json`).
+    fn to_json(&self) -> String {
+        self.report.to_json().to_string()
+    }
     /// The runner's human report.
     fn __str__(&self) -> String {
-        runner::render_human(&self.outcomes, self.mode)
+        self.report.render_human()
     }
     fn __repr__(&self) -> String {
         format!(
             "ConformanceReport(mode={:?}, cases={}, unexpected_failures={})",
-            self.mode.as_str(),
-            self.outcomes.len(),
-            runner::unexpected(&self.outcomes)
+            self.report.mode.as_str(),
+            self.report.outcomes.len(),
+            runner::unexpected(&self.report.outcomes)
         )
     }
 }
@@ -770,16 +786,92 @@ fn corpus() -> &'static [Case] {
     })
 }
 
-fn selection(run: Vec<String>, skip: Vec<String>, expected_failures: Vec<String>) -> runner::Config {
-    runner::Config {
-        corpus: PathBuf::new(),
-        command: Vec::new(),
-        timeout: std::time::Duration::ZERO,
-        memory_mib: None,
-        run,
-        skip,
-        expected_failures,
+fn globs(list: &[String]) -> PyResult<GlobSet> {
+    let mut b = GlobSetBuilder::new();
+    for g in list {
+        b.add(Glob::new(g).map_err(|e| PyValueError::new_err(format!("bad glob {g:?}: {e}")))?);
     }
+    b.build().map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Which cases to run: the runner's `--run`, `--skip` and
+/// `--expected-failures` globs.
+struct Selection {
+    run: GlobSet,
+    any_run: bool,
+    skip: GlobSet,
+    xfail: GlobSet,
+}
+
+impl Selection {
+    fn new(run: &[String], skip: &[String], expected_failures: &[String]) -> PyResult<Self> {
+        Ok(Selection {
+            run: globs(run)?,
+            any_run: !run.is_empty(),
+            skip: globs(skip)?,
+            xfail: globs(expected_failures)?,
+        })
+    }
+}
+
+/// Runs the selected cases that apply to `mode` through `attempt` (the
+/// Python callable, judged by the runner), as `runner::run` does for a
+/// command. `Err` from `attempt` (a BaseException that is not an Exception)
+/// stops the run and is raised.
+fn run_in_process(
+    mode: Mode,
+    sel: &Selection,
+    command: String,
+    mut attempt: impl FnMut(&Case) -> PyResult<Answer>,
+) -> PyResult<ConformanceReport> {
+    let started = Instant::now();
+    let mut outcomes = Vec::new();
+    let mut skipped = Vec::new();
+    for case in corpus() {
+        if (sel.any_run && !sel.run.is_match(&case.id)) || sel.skip.is_match(&case.id) {
+            continue;
+        }
+        if let Err(reason) = runner::applies(case, mode) {
+            skipped.push(Skipped {
+                id: case.id.clone(),
+                reason,
+            });
+            continue;
+        }
+        let t = Instant::now();
+        let answer = attempt(case)?;
+        let elapsed = t.elapsed();
+        let (status, detail) = match mode {
+            Mode::Reader => runner::judge_reader(case, &answer, Duration::ZERO),
+            _ => runner::judge_writer(case, &answer, Duration::ZERO),
+        };
+        outcomes.push(Outcome {
+            id: case.id.clone(),
+            verdict: case.verdict,
+            status,
+            detail,
+            // as the runner counts: neither implementation-defined nor a pass
+            failed: case.verdict != idx_conformance::cases::Verdict::ImplementationDefined
+                && status != Status::Pass,
+            expected_failure: sel.xfail.is_match(&case.id),
+            elapsed,
+        });
+    }
+    Ok(ConformanceReport {
+        report: runner::Report {
+            name: command.clone(),
+            version: String::new(),
+            mode,
+            command: vec![command],
+            persistent: true,
+            timeout: Duration::ZERO,
+            memory_mib: None,
+            outcomes,
+            skipped,
+            notes: vec!["run in-process by idxkit: no time or memory limit".into()],
+            elapsed: started.elapsed(),
+        },
+    })
 }
 
 /// The element type of a numpy dtype of any byte order.
@@ -796,34 +888,36 @@ fn idx_type(array: &Bound<'_, PyUntypedArray>) -> Option<ElementType> {
     }
 }
 
-/// The logical content of what a reader returned: numpy converts it to an
-/// array and to big-endian bytes; the library parses those as IDX.
-fn content_of(np: &Bound<'_, PyModule>, obj: &Bound<'_, PyAny>) -> PyResult<Result<Content, String>> {
+/// What a reader's return value says: numpy converts it to an array and to
+/// big-endian bytes; the library parses those as IDX into the content the
+/// runner compares. Anything else is the protocol's crash.
+fn reader_answer(np: &Bound<'_, PyModule>, obj: &Bound<'_, PyAny>) -> PyResult<Answer> {
     let a = match np.call_method1("asarray", (obj,)) {
         Ok(a) => a,
-        Err(e) => return Ok(Err(format!("not an array: {e}"))),
+        Err(e) => return Ok(Answer::Crash(format!("returned something that is not an array: {e}"))),
     };
     let Ok(arr) = a.cast::<PyUntypedArray>() else {
-        return Ok(Err("not an array".into()));
+        return Ok(Answer::Crash("returned something that is not an array".into()));
     };
     let Some(dtype) = idx_type(arr) else {
         let name = arr.dtype().str()?.to_string();
-        return Ok(Err(format!("dtype {name} is not an IDX element type")));
+        return Ok(Answer::Crash(format!("returned dtype {name}, which is not an IDX element type")));
     };
     let dims: Vec<usize> = arr.shape().to_vec();
     let be = arr.dtype().call_method1("newbyteorder", (">",))?;
-    let payload: Vec<u8> = np
-        .call_method1("ascontiguousarray", (arr, be))?
+    let payload: Vec<u8> = arr
+        .call_method1("astype", (be,))?
         .call_method0("tobytes")?
         .extract()?;
     let mut bytes = match idx::encode_header(dtype, &dims) {
         Ok(h) => h,
-        Err(e) => return Ok(Err(e.to_string())),
+        Err(e) => return Ok(Answer::Crash(e.to_string())),
     };
     bytes.extend_from_slice(&payload);
-    Ok(idx::parse(&bytes)
-        .map(|v| Content::of(&v.array()))
-        .map_err(|e| e.to_string()))
+    Ok(match idx::parse(&bytes) {
+        Ok(v) => Answer::Accepted(Content::of(&v.array())),
+        Err(e) => Answer::Crash(e.to_string()),
+    })
 }
 
 /// An exception from the implementation: a rejection if it is an
@@ -850,6 +944,13 @@ fn check_pass_as(pass_as: &str) -> PyResult<()> {
     }
 }
 
+fn callable_name(func: &Bound<'_, PyAny>) -> String {
+    func.getattr("__qualname__")
+        .or_else(|_| func.repr().map(|r| r.into_any()))
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "a Python callable".into())
+}
+
 /// Runs the conformance corpus against a Python reader.
 #[pyfunction]
 #[pyo3(signature = (func, pass_as="path", expected_failures=Vec::new(), run=Vec::new(), skip=Vec::new()))]
@@ -862,44 +963,24 @@ fn check_reader(
     skip: Vec<String>,
 ) -> PyResult<ConformanceReport> {
     check_pass_as(pass_as)?;
+    let sel = Selection::new(&run, &skip, &expected_failures)?;
     let np = py.import("numpy")?;
     let bytes_io = py.import("io")?.getattr("BytesIO")?;
     let dir = tempfile::tempdir().map_err(|e| PyOSError::new_err(e.to_string()))?;
-    let cfg = selection(run, skip, expected_failures);
-    let mut raised: Option<PyErr> = None;
-    let outcomes = runner::run_with(corpus(), Mode::Reader, &cfg, |case| {
-        if raised.is_some() {
-            return (Status::Crash, "not run: an earlier case raised".into());
-        }
-        let attempt = || -> PyResult<(Status, String)> {
-            let arg = match pass_as {
-                "path" => {
-                    let p = dir.path().join(case.file_name());
-                    std::fs::write(&p, &case.bytes)
-                        .map_err(|e| PyOSError::new_err(e.to_string()))?;
-                    p.into_pyobject(py)?.into_any()
-                }
-                "bytes" => PyBytes::new(py, &case.bytes).into_any(),
-                _ => bytes_io.call1((PyBytes::new(py, &case.bytes),))?,
-            };
-            let answer = match func.call1((arg,)) {
-                Ok(obj) => ReaderAnswer::Accepted(content_of(&np, &obj)?),
-                Err(e) => ReaderAnswer::Rejected(refusal(py, e)?),
-            };
-            Ok(runner::judge_reader(case, answer))
+    run_in_process(Mode::Reader, &sel, callable_name(func), |case| {
+        let arg = match pass_as {
+            "path" => {
+                let p = dir.path().join(case.file_name());
+                std::fs::write(&p, &case.bytes).map_err(|e| PyOSError::new_err(e.to_string()))?;
+                p.into_pyobject(py)?.into_any()
+            }
+            "bytes" => PyBytes::new(py, &case.bytes).into_any(),
+            _ => bytes_io.call1((PyBytes::new(py, &case.bytes),))?,
         };
-        attempt().unwrap_or_else(|e| {
-            raised = Some(e);
-            (Status::Crash, "raised".into())
-        })
-    })
-    .map_err(PyValueError::new_err)?;
-    if let Some(e) = raised {
-        return Err(e);
-    }
-    Ok(ConformanceReport {
-        mode: Mode::Reader,
-        outcomes,
+        match func.call1((arg,)) {
+            Ok(obj) => reader_answer(&np, &obj),
+            Err(e) => Ok(Answer::Rejected(refusal(py, e)?)),
+        }
     })
 }
 
@@ -915,67 +996,44 @@ fn check_writer(
     skip: Vec<String>,
 ) -> PyResult<ConformanceReport> {
     check_pass_as(pass_as)?;
+    let sel = Selection::new(&run, &skip, &expected_failures)?;
     let bytes_io = py.import("io")?.getattr("BytesIO")?;
+    let to_bytes = py.import("builtins")?.getattr("bytes")?;
     let dir = tempfile::tempdir().map_err(|e| PyOSError::new_err(e.to_string()))?;
-    let cfg = selection(run, skip, expected_failures);
-    let mut raised: Option<PyErr> = None;
-    let outcomes = runner::run_with(corpus(), Mode::Writer, &cfg, |case| {
-        if raised.is_some() {
-            return (Status::Crash, "not run: an earlier case raised".into());
-        }
-        let attempt = || -> PyResult<(Status, String)> {
-            let Some(content) = &case.content else {
-                return Ok((Status::Crash, "case has no content".into()));
-            };
-            let array = content
-                .to_array()
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            let array = to_numpy(py, array)?;
-            let written: Result<Bound<'_, PyAny>, PyErr> = match pass_as {
-                "bytes" => func.call1((array,)),
-                "path" => {
-                    let p = dir.path().join(case.file_name());
-                    let _ = std::fs::remove_file(&p);
-                    func.call1((p.clone(), array)).and_then(|_| {
-                        let b = std::fs::read(&p).map_err(|e| PyOSError::new_err(e.to_string()))?;
-                        Ok(PyBytes::new(py, &b).into_any())
-                    })
-                }
-                _ => {
-                    let bio = bytes_io.call0()?;
-                    func.call1((bio.clone(), array))
-                        .and_then(|_| bio.call_method0("getvalue"))
-                }
-            };
-            let answer = match written {
-                Ok(obj) => match py
-                    .import("builtins")?
-                    .getattr("bytes")?
-                    .call1((obj.clone(),))
-                    .and_then(|b| b.extract::<Vec<u8>>())
-                {
-                    Ok(b) => WriterAnswer::Wrote(b),
-                    Err(_) => {
-                        let t = obj.get_type().name()?.to_string();
-                        return Ok((Status::Crash, format!("returned {t}, not bytes")));
-                    }
-                },
-                Err(e) => WriterAnswer::Refused(refusal(py, e)?),
-            };
-            Ok(runner::judge_writer(case, answer))
+    run_in_process(Mode::Writer, &sel, callable_name(func), |case| {
+        let Some(content) = &case.content else {
+            return Ok(Answer::Crash("case has no content".into()));
         };
-        attempt().unwrap_or_else(|e| {
-            raised = Some(e);
-            (Status::Crash, "raised".into())
-        })
-    })
-    .map_err(PyValueError::new_err)?;
-    if let Some(e) = raised {
-        return Err(e);
-    }
-    Ok(ConformanceReport {
-        mode: Mode::Writer,
-        outcomes,
+        let array = content
+            .to_array()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let array = to_numpy(py, array)?;
+        let written = match pass_as {
+            "bytes" => func.call1((array,)),
+            "path" => {
+                let p = dir.path().join(case.file_name());
+                let _ = std::fs::remove_file(&p);
+                func.call1((p.clone(), array)).and_then(|_| {
+                    let b = std::fs::read(&p).map_err(|e| PyOSError::new_err(e.to_string()))?;
+                    Ok(PyBytes::new(py, &b).into_any())
+                })
+            }
+            _ => {
+                let bio = bytes_io.call0()?;
+                func.call1((bio.clone(), array))
+                    .and_then(|_| bio.call_method0("getvalue"))
+            }
+        };
+        match written {
+            Ok(obj) => match to_bytes.call1((obj.clone(),)).and_then(|b| b.extract::<Vec<u8>>()) {
+                Ok(b) => Ok(Answer::Wrote(b)),
+                Err(_) => Ok(Answer::Crash(format!(
+                    "returned {}, not bytes",
+                    obj.get_type().name()?
+                ))),
+            },
+            Err(e) => Ok(Answer::Rejected(refusal(py, e)?)),
+        }
     })
 }
 

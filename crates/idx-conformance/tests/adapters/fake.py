@@ -1,0 +1,130 @@
+"""A synthetic adapter for the runner's tests (standard library only).
+
+    fake.py BEHAVIOUR FILE             one-shot
+    fake.py BEHAVIOUR --persistent     persistent (protocol 2)
+
+It reads IDX correctly (a strict little reader below) and then misbehaves as
+BEHAVIOUR says (BEHAVIOUR@CASE: on that case only), except on valid-u8-rank1, the runner's preflight case, which
+it always answers correctly (unless BEHAVIOUR is "broken").
+"""
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import time
+
+FMT = {0x08: "B", 0x09: "b", 0x0B: "h", 0x0C: "i", 0x0D: "I", 0x0E: "Q"}
+NAME = {0x08: "u8", 0x09: "i8", 0x0B: "i16", 0x0C: "i32", 0x0D: "f32", 0x0E: "f64"}
+
+
+class Reject(Exception):
+    pass
+
+
+def read(path, endian=">"):
+    data = open(path, "rb").read()
+    if len(data) < 4 or data[0] or data[1] or data[2] not in FMT:
+        raise Reject("bad magic")
+    code, rank = data[2], data[3]
+    if len(data) < 4 + 4 * rank:
+        raise Reject("truncated dimensions")
+    shape = list(struct.unpack(">" + "I" * rank, data[4 : 4 + 4 * rank]))
+    n = 1
+    for d in shape:
+        n *= d
+    size = struct.calcsize(FMT[code])
+    if len(data) != 4 + 4 * rank + n * size:
+        raise Reject("size mismatch")
+    vals = struct.unpack(endian + FMT[code] * n, data[4 + 4 * rank :])
+    if code == 0x0D:
+        vals = ["0x%08x" % v for v in vals]
+    elif code == 0x0E:
+        vals = ["0x%016x" % v for v in vals]
+    else:
+        vals = list(vals)
+    return {"dtype": NAME[code], "shape": shape, "data": vals}
+
+
+def answer(behaviour, path, persistent):
+    """The answer document, after misbehaving as asked."""
+    base = os.path.basename(path)
+    if base.startswith("valid-u8-rank1.") and behaviour != "broken":
+        return read(path)
+    if "@" in behaviour:  # BEHAVIOUR@CASE: misbehave on that case only
+        behaviour, only = behaviour.split("@")
+        if not base.startswith(only + "."):
+            return read(path)
+    if behaviour in ("broken", "traceback"):
+        raise ValueError("this reader has a bug")  # uncaught
+    if behaviour == "garbage":
+        return "not the content encoding"
+    if behaviour == "sleep-background":
+        # A child that keeps our stdout and stderr open after we exit.
+        subprocess.Popen(["sleep", "30"])
+        return read(path)
+    if behaviour == "segv":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if behaviour == "memory":
+        bytearray(8 << 30)
+    if behaviour == "panic":
+        sys.stderr.write("thread 'main' panicked at src/main.rs:7:5:\nindex out of bounds\n")
+        sys.stderr.write("".join("  %d: frame\n" % i for i in range(40)))
+        sys.stderr.write("note: run with `RUST_BACKTRACE=1` for a backtrace\n")
+        sys.stderr.flush()
+        os._exit(101)
+    if behaviour == "hang":
+        time.sleep(30)
+    if behaviour == "little-endian":
+        return read(path, "<")
+    if behaviour == "accept-all":
+        try:
+            return read(path)
+        except Reject:
+            raw = open(path, "rb").read()
+            return {"dtype": "u8", "shape": [len(raw)], "data": list(raw)}
+    if behaviour == "off-by-one":
+        c = read(path)
+        if c["data"]:
+            i = min(3, len(c["data"]) - 1)
+            v = c["data"][i]
+            c["data"][i] = ("0x%0*x" % (len(v) - 2, int(v, 16) ^ 1)) if isinstance(v, str) else (v ^ 1)
+        return c
+    if behaviour == "exit1-silent":
+        os._exit(1)
+    return read(path)
+
+
+def one_shot(behaviour, path):
+    try:
+        doc = answer(behaviour, path, False)
+    except Reject as e:
+        print(json.dumps({"error": {"message": str(e)}}))
+        sys.exit(1)
+    if isinstance(doc, str):
+        print(doc)
+    else:
+        print(json.dumps(doc))
+
+
+def persistent(behaviour):
+    if behaviour == "slow-start":
+        time.sleep(0.6)
+    print(json.dumps({"protocol": 2}), flush=True)
+    for line in sys.stdin:
+        path = json.loads(line)["file"]
+        try:
+            doc = answer(behaviour, path, True)
+        except Reject as e:
+            doc = {"error": {"message": str(e)}}
+        print(doc if isinstance(doc, str) else json.dumps(doc), flush=True)
+
+
+if __name__ == "__main__":
+    if sys.argv[2] == "--persistent":
+        persistent(sys.argv[1])
+    else:
+        if sys.argv[1] == "slow-start":
+            time.sleep(0.6)
+        one_shot(sys.argv[1], sys.argv[2])
