@@ -7,12 +7,11 @@
 //! Parsing, decoding, encoding and validation run with the GIL released.
 //! The Python layer (`python/idxkit/__init__.py`) only normalises arguments.
 
+use globset::{Glob, GlobSet, GlobSetBuilder};
 use idx::{Array, Data, ElementType};
 use idx_conformance::cases::Case;
 use idx_conformance::content::Content;
 use idx_conformance::runner::{self, Answer, Mode, Outcome, Skipped, Status};
-use globset::{Glob, GlobSet, GlobSetBuilder};
-use std::time::{Duration, Instant};
 use idx_validate::check::{self, Checked, FileResult, Settings, Source};
 use idx_validate::render;
 use numpy::ndarray::{ArrayD, IxDyn};
@@ -29,6 +28,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 create_exception!(
     idxkit,
@@ -182,7 +182,10 @@ fn fill(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 
 /// A gzip stream that failed to decode: the library's validation says why
 /// (IDX701 for a damaged stream); an I/O error if it finds nothing wrong.
-fn gzip_failure(e: idx::ReadError, revalidate: impl FnOnce() -> io::Result<idx::Report>) -> LoadError {
+fn gzip_failure(
+    e: idx::ReadError,
+    revalidate: impl FnOnce() -> io::Result<idx::Report>,
+) -> LoadError {
     match e {
         idx::ReadError::Io(io_err) => match revalidate() {
             Ok(report) if report.has_errors() => {
@@ -318,11 +321,10 @@ fn parse_header(
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let parsed = py.detach(|| {
-        idx::parse(bytes)
-            .map(|v| (v.dtype().name(), v.dims().to_vec(), v.header().header_len()))
-            .map_err(|e| e.into_finding())
+        idx::parse(bytes).map(|v| (v.dtype().name(), v.dims().to_vec(), v.header().header_len()))
     });
-    let (dtype, dims, header_len) = parsed.map_err(|f| invalid_file_error(py, &[f]))?;
+    let (dtype, dims, header_len) =
+        parsed.map_err(|e| invalid_file_error(py, &[e.into_finding()]))?;
     let shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
     match ElementType::from_name(dtype) {
         Some(t) if numpy_holds(&shape, t) => Ok((dtype, dims, header_len)),
@@ -363,7 +365,9 @@ fn unsupported(array: &Bound<'_, PyUntypedArray>) -> PyErr {
         }
         (b'f', 2) => "cast to f32, which holds every float16 value: array.astype(numpy.float32)",
         (b'f', _) => "cast to f64 (array.astype(numpy.float64)), which rounds wider floats",
-        (b'c', _) => "IDX has no complex type: save the real and imaginary parts as two float arrays",
+        (b'c', _) => {
+            "IDX has no complex type: save the real and imaginary parts as two float arrays"
+        }
         _ => "IDX holds only u8, i8, i16, i32, f32 and f64 numbers",
     };
     UnsupportedDtypeError::new_err(format!(
@@ -408,7 +412,12 @@ fn write_error(e: idx::WriteError) -> PyErr {
 }
 
 /// Encodes to `w`, gzip-compressed when asked.
-fn encode_to<W: Write>(w: W, dims: &[usize], s: &Slice<'_>, compress: bool) -> Result<(), idx::WriteError> {
+fn encode_to<W: Write>(
+    w: W,
+    dims: &[usize],
+    s: &Slice<'_>,
+    compress: bool,
+) -> Result<(), idx::WriteError> {
     if compress {
         let mut gz = flate2::write::GzEncoder::new(w, flate2::Compression::default());
         write_slice(&mut gz, dims, s)?;
@@ -435,7 +444,11 @@ fn save_path(path: PathBuf, array: &Bound<'_, PyUntypedArray>, compress: bool) -
 /// The canonical encoding of `array`, as bytes.
 #[pyfunction]
 #[pyo3(signature = (array, compress=false))]
-fn encode(py: Python<'_>, array: &Bound<'_, PyUntypedArray>, compress: bool) -> PyResult<Py<PyBytes>> {
+fn encode(
+    py: Python<'_>,
+    array: &Bound<'_, PyUntypedArray>,
+    compress: bool,
+) -> PyResult<Py<PyBytes>> {
     let out = with_elements(array, |dims, s| {
         let mut out = Vec::new();
         encode_to(&mut out, dims, s, compress).map(|()| out)
@@ -511,11 +524,17 @@ impl Report {
     }
     /// The report in idx-validate's JSON format (`--format json`).
     fn to_json(&self) -> String {
-        render::json::render(std::slice::from_ref(&self.result), &render::Context::default())
+        render::json::render(
+            std::slice::from_ref(&self.result),
+            &render::Context::default(),
+        )
     }
     /// The report as idx-validate's human output (no colour).
     fn __str__(&self) -> String {
-        render::human::render(std::slice::from_ref(&self.result), &render::Context::default())
+        render::human::render(
+            std::slice::from_ref(&self.result),
+            &render::Context::default(),
+        )
     }
     fn __repr__(&self) -> String {
         format!(
@@ -894,14 +913,22 @@ fn idx_type(array: &Bound<'_, PyUntypedArray>) -> Option<ElementType> {
 fn reader_answer(np: &Bound<'_, PyModule>, obj: &Bound<'_, PyAny>) -> PyResult<Answer> {
     let a = match np.call_method1("asarray", (obj,)) {
         Ok(a) => a,
-        Err(e) => return Ok(Answer::Crash(format!("returned something that is not an array: {e}"))),
+        Err(e) => {
+            return Ok(Answer::Crash(format!(
+                "returned something that is not an array: {e}"
+            )))
+        }
     };
     let Ok(arr) = a.cast::<PyUntypedArray>() else {
-        return Ok(Answer::Crash("returned something that is not an array".into()));
+        return Ok(Answer::Crash(
+            "returned something that is not an array".into(),
+        ));
     };
     let Some(dtype) = idx_type(arr) else {
         let name = arr.dtype().str()?.to_string();
-        return Ok(Answer::Crash(format!("returned dtype {name}, which is not an IDX element type")));
+        return Ok(Answer::Crash(format!(
+            "returned dtype {name}, which is not an IDX element type"
+        )));
     };
     let dims: Vec<usize> = arr.shape().to_vec();
     let be = arr.dtype().call_method1("newbyteorder", (">",))?;
@@ -1025,7 +1052,10 @@ fn check_writer(
             }
         };
         match written {
-            Ok(obj) => match to_bytes.call1((obj.clone(),)).and_then(|b| b.extract::<Vec<u8>>()) {
+            Ok(obj) => match to_bytes
+                .call1((obj.clone(),))
+                .and_then(|b| b.extract::<Vec<u8>>())
+            {
                 Ok(b) => Ok(Answer::Wrote(b)),
                 Err(_) => Ok(Answer::Crash(format!(
                     "returned {}, not bytes",
@@ -1055,7 +1085,10 @@ fn idxkit_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("IdxError", py.get_type::<IdxError>())?;
     m.add("InvalidFileError", py.get_type::<InvalidFileError>())?;
-    m.add("UnsupportedDtypeError", py.get_type::<UnsupportedDtypeError>())?;
+    m.add(
+        "UnsupportedDtypeError",
+        py.get_type::<UnsupportedDtypeError>(),
+    )?;
     m.add("DatasetError", py.get_type::<DatasetError>())?;
     m.add_class::<Finding>()?;
     m.add_class::<Report>()?;

@@ -176,9 +176,7 @@ pub fn write_slice<W: Write, T: Element>(
 ) -> Result<u64, WriteError> {
     let header = encode_header(T::TYPE, dims)?;
     let size = T::TYPE.size() as u64;
-    let expected = dims
-        .iter()
-        .try_fold(size, |a, &d| a.checked_mul(d as u64));
+    let expected = dims.iter().try_fold(size, |a, &d| a.checked_mul(d as u64));
     let found = (data.len() as u64).saturating_mul(size);
     if expected != Some(found) {
         return Err(WriteError::PayloadLength { expected, found });

@@ -235,6 +235,9 @@ fn write_slice_refuses_a_shape_that_does_not_hold_the_data() {
     let err = idx::write_slice(Vec::new(), &[2, 3], &[1.0f32; 5]).unwrap_err(); // test: must fail
     assert!(matches!(
         err,
-        idx::WriteError::PayloadLength { expected: Some(24), found: 20 }
+        idx::WriteError::PayloadLength {
+            expected: Some(24),
+            found: 20
+        }
     ));
 }
