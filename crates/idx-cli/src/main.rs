@@ -7,6 +7,9 @@
 //! - `idx dump FILE` prints the content as JSON (the corpus encoding);
 //!   `idx write` reads that JSON on stdin and writes IDX to stdout. They are
 //!   the reference reader and writer of the conformance runner.
+//! - `idx convert` converts to and from Caffe LMDB and NumPy (`idx_convert`).
+
+mod convert;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use idx_cli::{picture, stats::Stats};
@@ -64,6 +67,8 @@ enum Cmd {
     },
     /// Read content JSON on stdin and write the IDX bytes to stdout.
     Write,
+    /// Convert to and from Caffe LMDB (Datum records) and NumPy (.npy, .npz).
+    Convert(convert::ConvertArgs),
 }
 
 fn main() -> ExitCode {
@@ -95,6 +100,7 @@ where
         Cmd::Info { file } => info(&file),
         Cmd::Dump { file } => dump(&file),
         Cmd::Write => write(),
+        Cmd::Convert(args) => convert::run(args),
     }
 }
 

@@ -346,6 +346,17 @@ pub(crate) fn attach(report: &mut Report) {
         }) {
             report.findings[i].fix = Some(fix);
             length_fixed = true;
+            // spec 5.5: the hint says what the dimensions would have been
+            if let Some((_, le)) = head
+                .get(3)
+                .and_then(|&r| both_readings(&head, usize::from(r)))
+            {
+                report.findings[i].hint = Some(format!(
+                    "the dimensions look byte-swapped: read little-endian they are {}, which accounts for the stream's {} exactly; the writer stored the header's integers little-endian",
+                    dims_str(&le),
+                    bytes(len)
+                ));
+            }
         }
     }
     let Some(h) = report.header.clone() else {

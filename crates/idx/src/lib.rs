@@ -25,6 +25,7 @@ pub mod dataset;
 mod dtype;
 mod finding;
 mod fix;
+mod formats;
 mod header;
 pub mod lint;
 mod parse;

@@ -103,6 +103,22 @@ rules! {
     TextFile = ("IDX405", "text-file", Error, "the data is text (HTML, XML or plain), not IDX"),
     /// A macOS AppleDouble `._` metadata file.
     AppleDouble = ("IDX406", "appledouble-file", Error, "the data is a macOS AppleDouble (._) file, not IDX"),
+    /// A PNG, JPEG, GIF, BMP, TIFF or WebP image.
+    ImageFile = ("IDX410", "image-file", Error, "the data is an image (PNG, JPEG, GIF, BMP, TIFF or WebP), not IDX"),
+    /// A PDF document.
+    PdfFile = ("IDX411", "pdf-file", Error, "the data is a PDF document, not IDX"),
+    /// A Python pickle.
+    PickleFile = ("IDX412", "pickle-file", Error, "the data is a Python pickle, not IDX"),
+    /// An HDF5 file.
+    Hdf5File = ("IDX413", "hdf5-file", Error, "the data is an HDF5 file, not IDX"),
+    /// A TFRecord file.
+    TfrecordFile = ("IDX414", "tfrecord-file", Error, "the data is a TFRecord file, not IDX"),
+    /// A Parquet file.
+    ParquetFile = ("IDX415", "parquet-file", Error, "the data is a Parquet file, not IDX"),
+    /// An ELF executable or shared library.
+    ExecutableFile = ("IDX416", "executable-file", Error, "the data is an ELF executable or library, not IDX"),
+    /// A header implausible in several independent ways: not IDX.
+    NotIdx = ("IDX420", "not-idx", Error, "the header is implausible in several independent ways: not IDX"),
     /// Multi-byte data that reads far more plausibly little-endian.
     LikelyLittleEndian = ("IDX501", "likely-little-endian", Warning, "the payload looks little-endian"),
     /// Float payload holding NaN or infinities.

@@ -22,6 +22,9 @@ pub(crate) fn sniff(prefix: &[u8]) -> Option<Finding> {
                 .hint("decompress it first (gunzip FILE), or validate it with decompression on: idx-validate decompresses gzip by itself"),
         );
     }
+    if let Some(f) = crate::formats::known_format(p) {
+        return Some(f);
+    }
     let other: &[(&[u8], &str, &str)] = &[
         (
             b"PK\x03\x04",
@@ -99,7 +102,7 @@ pub(crate) fn sniff(prefix: &[u8]) -> Option<Finding> {
             );
         }
     }
-    text(p)
+    text(p).or_else(|| crate::formats::implausible(p))
 }
 
 fn text(p: &[u8]) -> Option<Finding> {
@@ -191,10 +194,13 @@ mod tests {
             rule(b"version https://git-lfs.github.com/spec/v1\n"),
             Some(Rule::TextFile)
         );
-        // binary garbage is not recognised
-        assert_eq!(rule(b"\x01\x02\x03\x04\xff"), None);
+        // binary garbage is no known format; reserved bytes and type code
+        // both wrong make it one not-IDX finding (spec 5.4)
+        assert_eq!(rule(b"\x01\x02\x03\x04\xff"), Some(Rule::NotIdx));
         // an unknown type code read little-endian is not a byte-swapped magic
-        assert_eq!(rule(b"\x03\x07\x00\x00"), None);
+        assert_eq!(rule(b"\x03\x07\x00\x00"), Some(Rule::NotIdx));
+        // one fault alone (a reserved byte) is left to the per-field rules
+        assert_eq!(rule(b"\x00\x01\x08\x01\x00\x00\x00\x01\x2a"), None);
     }
 
     #[test]

@@ -270,12 +270,21 @@ fn independent_violations_are_all_reported() {
         &[("IDX101", 1, 1), ("IDX203", 9, 2)],
     );
     case(
+        "reserved + zero dim",
+        concat!(
+            "00 01 08 01 ", // reserved byte 1 set, type u8
+            "00 00 00 00",  // dim 0 = 0
+        ),
+        &[("IDX101", 1, 1), ("IDX302", 4, 4)],
+    );
+    // reserved bytes and type code both wrong: not IDX, one finding (spec 5.4)
+    case(
         "reserved + unknown type + zero dim",
         concat!(
             "00 01 ff 01 ", // reserved byte 1 set, type 0xff unknown
             "00 00 00 00",  // dim 0 = 0
         ),
-        &[("IDX101", 1, 1), ("IDX102", 2, 1), ("IDX302", 4, 4)],
+        &[("IDX420", 0, 4)],
     );
 }
 

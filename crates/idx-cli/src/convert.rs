@@ -1,0 +1,208 @@
+//! `idx convert`: arguments and rendering only; the conversions are
+//! `idx_convert`'s.
+
+use clap::{Args, ValueEnum};
+use idx_convert::{shown, Error, Overwrite, Progress};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A Caffe LMDB of Datum records (what convert_mnist_data writes).
+    CaffeLmdb,
+    /// A NumPy .npy file.
+    Npy,
+    /// A NumPy .npz archive with images.npy and labels.npy.
+    Npz,
+}
+
+/// Convert IDX to or from Caffe LMDB and NumPy.
+///
+/// idx convert --to caffe-lmdb IMAGES LABELS -o DB
+/// idx convert --from caffe-lmdb DB -o IMAGES.idx LABELS.idx
+/// idx convert --to npy FILE -o FILE.npy
+/// idx convert --to npz IMAGES LABELS -o DATA.npz
+/// idx convert --from npy FILE.npy -o FILE.idx
+///
+/// IDX inputs (gzipped or not) are validated first; an invalid one is
+/// refused with its findings. Outputs are written under a temporary name
+/// and renamed into place when complete; an existing output is refused
+/// unless --force.
+#[derive(Args)]
+#[command(verbatim_doc_comment)]
+pub struct ConvertArgs {
+    /// Convert IDX to this format.
+    #[arg(
+        long,
+        value_enum,
+        required_unless_present = "from",
+        conflicts_with = "from"
+    )]
+    to: Option<Format>,
+    /// Convert from this format to IDX.
+    #[arg(long, value_enum)]
+    from: Option<Format>,
+    /// The inputs: IMAGES LABELS, or one file or database.
+    #[arg(required = true, num_args = 1..=2)]
+    inputs: Vec<PathBuf>,
+    /// The outputs: one, or IMAGES LABELS for --from caffe-lmdb.
+    #[arg(short, long, required = true, num_args = 1..=2)]
+    output: Vec<PathBuf>,
+    /// Replace an existing output (a database only if it is an LMDB directory).
+    #[arg(long)]
+    force: bool,
+}
+
+/// A progress bar on stderr when stderr is a terminal; nothing otherwise.
+struct Bar {
+    bar: Option<ProgressBar>,
+}
+
+impl Bar {
+    fn new() -> Bar {
+        Bar { bar: None }
+    }
+}
+
+impl Progress for Bar {
+    fn start(&mut self, what: &str, total: u64) {
+        if !std::io::stderr().is_terminal() {
+            return;
+        }
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{msg:18} [{bar:40}] {pos}/{len} ({eta} left)")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message(what.to_string());
+        self.bar = Some(bar);
+    }
+    fn advance(&mut self, n: u64) {
+        if let Some(b) = &self.bar {
+            b.inc(n);
+        }
+    }
+    fn finish(&mut self) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+    }
+}
+
+fn usage(msg: &str) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(2)
+}
+
+pub fn run(a: ConvertArgs) -> ExitCode {
+    let ow = if a.force {
+        Overwrite::Force
+    } else {
+        Overwrite::Refuse
+    };
+    let mut bar = Bar::new();
+    let (ins, outs) = (a.inputs.as_slice(), a.output.as_slice());
+    let result = match (a.to, a.from, ins, outs) {
+        (Some(Format::CaffeLmdb), _, [images, labels], [db]) => {
+            idx_convert::to_caffe_lmdb(images, labels, db, ow, &mut bar).map(|s| {
+                format!(
+                    "wrote {}: {} records (keys {:08}..{:08}) from {} {:?} images and {} labels",
+                    shown(db),
+                    s.records,
+                    0,
+                    s.records.saturating_sub(1),
+                    s.images_dtype,
+                    s.images_dims,
+                    s.labels_dtype
+                )
+            })
+        }
+        (Some(Format::CaffeLmdb), ..) => {
+            return usage("--to caffe-lmdb takes IMAGES LABELS and -o DB")
+        }
+        (_, Some(Format::CaffeLmdb), [db], [images, labels]) => {
+            idx_convert::from_caffe_lmdb(db, images, labels, ow, &mut bar).map(|s| {
+                format!(
+                    "wrote {} ({} {:?}) and {} ({} [{}]) from {} records",
+                    shown(images),
+                    s.images_dtype,
+                    s.images_dims,
+                    shown(labels),
+                    s.labels_dtype,
+                    s.records,
+                    s.records
+                )
+            })
+        }
+        (_, Some(Format::CaffeLmdb), ..) => {
+            return usage("--from caffe-lmdb takes DB and -o IMAGES LABELS")
+        }
+        (Some(Format::Npy), _, [input], [out]) => idx_convert::to_npy(input, out, ow, &mut bar)
+            .map(|h| format!("wrote {} ({} {:?})", shown(out), h.dtype(), h.dims())),
+        (Some(Format::Npy), ..) => return usage("--to npy takes one FILE and -o FILE.npy"),
+        (Some(Format::Npz), _, [images, labels], [out]) => {
+            idx_convert::to_npz(images, labels, out, ow, &mut bar).map(|(i, l)| {
+                format!(
+                    "wrote {}: images.npy ({} {:?}), labels.npy ({} {:?})",
+                    shown(out),
+                    i.dtype(),
+                    i.dims(),
+                    l.dtype(),
+                    l.dims()
+                )
+            })
+        }
+        (Some(Format::Npz), ..) => return usage("--to npz takes IMAGES LABELS and -o FILE.npz"),
+        (_, Some(Format::Npy), [input], [out]) => idx_convert::from_npy(input, out, ow, &mut bar)
+            .map(|h| format!("wrote {} ({} {:?})", shown(out), h.dtype(), h.dims())),
+        (_, Some(Format::Npy), ..) => return usage("--from npy takes one FILE.npy and -o FILE"),
+        (_, Some(Format::Npz), ..) => {
+            return usage("--from npz is not supported: extract one array, then --from npy")
+        }
+        (None, None, ..) => return usage("give --to FORMAT or --from FORMAT"),
+    };
+    bar.finish();
+    match result {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            match &e {
+                Error::Invalid { path, findings } => {
+                    for f in findings {
+                        eprintln!("  {f}");
+                    }
+                    eprintln!(
+                        "  = help: `idx-validate {}` shows each finding in context",
+                        shown(path)
+                    );
+                }
+                Error::Records {
+                    problems, total, ..
+                } => {
+                    for p in problems {
+                        eprintln!("  {p}");
+                    }
+                    let more = total.saturating_sub(problems.len() as u64);
+                    if more > 0 {
+                        eprintln!("  ... and {more} more");
+                    }
+                }
+                _ => {}
+            }
+            ExitCode::from(match e {
+                Error::Invalid { .. }
+                | Error::Unsupported { .. }
+                | Error::Mismatch { .. }
+                | Error::Records { .. }
+                | Error::Npy { .. } => 1,
+                _ => 2,
+            })
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! IDX inputs: validated in full first, then streamed item by item.
+
+use crate::error::Error;
+use flate2::read::MultiGzDecoder;
+use idx::{Header, Options};
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+
+/// Read buffer size of the streams.
+const BUF: usize = 256 << 10;
+
+/// A validated IDX input (gzipped or not).
+#[derive(Debug)]
+pub(crate) struct IdxInput {
+    pub path: PathBuf,
+    pub header: Header,
+    gzip: bool,
+}
+
+impl IdxInput {
+    /// Validates the whole file (streaming, bounded memory); an invalid file
+    /// is [`Error::Invalid`] with its error findings.
+    pub fn check(path: &Path) -> Result<IdxInput, Error> {
+        let f = File::open(path).map_err(Error::io(path))?;
+        let opts = Options::default().with_decompress(true).with_lints(false);
+        let report = idx::validate_reader(f, &opts).map_err(Error::io(path))?;
+        if report.has_errors() {
+            return Err(Error::Invalid {
+                path: path.into(),
+                findings: report.errors().cloned().collect(),
+            });
+        }
+        let Some(header) = report.header else {
+            // A report without errors always has a header (the magic and
+            // dimension list are complete); kept as an error, not a panic.
+            return Err(Error::Changed { path: path.into() });
+        };
+        Ok(IdxInput {
+            path: path.into(),
+            header,
+            gzip: report.compression.is_some(),
+        })
+    }
+
+    /// The payload stream: the file reopened, decompressed, and the header
+    /// read and checked against the validated one.
+    pub fn payload(&self) -> Result<Box<dyn Read>, Error> {
+        let f = File::open(&self.path).map_err(Error::io(&self.path))?;
+        let f = BufReader::with_capacity(BUF, f);
+        let mut r: Box<dyn Read> = if self.gzip {
+            Box::new(BufReader::with_capacity(BUF, MultiGzDecoder::new(f)))
+        } else {
+            Box::new(f)
+        };
+        // At most 1024 bytes (4 + 4 * 255).
+        let mut head = vec![0u8; self.header.header_len()];
+        read_exact(&mut r, &mut head, &self.path)?;
+        if head != self.header.to_bytes() {
+            return Err(Error::Changed {
+                path: self.path.clone(),
+            });
+        }
+        Ok(r)
+    }
+
+    /// Number of items: the first dimension (1 for rank 0).
+    pub fn items(&self) -> u64 {
+        self.header.dims().first().map_or(1, |&d| u64::from(d))
+    }
+
+    /// Bytes per item: the payload divided by the first dimension.
+    pub fn item_len(&self) -> u64 {
+        let t = self.header.dtype().size() as u64;
+        self.header
+            .dims()
+            .iter()
+            .skip(1)
+            .fold(t, |a, &d| a.saturating_mul(u64::from(d)))
+    }
+}
+
+/// `read_exact`, where an early end means the file changed since it was
+/// validated.
+pub(crate) fn read_exact(r: &mut dyn Read, buf: &mut [u8], path: &Path) -> Result<(), Error> {
+    r.read_exact(buf).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            Error::Changed { path: path.into() }
+        } else {
+            Error::Io {
+                path: path.into(),
+                source: e,
+            }
+        }
+    })
+}
