@@ -49,10 +49,11 @@ def _longest_stall(work):
 
 
 def test_the_gil_is_released_while_parsing_and_validating():
-    # 128 MiB of f32 payload: a native call of a good fraction of a second.
-    data = idxkit.save(None, np.arange(32 << 20, dtype=np.float32))
+    # 256 MiB of f32 payload: a native call of a good part of a second.
+    data = idxkit.save(None, np.arange(64 << 20, dtype=np.float32))
     for work in (lambda: idxkit.load(data), lambda: idxkit.validate(data)):
-        gap, call = _longest_stall(work)
         # Holding the GIL for the whole call would stall this thread for all
-        # of it; released, it runs on (up to the interpreter's switch interval).
-        assert gap < call / 2, (gap, call)
+        # of it, every time; released, it runs on (up to the interpreter's
+        # switch interval and the scheduler of a busy machine: best of 5).
+        tries = [_longest_stall(work) for _ in range(5)]
+        assert min(gap / call for gap, call in tries) < 0.5, tries
