@@ -4,8 +4,11 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod check;
+pub mod config;
 pub mod dataset;
 pub mod render;
+pub mod repair;
+pub mod size;
 pub mod walk;
 
 /// The spec, for `--explain`.
@@ -24,20 +27,33 @@ pub fn explain(code_or_name: &str) -> Option<String> {
     Some(format!("{head}\n\n{}\n", rest[..end].trim()))
 }
 
-/// `--list-rules`: code, severity, name and title, one rule per line.
+/// `--list-rules`: code, severity, fix (`safe`, `unsafe`, `safe|unsafe` or
+/// `-`, from the library: `spec/idx.md` §10), name and title, one rule per
+/// line.
 pub fn list_rules() -> String {
     idx::Rule::ALL
         .iter()
         .map(|r| {
             format!(
-                "{}  {:<7}  {:<22}  {}\n",
+                "{}  {:<7}  {:<11}  {:<22}  {}\n",
                 r.code(),
-                r.severity(),
+                r.severity().as_str(),
+                fix_column(*r),
                 r.name(),
                 r.title()
             )
         })
         .collect()
+}
+
+/// The fix column of `--list-rules`.
+pub fn fix_column(rule: idx::Rule) -> String {
+    let f: Vec<&str> = rule.fixes().iter().map(|a| a.as_str()).collect();
+    if f.is_empty() {
+        "-".into()
+    } else {
+        f.join("|")
+    }
 }
 
 /// An `--expect-shape` pattern: dimensions, `None` for `*`.

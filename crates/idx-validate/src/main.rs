@@ -3,7 +3,9 @@
 use clap::{CommandFactory, Parser, ValueEnum};
 use idx::ElementType;
 use idx_validate::check::{self, FileResult, Settings, Source};
+use idx_validate::config;
 use idx_validate::render::{self, Context};
+use idx_validate::repair::{self, FixSettings};
 use idx_validate::walk::{expand, Input, WalkOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -17,6 +19,9 @@ EXIT STATUS:
     1   at least one file has an error finding (or a warning under --deny-warnings)
     2   a usage error, or a file that could not be read (2 wins over 1)
     A panic (101) is a bug: please report it.
+    With --fix the status reflects what remains after fixing; a file that
+    could not be repaired (left unchanged) is 2; --exit-non-zero-on-fix makes
+    any applied fix 1, and --diff exits 1 when it would change a file.
 
 Offsets are 0-based, shown in hex and decimal. For gzip input (detected by its
 magic) they are offsets in the decompressed stream. The rules are in
@@ -71,9 +76,9 @@ struct Cli {
     /// Warnings make a file fail (exit 1).
     #[arg(long)]
     deny_warnings: bool,
-    /// At most N findings per rule per file (0: all); the rest are counted.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    max_findings: usize,
+    /// At most N findings per rule per file (0: all; default 10); the rest are counted.
+    #[arg(long, value_name = "N")]
+    max_findings: Option<usize>,
     /// Expected element type: u8, i8, i16, i32, f32 or f64 (IDX601 otherwise).
     #[arg(long, value_name = "TYPE", value_parser = parse_dtype)]
     expect_dtype: Option<ElementType>,
@@ -116,9 +121,48 @@ struct Cli {
     /// Do not decompress gzip input (it is then reported as IDX402).
     #[arg(long)]
     no_decompress: bool,
-    /// Stop decompressing after this many bytes (IDX702).
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 30)]
-    max_decompressed: u64,
+    /// Stop decompressing after this many bytes (IDX702); suffixes K, M, G, KiB, MiB, GiB... (default 64GiB).
+    #[arg(long, value_name = "SIZE", value_parser = idx_validate::size::parse_size)]
+    max_decompressed: Option<u64>,
+    /// Report only these rules: codes, names or code prefixes, comma-separated (replaces the configuration's select).
+    #[arg(long, value_name = "RULES", value_delimiter = ',', value_parser = parse_rule_selector)]
+    select: Option<Vec<String>>,
+    /// Never report these rules: codes, names or code prefixes, comma-separated (replaces the configuration's ignore).
+    #[arg(long, value_name = "RULES", value_delimiter = ',', value_parser = parse_rule_selector)]
+    ignore: Option<Vec<String>>,
+    /// Read the configuration from this file (idx-validate.toml syntax, or a pyproject.toml).
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    config: Option<PathBuf>,
+    /// Read no configuration file.
+    #[arg(long)]
+    isolated: bool,
+    /// Exit 0 even when files are invalid (2 still means unreadable input or a usage error).
+    #[arg(long)]
+    exit_zero: bool,
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    output_file: Option<PathBuf>,
+    /// Print how many findings each rule produced instead of the findings.
+    #[arg(long)]
+    statistics: bool,
+    /// Repair what can be repaired: apply safe fixes and rewrite each file atomically (standard input goes to standard output). See "Repairing files" in the README.
+    #[arg(long, conflicts_with = "structure_only")]
+    fix: bool,
+    /// With --fix: apply unsafe fixes too (the tool is guessing); without it, mark them fixable.
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Show what --fix would change (each fix, the header before and after) and write nothing.
+    #[arg(long, conflicts_with = "structure_only")]
+    diff: bool,
+    /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz).
+    #[arg(long, value_name = "OUT")]
+    output: Option<PathBuf>,
+    /// The byte order the writer used for multi-byte elements, when you know it: little byte-swaps the payload as a safe fix; big never swaps.
+    #[arg(long, value_name = "ORDER", value_parser = ["little", "big"])]
+    assume_byte_order: Option<String>,
+    /// With --fix: exit 1 when any fix was applied, even if nothing remains.
+    #[arg(long)]
+    exit_non_zero_on_fix: bool,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[arg(long, value_name = "SHELL")]
     completions: Option<clap_complete::Shell>,
@@ -130,6 +174,16 @@ struct Cli {
 fn parse_dtype(s: &str) -> Result<ElementType, String> {
     ElementType::from_name(s)
         .ok_or_else(|| format!("unknown type {s:?}: one of u8, i8, i16, i32, f32, f64"))
+}
+
+fn parse_rule_selector(s: &str) -> Result<String, String> {
+    if idx_validate::config::is_rule_selector(s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "{s:?} is no rule code, name or code prefix (see --list-rules)"
+        ))
+    }
 }
 
 fn main() -> ExitCode {
@@ -180,20 +234,56 @@ where
             }
         };
     }
+    let cfg_file = if cli.isolated {
+        None
+    } else {
+        cli.config.clone().or_else(|| {
+            std::env::current_dir()
+                .ok()
+                .and_then(|d| config::discover(&d))
+        })
+    };
+    let cfg = match cfg_file.as_deref().map(config::load).transpose() {
+        Ok(c) => c.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("error: invalid configuration: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let deny_warnings = cli.deny_warnings || cfg.deny_warnings.unwrap_or(false);
+    let filter = config::RuleFilter {
+        select: cli
+            .select
+            .clone()
+            .unwrap_or_else(|| cfg.filter.select.clone()),
+        ignore: cli
+            .ignore
+            .clone()
+            .unwrap_or_else(|| cfg.filter.ignore.clone()),
+    };
     let settings = Settings {
         options: idx::Options::default()
             .with_decompress(!cli.no_decompress)
-            .with_max_decompressed(Some(cli.max_decompressed))
-            .with_expect_dtype(cli.expect_dtype)
-            .with_expect_shape(cli.expect_shape.clone().map(|s| s.0)),
+            .with_max_decompressed(Some(
+                cli.max_decompressed
+                    .or(cfg.max_decompressed)
+                    .unwrap_or(64 << 30),
+            ))
+            .with_expect_dtype(cli.expect_dtype.or(cfg.expect_dtype))
+            .with_expect_shape(
+                cli.expect_shape
+                    .clone()
+                    .map(|s| s.0)
+                    .or(cfg.expect_shape.clone()),
+            ),
         structure_only: cli.structure_only,
-        max_findings: cli.max_findings,
+        max_findings: cli.max_findings.or(cfg.max_findings).unwrap_or(10),
     };
     let walk = WalkOptions {
         all_files: cli.all_files,
         no_ignore: cli.no_ignore,
         hidden: cli.hidden,
-        exclude: cli.exclude.clone(),
+        exclude: cfg.exclude.iter().chain(&cli.exclude).cloned().collect(),
         allow_empty: cli.allow_empty,
     };
     let expansion = match expand(&cli.paths, &walk) {
@@ -220,16 +310,73 @@ where
             inputs.push(Ok(Source::File(p.clone())));
         }
     }
-    let mut results = run(&inputs, &settings, cli.jobs);
+    // per-path overrides: the file's own settings and rule filter (the
+    // command line's --expect-* win over every override)
+    let per_file: Vec<(Settings, config::RuleFilter)> = inputs
+        .iter()
+        .map(|i| {
+            let path = match i {
+                Ok(Source::File(p)) | Err((p, _)) => Some(p.as_path()),
+                Ok(Source::Stdin) => None,
+            };
+            cfg.for_path(
+                path,
+                &settings,
+                &filter,
+                cli.expect_dtype.is_some(),
+                cli.expect_shape.is_some(),
+            )
+        })
+        .collect();
+    // --fix / --unsafe-fixes, or `fix` / `unsafe-fixes` in the configuration
+    let fix_on = cli.fix || cfg.fix.unwrap_or(false);
+    let unsafe_fixes = cli.unsafe_fixes || cfg.unsafe_fixes.unwrap_or(false);
+    if cli.output.is_some() && !cli.fix {
+        eprintln!("error: --output needs --fix");
+        return ExitCode::from(2);
+    }
+    let fixing = (fix_on || cli.diff).then(|| FixSettings {
+        options: idx::FixOptions::default()
+            .with_unsafe_fixes(unsafe_fixes)
+            .with_assume_byte_order(
+                cli.assume_byte_order
+                    .as_deref()
+                    .and_then(idx::ByteOrder::from_name),
+            ),
+        diff: cli.diff,
+        output: if cli.diff { None } else { cli.output.clone() },
+    });
+    if cli.output.is_some() {
+        let files = inputs
+            .iter()
+            .filter(|i| matches!(i, Ok(Source::File(_))))
+            .count();
+        if files != 1 || inputs.len() != 1 {
+            eprintln!("error: --output takes exactly one input file (standard input is repaired to standard output)");
+            return ExitCode::from(2);
+        }
+    }
+    let stdin_fixed = fix_on && !cli.diff && inputs.iter().any(|i| matches!(i, Ok(Source::Stdin)));
+    if stdin_fixed && inputs.len() != 1 {
+        eprintln!("error: with --fix, standard input is repaired to standard output, so it must be the only input");
+        return ExitCode::from(2);
+    }
+    // the repair of standard input writes to standard output from a worker
+    drop(stdout);
+    let mut results = run(&inputs, &per_file, cli.jobs, fixing.as_ref());
+    let mut stdout = std::io::stdout().lock();
     idx_validate::dataset::apply(
         &mut results,
         &expansion.walked,
         &idx_validate::dataset::DatasetSettings {
-            classes: cli.classes,
+            classes: cli.classes.or(cfg.classes),
             pairs,
             decompress: !cli.no_decompress,
         },
     );
+    for (r, (_, f)) in results.iter_mut().zip(&per_file) {
+        config::filter_result(r, f);
+    }
     let color = match cli.color {
         Color::Always => true,
         Color::Never => false,
@@ -239,27 +386,48 @@ where
         }
     };
     let ctx = Context {
-        deny_warnings: cli.deny_warnings,
+        deny_warnings,
         color,
         quiet: cli.quiet,
         verbose: cli.verbose,
         sarif_github: cli.sarif_github,
+        unsafe_fixes,
     };
-    let text = match cli.format {
-        Format::Human => render::human::render(&results, &ctx),
-        Format::Short => render::short::render(&results, &ctx),
-        Format::Json => render::json::render(&results, &ctx),
-        Format::Jsonl => render::json::render_lines(&results, &ctx),
-        Format::Sarif => render::sarif::render(&results, &ctx),
-        Format::Junit => render::junit::render(&results, &ctx),
-        Format::Github => render::github::render(&results, &ctx),
+    let text = if cli.statistics {
+        render::stats::render(&results, cli.format == Format::Json)
+    } else {
+        match cli.format {
+            Format::Human => render::human::render(&results, &ctx),
+            Format::Short => render::short::render(&results, &ctx),
+            Format::Json => render::json::render(&results, &ctx),
+            Format::Jsonl => render::json::render_lines(&results, &ctx),
+            Format::Sarif => render::sarif::render(&results, &ctx),
+            Format::Junit => render::junit::render(&results, &ctx),
+            Format::Github => render::github::render(&results, &ctx),
+        }
     };
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
-    let t = render::totals(&results, cli.deny_warnings);
-    if t.unreadable > 0 {
+    match &cli.output_file {
+        Some(p) => {
+            if let Err(e) = std::fs::write(p, text.as_bytes()) {
+                eprintln!("error: cannot write {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        }
+        None if stdin_fixed => {
+            // standard output carries the repaired stream
+            let _ = std::io::stderr().write_all(text.as_bytes());
+        }
+        None => {
+            let _ = stdout.write_all(text.as_bytes());
+            let _ = stdout.flush();
+        }
+    }
+    let t = render::totals(&results, deny_warnings);
+    if t.unreadable > 0 || t.repair_failed > 0 {
         ExitCode::from(2)
-    } else if t.invalid > 0 {
+    } else if (t.invalid > 0 && !cli.exit_zero)
+        || (t.fixed > 0 && (cli.exit_non_zero_on_fix || cli.diff))
+    {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -267,7 +435,12 @@ where
 }
 
 /// Checks every input on `jobs` threads; results in input order.
-fn run(inputs: &[Input], settings: &Settings, jobs: Option<usize>) -> Vec<FileResult> {
+fn run(
+    inputs: &[Input],
+    settings: &[(Settings, config::RuleFilter)],
+    jobs: Option<usize>,
+    fixing: Option<&FixSettings>,
+) -> Vec<FileResult> {
     let jobs = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, inputs.len().max(1));
@@ -298,7 +471,10 @@ fn run(inputs: &[Input], settings: &Settings, jobs: Option<usize>) -> Vec<FileRe
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(input) = inputs.get(i) else { break };
                 let r = match input {
-                    Ok(src) => check::check(src, settings),
+                    Ok(src) => match fixing {
+                        Some(f) => repair::fix(src, &settings[i].0, f),
+                        None => check::check(src, &settings[i].0),
+                    },
                     Err((p, e)) => FileResult {
                         source: Source::File(p.clone()),
                         outcome: Err(e.clone()),
