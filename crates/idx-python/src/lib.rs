@@ -650,6 +650,7 @@ fn validate(
             outcome: Ok(Checked {
                 report: idx::validate_with(b, &settings.options),
                 suppressed: Default::default(),
+                repair: None,
             }),
         },
         (None, Some(p)) => check::check(&Source::File(p.clone()), &settings),
