@@ -6,6 +6,7 @@
 pub mod check;
 pub mod config;
 pub mod dataset;
+pub mod help;
 pub mod render;
 pub mod size;
 pub mod walk;
@@ -26,20 +27,10 @@ pub fn explain(code_or_name: &str) -> Option<String> {
     Some(format!("{head}\n\n{}\n", rest[..end].trim()))
 }
 
-/// `--list-rules`: code, severity, name and title, one rule per line.
+/// `--list-rules`: code, severity, name and title, one rule per line, in
+/// aligned columns.
 pub fn list_rules() -> String {
-    idx::Rule::ALL
-        .iter()
-        .map(|r| {
-            format!(
-                "{}  {:<7}  {:<22}  {}\n",
-                r.code(),
-                r.severity(),
-                r.name(),
-                r.title()
-            )
-        })
-        .collect()
+    help::list_rules()
 }
 
 /// An `--expect-shape` pattern: dimensions, `None` for `*`.

@@ -261,7 +261,19 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     if let Some(h) = &f.hint {
                         let _ = writeln!(out, "   {} {h}", paint.blue("= help:"));
                     }
-                    let _ = writeln!(out, "   {} {}", paint.blue("= spec:"), spec_link(f.rule));
+                    match spec_link(ctx, f.rule) {
+                        Some(url) => {
+                            let _ = writeln!(out, "   {} {url}", paint.blue("= spec:"));
+                        }
+                        None => {
+                            let _ = writeln!(
+                                out,
+                                "   {} idx-validate --explain {}",
+                                paint.blue("= rule:"),
+                                f.rule.code()
+                            );
+                        }
+                    }
                     out.push('\n');
                 }
                 for (rule, n) in &c.suppressed {

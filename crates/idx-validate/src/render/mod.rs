@@ -25,11 +25,18 @@ pub struct Context {
     pub verbose: bool,
     /// Add `startLine: 1` to SARIF regions (for GitHub code scanning).
     pub sarif_github: bool,
+    /// The absolute URL of `spec/idx.md` (`--spec-url`, `spec-url`); without
+    /// it no output carries a spec link (a relative path would only work
+    /// inside a clone).
+    pub spec_url: Option<String>,
 }
 
-/// The spec link of a rule, relative to the repository root.
-pub fn spec_link(rule: idx::Rule) -> String {
-    format!("spec/idx.md#{}", rule.anchor())
+/// The absolute spec link of a rule (`<spec-url>#idx102-unknown-type`), or
+/// `None` when no spec URL is configured.
+pub fn spec_link(ctx: &Context, rule: idx::Rule) -> Option<String> {
+    ctx.spec_url
+        .as_deref()
+        .map(|u| format!("{}#{}", u.split('#').next().unwrap_or(u), rule.anchor()))
 }
 
 /// `[60000, 28, 28]`.
