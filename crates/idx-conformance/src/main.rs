@@ -41,20 +41,56 @@ enum Cmd {
     /// to stdout.
     TestWriter(RunArgs),
     /// Run every shipped adapter and write the matrix.
-    Matrix {
-        /// Python interpreter with numpy and idx2numpy.
-        #[arg(long, default_value = "python3")]
-        python: PathBuf,
-        /// Where to write the Markdown.
-        #[arg(long, default_value_os_t = idx_conformance::default_corpus().join("MATRIX.md"))]
-        out: PathBuf,
-    },
+    Matrix(MatrixArgs),
     /// The reference reader (the `idx` library), for the runner.
     #[command(hide = true)]
     ReferenceReader { file: PathBuf },
     /// The reference writer (the `idx` library), for the runner.
     #[command(hide = true)]
     ReferenceWriter,
+}
+
+/// Run every described implementation (or some), merge saved results,
+/// write `corpus/MATRIX.md`.
+#[derive(Args)]
+struct MatrixArgs {
+    /// The folder of description files (`<name>.toml`) and adapters.
+    #[arg(long, default_value_os_t = idx_conformance::adapters_dir())]
+    adapters: PathBuf,
+    /// The folder holding each implementation's environment (`{env}` is
+    /// `<envs>/<name>`).
+    #[arg(long, default_value_os_t = idx_conformance::default_corpus().join("../target/conformance-envs"))]
+    envs: PathBuf,
+    /// The corpus folder.
+    #[arg(long, default_value_os_t = idx_conformance::default_corpus())]
+    corpus: PathBuf,
+    /// Run each description's install commands first.
+    #[arg(long)]
+    install: bool,
+    /// Only these implementations (repeatable; default: every one with
+    /// `ci = true`).
+    #[arg(long = "only", value_name = "NAME")]
+    only: Vec<String>,
+    /// Run persistent-capable adapters one process per case.
+    #[arg(long)]
+    one_shot: bool,
+    /// Write each run's JSON results here as `<name>-<mode>.json`.
+    #[arg(long, value_name = "DIR")]
+    results: Option<PathBuf>,
+    /// Merge saved JSON results (repeatable), e.g. for implementations too
+    /// heavy for CI.
+    #[arg(long = "merge", value_name = "FILE")]
+    merge: Vec<PathBuf>,
+    /// Where to write the Markdown (nothing written when absent).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Exit 1 when a result differs from the implementation's committed
+    /// expected failures (a new failure, or a listed case that passed).
+    #[arg(long)]
+    check: bool,
+    /// Rewrite the expected-failures files from these results.
+    #[arg(long)]
+    write_expected: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -154,26 +190,7 @@ fn main() -> ExitCode {
         }
         Cmd::TestReader(a) => run(Mode::Reader, a),
         Cmd::TestWriter(a) => run(Mode::Writer, a),
-        Cmd::Matrix { python, out } => {
-            let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("idx-conformance"));
-            let impls = matrix::shipped(&exe, &python, &idx_conformance::adapters_dir());
-            match matrix::build(&cases::all(), idx_conformance::default_corpus(), &impls) {
-                Ok(md) => match std::fs::write(&out, md) {
-                    Ok(()) => {
-                        println!("wrote {}", out.display());
-                        ExitCode::SUCCESS
-                    }
-                    Err(e) => {
-                        eprintln!("error: {}: {e}", out.display());
-                        ExitCode::from(2)
-                    }
-                },
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
+        Cmd::Matrix(m) => matrix_command(m),
         Cmd::ReferenceReader { file } => reference_reader(&file),
         Cmd::ReferenceWriter => reference_writer(),
     }
@@ -230,6 +247,131 @@ fn run(mode: Mode, a: RunArgs) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+fn matrix_command(m: MatrixArgs) -> ExitCode {
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("idx-conformance"));
+    let places = matrix::Places {
+        adapters: std::fs::canonicalize(&m.adapters).unwrap_or(m.adapters.clone()),
+        envs: std::path::absolute(&m.envs).unwrap_or(m.envs.clone()),
+        bin: exe.parent().map(PathBuf::from).unwrap_or_default(),
+    };
+    let descriptions = match matrix::load_descriptions(&places.adapters) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for n in &m.only {
+        if !descriptions.iter().any(|d| &d.name == n) {
+            eprintln!(
+                "error: no description file for {n:?} in {}",
+                places.adapters.display()
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let selected: Vec<&matrix::Description> = descriptions
+        .iter()
+        .filter(|d| {
+            if m.only.is_empty() {
+                d.ci
+            } else {
+                m.only.contains(&d.name)
+            }
+        })
+        .collect();
+    let cases = cases::all();
+    let mut reports = Vec::new();
+    let mut changes = Vec::new();
+    for d in &selected {
+        if m.install {
+            eprintln!("== install {}", d.name);
+            if let Err(e) = matrix::install(d, &places) {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+        let t = std::time::Instant::now();
+        let rs = match matrix::run_implementation(&cases, &m.corpus, d, &places, m.one_shot) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        for r in &rs {
+            let c = matrix::changes(r);
+            println!(
+                "{} {} ({}{}): {}",
+                r.name,
+                r.mode.as_str(),
+                r.version,
+                if r.persistent { ", persistent" } else { "" },
+                r.render_human().lines().last().unwrap_or("")
+            );
+            for x in &c {
+                println!("  CHANGED {x}");
+            }
+            changes.extend(c);
+            if let Some(dir) = &m.results {
+                let p = dir.join(format!("{}-{}.json", r.name, r.mode.as_str()));
+                let w = std::fs::create_dir_all(dir)
+                    .and_then(|()| std::fs::write(&p, format!("{:#}\n", r.to_json())));
+                if let Err(e) = w {
+                    eprintln!("error: {}: {e}", p.display());
+                    return ExitCode::from(2);
+                }
+            }
+            if m.write_expected {
+                if let Some(f) = d.side(r.mode).and_then(|s| s.expected_failures.as_ref()) {
+                    let p = places.adapters.join(f);
+                    if let Err(e) = std::fs::write(&p, matrix::expected_failures_text(r)) {
+                        eprintln!("error: {}: {e}", p.display());
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+        }
+        println!("  ({} in {:.1} s)", d.name, t.elapsed().as_secs_f64());
+        reports.extend(rs);
+    }
+    let mut merge = m.merge.clone();
+    if m.only.is_empty() {
+        for d in descriptions.iter().filter(|d| !d.ci) {
+            merge.extend(d.saved_results.iter().map(|f| places.adapters.join(f)));
+        }
+    }
+    for p in &merge {
+        let r = std::fs::read(p)
+            .map_err(|e| e.to_string())
+            .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
+            .and_then(|v| runner::Report::from_json(&v));
+        match r {
+            Ok(r) => reports.push(r),
+            Err(e) => {
+                eprintln!("error: {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if let Some(out) = &m.out {
+        let md = matrix::render(&cases, &reports, &descriptions);
+        if let Err(e) = std::fs::write(out, md) {
+            eprintln!("error: {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+        println!("wrote {}", out.display());
+    }
+    if m.check && !changes.is_empty() {
+        eprintln!(
+            "{} result(s) differ from the committed expected failures (see CHANGED above)",
+            changes.len()
+        );
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
 }
 
 fn reference_reader(file: &PathBuf) -> ExitCode {

@@ -1,161 +1,475 @@
-//! The cross-implementation matrix (`corpus/MATRIX.md`).
+//! The matrix of implementations: description files, runs, saved results,
+//! and `corpus/MATRIX.md`.
+//!
+//! Each implementation is described by one TOML file in the adapters folder
+//! (`<name>.toml`, format in `corpus/README.md`, section "Implementation
+//! description files"). `matrix` installs (optionally), runs every described
+//! reader and writer, merges saved JSON results (implementations too heavy
+//! for CI), and renders the Markdown.
 
-use crate::cases::{Case, Verdict};
-use crate::runner::{self, Config, Mode, Outcome, Status};
+use crate::cases::Case;
+use crate::runner::{self, Adapter, Config, Mode, Report, Status};
+use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-/// One implementation under test.
-#[derive(Debug, Clone)]
-pub struct Implementation {
-    /// Short name (column heading).
+/// One implementation's description file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Description {
+    /// Short name, equal to the file stem (column heading).
     pub name: String,
-    /// Version string, as the implementation reports it.
-    pub version: String,
-    /// Reader command, if any.
-    pub reader: Option<Vec<String>>,
-    /// Writer command, if any.
-    pub writer: Option<Vec<String>>,
+    /// One line: what it is.
+    pub summary: String,
+    /// Where it is published.
+    #[serde(default)]
+    pub homepage: Option<String>,
+    /// Shell commands that install it into `$ENV` (run from the adapters
+    /// folder, with `ENV` and `ADAPTERS` set), pinned to exact versions.
+    #[serde(default)]
+    pub install: Option<String>,
+    /// A command printing its version on one line.
+    #[serde(default)]
+    pub version: Option<Vec<String>>,
+    /// Per-case deadline in seconds (default 10).
+    #[serde(default)]
+    pub timeout: Option<f64>,
+    /// Address-space limit in MiB (default 4096).
+    #[serde(default)]
+    pub memory_mib: Option<u64>,
+    /// The one-line verdict for users; the matrix adds the case names that
+    /// back it.
+    #[serde(default)]
+    pub verdict: Option<String>,
+    /// Whether `.ci/run` runs it (false for implementations too heavy for
+    /// CI, whose results are merged from a saved JSON file).
+    #[serde(default = "yes")]
+    pub ci: bool,
+    /// Saved JSON results (relative to the adapters folder) that `matrix`
+    /// merges when it does not run this implementation itself (`ci =
+    /// false`, no `--only`).
+    #[serde(default)]
+    pub saved_results: Vec<String>,
+    /// The reader adapter.
+    #[serde(default)]
+    pub reader: Option<Side>,
+    /// The writer adapter.
+    #[serde(default)]
+    pub writer: Option<Side>,
 }
 
-/// The adapters shipped in `adapters/`: the reference (this binary), a
-/// plain numpy reader and writer, idx2numpy, and the reader generated from
-/// `spec/idx.ksy` by the Kaitai Struct compiler. `python` is the
-/// interpreter of a venv holding numpy, idx2numpy and kaitaistruct.
-pub fn shipped(exe: &Path, python: &Path, adapters: &Path) -> Vec<Implementation> {
-    let py = |script: &str| {
-        vec![
-            python.display().to_string(),
-            adapters.join(script).display().to_string(),
-        ]
-    };
-    let version = |code: &str| {
-        Command::new(python)
-            .args(["-c", code])
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-            .unwrap_or_else(|| "unavailable".into())
-    };
-    // The reference is the `idx` command (`idx dump`, `idx write`) when it
-    // is built beside this one, else this binary's own library adapters.
-    let idx_bin = exe.with_file_name("idx");
-    let (reader, writer, how) = if idx_bin.exists() {
-        let b = idx_bin.display().to_string();
-        (
-            vec![b.clone(), "dump".into()],
-            vec![b, "write".into()],
-            "idx dump / idx write",
-        )
-    } else {
-        let e = exe.display().to_string();
-        (
-            vec![e.clone(), "reference-reader".into()],
-            vec![e, "reference-writer".into()],
-            "idx-conformance reference-reader / reference-writer",
-        )
-    };
-    vec![
-        Implementation {
-            name: "reference".into(),
-            version: format!("idx {} ({how})", env!("CARGO_PKG_VERSION")),
-            reader: Some(reader),
-            writer: Some(writer),
-        },
-        Implementation {
-            name: "numpy".into(),
-            version: version("import numpy, sys; print('numpy', numpy.__version__, 'python', sys.version.split()[0])"),
-            reader: Some(py("numpy_reader.py")),
-            writer: Some(py("numpy_writer.py")),
-        },
-        Implementation {
-            name: "idx2numpy".into(),
-            version: version("import importlib.metadata as m; print('idx2numpy', m.version('idx2numpy'), 'numpy', m.version('numpy'))"),
-            reader: Some(py("idx2numpy_reader.py")),
-            writer: Some(py("idx2numpy_writer.py")),
-        },
-        Implementation {
-            name: "kaitai".into(),
-            version: version("import importlib.metadata as m; print('spec/idx.ksy by kaitai-struct-compiler 0.11.0, kaitaistruct', m.version('kaitaistruct'))"),
-            reader: Some(py("kaitai_reader.py")),
-            writer: None,
-        },
-    ]
+fn yes() -> bool {
+    true
 }
 
-/// Runs every implementation and renders the matrix as Markdown.
-///
-/// # Errors
-/// Runner errors.
-pub fn build(cases: &[Case], corpus: PathBuf, impls: &[Implementation]) -> Result<String, String> {
-    let mut columns: Vec<(String, Mode, BTreeMap<String, Outcome>)> = Vec::new();
-    for imp in impls {
-        for (mode, cmd) in [(Mode::Reader, &imp.reader), (Mode::Writer, &imp.writer)] {
-            let Some(cmd) = cmd else { continue };
-            let cfg = Config {
-                corpus: corpus.clone(),
-                adapter: runner::Adapter {
-                    command: cmd.clone(),
-                    persistent: false,
-                    timeout: Duration::from_secs(20),
-                    memory_mib: Some(4096),
-                },
-                run: vec![],
-                skip: vec![],
-                expected_failures: vec![],
-            };
-            let outcomes = runner::run(cases, mode, &cfg)?.outcomes;
-            columns.push((
-                imp.name.clone(),
-                mode,
-                outcomes.into_iter().map(|o| (o.id.clone(), o)).collect(),
-            ));
+/// A reader or writer adapter of an implementation.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Side {
+    /// One-shot command (a reader gets the file appended).
+    pub command: Vec<String>,
+    /// Persistent-mode command, if the adapter has one.
+    #[serde(default)]
+    pub persistent: Option<Vec<String>>,
+    /// Expected-failures file, relative to the adapters folder.
+    #[serde(default)]
+    pub expected_failures: Option<String>,
+}
+
+impl Description {
+    /// The side for a mode.
+    pub fn side(&self, mode: Mode) -> Option<&Side> {
+        match mode {
+            Mode::Reader => self.reader.as_ref(),
+            Mode::Writer => self.writer.as_ref(),
         }
     }
-    let mut s = String::new();
-    s.push_str("# Conformance matrix\n\n");
-    s.push_str("Generated by `cargo run -p idx-conformance -- matrix`; do not edit by hand.\n");
-    s.push_str("Statuses are defined in [README.md](README.md#statuses). `-` means the case does not apply\n");
-    s.push_str(
-        "(writers get only cases with content; cases that need validator options are skipped).\n\n",
-    );
-    s.push_str("## Implementations\n\n| name | version |\n|---|---|\n");
-    for imp in impls {
-        s.push_str(&format!("| {} | {} |\n", imp.name, imp.version));
+}
+
+/// Where things are: placeholders `{adapters}`, `{env}` (this
+/// implementation's environment folder, `<envs>/<name>`) and `{bin}` (the
+/// folder of this binary, where `idx` is built beside it).
+#[derive(Debug, Clone)]
+pub struct Places {
+    /// The adapters folder (description files, scripts, expected failures).
+    pub adapters: PathBuf,
+    /// The folder holding one environment folder per implementation.
+    pub envs: PathBuf,
+    /// The folder of the running binary.
+    pub bin: PathBuf,
+}
+
+impl Places {
+    /// `{env}` of an implementation.
+    pub fn env(&self, name: &str) -> PathBuf {
+        self.envs.join(name)
     }
-    s.push_str("\n## Summary\n\n| implementation | mode | pass | fail | of which |\n|---|---|---|---|---|\n");
-    for (name, mode, res) in &columns {
-        let pass = res.values().filter(|o| o.status == Status::Pass).count();
-        let failed: Vec<&Outcome> = res.values().filter(|o| o.failed).collect();
-        let mut by: BTreeMap<&str, usize> = BTreeMap::new();
-        failed
-            .iter()
-            .for_each(|o| *by.entry(o.status.as_str()).or_default() += 1);
-        let of: Vec<String> = by.iter().map(|(k, v)| format!("{v} {k}")).collect();
+
+    /// `args` with the placeholders filled in.
+    pub fn expand(&self, name: &str, args: &[String]) -> Vec<String> {
+        args.iter()
+            .map(|a| {
+                a.replace("{adapters}", &self.adapters.display().to_string())
+                    .replace("{env}", &self.env(name).display().to_string())
+                    .replace("{bin}", &self.bin.display().to_string())
+            })
+            .collect()
+    }
+}
+
+/// Reads every `*.toml` description in `dir`, sorted by name with the
+/// reference first.
+///
+/// # Errors
+/// Unreadable or malformed files, or a name that is not the file stem.
+pub fn load_descriptions(dir: &Path) -> Result<Vec<Description>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut out = Vec::new();
+    for e in entries {
+        let path = e.map_err(|e| e.to_string())?.path();
+        if path.extension().and_then(|x| x.to_str()) != Some("toml") {
+            continue;
+        }
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let d: Description =
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        if d.name != stem {
+            return Err(format!(
+                "{}: name {:?} differs from the file name",
+                path.display(),
+                d.name
+            ));
+        }
+        if d.reader.is_none() && d.writer.is_none() && d.saved_results.is_empty() {
+            return Err(format!(
+                "{}: no reader, no writer and no saved results",
+                path.display()
+            ));
+        }
+        out.push(d);
+    }
+    out.sort_by(|a, b| (a.name != "reference", &a.name).cmp(&(b.name != "reference", &b.name)));
+    Ok(out)
+}
+
+/// Runs a description's install commands (`sh -c`, from the adapters
+/// folder, `ENV` and `ADAPTERS` set; its output goes to this process's
+/// standard error).
+///
+/// # Errors
+/// When the commands fail.
+pub fn install(d: &Description, places: &Places) -> Result<(), String> {
+    let Some(script) = &d.install else {
+        return Ok(());
+    };
+    let status = Command::new("sh")
+        .arg("-ec")
+        .arg(script)
+        .current_dir(&places.adapters)
+        .env("ENV", places.env(&d.name))
+        .env("ADAPTERS", &places.adapters)
+        .env("BIN", &places.bin)
+        .stdout(std::process::Stdio::inherit())
+        .status()
+        .map_err(|e| format!("{}: install: {e}", d.name))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{}: install failed ({status})", d.name))
+    }
+}
+
+/// The version line the description's probe prints, or why not.
+pub fn probe_version(d: &Description, places: &Places) -> String {
+    let Some(cmd) = &d.version else {
+        return "unknown".into();
+    };
+    let args = places.expand(&d.name, cmd);
+    let f = crate::process::run_once(&args, None, Duration::from_secs(60), None);
+    match f.ending {
+        crate::process::Ending::Code(0) => String::from_utf8_lossy(&f.stdout).trim().to_string(),
+        _ => format!("unavailable ({})", f.stderr.summary()),
+    }
+}
+
+/// Runs an implementation's reader and writer over the corpus.
+///
+/// # Errors
+/// An unreadable expected-failures file or a runner error (a failed
+/// preflight among them).
+pub fn run_implementation(
+    cases: &[Case],
+    corpus: &Path,
+    d: &Description,
+    places: &Places,
+    one_shot: bool,
+) -> Result<Vec<Report>, String> {
+    let version = probe_version(d, places);
+    let mut out = Vec::new();
+    for mode in [Mode::Reader, Mode::Writer] {
+        let Some(side) = d.side(mode) else { continue };
+        let (command, persistent) = match (&side.persistent, one_shot) {
+            (Some(p), false) => (places.expand(&d.name, p), true),
+            _ => (places.expand(&d.name, &side.command), false),
+        };
+        let expected_failures = match &side.expected_failures {
+            Some(f) => {
+                let p = places.adapters.join(f);
+                runner::read_expected_failures(&p).map_err(|e| format!("{}: {e}", p.display()))?
+            }
+            None => vec![],
+        };
+        let cfg = Config {
+            corpus: corpus.to_path_buf(),
+            adapter: Adapter {
+                command,
+                persistent,
+                timeout: Duration::from_secs_f64(d.timeout.unwrap_or(10.0).max(0.001)),
+                memory_mib: Some(d.memory_mib.unwrap_or(4096)),
+            },
+            run: vec![],
+            skip: vec![],
+            expected_failures,
+        };
+        let mut r = runner::run(cases, mode, &cfg)
+            .map_err(|e| format!("{} {}: {e}", d.name, mode.as_str()))?;
+        r.name.clone_from(&d.name);
+        r.version.clone_from(&version);
+        out.push(r);
+    }
+    Ok(out)
+}
+
+/// What changed from the expected failures: failures not listed, and listed
+/// cases that passed.
+pub fn changes(r: &Report) -> Vec<String> {
+    r.outcomes
+        .iter()
+        .filter(|o| o.failed != o.expected_failure)
+        .map(|o| {
+            format!(
+                "{} {}: {} {} ({}: {})",
+                r.name,
+                r.mode.as_str(),
+                o.id,
+                if o.failed {
+                    "failed but is not in its expected failures"
+                } else {
+                    "passed but is listed as an expected failure"
+                },
+                o.status.as_str(),
+                o.detail
+            )
+        })
+        .collect()
+}
+
+/// The expected-failures file a report implies (for updating after a
+/// checked change).
+pub fn expected_failures_text(r: &Report) -> String {
+    let mut s = format!(
+        "# Known failures of the {} {} ({}), one case ID per line.\n\
+         # CI fails when this changes; regenerate with `matrix --write-expected` after checking.\n",
+        r.name,
+        r.mode.as_str(),
+        r.version
+    );
+    for o in r.outcomes.iter().filter(|o| o.failed) {
         s.push_str(&format!(
-            "| {name} | {} | {pass} | {} | {} |\n",
-            mode.as_str(),
-            failed.len(),
-            of.join(", ")
+            "{}  # {}: {}\n",
+            o.id,
+            o.status.as_str(),
+            crate::process::cut(&o.detail.replace('\n', " "), 100)
         ));
     }
+    s
+}
+
+const DTYPES: [&str; 6] = ["u8", "i8", "i16", "i32", "f32", "f64"];
+
+/// Case IDs, with families that differ only in the element type folded into
+/// one glob (`valid-*-rank255 (6)`).
+pub fn fold_ids(ids: &[&str]) -> String {
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for id in ids {
+        let key: Vec<&str> = id
+            .split('-')
+            .map(|t| if DTYPES.contains(&t) { "*" } else { t })
+            .collect();
+        let key = key.join("-");
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some(g) => g.1.push(id),
+            None => groups.push((key, vec![id])),
+        }
+    }
+    groups
+        .iter()
+        .map(|(k, v)| {
+            if v.len() > 1 {
+                format!("`{k}` ({})", v.len())
+            } else {
+                format!("`{}`", v[0])
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn md_cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// Renders the matrix.
+pub fn render(cases: &[Case], reports: &[Report], descriptions: &[Description]) -> String {
+    let mut s = String::new();
+    s.push_str("# Conformance matrix\n\n");
+    s.push_str(
+        "Generated by `idx-conformance matrix` from real runs of the implementations described in\n\
+         [`crates/idx-conformance/adapters/`](../crates/idx-conformance/adapters/) (one `.toml` each) and\n\
+         from saved results merged with `--merge`; do not edit by hand. Statuses are defined in\n\
+         [README.md](README.md#statuses). `-` means the case does not apply (writers get only cases with\n\
+         content; cases that need validator options are skipped, see the end).\n\n",
+    );
+    s.push_str(
+        "## Implementations\n\n| name | modes | version | what it is |\n|---|---|---|---|\n",
+    );
+    let mut names: Vec<&str> = Vec::new();
+    for r in reports {
+        if !names.contains(&r.name.as_str()) {
+            names.push(&r.name);
+        }
+    }
+    for n in &names {
+        let rs: Vec<&Report> = reports.iter().filter(|r| r.name == *n).collect();
+        let d = descriptions.iter().find(|d| d.name == *n);
+        let modes: Vec<String> = rs
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}{}",
+                    r.mode.as_str(),
+                    if r.persistent { " (persistent)" } else { "" }
+                )
+            })
+            .collect();
+        let what = d.map_or(String::new(), |d| match &d.homepage {
+            Some(h) => format!("{} ([link]({h}))", d.summary),
+            None => d.summary.clone(),
+        });
+        s.push_str(&format!(
+            "| {n} | {} | {} | {} |\n",
+            modes.join(", "),
+            md_cell(&rs[0].version),
+            md_cell(&what)
+        ));
+    }
+    s.push_str("\n## Verdicts\n\n");
+    for n in &names {
+        let rs: Vec<&Report> = reports.iter().filter(|r| r.name == *n).collect();
+        let d = descriptions.iter().find(|d| d.name == *n);
+        let verdict = d
+            .and_then(|d| d.verdict.clone())
+            .unwrap_or_else(|| "(no verdict written)".into());
+        s.push_str(&format!("- **{n}**: {verdict}"));
+        let mut evidence = Vec::new();
+        for r in &rs {
+            for st in Status::ALL {
+                if st == Status::Pass {
+                    continue;
+                }
+                // Failures, and implementation-defined cases that did more
+                // than accept or reject.
+                let notable = |o: &runner::Outcome| {
+                    o.failed || !matches!(o.status, Status::Accepted | Status::Rejected)
+                };
+                let ids: Vec<&str> = r
+                    .outcomes
+                    .iter()
+                    .filter(|o| o.status == st && notable(o))
+                    .map(|o| o.id.as_str())
+                    .collect();
+                if !ids.is_empty() {
+                    evidence.push(format!(
+                        "{} {}: {}",
+                        r.mode.as_str(),
+                        st.as_str(),
+                        fold_ids(&ids)
+                    ));
+                }
+            }
+        }
+        if evidence.is_empty() {
+            s.push_str(" Every case as the spec says.\n");
+        } else {
+            s.push_str(&format!("\n  <sub>{}</sub>\n", evidence.join("; ")));
+        }
+    }
+    s.push_str("\n## Summary\n\n| implementation | mode | cases | pass |");
+    let fail_statuses = [
+        Status::AcceptedInvalid,
+        Status::RejectedValid,
+        Status::WrongContent,
+        Status::WrongBytes,
+        Status::Crash,
+        Status::Timeout,
+    ];
+    for st in fail_statuses {
+        s.push_str(&format!(" {} |", st.as_str()));
+    }
+    s.push_str(" implementation-defined | skipped |\n|---|---|---|---|");
+    s.push_str(&"---|".repeat(fail_statuses.len() + 2));
+    s.push('\n');
+    for r in reports {
+        let count =
+            |f: &dyn Fn(&runner::Outcome) -> bool| r.outcomes.iter().filter(|o| f(o)).count();
+        s.push_str(&format!(
+            "| {} | {} | {} | {} |",
+            r.name,
+            r.mode.as_str(),
+            r.outcomes.len(),
+            count(&|o| o.status == Status::Pass)
+        ));
+        for st in fail_statuses {
+            let n = count(&|o| o.status == st && o.failed);
+            s.push_str(&if n == 0 {
+                " 0 |".to_string()
+            } else {
+                format!(" **{n}** |")
+            });
+        }
+        let mut imp: BTreeMap<&str, usize> = BTreeMap::new();
+        for o in r
+            .outcomes
+            .iter()
+            .filter(|o| o.verdict == crate::cases::Verdict::ImplementationDefined)
+        {
+            *imp.entry(o.status.as_str()).or_default() += 1;
+        }
+        let imp: Vec<String> = imp.iter().map(|(k, v)| format!("{v} {k}")).collect();
+        s.push_str(&format!(" {} | {} |\n", imp.join(", "), r.skipped.len()));
+    }
     s.push_str("\n## Cases\n\n| case | verdict |");
-    for (name, mode, _) in &columns {
-        s.push_str(&format!(" {name} {} |", mode.as_str()));
+    for r in reports {
+        s.push_str(&format!(" {} {} |", r.name, r.mode.as_str()));
     }
     s.push_str("\n|---|---|");
-    s.push_str(&"---|".repeat(columns.len()));
+    s.push_str(&"---|".repeat(reports.len()));
     s.push('\n');
+    let lookup: Vec<BTreeMap<&str, &runner::Outcome>> = reports
+        .iter()
+        .map(|r| r.outcomes.iter().map(|o| (o.id.as_str(), o)).collect())
+        .collect();
     for c in cases {
-        if !c.options.is_empty() {
+        if runner::applies(c, Mode::Reader).is_err() {
             continue;
         }
         s.push_str(&format!("| {} | {} |", c.id, c.verdict.as_str()));
-        for (_, _, res) in &columns {
-            let cell = match res.get(&c.id) {
+        for l in &lookup {
+            let cell = match l.get(c.id.as_str()) {
                 None => "-".to_string(),
                 Some(o) if o.failed => format!("**{}**", o.status.as_str()),
                 Some(o) => o.status.as_str().to_string(),
@@ -167,6 +481,23 @@ pub fn build(cases: &[Case], corpus: PathBuf, impls: &[Implementation]) -> Resul
     s.push_str(
         "\nFailures in **bold**. Implementation-defined cases are recorded, never failed.\n",
     );
-    let _ = Verdict::Valid;
-    Ok(s)
+    s.push_str("\n## Skipped cases\n\n");
+    for c in cases {
+        if let Err(reason) = runner::applies(c, Mode::Reader) {
+            s.push_str(&format!("- `{}`: {reason}\n", c.id));
+        }
+    }
+    let notes: Vec<String> = reports
+        .iter()
+        .flat_map(|r| {
+            r.notes
+                .iter()
+                .map(move |n| format!("- {} {}: {n}\n", r.name, r.mode.as_str()))
+        })
+        .collect();
+    if !notes.is_empty() {
+        s.push_str("\n## Notes from the runs\n\n");
+        notes.iter().for_each(|n| s.push_str(n));
+    }
+    s
 }

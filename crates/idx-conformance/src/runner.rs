@@ -858,8 +858,19 @@ pub struct Mismatch {
     pub byte_swapped: bool,
 }
 
+/// `[2, 3]`; a long shape is cut (`[2, 1, 1, 1, …, 1, 3] (rank 255)`).
 fn shape_text(s: &[u32]) -> String {
-    format!("{s:?}")
+    if s.len() <= 8 {
+        return format!("{s:?}");
+    }
+    let head: Vec<String> = s[..4].iter().map(u32::to_string).collect();
+    let tail: Vec<String> = s[s.len() - 2..].iter().map(u32::to_string).collect();
+    format!(
+        "[{}, …, {}] (rank {})",
+        head.join(", "),
+        tail.join(", "),
+        s.len()
+    )
 }
 
 fn element(v: &Values, i: usize) -> String {
