@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Proves the distribution channels work from this checkout:
-#  1. cargo install --path crates/idx-validate
+#  1. cargo install --path crates/idx-validate, and crates/idx-conformance
+#     (whose runner must work from another directory, without the corpus)
 #  2. the maturin wheel (pyproject.toml) installs into a fresh venv and runs
 #  3. pre-commit try-repo with a good and a bad file
 #  4. action.yml's structure, and the command its Validate step runs
@@ -11,8 +12,17 @@ trap 'rm -rf "$work"' EXIT
 cd "$repo"
 
 echo "-- cargo install --path crates/idx-validate"
-cargo install -q --locked --path crates/idx-validate --root "$work/cargo"
+CARGO_TARGET_DIR="$work/target" cargo install -q --locked --path crates/idx-validate --root "$work/cargo"
 "$work/cargo/bin/idx-validate" --version
+
+echo "-- cargo install --path crates/idx-conformance, run from another directory"
+CARGO_TARGET_DIR="$work/target" cargo install -q --locked --path crates/idx-conformance --root "$work/cargo"
+mkdir "$work/elsewhere"
+(cd "$work/elsewhere" && "$work/cargo/bin/idx-conformance" test-reader \
+  -- "$work/cargo/bin/idx-conformance" reference-reader) > "$work/conformance.log"
+grep -q " 0 failed" "$work/conformance.log" || { cat "$work/conformance.log"; exit 1; }
+[ -z "$(ls -A "$work/elsewhere")" ] || { echo "the runner wrote into its working directory"; exit 1; }
+echo "installed runner: ok (corpus generated from its recipes)"
 
 echo "-- wheel (maturin, bindings = bin) into a fresh venv"
 python3 -m venv "$work/tools"

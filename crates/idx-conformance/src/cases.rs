@@ -64,6 +64,9 @@ pub struct Case {
     pub content: Option<Content>,
     /// Validator options the findings assume.
     pub options: CaseOptions,
+    /// Too large to commit: neither file nor manifest is in `corpus/`; both
+    /// are generated on demand (see [`ON_DEMAND`]).
+    pub on_demand: bool,
 }
 
 impl Case {
@@ -106,6 +109,7 @@ fn case(
         findings: findings.to_vec(),
         content,
         options: CaseOptions::default(),
+        on_demand: false,
     }
 }
 
@@ -205,7 +209,23 @@ fn ints(dtype: ElementType, shape: &[u32], v: &[i64]) -> Content {
     }
 }
 
-/// Every case, in a stable order.
+/// `n` labels 0 to 9 in a fixed, irregular order.
+fn mnist_labels(n: usize) -> Content {
+    let v = (0..n)
+        .map(|i| ((i * 7919 + i / 13) % 10) as i64)
+        .collect::<Vec<_>>();
+    ints(U8, &[n as u32], &v)
+}
+
+/// `n` 28 x 28 u8 images; every pixel depends on item, row and column.
+fn mnist_images(n: usize) -> Content {
+    let v = (0..n * 784)
+        .map(|i| ((i / 784) * 31 + (i % 784) / 28 * 5 + (i % 28) * 3) as i64 % 256)
+        .collect::<Vec<_>>();
+    ints(U8, &[n as u32, 28, 28], &v)
+}
+
+/// Every committed case, in a stable order.
 pub fn all() -> Vec<Case> {
     let mut out = Vec::new();
     valid_cases(&mut out);
@@ -214,17 +234,71 @@ pub fn all() -> Vec<Case> {
     out
 }
 
+/// The IDs of the on-demand cases: too large to commit (tens of MB, and
+/// seconds to build in a debug build), so [`all`] leaves them out and only
+/// `generate --large` and the runner's `--large` build them.
+pub const ON_DEMAND: &[&str] = &[
+    "valid-mnist-images-u8-10000x28x28",
+    "invalid-trailing-mnist-images-10000",
+    "invalid-truncated-payload-mnist-images-10000",
+];
+
+/// The on-demand cases (see [`ON_DEMAND`]), in that order.
+pub fn on_demand() -> Vec<Case> {
+    let images = mnist_images(10_000);
+    let golden = images.golden_bytes();
+    let mut valid_images = valid(
+        ON_DEMAND[0],
+        "an image file of t10k's size: 10,000 images of 28 x 28 (7.8 MB)",
+        images,
+        &[],
+    );
+    let mut trailing = golden.clone();
+    trailing.extend(mnist_images(1).payload());
+    let mut trailing = invalid(
+        ON_DEMAND[1],
+        "an image file declaring 10,000 images of 28 x 28 that holds 10,001",
+        trailing,
+        &[("IDX203", 16 + 10_000 * 784, 784)],
+    );
+    let mut truncated = invalid(
+        ON_DEMAND[2],
+        "an image file declaring 10,000 images of 28 x 28 whose last image lacks its last row",
+        golden[..golden.len() - 28].to_vec(),
+        &[("IDX202", 16 + 10_000 * 784 - 28, 0)],
+    );
+    for c in [&mut valid_images, &mut trailing, &mut truncated] {
+        c.on_demand = true;
+    }
+    vec![valid_images, trailing, truncated]
+}
+
+/// [`all`] and then [`on_demand`].
+pub fn with_on_demand() -> Vec<Case> {
+    let mut v = all();
+    v.extend(on_demand());
+    v
+}
+
+/// Shape of rank `rank`, all ones but 2 first and 3 last.
+fn high_rank_shape(rank: usize) -> Vec<u32> {
+    let mut s = vec![1u32; rank];
+    s[0] = 2;
+    s[rank - 1] = 3;
+    s
+}
+
 fn valid_cases(out: &mut Vec<Case>) {
-    let mut rank255 = vec![1u32; 255];
-    rank255[0] = 2;
-    rank255[254] = 3;
+    // rank 32: the highest every numpy supports (spec 7.11); 255 is
+    // implementation-defined (IDX304)
+    let rank32 = high_rank_shape(32);
     let shapes: [(&str, Vec<u32>); 6] = [
         ("rank1", vec![5]),
         ("rank2", vec![2, 3]),
         ("rank3", vec![2, 3, 4]),
         ("rank4", vec![2, 3, 1, 2]),
         ("rank8", vec![1, 2, 1, 3, 1, 1, 2, 1]),
-        ("rank255", rank255),
+        ("rank32", rank32),
     ];
     for t in ElementType::ALL {
         for (name, shape) in &shapes {
@@ -265,6 +339,15 @@ fn valid_cases(out: &mut Vec<Case>) {
         "valid-mnist-images-u8-64x28x28",
         "MNIST-shaped image file of 64 items (content given as a SHA-256)",
         ints(U8, &[64, 28, 28], &big),
+        &[],
+    ));
+    // MNIST's own item counts: readers that accept only those (a published
+    // Rust crate does) can then show what they do with the twins in
+    // invalid/ (trailing bytes, truncation)
+    out.push(valid(
+        "valid-mnist-labels-u8-10000",
+        "a label file of t10k's size: 10,000 labels",
+        mnist_labels(10_000),
         &[],
     ));
     out.push(valid("valid-transpose-i16-2x7", "non-square i16 matrix whose values are 100*row + column: a transposing reader gets other values", ints(I16, &[2, 7], &(0..14).map(|i| (i / 7) * 100 + i % 7).collect::<Vec<_>>()), &[]));
@@ -366,6 +449,30 @@ fn valid_cases(out: &mut Vec<Case>) {
 }
 
 fn implementation_defined_cases(out: &mut Vec<Case>) {
+    // ranks above 32 (IDX304, spec 7.11): 33 fails numpy 1.x, 65 every numpy
+    for t in ElementType::ALL {
+        let c = indexed(t, &high_rank_shape(255));
+        out.push(implementation_defined(
+            &format!("impl-rank255-{t}"),
+            &format!("{t}, rank 255 (the largest), shape [2, 1 x 253, 3]: every numpy-based reader rejects it"),
+            c.clone(),
+            c.golden_bytes(),
+            &[("IDX304", 3, 1)],
+        ));
+    }
+    for (rank, why) in [
+        (33, "the lowest rank numpy before 2.0 rejects"),
+        (65, "the lowest rank numpy 2 rejects"),
+    ] {
+        let c = indexed(U8, &high_rank_shape(rank));
+        out.push(implementation_defined(
+            &format!("impl-rank{rank}-u8"),
+            &format!("u8, rank {rank}, shape [2, 1 x {}, 3]: {why}", rank - 2),
+            c.clone(),
+            c.golden_bytes(),
+            &[("IDX304", 3, 1)],
+        ));
+    }
     let c = ints(U8, &[], &[42]);
     out.push(implementation_defined(
         "impl-rank0-u8",
@@ -548,6 +655,75 @@ fn invalid_cases(out: &mut Vec<Case>) {
         hx("00 00 08 03  ff ff ff ff  ff ff ff ff  00 00 00 02"),
         &[("IDX201", 4, 12), ("IDX303", 4, 4), ("IDX303", 8, 4)],
     ));
+    // sizes that wrap modulo 2^64 to exactly the payload present: a reader
+    // that multiplies with wrapping arithmetic (numpy's prod, size_t) passes
+    // its size check and fails later, or not at all
+    let wraps: [(&str, ElementType, &[u32], u64, &str); 7] = [
+        (
+            "u8",
+            U8,
+            &[494_770, 769_546, 48_448_661],
+            4,
+            "2^64 + 4 elements",
+        ),
+        (
+            "i16",
+            I16,
+            &[823_996_703, 1_066_043_567, 21],
+            5,
+            "2^64 + 5 elements",
+        ),
+        (
+            "i32",
+            I32,
+            &[2_147_418_113, 1_718_039_348, 5],
+            4,
+            "2^64 + 4 elements",
+        ),
+        (
+            "f32",
+            F32,
+            &[1_197_225_396, 10_827_767, 1423],
+            20,
+            "2^64 + 20 elements",
+        ),
+        (
+            "f64",
+            F64,
+            &[823_996_703, 1_066_043_567, 21],
+            5,
+            "2^64 + 5 elements",
+        ),
+        (
+            "bytes-f32",
+            F32,
+            &[2_147_418_113, 429_509_837, 5],
+            1,
+            "2^62 + 1 elements, 2^64 + 4 bytes",
+        ),
+        (
+            "bytes-f64",
+            F64,
+            &[1_824_726_041, 1_263_665_316],
+            4,
+            "2^61 + 4 elements, 2^64 + 32 bytes",
+        ),
+    ];
+    for (name, t, dims, elements, what) in wraps {
+        let mut bytes = vec![0, 0, t.code(), dims.len() as u8];
+        dims.iter()
+            .for_each(|d| bytes.extend_from_slice(&d.to_be_bytes()));
+        let n = elements * t.size() as u64;
+        bytes.extend((1..=n).map(|b| b as u8));
+        out.push(invalid(
+            &format!("invalid-size-overflow-wraps-{name}"),
+            &format!(
+                "{t} of shape {dims:?} ({what}): the size overflows 64 bits and wraps to exactly the {n} payload bytes present"
+            ),
+            bytes,
+            &[("IDX201", 4, 4 * dims.len() as u64)],
+        ));
+    }
     out.push(invalid(
         "invalid-truncated-payload",
         "u8 of 3 elements with 2 payload bytes",
@@ -565,6 +741,13 @@ fn invalid_cases(out: &mut Vec<Case>) {
         "f32 of 2 elements with 6 payload bytes: the file ends inside an element",
         hx("00 00 0d 01  00 00 00 02  3f 80 00 00 40 00"),
         &[("IDX202", 14, 0)],
+    ));
+    let labels = mnist_labels(10_000).golden_bytes();
+    out.push(invalid(
+        "invalid-truncated-payload-mnist-labels-10000",
+        "a label file declaring 10,000 labels that holds 9,999",
+        labels[..labels.len() - 1].to_vec(),
+        &[("IDX202", 10_007, 0)],
     ));
     out.push(invalid(
         "invalid-hostile-4gib-u8",
@@ -609,6 +792,14 @@ fn invalid_cases(out: &mut Vec<Case>) {
         "a label file declaring 5 labels that holds 7",
         hx("00 00 08 01  00 00 00 05  01 02 03 04 05 06 07"),
         &[("IDX203", 13, 2)],
+    ));
+    let mut labels = mnist_labels(10_000).golden_bytes();
+    labels.extend_from_slice(&[3, 1, 4, 1, 5, 9, 2, 6]);
+    out.push(invalid(
+        "invalid-trailing-mnist-labels-10000",
+        "a label file declaring 10,000 labels followed by 8 more bytes: a reader that checks only the count it knows drops them",
+        labels,
+        &[("IDX203", 10_008, 8)],
     ));
     out.push(invalid(
         "invalid-byte-swapped-header",

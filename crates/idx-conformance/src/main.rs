@@ -33,6 +33,10 @@ enum Cmd {
         /// Do not write; exit 1 if the committed corpus differs.
         #[arg(long)]
         check: bool,
+        /// Also write the files of the on-demand cases (real-size MNIST
+        /// files, too large to commit; git-ignored).
+        #[arg(long, conflicts_with = "check")]
+        large: bool,
     },
     /// Run a reader: `CMD ARGS... FILE` prints the content as JSON and exits
     /// 0, or exits 1 to reject.
@@ -61,9 +65,10 @@ struct MatrixArgs {
     /// `<envs>/<name>`).
     #[arg(long, default_value_os_t = idx_conformance::default_corpus().join("../target/conformance-envs"))]
     envs: PathBuf,
-    /// The corpus folder.
-    #[arg(long, default_value_os_t = idx_conformance::default_corpus())]
-    corpus: PathBuf,
+    /// A corpus folder to run, checked against the recipes first (as for
+    /// test-reader); default: generated into a temporary folder.
+    #[arg(long)]
+    corpus: Option<PathBuf>,
     /// Run each description's install commands first.
     #[arg(long)]
     install: bool,
@@ -101,9 +106,16 @@ enum Format {
 
 #[derive(Args)]
 struct RunArgs {
-    /// The corpus folder.
-    #[arg(long, default_value_os_t = idx_conformance::default_corpus())]
-    corpus: PathBuf,
+    /// A corpus folder to run. Every case file is first checked against the
+    /// SHA-256 of the recipes compiled into this binary; the run stops with
+    /// exit 2 at the first missing or different file. Without --corpus the
+    /// corpus is generated from those recipes into a temporary folder
+    /// (removed afterwards), so an installed binary needs no source tree.
+    #[arg(long)]
+    corpus: Option<PathBuf>,
+    /// Also run the on-demand cases (real-size MNIST files, tens of MB).
+    #[arg(long)]
+    large: bool,
     /// Per-case time limit in seconds (in persistent mode also the start-up
     /// limit).
     #[arg(long, default_value_t = 10.0)]
@@ -152,6 +164,7 @@ fn main() -> ExitCode {
         Cmd::Generate {
             corpus: root,
             check,
+            large,
         } => {
             let cases = cases::all();
             if check {
@@ -171,6 +184,11 @@ fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             } else {
+                let cases = if large {
+                    cases::with_on_demand()
+                } else {
+                    cases
+                };
                 match corpus::generate(&root, &cases) {
                     Ok(n) => {
                         println!(
@@ -207,8 +225,20 @@ fn run(mode: Mode, a: RunArgs) -> ExitCode {
         },
         None => vec![],
     };
+    let all = if a.large {
+        cases::with_on_demand()
+    } else {
+        cases::all()
+    };
+    let prepared = match corpus::Prepared::new(a.corpus.as_deref(), &all) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let cfg = Config {
-        corpus: a.corpus,
+        corpus: prepared.path().to_path_buf(),
         adapter: Adapter {
             command: a.command.clone(),
             persistent: a.persistent,
@@ -219,7 +249,7 @@ fn run(mode: Mode, a: RunArgs) -> ExitCode {
         skip: a.skip,
         expected_failures,
     };
-    let mut report = match runner::run(&cases::all(), mode, &cfg) {
+    let mut report = match runner::run(&all, mode, &cfg) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
@@ -283,6 +313,13 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
         })
         .collect();
     let cases = cases::all();
+    let prepared = match corpus::Prepared::new(m.corpus.as_deref(), &cases) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut reports = Vec::new();
     let mut changes = Vec::new();
     for d in &selected {
@@ -294,7 +331,7 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
             }
         }
         let t = std::time::Instant::now();
-        let rs = match matrix::run_implementation(&cases, &m.corpus, d, &places, m.one_shot) {
+        let rs = match matrix::run_implementation(&cases, prepared.path(), d, &places, m.one_shot) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -40,7 +40,7 @@ fn ids_are_unique_and_well_formed() {
 
 #[test]
 fn the_validator_reports_exactly_the_expected_findings() {
-    for c in cases::all() {
+    for c in cases::with_on_demand() {
         let report = idx::validate_with(&c.bytes, &corpus::options(&c));
         let got: Vec<_> = report
             .findings
@@ -136,7 +136,7 @@ fn every_error_rule_has_an_invalid_case_and_every_named_code_is_in_the_spec() {
 fn corpus_covers_every_type_and_rank() {
     let all = cases::all();
     for t in idx::ElementType::ALL {
-        for rank in [1, 2, 3, 4, 8, 255] {
+        for rank in [1, 2, 3, 4, 8, 32] {
             assert!(
                 all.iter().any(|c| c.verdict == Verdict::Valid
                     && c.content
@@ -145,5 +145,102 @@ fn corpus_covers_every_type_and_rank() {
                 "no valid {t} rank {rank}"
             );
         }
+        assert!(
+            all.iter()
+                .any(|c| c.verdict == Verdict::ImplementationDefined
+                    && c.content
+                        .as_ref()
+                        .is_some_and(|k| k.dtype == t && k.shape.len() == 255)),
+            "no implementation-defined {t} rank 255"
+        );
+    }
+}
+
+/// Issue 19 §3: the wrapped size products equal the payload exactly, both
+/// as elements and as bytes, modulo 2^64, while the true size overflows.
+#[test]
+fn wrapping_overflow_cases_wrap_to_exactly_their_payload() {
+    let all = cases::all();
+    let wraps: Vec<_> = all
+        .iter()
+        .filter(|c| c.id.starts_with("invalid-size-overflow-wraps-"))
+        .collect();
+    assert!(wraps.len() >= 5, "{}", wraps.len());
+    let mut types = BTreeSet::new();
+    for c in wraps {
+        let t = idx::ElementType::from_code(c.bytes[2]).unwrap();
+        types.insert(t);
+        let rank = usize::from(c.bytes[3]);
+        let dims: Vec<u64> = (0..rank)
+            .map(|k| {
+                let b = &c.bytes[4 + 4 * k..8 + 4 * k];
+                u64::from(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+            })
+            .collect();
+        let payload = (c.bytes.len() - 4 - 4 * rank) as u64;
+        let exact: u128 = dims.iter().map(|&d| u128::from(d)).product();
+        let bytes = exact * t.size() as u128;
+        assert!(bytes > u128::from(u64::MAX), "{}: does not overflow", c.id);
+        let wrapped_elements = dims
+            .iter()
+            .fold(0u64, |a, &d| if a == 0 { d } else { a.wrapping_mul(d) });
+        let wrapped_bytes = wrapped_elements.wrapping_mul(t.size() as u64);
+        assert_eq!(wrapped_bytes, payload, "{}: wrapped bytes", c.id);
+        if !c.id.contains("-bytes-") {
+            assert_eq!(
+                wrapped_elements * t.size() as u64,
+                payload,
+                "{}: wrapped elements",
+                c.id
+            );
+        }
+        // no dimension trips the 2^31 warning: the overflow is the only finding
+        assert!(dims.iter().all(|&d| d < 1 << 31), "{}", c.id);
+    }
+    assert!(types.len() >= 4, "{types:?}");
+}
+
+/// Issue 19 §3: MNIST's own item count, valid and with both twins.
+#[test]
+fn mnist_sized_label_files_and_their_twins() {
+    let all = cases::all();
+    let get = |id: &str| {
+        all.iter()
+            .find(|c| c.id == id)
+            .unwrap_or_else(|| panic!("{id}"))
+    };
+    let valid = get("valid-mnist-labels-u8-10000");
+    assert_eq!(valid.content.as_ref().unwrap().shape, [10_000]);
+    assert!(!valid.on_demand);
+    let trailing = get("invalid-trailing-mnist-labels-10000");
+    let truncated = get("invalid-truncated-payload-mnist-labels-10000");
+    assert_eq!(&trailing.bytes[..valid.bytes.len()], &valid.bytes[..]);
+    assert_eq!(&truncated.bytes[..], &valid.bytes[..valid.bytes.len() - 1]);
+    let big = cases::on_demand();
+    let ids: Vec<_> = big.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, cases::ON_DEMAND);
+    for c in &big {
+        assert!(c.on_demand, "{}", c.id);
+        assert!(!all.iter().any(|k| k.id == c.id), "{}", c.id);
+        // 10,000 images of 28 x 28
+        assert_eq!(
+            &c.bytes[..16],
+            &[0, 0, 8, 3, 0, 0, 0x27, 0x10, 0, 0, 0, 28, 0, 0, 0, 28],
+            "{}",
+            c.id
+        );
+    }
+    // the valid one decodes to its content; the twins are one image longer
+    // and one row shorter
+    let view = idx::parse(&big[0].bytes).unwrap();
+    assert_eq!(
+        Content::of(&view.array()),
+        *big[0].content.as_ref().unwrap()
+    );
+    assert_eq!(big[1].bytes.len(), big[0].bytes.len() + 784);
+    assert_eq!(big[2].bytes.len(), big[0].bytes.len() - 28);
+    // and nothing committed is that large
+    for c in &all {
+        assert!(c.bytes.len() < 100_000, "{} should be on demand", c.id);
     }
 }

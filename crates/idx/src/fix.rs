@@ -363,7 +363,9 @@ pub(crate) fn attach(report: &mut Report) {
         return;
     };
     let hlen = h.header_len() as u64;
-    let end = hlen + h.payload_len();
+    // saturating: a payload near 2^64 bytes has no room for a header, and
+    // `end` is used only when trailing bytes prove it fits
+    let end = hlen.saturating_add(h.payload_len());
     if !length_fixed {
         if let Some(i) = index_of(report, Rule::TruncatedPayload) {
             report.findings[i].fix = truncated_payload_fix(&h, len);

@@ -91,6 +91,8 @@ rules! {
     ZeroDimension = ("IDX302", "zero-dimension", Warning, "a dimension of length 0 is not portable"),
     /// A dimension of 2^31 or more.
     LargeDimension = ("IDX303", "large-dimension", Warning, "a dimension of 2^31 or more breaks readers with signed 32-bit sizes"),
+    /// A rank above 32: numpy-based readers reject it.
+    HighRank = ("IDX304", "high-rank", Warning, "a rank above 32 breaks numpy-based readers"),
     /// The magic is a valid magic read little-endian.
     ByteSwappedHeader = ("IDX401", "byte-swapped-header", Error, "the header is byte-swapped (little-endian)"),
     /// gzip data seen by the raw IDX layer.

@@ -283,6 +283,7 @@ fn analyse(prefix: &[u8]) -> Analysis {
     if m.rank == 0 {
         a.findings.push(rank_zero());
     }
+    a.findings.extend(rank_warning(m.rank));
     let present = (rest.len() / 4).min(usize::from(m.rank));
     for k in 0..present {
         let d = u32::from_be_bytes([
@@ -394,6 +395,28 @@ fn rank_zero() -> Finding {
     .expected("rank 1 or more (for portability)")
     .found("00")
     .hint("many readers reject rank 0 or mis-size it; store a scalar as rank 1 with dimension 1")
+}
+
+/// The largest rank numpy before 2.0 supports (`NPY_MAXDIMS`); numpy 2
+/// supports 64.
+const NUMPY_1_MAX_RANK: u8 = 32;
+
+fn rank_warning(rank: u8) -> Option<Finding> {
+    if rank > NUMPY_1_MAX_RANK {
+        let who = if rank > 64 {
+            "every numpy-based reader rejects it (numpy supports at most 64 dimensions, 32 before numpy 2.0)"
+        } else {
+            "numpy-based readers on numpy before 2.0 reject it (at most 32 dimensions; numpy 2 supports 64)"
+        };
+        Some(
+            Finding::new(Rule::HighRank, 3, 1, format!("rank {rank}: {who}"))
+                .expected(format!("rank {NUMPY_1_MAX_RANK} or less (for portability)"))
+                .found(rank.to_string())
+                .hint("merge dimensions (the payload is the same in row-major order) or drop dimensions of length 1"),
+        )
+    } else {
+        None
+    }
 }
 
 fn dimension_warning(k: usize, d: u32) -> Option<Finding> {
@@ -578,11 +601,14 @@ impl Validator {
         let a = self.analysis.take().unwrap_or_default();
         let mut findings = a.findings;
         if let Some(h) = &a.header {
-            let end = h.header_len() as u64 + h.payload_len();
             if self.payload_seen < h.payload_len() {
                 findings.push(truncated_payload(h, self.payload_seen, self.total));
             }
             if self.trailing > 0 {
+                // trailing bytes follow a complete payload, so the stream
+                // (a u64 count) held header and payload: no overflow; the
+                // payload alone may be up to u64::MAX - header otherwise
+                let end = h.header_len() as u64 + h.payload_len();
                 findings.push(trailing_bytes(h, end, self.trailing, &self.trailing_head));
             }
             if let Some(l) = &self.linter {

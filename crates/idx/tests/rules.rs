@@ -236,6 +236,47 @@ fn idx303_large_dimension() {
     );
 }
 
+/// `00 00 08 RR` then `RR` dimensions of 1 and one payload byte.
+fn rank_hex(rank: usize) -> String {
+    format!("00 00 08 {rank:02x} {} 2a", "00 00 00 01 ".repeat(rank))
+}
+
+#[test]
+fn idx304_high_rank() {
+    // 33: the first rank numpy before 2.0 rejects; 65: numpy 2 too; 255
+    for rank in [33, 64, 65, 255] {
+        case(
+            &format!("rank {rank}"),
+            &rank_hex(rank),
+            &[("IDX304", 3, 1)],
+        );
+    }
+    // 32 is the last portable rank; 4 to 32 get nothing (spec 7.11)
+    for rank in [3, 4, 8, 32] {
+        case(&format!("rank {rank}"), &rank_hex(rank), &[]);
+    }
+    // reported from the rank byte, before a cut dimension list's finding
+    case(
+        "rank 40, cut",
+        "00 00 08 28  00 00 00 01",
+        &[("IDX304", 3, 1), ("IDX104", 8, 0)],
+    );
+}
+
+#[test]
+fn a_payload_ending_near_2_64_does_not_overflow_the_end_offset() {
+    // found by the size quickcheck: header 12 + payload 2^64 - 4 > u64::MAX
+    case(
+        "i32 [2^31 - 1, 2^31 + 1], no payload",
+        concat!(
+            "00 00 0c 02 ", // i32, rank 2
+            "7f ff ff ff ", // dim 0 = 2^31 - 1
+            "80 00 00 01",  // dim 1 = 2^31 + 1: 2^64 - 4 payload bytes
+        ),
+        &[("IDX303", 8, 4), ("IDX202", 12, 0)],
+    );
+}
+
 #[test]
 fn idx4xx_not_idx() {
     case(

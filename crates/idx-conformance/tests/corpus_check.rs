@@ -1,0 +1,110 @@
+//! The runner checks the corpus it runs (issue 19 §1): a missing folder, an
+//! empty folder or one changed file stops it with exit 2 naming the file;
+//! without `--corpus` it generates the corpus from its own recipes, so an
+//! installed binary works from any directory.
+
+use idx_conformance::{cases, corpus};
+use std::path::Path;
+use std::process::Command;
+
+fn exe() -> &'static str {
+    env!("CARGO_BIN_EXE_idx-conformance")
+}
+
+/// Runs `exe test-reader --corpus DIR -- exe reference-reader`; returns the
+/// exit code and stderr.
+fn reference_run(exe: &str, corpus: Option<&Path>, cwd: &Path) -> (i32, String, String) {
+    let mut c = Command::new(exe);
+    c.current_dir(cwd).arg("test-reader");
+    if let Some(dir) = corpus {
+        c.arg("--corpus").arg(dir);
+    }
+    let out = c.args(["--", exe, "reference-reader"]).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_missing_corpus_folder_stops_the_run_with_exit_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("nonexistent");
+    let (code, out, err) = reference_run(exe(), Some(&missing), tmp.path());
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("does not exist"), "{err}");
+    assert!(out.is_empty(), "nothing is run: {out}");
+}
+
+#[test]
+fn an_empty_corpus_folder_stops_the_run_naming_the_first_missing_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, out, err) = reference_run(exe(), Some(tmp.path()), tmp.path());
+    assert_eq!(code, 2, "{out}{err}");
+    let first = corpus::case_path(&cases::all()[0]);
+    assert!(
+        err.contains(&format!("{} is missing", first.display())),
+        "{err}"
+    );
+}
+
+#[test]
+fn one_changed_file_stops_the_run_naming_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    corpus::generate(tmp.path(), &cases::all()).unwrap();
+    // the intact copy runs, and passes
+    let (code, out, err) = reference_run(exe(), Some(tmp.path()), tmp.path());
+    assert_eq!(code, 0, "{out}{err}");
+    let victim = tmp.path().join("valid/valid-u8-rank1.idx");
+    let mut bytes = std::fs::read(&victim).unwrap();
+    bytes[8] ^= 1;
+    std::fs::write(&victim, bytes).unwrap();
+    let (code, out, err) = reference_run(exe(), Some(tmp.path()), tmp.path());
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("valid/valid-u8-rank1.idx has SHA-256"),
+        "{err}"
+    );
+    assert!(out.is_empty(), "{out}");
+}
+
+#[test]
+fn the_verifier_names_the_first_missing_on_demand_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    corpus::generate(tmp.path(), &cases::all()).unwrap();
+    corpus::verify(tmp.path(), &cases::all()).unwrap();
+    let e = corpus::verify(tmp.path(), &cases::with_on_demand()).unwrap_err();
+    assert!(
+        e.contains(&format!("valid/{}.idx is missing", cases::ON_DEMAND[0])),
+        "{e}"
+    );
+    assert!(e.contains("generate --large"), "{e}");
+}
+
+/// The runner binary copied out of the build tree and run from another
+/// directory: the corpus comes from the binary's recipes, not a source
+/// tree. (`scripts/ecosystem-test.sh` does the same with `cargo install`.)
+#[test]
+fn a_runner_outside_the_source_tree_generates_its_corpus() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let copy = bin.join("idx-conformance");
+    std::fs::copy(exe(), &copy).unwrap();
+    let copy = copy.to_str().unwrap();
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let help = Command::new(copy)
+        .current_dir(&elsewhere)
+        .args(["test-reader", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("temporary folder"), "{help}");
+    let (code, out, err) = reference_run(copy, None, &elsewhere);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(" 0 failed"), "{out}");
+    // nothing was written in the working directory
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+}
