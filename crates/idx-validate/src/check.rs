@@ -53,6 +53,9 @@ pub struct Checked {
     pub report: Report,
     /// Findings left out by the cap, per rule.
     pub suppressed: BTreeMap<Rule, usize>,
+    /// With `--fix` or `--diff`: what was repaired; `report` is then what
+    /// remains.
+    pub repair: Option<crate::repair::Repair>,
 }
 
 impl FileResult {
@@ -154,7 +157,8 @@ fn structure_only(mut f: File, opts: &Options) -> io::Result<Report> {
     Ok(v.finish())
 }
 
-fn cap(mut report: Report, max: usize) -> Checked {
+/// Caps the findings of `report` at `max` per rule (0: no cap).
+pub fn cap(mut report: Report, max: usize) -> Checked {
     let mut suppressed = BTreeMap::new();
     if max > 0 {
         let mut seen: BTreeMap<Rule, usize> = BTreeMap::new();
@@ -169,7 +173,11 @@ fn cap(mut report: Report, max: usize) -> Checked {
             }
         });
     }
-    Checked { report, suppressed }
+    Checked {
+        report,
+        suppressed,
+        repair: None,
+    }
 }
 
 /// The stream bytes `[start, start + len)` (clamped to the stream), from

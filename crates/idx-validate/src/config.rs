@@ -31,6 +31,8 @@ struct Raw {
     expect_shape: Option<Spanned<String>>,
     max_decompressed: Option<Spanned<SizeValue>>,
     spec_url: Option<Spanned<String>>,
+    fix: Option<bool>,
+    unsafe_fixes: Option<bool>,
     #[serde(default)]
     overrides: Vec<RawOverride>,
 }
@@ -143,6 +145,10 @@ pub struct Config {
     pub spec_url: Option<String>,
     /// `[[overrides]]`, in file order (later ones win).
     pub overrides: Vec<Override>,
+    /// `fix`: as `--fix` (repair files; see the README, "Repairing files").
+    pub fix: Option<bool>,
+    /// `unsafe-fixes`: as `--unsafe-fixes`.
+    pub unsafe_fixes: Option<bool>,
 }
 
 impl Config {
@@ -302,6 +308,8 @@ pub fn load(path: &Path) -> Result<Config, String> {
             ignore: rules(&raw.ignore)?.unwrap_or_default(),
         },
         deny_warnings: raw.deny_warnings,
+        fix: raw.fix,
+        unsafe_fixes: raw.unsafe_fixes,
         max_findings: raw.max_findings,
         exclude,
         classes: raw.classes,

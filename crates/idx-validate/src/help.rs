@@ -55,7 +55,7 @@ pub const EXIT_STATUS: &[(&str, &str)] = &[
     ("101", "a panic: a bug, please report it"),
 ];
 
-const NOTES: &str = "Offsets are 0-based, shown in hex and decimal. For gzip input (detected by its magic) they are offsets in the decompressed stream. List the rules with --list-rules and read one with --explain CODE.";
+const NOTES: &str = "With --fix the status reflects what remains after fixing; a file that could not be repaired (left unchanged) is 2; --exit-non-zero-on-fix makes any applied fix 1, and --diff exits 1 when it would change a file. Offsets are 0-based, shown in hex and decimal. For gzip input (detected by its magic) they are offsets in the decompressed stream. List the rules with --list-rules and read one with --explain CODE.";
 
 /// `--help`'s text after the options: EXAMPLES, EXIT STATUS, notes.
 pub fn after_help() -> String {
@@ -138,13 +138,19 @@ pub fn list_rules() -> String {
         .max()
         .unwrap_or(0);
     let name = rules.iter().map(|r| r.name().len()).max().unwrap_or(0);
+    let fix = rules
+        .iter()
+        .map(|r| crate::fix_column(*r).len())
+        .max()
+        .unwrap_or(0);
     rules
         .iter()
         .map(|r| {
             format!(
-                "{}  {:<sev$}  {:<name$}  {}\n",
+                "{}  {:<sev$}  {:<fix$}  {:<name$}  {}\n",
                 r.code(),
                 r.severity().as_str(),
+                crate::fix_column(*r),
                 r.name(),
                 r.title()
             )

@@ -8,6 +8,7 @@ pub mod config;
 pub mod dataset;
 pub mod help;
 pub mod render;
+pub mod repair;
 pub mod size;
 pub mod walk;
 
@@ -27,10 +28,21 @@ pub fn explain(code_or_name: &str) -> Option<String> {
     Some(format!("{head}\n\n{}\n", rest[..end].trim()))
 }
 
-/// `--list-rules`: code, severity, name and title, one rule per line, in
-/// aligned columns.
+/// `--list-rules`: code, severity, fix (`safe`, `unsafe`, `safe|unsafe` or
+/// `-`, from the library: `spec/idx.md` §10), name and title, one rule per
+/// line, in aligned columns.
 pub fn list_rules() -> String {
     help::list_rules()
+}
+
+/// The fix column of `--list-rules`.
+pub fn fix_column(rule: idx::Rule) -> String {
+    let f: Vec<&str> = rule.fixes().iter().map(|a| a.as_str()).collect();
+    if f.is_empty() {
+        "-".into()
+    } else {
+        f.join("|")
+    }
 }
 
 /// An `--expect-shape` pattern: dimensions, `None` for `*`.

@@ -5,6 +5,7 @@ use idx::ElementType;
 use idx_validate::check::{self, FileResult, Settings, Source};
 use idx_validate::config;
 use idx_validate::render::{self, Context};
+use idx_validate::repair::{self, FixSettings};
 use idx_validate::walk::{expand, Input, WalkOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -138,6 +139,24 @@ struct Cli {
     /// The absolute URL of spec/idx.md; outputs link rules to it (without it, no output carries a spec link).
     #[arg(long, value_name = "URL", value_parser = parse_url, help_heading = "Output")]
     spec_url: Option<String>,
+    /// Repair what can be repaired: apply safe fixes and rewrite each file atomically (standard input goes to standard output). See "Repairing files" in the README.
+    #[arg(long, conflicts_with = "structure_only", help_heading = "Repair")]
+    fix: bool,
+    /// With --fix: apply unsafe fixes too (the tool is guessing); without it, mark them fixable.
+    #[arg(long, help_heading = "Repair")]
+    unsafe_fixes: bool,
+    /// Show what --fix would change (each fix, the header before and after) and write nothing.
+    #[arg(long, conflicts_with = "structure_only", help_heading = "Repair")]
+    diff: bool,
+    /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz).
+    #[arg(long, value_name = "OUT", help_heading = "Repair")]
+    output: Option<PathBuf>,
+    /// The byte order the writer used for multi-byte elements, when you know it: little byte-swaps the payload as a safe fix; big never swaps.
+    #[arg(long, value_name = "ORDER", value_parser = ["little", "big"], help_heading = "Repair")]
+    assume_byte_order: Option<String>,
+    /// With --fix: exit 1 when any fix was applied, even if nothing remains.
+    #[arg(long, help_heading = "Repair")]
+    exit_non_zero_on_fix: bool,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[arg(long, value_name = "SHELL", help_heading = "Rules and documentation")]
     completions: Option<clap_complete::Shell>,
@@ -306,7 +325,43 @@ fn main() -> ExitCode {
             )
         })
         .collect();
-    let mut results = run(&inputs, &per_file, cli.jobs);
+    // --fix / --unsafe-fixes, or `fix` / `unsafe-fixes` in the configuration
+    let fix_on = cli.fix || cfg.fix.unwrap_or(false);
+    let unsafe_fixes = cli.unsafe_fixes || cfg.unsafe_fixes.unwrap_or(false);
+    if cli.output.is_some() && !cli.fix {
+        eprintln!("error: --output needs --fix");
+        return ExitCode::from(2);
+    }
+    let fixing = (fix_on || cli.diff).then(|| FixSettings {
+        options: idx::FixOptions::default()
+            .with_unsafe_fixes(unsafe_fixes)
+            .with_assume_byte_order(
+                cli.assume_byte_order
+                    .as_deref()
+                    .and_then(idx::ByteOrder::from_name),
+            ),
+        diff: cli.diff,
+        output: if cli.diff { None } else { cli.output.clone() },
+    });
+    if cli.output.is_some() {
+        let files = inputs
+            .iter()
+            .filter(|i| matches!(i, Ok(Source::File(_))))
+            .count();
+        if files != 1 || inputs.len() != 1 {
+            eprintln!("error: --output takes exactly one input file (standard input is repaired to standard output)");
+            return ExitCode::from(2);
+        }
+    }
+    let stdin_fixed = fix_on && !cli.diff && inputs.iter().any(|i| matches!(i, Ok(Source::Stdin)));
+    if stdin_fixed && inputs.len() != 1 {
+        eprintln!("error: with --fix, standard input is repaired to standard output, so it must be the only input");
+        return ExitCode::from(2);
+    }
+    // the repair of standard input writes to standard output from a worker
+    drop(stdout);
+    let mut results = run(&inputs, &per_file, cli.jobs, fixing.as_ref());
+    let mut stdout = std::io::stdout().lock();
     idx_validate::dataset::apply(
         &mut results,
         &expansion.walked,
@@ -334,6 +389,7 @@ fn main() -> ExitCode {
         verbose: cli.verbose,
         sarif_github: cli.sarif_github,
         spec_url: cli.spec_url.clone().or(cfg.spec_url.clone()),
+        unsafe_fixes,
     };
     let text = if cli.statistics {
         render::stats::render(&results, cli.format == Format::Json)
@@ -355,15 +411,21 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         }
+        None if stdin_fixed => {
+            // standard output carries the repaired stream
+            let _ = std::io::stderr().write_all(text.as_bytes());
+        }
         None => {
             let _ = stdout.write_all(text.as_bytes());
             let _ = stdout.flush();
         }
     }
     let t = render::totals(&results, deny_warnings);
-    if t.unreadable > 0 {
+    if t.unreadable > 0 || t.repair_failed > 0 {
         ExitCode::from(2)
-    } else if t.invalid > 0 && !cli.exit_zero {
+    } else if (t.invalid > 0 && !cli.exit_zero)
+        || (t.fixed > 0 && (cli.exit_non_zero_on_fix || cli.diff))
+    {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -375,6 +437,7 @@ fn run(
     inputs: &[Input],
     settings: &[(Settings, config::RuleFilter)],
     jobs: Option<usize>,
+    fixing: Option<&FixSettings>,
 ) -> Vec<FileResult> {
     let jobs = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -406,7 +469,10 @@ fn run(
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(input) = inputs.get(i) else { break };
                 let r = match input {
-                    Ok(src) => check::check(src, &settings[i].0),
+                    Ok(src) => match fixing {
+                        Some(f) => repair::fix(src, &settings[i].0, f),
+                        None => check::check(src, &settings[i].0),
+                    },
                     Err((p, e)) => FileResult {
                         source: Source::File(p.clone()),
                         outcome: Err(e.clone()),

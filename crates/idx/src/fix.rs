@@ -873,19 +873,65 @@ fn validate_planned<R: Read + Seek>(
 /// Plans the repair of `input`: validates it, selects the fixes `opts`
 /// allow, and, when a fix rewrote the header, validates again under the new
 /// header (at most a few rounds), then once more with every fix applied for
-/// [`FixReport::after`]. Reads the input once per round; writes nothing.
+/// [`FixReport::after`]. Reads the input once per round; writes nothing
+/// (`idx-validate --diff`).
 ///
 /// # Errors
 /// [`FixError::Io`] for the reader's I/O errors (everything wrong with the
 /// data is a finding); [`FixError::InputChanged`] when the input's bytes
 /// differ between rounds.
 pub fn plan<R: Read + Seek>(mut input: R, opts: &FixOptions) -> Result<FixReport, FixError> {
-    plan_inner(&mut input, opts, true).map(|(r, _, _, _)| r)
+    plan_inner(&mut input, opts, true).map(|p| p.report)
+}
+
+/// Plans a repair to be written later with [`Planned::write`]: like
+/// [`plan`], without the last validation pass (so its report's `after` is
+/// only up to date when nothing changed). `idx-validate --fix` uses it to
+/// decide whether to write at all, reading an unchanged file only once.
+///
+/// # Errors
+/// As [`plan`].
+pub fn prepare<R: Read + Seek>(mut input: R, opts: &FixOptions) -> Result<Planned, FixError> {
+    plan_inner(&mut input, opts, false)
+}
+
+/// A planned repair: see [`prepare`].
+#[derive(Debug, Clone)]
+pub struct Planned {
+    report: FixReport,
+    plan: Plan,
+    gzip: bool,
+    sum: (u64, u32),
+    opts: FixOptions,
+}
+
+impl Planned {
+    /// The report so far (`after` is the input's report when nothing
+    /// changed).
+    pub fn report(&self) -> &FixReport {
+        &self.report
+    }
+
+    /// True when a fix is planned.
+    pub fn changed(&self) -> bool {
+        self.report.changed()
+    }
+
+    /// Writes the repaired stream of `input` (the same input that was
+    /// planned on) to `output`: see [`repair`].
+    ///
+    /// # Errors
+    /// As [`repair`].
+    pub fn write<R: Read + Seek, W: Write>(
+        self,
+        mut input: R,
+        output: W,
+    ) -> Result<FixReport, FixError> {
+        write_planned(self, &mut input, output)
+    }
 }
 
 const MAX_ROUNDS: usize = 4;
-
-type Planned = (FixReport, Plan, bool, (u64, u32));
 
 fn plan_inner<R: Read + Seek>(
     input: &mut R,
@@ -931,7 +977,13 @@ fn plan_inner<R: Read + Seek>(
         after: report,
         dropped_bytes: dropped,
     };
-    Ok((fr, plan, gzip, sum))
+    Ok(Planned {
+        report: fr,
+        plan,
+        gzip,
+        sum,
+        opts: opts.clone(),
+    })
 }
 
 fn check_same(planned: (u64, u32), found: (u64, u32)) -> Result<(), FixError> {
@@ -963,9 +1015,25 @@ pub fn repair<R: Read + Seek, W: Write>(
     output: W,
     opts: &FixOptions,
 ) -> Result<FixReport, FixError> {
-    let (mut report, plan, gzip, sum) = plan_inner(&mut input, opts, false)?;
+    let planned = plan_inner(&mut input, opts, false)?;
+    write_planned(planned, &mut input, output)
+}
+
+fn write_planned<R: Read + Seek, W: Write>(
+    planned: Planned,
+    input: &mut R,
+    output: W,
+) -> Result<FixReport, FixError> {
+    let Planned {
+        mut report,
+        plan,
+        gzip,
+        sum,
+        opts,
+    } = planned;
+    let opts = &opts;
     let mut v = Validator::new(opts.validate.clone());
-    let mut summed = Summed::rewind(&mut input)?;
+    let mut summed = Summed::rewind(input)?;
     if plan.is_empty() && (!gzip || opts.keep_compression) {
         // nothing to fix: the bytes as they are (a bomb is never expanded)
         let mut out = output;

@@ -43,7 +43,8 @@ pub use array::{Array, Data, IntoData, ShapeError};
 pub use dtype::{Element, ElementType};
 pub use finding::{Compression, Finding, Related, Report};
 pub use fix::{
-    plan, repair, Applicability, AppliedFix, ByteOrder, Edit, Fix, FixError, FixOptions, FixReport,
+    plan, prepare, repair, Applicability, AppliedFix, ByteOrder, Edit, Fix, FixError, FixOptions,
+    FixReport, Planned,
 };
 pub use header::{payload_len, Header, MAGIC_LEN, MAX_HEADER_LEN};
 pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};

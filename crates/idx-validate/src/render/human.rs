@@ -1,7 +1,7 @@
 //! rustc-style diagnostics with a hex excerpt and carets under the exact
 //! bytes, then a summary line per file and a total line.
 
-use super::{counts, header_summary, spec_link, totals, Context};
+use super::{applicable, counts, fix_totals, header_summary, spec_link, totals, Context};
 use crate::check::{window, FileResult};
 use idx::plural::count;
 use idx::{Finding, Severity};
@@ -238,9 +238,14 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                 }
                 for f in &c.report.findings {
                     let sev = f.severity();
+                    let mark = if applicable(f, ctx.unsafe_fixes) {
+                        "[*] "
+                    } else {
+                        ""
+                    };
                     let _ = writeln!(
                         out,
-                        "{}: {}",
+                        "{}: {mark}{}",
                         paint.sev(sev, &format!("{sev}[{}]", f.rule.code())),
                         paint.bold(&f.message)
                     );
@@ -261,6 +266,14 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     if let Some(h) = &f.hint {
                         let _ = writeln!(out, "   {} {h}", paint.blue("= help:"));
                     }
+                    if let Some(fix) = &f.fix {
+                        let _ = writeln!(
+                            out,
+                            "   {} {}",
+                            paint.blue(&format!("= fix ({}):", fix.applicability)),
+                            fix.description
+                        );
+                    }
                     match spec_link(ctx, f.rule) {
                         Some(url) => {
                             let _ = writeln!(out, "   {} {url}", paint.blue("= spec:"));
@@ -275,6 +288,9 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         }
                     }
                     out.push('\n');
+                }
+                if let Some(rep) = &c.repair {
+                    repair_summary(&mut out, &path, c, rep, &paint);
                 }
                 for (rule, n) in &c.suppressed {
                     let _ = writeln!(
@@ -312,7 +328,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         }
     }
     let t = totals(results, ctx.deny_warnings);
-    let _ = writeln!(
+    let _ = write!(
         out,
         "{} checked: {} valid, {} invalid, {} unreadable",
         count(t.files as u64, "file"),
@@ -320,5 +336,186 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         t.invalid,
         t.unreadable
     );
+    let _ = writeln!(out, "{}", fix_note(results, ctx));
     out
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `; [*] 2 fixable with --fix (1 more with --unsafe-fixes)`, and what a
+/// repair did; empty when there is nothing to say.
+fn fix_note(results: &[FileResult], ctx: &Context) -> String {
+    let f = fix_totals(results, ctx.unsafe_fixes);
+    let diff = results.iter().any(|r| {
+        r.outcome.as_ref().is_ok_and(|c| {
+            c.repair
+                .as_ref()
+                .is_some_and(|x| x.action == crate::repair::Action::WouldRewrite)
+        })
+    });
+    let mut s = String::new();
+    if f.fixed > 0 {
+        let verb = if diff { "would be applied" } else { "applied" };
+        s.push_str(&format!("; {} {verb}", plural(f.fixed, "fix", "fixes")));
+    }
+    if f.repair_failed > 0 {
+        s.push_str(&format!(
+            "; {} not repaired",
+            plural(f.repair_failed, "file", "files")
+        ));
+    }
+    if f.fixable > 0 {
+        s.push_str(&format!("; [*] {} fixable with --fix", f.fixable));
+    }
+    if f.unsafe_fixable > 0 {
+        s.push_str(&format!(
+            "; {} with an unsafe fix (--fix --unsafe-fixes)",
+            plural(f.unsafe_fixable, "more finding", "more findings")
+        ));
+    }
+    s
+}
+
+/// The header length a stream head declares (its rank byte), at most its
+/// length.
+fn header_len(head: &[u8]) -> usize {
+    head.get(3)
+        .map_or(head.len(), |&r| 4 + 4 * usize::from(r))
+        .min(head.len())
+}
+
+/// Hex of the first `n` bytes (at most 64) of a stream head.
+fn header_hex(head: &[u8], n: usize) -> String {
+    let cut = n > 64;
+    let n = n.min(head.len()).min(64);
+    let mut s: Vec<String> = head[..n].iter().map(|b| format!("{b:02x}")).collect();
+    if cut {
+        s.push("...".into());
+    }
+    s.join(" ")
+}
+
+/// A path for the terminal: control characters escaped.
+fn shown(p: &std::path::Path) -> String {
+    p.display()
+        .to_string()
+        .chars()
+        .flat_map(|c| {
+            let e: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            e
+        })
+        .collect()
+}
+
+/// What `--fix` or `--diff` did to one file.
+fn repair_summary(
+    out: &mut String,
+    path: &str,
+    c: &crate::check::Checked,
+    rep: &crate::repair::Repair,
+    paint: &Paint,
+) {
+    use crate::repair::Action;
+    let would = rep.action == Action::WouldRewrite;
+    for a in &rep.applied {
+        let code = a
+            .rule
+            .map_or("stated".to_string(), |r| r.code().to_string());
+        let _ = writeln!(
+            out,
+            "{}: {} at {:#x}: {}",
+            paint.p(
+                "1;32",
+                &format!("{}[{code}]", if would { "would fix" } else { "fixed" })
+            ),
+            a.message,
+            a.offset,
+            a.fix.description
+        );
+        let _ = writeln!(
+            out,
+            "   {} {}",
+            paint.blue("= applicability:"),
+            a.fix.applicability
+        );
+    }
+    // the header as the repaired stream declares it, before and after
+    let n = header_len(&rep.head_after).max(header_len(&rep.head_before).min(4));
+    let (before, after) = (
+        header_hex(&rep.head_before, n),
+        header_hex(&rep.head_after, n),
+    );
+    if !rep.applied.is_empty() && before != after {
+        let _ = writeln!(out, "   {} {before}", paint.blue("header before:"));
+        let _ = writeln!(out, "   {} {after}", paint.blue("header after: "));
+    }
+    if rep.dropped_bytes > 0 {
+        let _ = writeln!(
+            out,
+            "   {} {} dropped",
+            paint.blue("= note:"),
+            plural(rep.dropped_bytes as usize, "byte", "bytes")
+        );
+    }
+    let remaining = c.report.findings.len() + c.suppressed.values().sum::<usize>();
+    let unsafe_left = c
+        .report
+        .findings
+        .iter()
+        .filter(|f| {
+            f.fix
+                .as_ref()
+                .is_some_and(|x| x.applicability == idx::Applicability::Unsafe)
+        })
+        .count();
+    let left = if unsafe_left > 0 {
+        format!(
+            "{} remaining, {} an unsafe fix (--unsafe-fixes)",
+            remaining,
+            if unsafe_left == 1 {
+                "1 has".to_string()
+            } else {
+                format!("{unsafe_left} have")
+            }
+        )
+    } else {
+        format!("{remaining} remaining")
+    };
+    let line = match &rep.action {
+        Action::Unchanged => format!("nothing to fix ({left})"),
+        Action::Rewritten(p) => format!(
+            "{} ({left}); rewritten{}",
+            plural(rep.applied.len(), "fix", "fixes"),
+            if p.as_os_str() == path {
+                String::new()
+            } else {
+                format!(" (the target {})", shown(p))
+            }
+        ),
+        Action::WrittenTo(p) => format!(
+            "{} ({left}); repaired copy written to {}",
+            plural(rep.applied.len(), "fix", "fixes"),
+            shown(p)
+        ),
+        Action::Stdout => format!(
+            "{} ({left}); repaired stream written to standard output",
+            plural(rep.applied.len(), "fix", "fixes")
+        ),
+        Action::WouldRewrite => format!(
+            "{} would be applied ({left}); nothing written (--diff)",
+            plural(rep.applied.len(), "fix", "fixes")
+        ),
+        Action::Failed(why) => format!("NOT REPAIRED: {why}"),
+    };
+    let tag = match rep.action {
+        Action::Failed(_) => paint.sev(Severity::Error, "FIX"),
+        _ => paint.p("1;32", "FIX"),
+    };
+    let _ = writeln!(out, "{path}: {tag}: {line}");
 }

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 /// Version of the JSON output.
 pub const VERSION: u32 = 1;
 
-/// One finding as JSON.
+/// One finding as JSON; `fix` only when the finding has one.
 pub fn finding(f: &Finding) -> Value {
     let mut v = json!({
         "rule": f.rule.code(),
@@ -24,7 +24,71 @@ pub fn finding(f: &Finding) -> Value {
     if let Some(o) = &f.related {
         v["related"] = json!({"path": o.path, "offset": o.offset, "length": o.length});
     }
+    if let Some(x) = &f.fix {
+        v["fix"] = fix(x);
+    }
     v
+}
+
+/// A fix as JSON: `{applicability, description, edits}`; each edit is
+/// `{kind: replace, offset, bytes (hex)}`, `{kind: delete, offset, length}`
+/// or `{kind: swap, offset, length, element_size}`.
+pub fn fix(x: &idx::Fix) -> Value {
+    let edits: Vec<Value> = x
+        .edits
+        .iter()
+        .map(|e| match e {
+            idx::Edit::Replace { offset, bytes } => json!({
+                "kind": "replace",
+                "offset": offset,
+                "bytes": bytes.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" "),
+            }),
+            idx::Edit::Delete { offset, length } => {
+                json!({"kind": "delete", "offset": offset, "length": length})
+            }
+            idx::Edit::SwapBytes {
+                offset,
+                length,
+                element_size,
+            } => json!({
+                "kind": "swap",
+                "offset": offset,
+                "length": length,
+                "element_size": element_size,
+            }),
+            _ => json!({"kind": "unknown"}),
+        })
+        .collect();
+    json!({
+        "applicability": x.applicability.as_str(),
+        "description": x.description,
+        "edits": edits,
+    })
+}
+
+/// What `--fix` or `--diff` did to one file.
+pub fn repair(rep: &crate::repair::Repair) -> Value {
+    use crate::repair::Action;
+    let (action, path, error) = match &rep.action {
+        Action::Unchanged => ("unchanged", None, None),
+        Action::Rewritten(p) => ("rewritten", Some(p.display().to_string()), None),
+        Action::WrittenTo(p) => ("written", Some(p.display().to_string()), None),
+        Action::Stdout => ("stdout", None, None),
+        Action::WouldRewrite => ("would-rewrite", None, None),
+        Action::Failed(e) => ("failed", None, Some(e.clone())),
+    };
+    json!({
+        "action": action,
+        "path": path,
+        "error": error,
+        "dropped_bytes": rep.dropped_bytes,
+        "applied": rep.applied.iter().map(|a| json!({
+            "rule": a.rule.map(|r| r.code()),
+            "offset": a.offset,
+            "message": a.message,
+            "fix": fix(&a.fix),
+        })).collect::<Vec<_>>(),
+    })
 }
 
 /// One file as JSON.
@@ -48,6 +112,9 @@ pub fn file(r: &FileResult, ctx: &Context) -> Value {
             });
             v["stream_len"] = json!(rep.stream_len);
             v["findings"] = Value::Array(rep.findings.iter().map(finding).collect());
+            if let Some(r) = &c.repair {
+                v["repair"] = repair(r);
+            }
             v["suppressed"] = Value::Object(
                 c.suppressed
                     .iter()
@@ -62,7 +129,8 @@ pub fn file(r: &FileResult, ctx: &Context) -> Value {
 /// The whole document.
 pub fn render(results: &[FileResult], ctx: &Context) -> String {
     let t = totals(results, ctx.deny_warnings);
-    let doc = json!({
+    let f = super::fix_totals(results, ctx.unsafe_fixes);
+    let mut doc = json!({
         "version": VERSION,
         "files": results.iter().map(|r| file(r, ctx)).collect::<Vec<_>>(),
         "summary": {
@@ -70,6 +138,13 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
             "errors": t.errors, "warnings": t.warnings, "infos": t.infos,
         },
     });
+    // fix counts only when there is something to count
+    if f.fixable + f.unsafe_fixable + f.fixed + f.repair_failed > 0 {
+        doc["summary"]["fixable"] = json!(f.fixable);
+        doc["summary"]["unsafe_fixable"] = json!(f.unsafe_fixable);
+        doc["summary"]["fixed"] = json!(f.fixed);
+        doc["summary"]["repair_failed"] = json!(f.repair_failed);
+    }
     // invariant: serialising a Value cannot fail
     let mut s = serde_json::to_string_pretty(&doc).expect("serialise JSON"); // invariant: a Value always serialises
     s.push('\n');

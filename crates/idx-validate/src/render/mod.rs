@@ -29,6 +29,8 @@ pub struct Context {
     /// it no output carries a spec link (a relative path would only work
     /// inside a clone).
     pub spec_url: Option<String>,
+    /// `--unsafe-fixes`: unsafe fixes count as applicable (`[*]`).
+    pub unsafe_fixes: bool,
 }
 
 /// The absolute spec link of a rule (`<spec-url>#idx102-unknown-type`), or
@@ -67,6 +69,44 @@ pub struct Totals {
     pub warnings: usize,
     /// Info findings.
     pub infos: usize,
+    /// Findings with a fix `--fix` applies (safe, or unsafe under
+    /// `--unsafe-fixes`); see [`applicable`].
+    pub fixable: usize,
+    /// Findings whose only fix is unsafe, without `--unsafe-fixes`.
+    pub unsafe_fixable: usize,
+    /// Fixes applied (or, with `--diff`, that would be).
+    pub fixed: usize,
+    /// Files whose repair failed (left unchanged).
+    pub repair_failed: usize,
+}
+
+/// True when `--fix` (with `unsafe_fixes` as given) applies this
+/// finding's fix: `[*]` in the human format.
+pub fn applicable(f: &idx::Finding, unsafe_fixes: bool) -> bool {
+    f.fix
+        .as_ref()
+        .is_some_and(|x| x.applicability == idx::Applicability::Safe || unsafe_fixes)
+}
+
+/// Counts fixable findings and repairs.
+pub fn fix_totals(results: &[FileResult], unsafe_fixes: bool) -> Totals {
+    let mut t = Totals::default();
+    for r in results {
+        if let Ok(c) = &r.outcome {
+            for f in &c.report.findings {
+                if applicable(f, unsafe_fixes) {
+                    t.fixable += 1;
+                } else if f.fix.is_some() {
+                    t.unsafe_fixable += 1;
+                }
+            }
+            if let Some(rep) = &c.repair {
+                t.fixed += rep.applied.len();
+                t.repair_failed += usize::from(rep.failed());
+            }
+        }
+    }
+    t
 }
 
 /// Counts verdicts and findings.
@@ -75,6 +115,9 @@ pub fn totals(results: &[FileResult], deny_warnings: bool) -> Totals {
         files: results.len(),
         ..Totals::default()
     };
+    let fixes = fix_totals(results, false);
+    t.fixed = fixes.fixed;
+    t.repair_failed = fixes.repair_failed;
     for r in results {
         match r.verdict(deny_warnings) {
             "valid" => t.valid += 1,

@@ -18,6 +18,55 @@ fn level(s: Severity, deny_warnings: bool) -> &'static str {
     }
 }
 
+/// Small edits (header bytes, truncations) as a SARIF `fix` with
+/// `artifactChanges`: each edit a `replacement` of a byte region
+/// (`deletedRegion`), with base64 `insertedContent` for replaced bytes.
+/// SARIF 2.1.0 requires at least one artifact change in a fix, so a payload
+/// byte swap (as large as the payload) is not a SARIF fix: its description
+/// is in the result's `properties.fix`. Only for uncompressed files: the
+/// offsets are in the IDX stream, which for gzip is not the file.
+fn sarif_fix(x: &idx::Fix, uri: &str) -> Option<Value> {
+    let mut replacements = Vec::new();
+    for e in &x.edits {
+        match e {
+            idx::Edit::Replace { offset, bytes } => replacements.push(json!({
+                "deletedRegion": {"byteOffset": offset, "byteLength": bytes.len()},
+                "insertedContent": {"binary": base64(bytes)},
+            })),
+            idx::Edit::Delete { offset, length } => replacements.push(json!({
+                "deletedRegion": {"byteOffset": offset, "byteLength": length},
+            })),
+            _ => return None,
+        }
+    }
+    Some(json!({
+        "description": {"text": format!("{} ({})", x.description, x.applicability)},
+        "artifactChanges": [{
+            "artifactLocation": {"uri": uri},
+            "replacements": replacements,
+        }],
+    }))
+}
+
+/// Standard base64 (RFC 4648) with padding.
+fn base64(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for c in bytes.chunks(3) {
+        let n = (u32::from(c[0]) << 16)
+            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*c.get(2).unwrap_or(&0));
+        for k in 0..4 {
+            if k <= c.len() {
+                s.push(A[(n >> (18 - 6 * k) & 63) as usize] as char);
+            } else {
+                s.push('=');
+            }
+        }
+    }
+    s
+}
+
 /// Renders one SARIF log.
 pub fn render(results: &[FileResult], ctx: &Context) -> String {
     let rules: Vec<Value> = Rule::ALL
@@ -59,6 +108,15 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     if c.report.compression.is_some() {
                         text.push_str(" (offset in the decompressed stream)");
                     }
+                    let mut props =
+                        json!({"expected": f.expected, "found": f.found, "hint": f.hint});
+                    let mut fixes = Vec::new();
+                    if let Some(x) = &f.fix {
+                        props["fix"] = super::json::fix(x);
+                        if c.report.compression.is_none() {
+                            fixes.extend(sarif_fix(x, &uri));
+                        }
+                    }
                     let mut result = json!({
                         "ruleId": f.rule.code(),
                         "ruleIndex": Rule::ALL.iter().position(|x| *x == f.rule),
@@ -68,8 +126,11 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                             "artifactLocation": {"uri": uri},
                             "region": region,
                         }}],
-                        "properties": {"expected": f.expected, "found": f.found, "hint": f.hint},
+                        "properties": props,
                     });
+                    if !fixes.is_empty() {
+                        result["fixes"] = Value::Array(fixes);
+                    }
                     if let Some(o) = &f.related {
                         let mut region = json!({"byteOffset": o.offset, "byteLength": o.length});
                         if ctx.sarif_github {
@@ -110,4 +171,23 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
     let mut s = serde_json::to_string_pretty(&doc).expect("serialise JSON"); // invariant: a Value always serialises
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_matches_rfc_4648_vectors() {
+        for (plain, coded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(super::base64(plain.as_bytes()), coded);
+        }
+        assert_eq!(super::base64(&[0, 0, 0x0d, 2]), "AAANAg==");
+    }
 }

@@ -1,0 +1,291 @@
+//! `--fix`, `--diff` and `--output`: the repairs are planned and written by
+//! the `idx` library ([`idx::prepare`], [`idx::Planned::write`]); this
+//! module only handles files, atomically and without loss:
+//!
+//! - the repaired stream is written to a temporary file in the destination's
+//!   own directory, flushed and synced, given the input's permission bits,
+//!   and renamed over the destination (the directory is then synced);
+//! - a symbolic link is resolved and its target repaired: the link stays a
+//!   link;
+//! - the input's size and modification time are checked again just before
+//!   the rename, and the library checks that its bytes were the same in
+//!   every pass: if anything changed, nothing is renamed;
+//! - on any failure the temporary file is removed and the input is left
+//!   byte-identical; the error says why;
+//! - standard input is repaired to standard output only;
+//! - nothing is written at all unless a fix applies (or `--output` asks for
+//!   a copy).
+
+use crate::check::{cap, Checked, FileResult, Settings, Source};
+use idx::{AppliedFix, FixError, FixOptions, FixReport};
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// What `--fix` / `--diff` should do.
+#[derive(Debug, Clone)]
+pub struct FixSettings {
+    /// Which fixes to apply.
+    pub options: FixOptions,
+    /// `--diff`: plan and report, write nothing.
+    pub diff: bool,
+    /// `--output OUT`: write the repaired copy there (one input).
+    pub output: Option<PathBuf>,
+}
+
+/// What happened to one input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// No fix applied; nothing written.
+    Unchanged,
+    /// The file was replaced by its repaired version (the path written,
+    /// the symlink's target for a link).
+    Rewritten(PathBuf),
+    /// The repaired copy was written to `--output`.
+    WrittenTo(PathBuf),
+    /// Standard input was repaired to standard output.
+    Stdout,
+    /// `--diff`: these fixes would be applied; nothing was written.
+    WouldRewrite,
+    /// The repair failed; the input is unchanged.
+    Failed(String),
+}
+
+/// The repair of one input, for the renderers.
+#[derive(Debug, Clone)]
+pub struct Repair {
+    /// The fixes applied (or, for `--diff`, that would be).
+    pub applied: Vec<AppliedFix>,
+    /// Bytes dropped by truncations.
+    pub dropped_bytes: u64,
+    /// The first bytes of the stream before and after (header dumps).
+    pub head_before: Vec<u8>,
+    /// See `head_before`.
+    pub head_after: Vec<u8>,
+    /// What was written.
+    pub action: Action,
+}
+
+impl Repair {
+    fn from_report(r: &FixReport, action: Action) -> Self {
+        Repair {
+            applied: r.applied.clone(),
+            dropped_bytes: r.dropped_bytes,
+            head_before: r.before.head.clone(),
+            head_after: r.after.head.clone(),
+            action,
+        }
+    }
+
+    /// True when the repair failed.
+    pub fn failed(&self) -> bool {
+        matches!(self.action, Action::Failed(_))
+    }
+}
+
+/// Validates and repairs one input. The result's report is what remains
+/// after the repair (for `--diff`, what would remain); on failure, the
+/// input's own report.
+pub fn fix(source: &Source, settings: &Settings, fix: &FixSettings) -> FileResult {
+    fix_with(source, settings, fix, || {})
+}
+
+/// [`fix`], with `before_rename` run after the repaired copy is complete
+/// and before the rename (tests use it to change the input at the worst
+/// moment).
+pub fn fix_with(
+    source: &Source,
+    settings: &Settings,
+    fix: &FixSettings,
+    before_rename: impl FnOnce(),
+) -> FileResult {
+    let mut opts = fix.options.clone();
+    opts.validate = settings.options.clone();
+    if let Source::File(p) = source {
+        opts.validate.file_name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+    }
+    let outcome = match source {
+        Source::Stdin => fix_stdin(&opts, fix.diff),
+        Source::File(p) => fix_file(p, &opts, fix, before_rename),
+    };
+    FileResult {
+        source: source.clone(),
+        outcome: outcome.map(|(report, repair)| {
+            let mut c: Checked = cap(report, settings.max_findings);
+            c.repair = Some(repair);
+            c
+        }),
+    }
+}
+
+fn io_err(what: &str, path: &Path, e: impl std::fmt::Display) -> String {
+    format!("{what} {}: {e}", path.display())
+}
+
+fn fix_file(
+    path: &Path,
+    opts: &FixOptions,
+    fix: &FixSettings,
+    before_rename: impl FnOnce(),
+) -> Result<(idx::Report, Repair), String> {
+    // a symlink is followed: its target is read and replaced
+    let target = fs::canonicalize(path).map_err(|e| io_err("cannot resolve", path, e))?;
+    let mut input = File::open(&target).map_err(|e| io_err("cannot open", path, e))?;
+    let meta = input
+        .metadata()
+        .map_err(|e| io_err("cannot stat", path, e))?;
+    if !meta.is_file() {
+        return Err(format!(
+            "{} is not a regular file: it cannot be repaired in place",
+            path.display()
+        ));
+    }
+    let mut opts = opts.clone();
+    if let Some(out) = &fix.output {
+        let gz_out = out
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().ends_with(".gz"));
+        opts.keep_compression = gz_out;
+    }
+    if fix.diff {
+        let r = idx::plan(&mut input, &opts).map_err(|e| e.to_string())?;
+        let action = if r.changed() {
+            Action::WouldRewrite
+        } else {
+            Action::Unchanged
+        };
+        return Ok((r.after.clone(), Repair::from_report(&r, action)));
+    }
+    let planned = match idx::prepare(&mut input, &opts) {
+        Ok(p) => p,
+        Err(e) => return Err(e.to_string()),
+    };
+    let (dest, action) = match &fix.output {
+        Some(out) => (out.clone(), Action::WrittenTo(out.clone())),
+        None if !planned.changed() => {
+            let r = planned.report();
+            return Ok((r.after.clone(), Repair::from_report(r, Action::Unchanged)));
+        }
+        None => (target.clone(), Action::Rewritten(target.clone())),
+    };
+    let before = planned.report().before.clone();
+    let fail = |why: String| {
+        let r = FixReport {
+            before: before.clone(),
+            applied: Vec::new(),
+            after: before.clone(),
+            dropped_bytes: 0,
+            compressed_output: false,
+        };
+        Ok((
+            before.clone(),
+            Repair::from_report(
+                &r,
+                Action::Failed(format!("{why}; {} was left unchanged", path.display())),
+            ),
+        ))
+    };
+    match write_atomically(
+        &dest,
+        &meta,
+        |w| planned.write(&mut input, w),
+        || {
+            before_rename();
+            unchanged_since(&target, &meta)
+        },
+    ) {
+        Ok(r) => Ok((r.after.clone(), Repair::from_report(&r, action))),
+        Err(why) => fail(why),
+    }
+}
+
+/// Checks that `path` still has the size and modification time of `meta`.
+fn unchanged_since(path: &Path, meta: &fs::Metadata) -> Result<(), String> {
+    let now = fs::metadata(path).map_err(|e| io_err("cannot stat", path, e))?;
+    if now.len() != meta.len() || now.modified().ok() != meta.modified().ok() {
+        return Err(format!(
+            "the input changed while it was read (size {} then {}, or its modification time moved)",
+            meta.len(),
+            now.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Writes `dest` atomically: a temporary file in its directory, `write`,
+/// flush, the permission bits of `like`, sync, `check`, rename, and a sync
+/// of the directory. On any error the temporary file is removed and `dest`
+/// is untouched.
+fn write_atomically(
+    dest: &Path,
+    like: &fs::Metadata,
+    write: impl FnOnce(&mut BufWriter<&File>) -> Result<FixReport, FixError>,
+    check: impl FnOnce() -> Result<(), String>,
+) -> Result<FixReport, String> {
+    let dir = match dest.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = dest
+        .file_name()
+        .map_or_else(|| "idx".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".idx-fix.tmp")
+        .tempfile_in(&dir)
+        .map_err(|e| io_err("cannot create a temporary file in", &dir, e))?;
+    let report = {
+        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
+        let r = write(&mut w).map_err(|e| match e {
+            FixError::Io(e) => io_err("cannot write the repaired copy in", &dir, e),
+            other => other.to_string(),
+        })?;
+        w.flush()
+            .map_err(|e| io_err("cannot write the repaired copy in", &dir, e))?;
+        r
+    };
+    tmp.as_file()
+        .set_permissions(like.permissions())
+        .map_err(|e| {
+            io_err(
+                "cannot set the permissions of the repaired copy in",
+                &dir,
+                e,
+            )
+        })?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| io_err("cannot sync the repaired copy in", &dir, e))?;
+    check()?;
+    tmp.persist(dest)
+        .map_err(|e| io_err("cannot rename the repaired copy over", dest, e.error))?;
+    // the rename itself is durable once the directory is synced
+    if let Ok(d) = File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(report)
+}
+
+/// Standard input: spooled to an anonymous temporary file (the repair reads
+/// its input more than once), repaired to standard output.
+fn fix_stdin(opts: &FixOptions, diff: bool) -> Result<(idx::Report, Repair), String> {
+    let mut spool =
+        tempfile::tempfile().map_err(|e| format!("cannot spool standard input: {e}"))?;
+    io::copy(&mut io::stdin().lock(), &mut spool)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    if diff {
+        let r = idx::plan(&mut spool, opts).map_err(|e| e.to_string())?;
+        let action = if r.changed() {
+            Action::WouldRewrite
+        } else {
+            Action::Unchanged
+        };
+        return Ok((r.after.clone(), Repair::from_report(&r, action)));
+    }
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+    let r = idx::repair(&mut spool, &mut out, opts).map_err(|e| e.to_string())?;
+    out.flush()
+        .map_err(|e| format!("cannot write standard output: {e}"))?;
+    Ok((r.after.clone(), Repair::from_report(&r, Action::Stdout)))
+}
