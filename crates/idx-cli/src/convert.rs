@@ -18,20 +18,22 @@ pub enum Format {
     Npz,
 }
 
-/// Convert IDX to or from Caffe LMDB and NumPy.
-///
-/// idx convert --to caffe-lmdb IMAGES LABELS -o DB
-/// idx convert --from caffe-lmdb DB -o IMAGES.idx LABELS.idx
-/// idx convert --to npy FILE -o FILE.npy
-/// idx convert --to npz IMAGES LABELS -o DATA.npz
-/// idx convert --from npy FILE.npy -o FILE.idx
-///
-/// IDX inputs (gzipped or not) are validated first; an invalid one is
-/// refused with its findings. Outputs are written under a temporary name
-/// and renamed into place when complete; an existing output is refused
-/// unless --force.
+/// The arguments of `idx convert`.
 #[derive(Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_help = "\
+Examples:
+  idx convert --to caffe-lmdb IMAGES LABELS -o DB
+  idx convert --from caffe-lmdb DB -o IMAGES.idx LABELS.idx
+  idx convert --to npy FILE -o FILE.npy
+  idx convert --to npz IMAGES LABELS -o DATA.npz
+  idx convert --from npy FILE.npy -o FILE.idx
+
+IDX inputs (gzipped or not) are validated first; an invalid one is refused
+with its findings. Outputs are written under a temporary name and renamed
+into place when complete; an existing output is refused unless --force.
+
+Exit status: 0 converted; 1 an input is invalid or cannot be converted
+faithfully; 2 usage, I/O or LMDB error, or an existing output.")]
 pub struct ConvertArgs {
     /// Convert IDX to this format.
     #[arg(

@@ -471,6 +471,7 @@ fn read_records(
             progress.advance(BATCH);
         }
     }
+    progress.advance(count % BATCH);
     progress.finish();
     if bad > 0 {
         return Err(Error::Records {

@@ -548,3 +548,90 @@ fn npz_holds_images_and_labels() {
         assert_eq!(&rest[at..at + data.len()], data, "{name}");
     }
 }
+
+/// Records what a conversion reports.
+#[derive(Default)]
+struct Recorder {
+    phases: Vec<(String, u64, u64)>,
+}
+
+impl idx_convert::Progress for Recorder {
+    fn start(&mut self, what: &str, total: u64) {
+        self.phases.push((what.to_string(), total, 0));
+    }
+    fn advance(&mut self, n: u64) {
+        if let Some(p) = self.phases.last_mut() {
+            p.2 += n;
+        }
+    }
+    fn finish(&mut self) {}
+}
+
+#[test]
+fn progress_reaches_each_phase_total() {
+    let t = tempfile::tempdir().unwrap(); // test scratch directory
+    let (i, l, db) = (
+        t.path().join("i.idx"),
+        t.path().join("l.idx"),
+        t.path().join("db"),
+    );
+    // 2500 items: two full batches and a partial one.
+    write_idx(&i, ElementType::U8, &[2500, 1, 2], &vec![3; 5000]);
+    write_idx(&l, ElementType::U8, &[2500], &vec![1; 2500]);
+    let mut r = Recorder::default();
+    to_caffe_lmdb(&i, &l, &db, Overwrite::Refuse, &mut r).unwrap(); // valid pair
+    assert_eq!(r.phases, [("writing records".to_string(), 2500, 2500)]);
+    let mut r = Recorder::default();
+    let (i2, l2) = (t.path().join("i2"), t.path().join("l2"));
+    from_caffe_lmdb(&db, &i2, &l2, Overwrite::Refuse, &mut r).unwrap(); // just written
+    assert_eq!(
+        r.phases,
+        [
+            ("checking records".to_string(), 2500, 2500),
+            ("writing IDX".to_string(), 2500, 2500)
+        ]
+    );
+    let mut r = Recorder::default();
+    to_npy(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut r).unwrap(); // valid input
+    assert_eq!(r.phases, [("converting (bytes)".to_string(), 5000, 5000)]);
+}
+
+/// Truncates a file at the first progress report: the input fails in the
+/// middle of a conversion.
+struct TruncateOnFirstAdvance(PathBuf, bool);
+
+impl idx_convert::Progress for TruncateOnFirstAdvance {
+    fn start(&mut self, _: &str, _: u64) {}
+    fn advance(&mut self, n: u64) {
+        if n > 0 && !self.1 {
+            self.1 = true;
+            let f = fs::OpenOptions::new().write(true).open(&self.0).unwrap(); // test file
+            f.set_len(1000).unwrap(); // as above
+        }
+    }
+    fn finish(&mut self) {}
+}
+
+#[test]
+fn a_failure_in_the_middle_leaves_no_partial_output() {
+    let t = tempfile::tempdir().unwrap(); // test scratch directory
+    let (i, l) = (t.path().join("i.idx"), t.path().join("l.idx"));
+    // 4000 items of 28 x 28: far more than one read buffer (256 KiB).
+    write_idx(&i, ElementType::U8, &[4000, 28, 28], &vec![9; 4000 * 784]);
+    write_idx(&l, ElementType::U8, &[4000], &vec![1; 4000]);
+    let mut p = TruncateOnFirstAdvance(i.clone(), false);
+    let e = to_caffe_lmdb(&i, &l, &t.path().join("db"), Overwrite::Refuse, &mut p).unwrap_err();
+    assert!(matches!(e, Error::Changed { .. }), "{e}");
+    assert!(p.1, "the input was cut after the first batch was committed");
+    assert_eq!(
+        names(t.path()),
+        ["i.idx", "l.idx"],
+        "no database, no temporary"
+    );
+
+    write_idx(&i, ElementType::U8, &[4000, 28, 28], &vec![9; 4000 * 784]);
+    let mut p = TruncateOnFirstAdvance(i.clone(), false);
+    let e = to_npy(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut p).unwrap_err();
+    assert!(matches!(e, Error::Changed { .. }), "{e}");
+    assert_eq!(names(t.path()), ["i.idx", "l.idx"], "no .npy, no temporary");
+}

@@ -10,7 +10,7 @@ H=crates/idx-convert/tests/python
 M=../shared/data/mnist
 "$PY" -m pip install -q --disable-pip-version-check -r "$H/requirements.txt"
 cargo build -q -p idx-cli
-IDX=target/debug/idx
+IDX=${CARGO_TARGET_DIR:-target}/debug/idx
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 "$PY" -m grpc_tools.protoc -I "$H" --python_out="$T" "$H/datum.proto"
