@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Decode and encode speed and memory of idx against numpy and idx2numpy, on
-# the real MNIST training images and on a 1 GiB f32 file, in one run.
+# the real MNIST training images and on a 1 GiB f32 file, in one run; then
+# the whole-process rows of bench/rows.sh (read_array against cat, gzip
+# validation against gzip -dc, 10,000 small files against cat).
 #
 #   bench/compare.sh [RUNS] [MIB]     (defaults: 5 runs, 1024 MiB)
 set -euo pipefail
@@ -26,3 +28,5 @@ files+=("$f32")
 for f in "${files[@]}"; do cat "$f" > /dev/null; done
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); $(rustc --version); $(.venv/bin/python -c 'import numpy, sys; print("numpy", numpy.__version__, "python", sys.version.split()[0])')"
 .venv/bin/python bench/compare.py .venv/bin/python "$runs" "${files[@]}"
+echo
+bench/rows.sh "$runs" "$mib"

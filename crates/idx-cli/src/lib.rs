@@ -3,5 +3,7 @@
 #![forbid(unsafe_code)]
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod dump;
+pub mod input;
 pub mod picture;
 pub mod stats;

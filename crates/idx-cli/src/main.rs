@@ -11,7 +11,8 @@
 
 mod convert;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use idx_cli::input::{self, shown, Input};
 use idx_cli::{picture, stats::Stats};
 use idx_conformance::content::Content;
 use std::io::{IsTerminal, Read, Write};
@@ -22,12 +23,32 @@ use std::process::ExitCode;
 #[command(
     name = "idx",
     version,
-    about = "Look at IDX files and convert them to and from JSON"
+    about = "Look at IDX files and convert them to and from JSON",
+    after_help = AFTER_HELP,
+    arg_required_else_help = true,
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Cmd,
+    command: Option<Cmd>,
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[arg(long, value_name = "SHELL", exclusive = true)]
+    completions: Option<clap_complete::Shell>,
+    /// Print the man page (roff).
+    #[arg(long, exclusive = true)]
+    man: bool,
 }
+
+const AFTER_HELP: &str = "\
+Every FILE may be gzipped (recognised by its magic) or - for standard input.
+An input that is not valid IDX is reported on standard error with the
+library's findings (rule code, offset, expected, found, hint), as
+idx-validate reports them.
+
+EXIT STATUS:
+    0   success
+    1   the input is not valid IDX (or bad content JSON for write)
+    2   a usage error, or a file that could not be read or written";
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Color {
@@ -40,30 +61,39 @@ enum Color {
 enum Cmd {
     /// Draw the first items (rank 3), the image (rank 2) or a histogram (rank 1).
     Show {
-        /// The IDX file (gzip is decompressed).
+        /// The IDX file, gzip or not, or - for standard input.
         file: PathBuf,
         /// How many items of a rank-3 file.
         #[arg(long, default_value_t = 16)]
         items: usize,
-        /// Items per row of the grid (default: as many as fit 80 columns).
+        /// The first item to show (0-based).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        start: usize,
+        /// Items per row of the grid (default: as many as fit the terminal's width in the terminal, a near-square grid in a PNG).
         #[arg(long)]
         cols: Option<usize>,
-        /// Write a PNG contact sheet here instead of drawing in the terminal.
+        /// Write a PNG (contact sheet, image, or a histogram for rank 1) here instead of drawing in the terminal.
         #[arg(long, value_name = "OUT.png")]
         png: Option<PathBuf>,
+        /// Enlarge the PNG K times in each direction.
+        #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        scale: u16,
         /// 24-bit grey half blocks (auto: on a terminal without NO_COLOR), else an ASCII ramp.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
     /// The header field by field, with offsets, and payload statistics.
     Info {
-        /// The IDX file (gzip is decompressed).
+        /// The IDX file, gzip or not, or - for standard input.
         file: PathBuf,
     },
     /// Print the content as JSON: {"dtype", "shape", "data"}, floats as bit patterns.
     Dump {
-        /// The IDX file.
+        /// The IDX file, gzip or not, or - for standard input.
         file: PathBuf,
+        /// For the conformance runner's reader protocol: an invalid input prints an error document ({"error": ...}) on stdout instead of the findings on stderr.
+        #[arg(long)]
+        error_document: bool,
     },
     /// Read content JSON on stdin and write the IDX bytes to stdout.
     Write,
@@ -72,16 +102,47 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    let mut stdout = std::io::stdout().lock();
+    if let Some(shell) = cli.completions {
+        clap_complete::generate(shell, &mut Cli::command(), "idx", &mut stdout);
+        return ExitCode::SUCCESS;
+    }
+    if cli.man {
+        return match clap_mangen::Man::new(Cli::command()).render(&mut stdout) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(e, 2),
+        };
+    }
+    drop(stdout);
+    let Some(command) = cli.command else {
+        return fail("a subcommand is required (see idx --help)", 2);
+    };
+    match command {
         Cmd::Show {
             file,
             items,
+            start,
             cols,
             png,
+            scale,
             color,
-        } => show(&file, items, cols, png.as_deref(), color),
+        } => show(
+            &file,
+            &Picture {
+                n: items,
+                start,
+                cols,
+                png: png.as_deref(),
+                scale: usize::from(scale),
+                color,
+            },
+        ),
         Cmd::Info { file } => info(&file),
-        Cmd::Dump { file } => dump(&file),
+        Cmd::Dump {
+            file,
+            error_document,
+        } => dump(&file, error_document),
         Cmd::Write => write(),
         Cmd::Convert(args) => convert::run(args),
     }
@@ -92,79 +153,155 @@ fn fail(msg: impl std::fmt::Display, code: u8) -> ExitCode {
     ExitCode::from(code)
 }
 
-/// The whole (decompressed) file in memory.
-fn load(path: &Path) -> std::io::Result<Vec<u8>> {
-    let raw = std::fs::read(path)?;
-    if raw.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&raw[..]).read_to_end(&mut out)?;
-        Ok(out)
-    } else {
-        Ok(raw)
+/// Opens and validates an input; on failure, the exit status and the
+/// message or findings already printed on stderr.
+fn open_valid(path: &Path) -> Result<(Input, idx::Report), ExitCode> {
+    let mut input = Input::open(path).map_err(|e| fail(format!("{}: {e}", shown(path)), 2))?;
+    let report = input
+        .validate()
+        .map_err(|e| fail(format!("{}: {e}", input.name), 2))?;
+    if input::has_errors(&report) {
+        eprint!("{}", input::render_errors(&input.name, &report));
+        eprintln!("(run idx-validate for every finding, warnings included)");
+        return Err(ExitCode::from(1));
     }
+    Ok((input, report))
 }
 
-fn show(
-    path: &Path,
+/// What `idx show` draws and how.
+struct Picture<'a> {
     n: usize,
+    start: usize,
     cols: Option<usize>,
-    png_out: Option<&Path>,
+    png: Option<&'a Path>,
+    scale: usize,
     color: Color,
-) -> ExitCode {
-    let bytes = match load(path) {
-        Ok(b) => b,
-        Err(e) => return fail(format!("{}: {e}", path.display()), 2),
+}
+
+/// The terminal's width in columns: the terminal's own when stdout is one,
+/// else `COLUMNS`, else 80.
+fn terminal_width() -> usize {
+    if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size() {
+        return usize::from(w).max(1);
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .filter(|&c: &usize| c > 0)
+        .unwrap_or(80)
+}
+
+fn show(path: &Path, p: &Picture<'_>) -> ExitCode {
+    let (mut input, report) = match open_valid(path) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
-    let view = match idx::parse(&bytes) {
-        Ok(v) => v,
-        Err(e) => {
+    let Some(h) = report.header.clone() else {
+        return fail(format!("{}: no header", input.name), 1);
+    };
+    let dims = h.dims().to_vec();
+    if dims.is_empty() || dims.len() > 3 {
+        return fail(
+            format!(
+                "show draws rank 1, 2 or 3; this file has rank {} (see idx info)",
+                dims.len()
+            ),
+            2,
+        );
+    }
+    // Read only what is drawn: the items [start, start + n) of a rank-3
+    // file, the whole array otherwise.
+    let (first, count) = if let [d0, _, _] = dims[..] {
+        let d0 = d0 as usize;
+        if p.start >= d0 {
             return fail(
                 format!(
-                    "{}: {e} (run idx-validate for every finding)",
-                    path.display()
+                    "--start {} is past the last item ({} items, numbered from 0)",
+                    p.start, d0
                 ),
-                1,
-            )
+                2,
+            );
         }
+        (p.start, p.n.min(d0 - p.start))
+    } else {
+        (0, 1)
+    };
+    let item_len = if dims.len() == 3 {
+        h.payload_len() / u64::from(dims[0].max(1))
+    } else {
+        h.payload_len()
+    };
+    let skip = h.header_len() as u64 + first as u64 * item_len;
+    let take = count as u64 * item_len;
+    let mut part = Vec::new();
+    let read = input.stream().and_then(|s| {
+        let mut s = s.take(skip + take);
+        std::io::copy(&mut (&mut s).take(skip), &mut std::io::sink())?;
+        s.read_to_end(&mut part)
+    });
+    if let Err(e) = read {
+        return fail(format!("{}: {e}", input.name), 2);
+    }
+    let mut shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+    if shape.len() == 3 {
+        shape[0] = count;
+    }
+    let mut bytes = idx::encode_header(h.dtype(), &shape).unwrap_or_default();
+    bytes.extend_from_slice(&part);
+    let view = match idx::parse(&bytes) {
+        Ok(v) => v,
+        Err(e) => return fail(format!("{}: {e}", input.name), 2),
     };
     let array = view.array();
     let mut out = std::io::stdout().lock();
     if array.dims().len() == 1 {
-        let _ = out.write_all(picture::histogram(&array, 50).as_bytes());
-        return ExitCode::SUCCESS;
-    }
-    let Some(items) = picture::items(&array, n) else {
-        return fail(
-            format!(
-                "show draws rank 1, 2 or 3; this file has rank {} (see idx info)",
-                array.dims().len()
+        let Some(png_out) = p.png else {
+            let _ = out.write_all(picture::histogram(&array, 50).as_bytes());
+            return ExitCode::SUCCESS;
+        };
+        let (bins, _) = picture::histogram_bins(&array);
+        let Some(img) = picture::histogram_picture(&bins) else {
+            return fail(
+                format!(
+                    "{}: no finite value to draw a histogram of; nothing written",
+                    input.name
+                ),
+                1,
+            );
+        };
+        let img = picture::scaled(&img, p.scale);
+        return write_png(
+            &mut out,
+            png_out,
+            &img,
+            &format!(
+                "a histogram of {}",
+                idx::plural::count(bins.len() as u64, "bin")
             ),
-            2,
         );
+    }
+    let Some(items) = picture::items(&array, count) else {
+        return fail("show draws rank 1, 2 or 3", 2);
     };
     let w = items.first().map_or(1, |g| g.width);
-    let cols = cols.unwrap_or_else(|| (81 / (w + 1)).max(1));
-    let sheet = picture::contact_sheet(&items, cols);
-    if let Some(p) = png_out {
-        return match picture::png(&sheet)
-            .map_err(|e| e.to_string())
-            .and_then(|b| std::fs::write(p, b).map_err(|e| e.to_string()))
-        {
-            Ok(()) => {
-                let _ = writeln!(
-                    out,
-                    "wrote {} ({} x {} pixels, {})",
-                    p.display(),
-                    sheet.width,
-                    sheet.height,
-                    idx::plural::count(items.len() as u64, "item")
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail(format!("{}: {e}", p.display()), 2),
+    if let Some(png_out) = p.png {
+        let cols = p.cols.unwrap_or_else(|| picture::square_cols(items.len()));
+        let sheet = picture::scaled(&picture::contact_sheet(&items, cols), p.scale);
+        let cols = cols.clamp(1, items.len().max(1));
+        let what = if dims.len() == 3 {
+            format!(
+                "items {}..{} in a {} x {} grid, row by row",
+                first,
+                first + items.len() - 1,
+                cols,
+                items.len().div_ceil(cols)
+            )
+        } else {
+            "the image".to_string()
         };
+        return write_png(&mut out, png_out, &sheet, &what);
     }
-    let color = match color {
+    let color = match p.color {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => {
@@ -172,22 +309,56 @@ fn show(
                 && std::io::stdout().is_terminal()
         }
     };
-    let _ = out.write_all(picture::terminal(&sheet, color).as_bytes());
+    let cols = p
+        .cols
+        .unwrap_or_else(|| ((terminal_width() + 1) / (w + 1)).max(1))
+        .max(1);
+    let mut text = String::new();
+    for (r, row) in items.chunks(cols).enumerate() {
+        if dims.len() == 3 {
+            text.push_str(&picture::caption(first + r * cols, row.len(), w));
+        }
+        text.push_str(&picture::terminal(
+            &picture::contact_sheet(row, cols),
+            color,
+        ));
+    }
+    let _ = out.write_all(text.as_bytes());
     ExitCode::SUCCESS
 }
 
+fn write_png(out: &mut impl Write, path: &Path, img: &picture::Grey, what: &str) -> ExitCode {
+    match picture::png(img)
+        .map_err(|e| e.to_string())
+        .and_then(|b| std::fs::write(path, b).map_err(|e| e.to_string()))
+    {
+        Ok(()) => {
+            let _ = writeln!(
+                out,
+                "wrote {} ({} x {} pixels: {what})",
+                shown(path),
+                img.width,
+                img.height,
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(format!("{}: {e}", shown(path)), 2),
+    }
+}
+
 fn info(path: &Path) -> ExitCode {
-    let opts = idx::Options::default()
-        .with_decompress(true)
-        .with_lints(false);
-    let report = match std::fs::File::open(path).and_then(|f| idx::validate_reader(f, &opts)) {
+    let mut input = match Input::open(path) {
+        Ok(i) => i,
+        Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
+    };
+    let report = match input.validate() {
         Ok(r) => r,
-        Err(e) => return fail(format!("{}: {e}", path.display()), 2),
+        Err(e) => return fail(format!("{}: {e}", input.name), 2),
     };
     let mut s = String::new();
     s.push_str(&format!(
         "{}{}\n",
-        path.display(),
+        input.name,
         if report.compression.is_some() {
             " (gzip; offsets in the decompressed stream)"
         } else {
@@ -227,16 +398,16 @@ fn info(path: &Path) -> ExitCode {
             ));
         }
     }
-    let errors: Vec<_> = report
-        .errors()
-        .map(|f| format!("{}: {}", f.rule.code(), f.message))
-        .collect();
     let mut out = std::io::stdout().lock();
-    let Some(h) = report.header.clone().filter(|_| errors.is_empty()) else {
+    let Some(h) = report
+        .header
+        .clone()
+        .filter(|_| !input::has_errors(&report))
+    else {
+        // The fields that could be read, then the findings on stderr.
         let _ = out.write_all(s.as_bytes());
-        for e in &errors {
-            let _ = writeln!(out, "invalid: {e}");
-        }
+        let _ = out.flush();
+        eprint!("{}", input::render_errors(&input.name, &report));
         return ExitCode::from(1);
     };
     s.push_str(&format!(
@@ -247,10 +418,10 @@ fn info(path: &Path) -> ExitCode {
     ));
     // Stream the payload for statistics: fixed memory whatever the size.
     let mut stats = Stats::default();
-    let stream: Box<dyn Read> = match std::fs::File::open(path) {
-        Ok(f) if report.compression.is_some() => Box::new(flate2::read::MultiGzDecoder::new(f)),
-        Ok(f) => Box::new(f),
-        Err(e) => return fail(format!("{}: {e}", path.display()), 2),
+    let name = input.name.clone();
+    let stream = match input.stream() {
+        Ok(s) => s,
+        Err(e) => return fail(format!("{name}: {e}"), 2),
     };
     let mut stream = stream.take(h.header_len() as u64 + h.payload_len());
     let mut buf = vec![0u8; 256 * 1024];
@@ -260,7 +431,7 @@ fn info(path: &Path) -> ExitCode {
         let k = match stream.read(&mut buf[carry..]) {
             Ok(0) => break,
             Ok(k) => k,
-            Err(e) => return fail(format!("{}: {e}", path.display()), 2),
+            Err(e) => return fail(format!("{name}: {e}"), 2),
         };
         let have = carry + k;
         let from = skip.min(have);
@@ -275,25 +446,44 @@ fn info(path: &Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn dump(path: &Path) -> ExitCode {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => return fail(format!("{}: {e}", path.display()), 2),
+fn dump(path: &Path, error_document: bool) -> ExitCode {
+    let mut input = match Input::open(path) {
+        Ok(i) => i,
+        Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
     };
-    let mut out = std::io::stdout().lock();
-    match idx::parse(&bytes) {
-        Ok(view) => {
-            let _ = writeln!(out, "{}", Content::of(&view.array()).to_json(false));
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
+    let report = match input.validate() {
+        Ok(r) => r,
+        Err(e) => return fail(format!("{}: {e}", input.name), 2),
+    };
+    let header = report
+        .header
+        .clone()
+        .filter(|_| !input::has_errors(&report));
+    let Some(h) = header else {
+        if error_document {
+            let e = report.errors().next();
             let _ = writeln!(
-                out,
+                std::io::stdout().lock(),
                 "{}",
-                serde_json::json!({"error": {"rule": e.rule().code(), "offset": e.offset(), "message": e.to_string()}})
+                serde_json::json!({"error": {
+                    "rule": e.map(|f| f.rule.code()),
+                    "offset": e.map(|f| f.offset),
+                    "message": e.map(|f| f.message.clone()),
+                }})
             );
-            ExitCode::from(1)
+        } else {
+            eprint!("{}", input::render_errors(&input.name, &report));
         }
+        return ExitCode::from(1);
+    };
+    let name = input.name.clone();
+    let mut out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout().lock());
+    match input
+        .stream()
+        .and_then(|mut s| idx_cli::dump::dump(&mut s, &h, &mut out))
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(format!("{name}: {e}"), 2),
     }
 }
 

@@ -143,9 +143,11 @@ pub fn terminal(img: &Grey, color: bool) -> String {
     s
 }
 
-/// A histogram of a rank-1 array: one bar per value for integer data with
-/// at most 64 distinct values, else 16 equal bins between min and max.
-pub fn histogram(v: &ArrayView<'_>, width: usize) -> String {
+/// The bins of a histogram of a rank-1 array: one per value for integer
+/// data with at most 64 distinct values, else 16 equal bins between min and
+/// max; each is (label, count). Also the number of NaN or infinite values,
+/// which no bin holds.
+pub fn histogram_bins(v: &ArrayView<'_>) -> (Vec<(String, usize)>, usize) {
     let vals = values(v);
     let finite: Vec<f64> = vals.iter().copied().filter(|x| x.is_finite()).collect();
     let mut rows: Vec<(String, usize)> = Vec::new();
@@ -172,6 +174,13 @@ pub fn histogram(v: &ArrayView<'_>, width: usize) -> String {
             rows.push((format!("{a:.4e}"), c));
         }
     }
+    (rows, vals.len() - finite.len())
+}
+
+/// A histogram of a rank-1 array as text: one row per bin of
+/// [`histogram_bins`], bars up to `width` characters.
+pub fn histogram(v: &ArrayView<'_>, width: usize) -> String {
+    let (rows, other) = histogram_bins(v);
     let most = rows.iter().map(|r| r.1).max().unwrap_or(0).max(1);
     let label = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     let mut s = String::new();
@@ -179,9 +188,78 @@ pub fn histogram(v: &ArrayView<'_>, width: usize) -> String {
         let bar = "#".repeat(c * width / most);
         let _ = writeln!(s, "{l:>label$} | {bar} {c}");
     }
-    let other = vals.len() - finite.len();
     if other > 0 {
         let _ = writeln!(s, "{other} NaN or infinite values not shown");
     }
     s
+}
+
+/// A histogram as a picture: one white bar per bin, 8 pixels wide with a
+/// 1-pixel gap, heights scaled so the largest count is 100 pixels, on black.
+/// `None` when there is no bin (no finite value).
+pub fn histogram_picture(bins: &[(String, usize)]) -> Option<Grey> {
+    const BAR: usize = 8;
+    const HEIGHT: usize = 100;
+    if bins.is_empty() {
+        return None;
+    }
+    let most = bins.iter().map(|b| b.1).max().unwrap_or(0).max(1);
+    let width = bins.len() * (BAR + 1) - 1;
+    let mut pixels = vec![0u8; width * HEIGHT];
+    for (k, (_, c)) in bins.iter().enumerate() {
+        let h = (c * HEIGHT).div_ceil(most);
+        for y in HEIGHT - h..HEIGHT {
+            let x0 = k * (BAR + 1);
+            pixels[y * width + x0..y * width + x0 + BAR].fill(255);
+        }
+    }
+    Some(Grey {
+        width,
+        height: HEIGHT,
+        pixels,
+    })
+}
+
+/// Columns of a near-square grid of `n` items: the ceiling of its square
+/// root (64 items: 8 x 8; 10 items: 4 columns, 3 rows).
+pub fn square_cols(n: usize) -> usize {
+    let mut c = 1;
+    while c * c < n {
+        c += 1;
+    }
+    c
+}
+
+/// `img` enlarged `k` times in each direction (nearest neighbour).
+pub fn scaled(img: &Grey, k: usize) -> Grey {
+    let k = k.max(1);
+    let (width, height) = (img.width * k, img.height * k);
+    let mut pixels = Vec::with_capacity(width * height);
+    for y in 0..height {
+        let row = &img.pixels[(y / k) * img.width..(y / k + 1) * img.width];
+        for &p in row {
+            pixels.extend(std::iter::repeat_n(p, k));
+        }
+    }
+    Grey {
+        width,
+        height,
+        pixels,
+    }
+}
+
+/// The caption line above a terminal grid row: the item number of each
+/// column (`#12`), left-aligned over its item, `item_width` characters wide
+/// plus a 1-character gap (cut when it does not fit).
+pub fn caption(first: usize, count: usize, item_width: usize) -> String {
+    let mut s = String::new();
+    for k in 0..count {
+        let mut label = format!("#{}", first + k);
+        label.truncate(item_width);
+        s.push_str(&format!("{label:<item_width$}"));
+        if k + 1 < count {
+            s.push(' ');
+        }
+    }
+    s.trim_end().to_string() + "\n"
 }

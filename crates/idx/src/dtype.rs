@@ -122,6 +122,10 @@ pub trait Element: Copy + Send + Sync + 'static + private::Sealed {
     fn from_be_slice(bytes: &[u8]) -> Self;
     /// Encodes `self` big-endian into exactly `TYPE.size()` bytes.
     fn write_be(self, out: &mut [u8]);
+    /// Appends the elements of `bytes` (big-endian, whole elements; a
+    /// partial one at the end is ignored) to `out`, in one vectorisable loop.
+    #[doc(hidden)]
+    fn extend_from_be(out: &mut Vec<Self>, bytes: &[u8]);
 }
 
 mod private {
@@ -142,6 +146,12 @@ macro_rules! element {
             #[inline]
             fn write_be(self, out: &mut [u8]) {
                 out[..$n].copy_from_slice(&self.to_be_bytes());
+            }
+            #[inline]
+            fn extend_from_be(out: &mut Vec<Self>, bytes: &[u8]) {
+                // Arrays of bytes have alignment 1: the cast always succeeds.
+                let words: &[[u8; $n]] = bytemuck::cast_slice(&bytes[..bytes.len() / $n * $n]);
+                out.extend(words.iter().map(|&w| <$t>::from_be_bytes(w)));
             }
         }
     };

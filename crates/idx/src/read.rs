@@ -144,7 +144,8 @@ fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec
     let count = usize::try_from(h.element_count()).unwrap_or(usize::MAX);
     let mut out: Vec<T> = Vec::new();
     let _ = out.try_reserve_exact(count.min(RESERVE_AHEAD));
-    let mut buf = vec![0u8; crate::CHUNK_LEN];
+    let mut storage = vec![0u8; crate::CHUNK_LEN + validate::PAGE];
+    let buf = validate::page_aligned(&mut storage);
     let mut carry = 0usize; // bytes of a partial element at the front of buf
     let mut seen = 0u64;
     while seen < declared {
@@ -162,7 +163,7 @@ fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec
                 (whole / size).max(count.saturating_sub(out.len()).min(RESERVE_AHEAD)),
             );
         }
-        out.extend(buf[..whole].chunks_exact(size).map(T::from_be_slice));
+        T::extend_from_be(&mut out, &buf[..whole]);
         buf.copy_within(whole..have, 0);
         carry = have - whole;
     }
@@ -175,7 +176,7 @@ fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec
     if t > 0 {
         let mut extra = t as u64;
         loop {
-            let k = fill(r, &mut buf)?;
+            let k = fill(r, buf)?;
             if k == 0 {
                 break;
             }

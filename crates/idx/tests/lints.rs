@@ -193,3 +193,100 @@ fn large_payloads_are_judged_on_the_sample() {
             .collect()
     );
 }
+
+/// A reader that hands out its bytes in the given sizes, cycling.
+struct Pieces<'a> {
+    data: &'a [u8],
+    sizes: &'a [usize],
+    k: usize,
+}
+
+impl std::io::Read for Pieces<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.sizes[self.k % self.sizes.len()]
+            .min(buf.len())
+            .min(self.data.len());
+        self.k += 1;
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// Streaming validation reads a small input through a small buffer and
+/// switches to the large one after the first full read; non-finite values
+/// before, across and after the switch and the chunk boundaries are counted
+/// and located as in memory, for f32 and f64 (rank 1: the f64 payload then
+/// starts 4 bytes off an 8-byte boundary) and rank 2.
+#[test]
+fn streaming_counts_non_finite_values_like_in_memory_across_buffer_sizes() {
+    let n = 200_000usize;
+    for (code, size, rank2) in [(0x0d, 4, false), (0x0e, 8, false), (0x0e, 8, true)] {
+        let mut payload: Vec<u8> = Vec::new();
+        for i in 0..n {
+            let x = (i as f64 / 70.0).sin();
+            if size == 4 {
+                payload.extend_from_slice(&(x as f32).to_be_bytes());
+            } else {
+                payload.extend_from_slice(&x.to_be_bytes());
+            }
+        }
+        let nan: &[u8] = if size == 4 {
+            &[0x7f, 0xc0, 0, 1]
+        } else {
+            &[0x7f, 0xf8, 0, 0, 0, 0, 0, 1]
+        };
+        let inf: &[u8] = if size == 4 {
+            &[0xff, 0x80, 0, 0]
+        } else {
+            &[0xff, 0xf0, 0, 0, 0, 0, 0, 0]
+        };
+        // elements around 16 KiB, 256 KiB and the end
+        let at = [
+            16 * 1024 / size - 1,
+            16 * 1024 / size + 1,
+            262_144 / size,
+            n - 1,
+        ];
+        for (j, &e) in at.iter().enumerate() {
+            let v = if j % 2 == 0 { nan } else { inf };
+            payload[e * size..(e + 1) * size].copy_from_slice(v);
+        }
+        let mut bytes = if rank2 {
+            let mut b = vec![0, 0, code, 2];
+            b.extend_from_slice(&(n as u32 / 2).to_be_bytes());
+            b.extend_from_slice(&2u32.to_be_bytes());
+            b
+        } else {
+            let mut b = vec![0, 0, code, 1];
+            b.extend_from_slice(&(n as u32).to_be_bytes());
+            b
+        };
+        let start = bytes.len() as u64;
+        bytes.extend(payload);
+        let r = validate(&bytes);
+        let f = r
+            .findings
+            .iter()
+            .find(|f| f.rule == Rule::NonFinite)
+            .expect("a non-finite finding");
+        assert_eq!(f.offset, start + (at[0] * size) as u64);
+        assert_eq!(
+            f.message,
+            "the float payload holds 2 NaN values and 2 infinite values"
+        );
+        for sizes in [
+            &[usize::MAX][..],
+            &[16 * 1024, 5, 262_144 + 3][..],
+            &[7, 16 * 1024][..],
+        ] {
+            let reader = Pieces {
+                data: &bytes,
+                sizes,
+                k: 0,
+            };
+            let s = idx::validate_reader(reader, &idx::Options::default()).unwrap();
+            assert_eq!(s, r, "type {code:#x}, pieces {sizes:?}");
+        }
+    }
+}

@@ -211,3 +211,29 @@ fn read_array_does_not_allocate_by_the_header() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Streaming decode of payloads longer than its read buffer (so the
+/// buffer is refilled and elements straddle reads) equals `parse`, for
+/// every type, whole reads and odd pieces alike.
+#[test]
+fn read_array_decodes_large_payloads_of_every_type_like_parse() {
+    let n = 300_000usize;
+    for code in [0x08u8, 0x09, 0x0b, 0x0c, 0x0d, 0x0e] {
+        let t = ElementType::from_code(code).unwrap();
+        let mut bytes = vec![0, 0, code, 2];
+        bytes.extend_from_slice(&(n as u32 / 3).to_be_bytes());
+        bytes.extend_from_slice(&3u32.to_be_bytes());
+        let mut state = u64::from(code);
+        for _ in 0..n * t.size() {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            bytes.push((state >> 33) as u8);
+        }
+        let want = parse(&bytes).unwrap().to_array();
+        let whole = idx::read_array(&bytes[..]).unwrap();
+        assert!(whole.bit_eq(&want), "type {t}");
+        let pieces = idx::read_array(fuzzing::ChunkedReader::new(&bytes, &[7, 255, 3])).unwrap();
+        assert!(pieces.bit_eq(&want), "type {t}, pieces");
+    }
+}

@@ -1,0 +1,371 @@
+//! The `idx` command at the level of `idx-validate` (issue #13 §4): gzip
+//! and standard input everywhere, findings on stderr, `dump` in bounded
+//! memory, `show` sized to the terminal with item numbers, near-square PNG
+//! grids, scaling and histogram pictures, completions and a man page.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+struct Out {
+    code: i32,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+impl Out {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+}
+
+/// Runs `idx ARGS` in the repository root, with `stdin` as its input and
+/// the environment variables `env`.
+fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Out {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_idx"));
+    c.args(args)
+        .current_dir(root())
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let o = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: o.stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+fn run(args: &[&str]) -> Out {
+    run_env(args, b"", &[])
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// `n` items of `h` x `w` u8, item k's pixel i = 10 k + i + 1 (mod 256).
+fn images(n: usize, h: usize, w: usize) -> Vec<u8> {
+    let data: Vec<u8> = (0..n)
+        .flat_map(|k| (0..h * w).map(move |i| ((10 * k + i + 1) % 256) as u8))
+        .collect();
+    idx::to_bytes(&idx::Array::from_vec(vec![n, h, w], data).unwrap()).unwrap()
+}
+
+fn png_of(path: &Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+#[test]
+fn every_subcommand_reads_gzip_and_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = std::fs::read(root().join("corpus/valid/valid-mnist-images-u8-3x28x28.idx")).unwrap();
+    let plain = dir.path().join("x.idx");
+    let gz = dir.path().join("x.idx.gz");
+    std::fs::write(&plain, &raw).unwrap();
+    std::fs::write(&gz, gzip(&raw)).unwrap();
+    let (p, g) = (plain.to_str().unwrap(), gz.to_str().unwrap());
+    for args in [
+        &["dump"][..],
+        &["show", "--color", "never"][..],
+        &["info"][..],
+    ] {
+        let with = |file: &str, stdin: &[u8]| {
+            let mut a = args.to_vec();
+            a.push(file);
+            let o = run_env(&a, stdin, &[]);
+            assert_eq!(o.code, 0, "{a:?}: {}", o.stderr);
+            // info names its input on the first line; the rest must agree
+            let t = o.text();
+            if args[0] == "info" {
+                t.lines().skip(1).collect::<Vec<_>>().join("\n")
+            } else {
+                t
+            }
+        };
+        let base = with(p, b"");
+        assert!(!base.is_empty());
+        assert_eq!(with(g, b""), base, "{args:?} on gzip");
+        assert_eq!(with("-", &raw), base, "{args:?} on stdin");
+        assert_eq!(with("-", &gzip(&raw)), base, "{args:?} on gzip stdin");
+    }
+    let o = run_env(&["info", "-"], &gzip(&raw), &[]);
+    assert!(
+        o.text()
+            .starts_with("<stdin> (gzip; offsets in the decompressed stream)"),
+        "{}",
+        o.text()
+    );
+}
+
+#[test]
+fn invalid_inputs_get_the_findings_on_stderr_and_nothing_on_stdout() {
+    let f = "corpus/invalid/invalid-truncated-payload.idx";
+    let bytes = std::fs::read(root().join(f)).unwrap();
+    for args in [
+        vec!["dump", f],
+        vec!["show", f],
+        vec!["show", "--png", "/nonexistent/never-written.png", f],
+        vec!["dump", "-"],
+    ] {
+        let o = run_env(&args, &bytes, &[]);
+        assert_eq!(o.code, 1, "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}: {}", o.text());
+        assert!(
+            o.stderr.contains("error[IDX202]")
+                && o.stderr.contains("(at offset 0x")
+                && o.stderr.contains("  = expected: ")
+                && o.stderr.contains("  = hint: "),
+            "{args:?}: {}",
+            o.stderr
+        );
+    }
+    // gzip: offsets in the decompressed stream, said so
+    let o = run_env(&["dump", "-"], &gzip(&bytes), &[]);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.contains("<stdin>: error[IDX202]")
+            && o.stderr.contains("offsets are in the decompressed stream"),
+        "{}",
+        o.stderr
+    );
+    // info prints the fields it could read on stdout, the findings on stderr
+    let o = run(&["info", f]);
+    assert_eq!(o.code, 1);
+    assert!(o.text().contains("element type u8") && !o.text().contains("IDX202"));
+    assert!(o.stderr.contains("error[IDX202]"), "{}", o.stderr);
+    // the conformance runner's protocol, on request only
+    let o = run(&["dump", "--error-document", f]);
+    assert_eq!(o.code, 1);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["error"]["rule"], "IDX202");
+    // unreadable: exit 2, a message naming the file
+    let o = run(&["dump", "no/such/file.idx"]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("no/such/file.idx"), "{}", o.stderr);
+}
+
+#[test]
+fn dump_output_is_the_content_encoding_for_every_valid_corpus_file() {
+    let mut seen = 0;
+    for e in std::fs::read_dir(root().join("corpus/valid")).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "idx") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let want = idx_conformance::content::Content::of(&idx::parse(&bytes).unwrap().array())
+            .to_json(false)
+            .to_string()
+            + "\n";
+        let o = run(&["dump", path.to_str().unwrap()]);
+        assert_eq!(o.code, 0, "{}: {}", path.display(), o.stderr);
+        assert_eq!(o.text(), want, "{}", path.display());
+        seen += 1;
+    }
+    assert!(seen > 10, "{seen} files");
+}
+
+/// An 8 MiB file dumped under a 160 MiB address-space limit: the old
+/// dump, which built the whole JSON document in memory, needed hundreds of
+/// MiB for this (3.7 GB for the 47 MB MNIST training images).
+#[cfg(target_os = "linux")]
+#[test]
+fn dump_streams_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 8 << 20;
+    let data: Vec<u8> = (0..n).map(|i| (i % 251) as u8).collect();
+    let file = dir.path().join("big.idx");
+    std::fs::write(
+        &file,
+        idx::to_bytes(&idx::Array::from_vec(vec![n], data).unwrap()).unwrap(),
+    )
+    .unwrap();
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 163840 && exec '{}' dump '{}'",
+            env!("CARGO_BIN_EXE_idx"),
+            file.display()
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.starts_with("{\"dtype\":\"u8\",\"shape\":[8388608],\"data\":[0,1,2,"));
+    assert!(text.ends_with(&format!(",{}]}}\n", (n - 1) % 251)));
+    assert_eq!(
+        text.matches(',').count(),
+        n + 1,
+        "n - 1 commas in the data, 2 in the head"
+    );
+}
+
+#[test]
+fn show_numbers_items_from_start_and_fits_the_terminal_width() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x-idx3-ubyte");
+    std::fs::write(&file, images(12, 5, 7)).unwrap();
+    let f = file.to_str().unwrap();
+    // COLUMNS when stdout is not a terminal: (60 + 1) / (7 + 1) = 7 per row
+    let o = run_env(
+        &[
+            "show", "--items", "9", "--start", "2", "--color", "never", f,
+        ],
+        b"",
+        &[("COLUMNS", "60")],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines: Vec<String> = o.text().lines().map(str::to_string).collect();
+    assert_eq!(
+        lines[0],
+        "#2      #3      #4      #5      #6      #7      #8"
+    );
+    assert_eq!(lines[6], "#9      #10");
+    assert!(lines[6].len() <= 60 && lines[1].len() <= 60);
+    assert_eq!(lines.len(), 12, "2 grid rows of a caption and 5 pixel rows");
+    let wide = run_env(
+        &["show", "--items", "9", "--color", "never", f],
+        b"",
+        &[("COLUMNS", "200")],
+    );
+    assert!(
+        wide.text().lines().next().unwrap().ends_with("#8"),
+        "9 fit in 200 columns"
+    );
+    // --start past the end is a clear error
+    let o = run(&["show", "--start", "12", f]);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr
+            .contains("--start 12 is past the last item (12 items"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn png_sheets_are_near_square_scaled_and_start_where_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x-idx3-ubyte");
+    std::fs::write(&file, images(70, 2, 3)).unwrap();
+    let out = dir.path().join("sheet.png");
+    let (f, p) = (file.to_str().unwrap(), out.to_str().unwrap());
+    let o = run(&["show", "--items", "64", "--png", p, f]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.text().contains("items 0..63 in a 8 x 8 grid"),
+        "{}",
+        o.text()
+    );
+    let (w, h, _) = png_of(&out);
+    assert_eq!(
+        (w, h),
+        (8 * 4 - 1, 8 * 3 - 1),
+        "8 x 8 items of 3 x 2 with gaps"
+    );
+    // --start 5 --items 2, scaled 3 times: item 5 first
+    let o = run(&[
+        "show", "--start", "5", "--items", "2", "--scale", "3", "--png", p, f,
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let (w, h, px) = png_of(&out);
+    assert_eq!((w, h), (3 * (2 * 4 - 1), 3 * 2));
+    let at = |x: u32, y: u32| px[(y * w + x) as usize];
+    assert_eq!(
+        (at(0, 0), at(2, 2), at(3, 0)),
+        (51, 51, 52),
+        "item 5 pixel 0, scaled, then pixel 1"
+    );
+    assert_eq!(at(12, 0), 61, "item 6 after the 3-pixel gap");
+    let o = run(&["show", "--scale", "0", "--png", p, f]);
+    assert_eq!(o.code, 2, "scale 0 is a usage error");
+}
+
+#[test]
+fn labels_with_png_write_a_histogram_picture_or_fail_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("hist.png");
+    let p = out.to_str().unwrap();
+    let o = run(&[
+        "show",
+        "--png",
+        p,
+        "corpus/valid/valid-mnist-labels-u8-10.idx",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let (w, h, px) = png_of(&out);
+    let bins = w.div_ceil(9);
+    assert_eq!((w, h), (bins * 9 - 1, 100));
+    assert!(
+        o.text().contains(&format!("a histogram of {bins} bins")),
+        "{}",
+        o.text()
+    );
+    assert!(px.contains(&255) && px.contains(&0));
+    // every bar reaches the bottom row
+    for k in 0..bins {
+        assert_eq!(px[(99 * w + k * 9) as usize], 255, "bar {k}");
+    }
+    // only NaN: nothing to draw, a clear error and no file
+    let nan = idx::to_bytes(&idx::Array::from_vec(vec![3], vec![f32::NAN; 3]).unwrap()).unwrap();
+    let none = dir.path().join("none.png");
+    let o = run_env(&["show", "--png", none.to_str().unwrap(), "-"], &nan, &[]);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.contains("no finite value to draw a histogram of"),
+        "{}",
+        o.stderr
+    );
+    assert!(!none.exists());
+}
+
+#[test]
+fn completions_and_man_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = run(&["--completions", shell]);
+        assert_eq!(o.code, 0, "{shell}");
+        assert!(
+            o.text().contains("dump") && o.text().contains("start"),
+            "{shell}"
+        );
+    }
+    let o = run(&["--man"]);
+    assert_eq!(o.code, 0);
+    assert!(o.text().starts_with(".ie \\n(.g .ds Aq"));
+    let committed = std::fs::read_to_string(root().join("docs/idx.1")).unwrap();
+    assert_eq!(committed, o.text(), "regenerate: idx --man > docs/idx.1");
+    let o = run(&[]);
+    assert_eq!(o.code, 2, "no subcommand: help and a usage error");
+}
