@@ -498,14 +498,24 @@ fn write() -> ExitCode {
         .and_then(|c| c.to_array().map_err(|e| e.to_string()))
     {
         Ok(a) => a,
-        Err(e) => return fail(format!("bad content JSON: {e}"), 1),
+        Err(e) => return refuse(format!("bad content JSON: {e}")),
     };
     let mut out = std::io::stdout().lock();
     match idx::write(&mut out, &array).map(|_| out.flush()) {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(e)) => fail(e, 2),
-        Err(e) => fail(e, 1),
+        Err(e) => {
+            drop(out);
+            refuse(e.to_string())
+        }
     }
+}
+
+/// A writer's refusal under the conformance protocol (version 2): an error
+/// document on stdout and exit status 1 (the message also on stderr).
+fn refuse(msg: String) -> ExitCode {
+    println!("{}", serde_json::json!({"error": {"message": msg}}));
+    fail(msg, 1)
 }
 
 #[cfg(test)]

@@ -168,3 +168,33 @@ fn dump_and_write_pass_the_whole_conformance_suite() {
         .collect();
     assert!(failed.is_empty(), "{failed:?}");
 }
+
+#[test]
+fn write_refuses_with_an_error_document() {
+    // Protocol 2 of the conformance runner: a refusal is an error document
+    // on stdout with exit status 1, else the runner counts a crash.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_idx"))
+        .arg("write")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(br#"{"dtype": "u8", "shape": [3], "data": [1, 2]}"#)
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("bad content JSON"),
+        "{v}"
+    );
+}
