@@ -121,7 +121,7 @@ struct Cli {
     /// Do not decompress gzip input (it is then reported as IDX402).
     #[arg(long)]
     no_decompress: bool,
-    /// Stop decompressing after this many bytes (IDX702); suffixes K, M, G, KiB, MiB, GiB... (default 64GiB).
+    /// Stop decompressing after this many bytes (IDX702); suffixes K, M, G, KiB, MiB, GiB... (default 64GiB; 0: no limit).
     #[arg(long, value_name = "SIZE", value_parser = idx_validate::size::parse_size)]
     max_decompressed: Option<u64>,
     /// Report only these rules: codes, names or code prefixes, comma-separated (replaces the configuration's select).
@@ -248,11 +248,15 @@ fn main() -> ExitCode {
     let settings = Settings {
         options: idx::Options::default()
             .with_decompress(!cli.no_decompress)
-            .with_max_decompressed(Some(
-                cli.max_decompressed
-                    .or(cfg.max_decompressed)
-                    .unwrap_or(64 << 30),
-            ))
+            // 0 means no limit, as for --max-findings (spec 7.20)
+            .with_max_decompressed(
+                Some(
+                    cli.max_decompressed
+                        .or(cfg.max_decompressed)
+                        .unwrap_or(64 << 30),
+                )
+                .filter(|&n| n > 0),
+            )
             .with_expect_dtype(cli.expect_dtype.or(cfg.expect_dtype))
             .with_expect_shape(
                 cli.expect_shape
