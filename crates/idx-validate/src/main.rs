@@ -191,14 +191,27 @@ fn parse_rule_selector(s: &str) -> Result<String, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
+    run_command(std::env::args_os())
+}
+
+/// The whole command on an argument list whose first item is the program
+/// name. `idx_validate::run` (the library) calls it for the Python package.
+pub(crate) fn run_command<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
         Err(e) => match idx_validate::help::unknown_argument(&e) {
             Some(msg) => {
                 eprint!("{msg}");
                 return ExitCode::from(2);
             }
-            None => e.exit(),
+            None => {
+                let _ = e.print();
+                return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+            }
         },
     };
     let mut stdout = std::io::stdout().lock();
