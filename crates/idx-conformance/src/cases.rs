@@ -592,6 +592,16 @@ fn implementation_defined_cases(out: &mut Vec<Case>) {
         gz,
         &[],
     ));
+    let c = ints(U8, &[1], &[42]);
+    let mut padded = gzip_stored(&c.golden_bytes());
+    padded.extend([0; 8]);
+    out.push(implementation_defined(
+        "impl-gzip-zero-padding",
+        "a valid u8 file in gzip followed by 8 zero bytes: gzip(1) and Python accept the padding, strict readers do not (spec 7.18)",
+        c,
+        padded,
+        &[("IDX703", 9, 0)],
+    ));
 }
 
 fn invalid_cases(out: &mut Vec<Case>) {
@@ -836,6 +846,28 @@ fn invalid_cases(out: &mut Vec<Case>) {
         crc,
         &[("IDX701", 11, 0)],
     ));
+    out.push(invalid(
+        "invalid-gzip-distance-too-far-back",
+        "a deflate back-reference reaching before the start of the output after 00 00 08 01 (zlib: invalid distance too far back); a decoder that copies zeros accepts it (issue #12, bug 2)",
+        hx("1f 8b 08 00 00 00 00 00 00 ff  63 60 e0 60 04 b2 98 1d 9d 9c 01  de 66 82 52 0b 00 00 00"),
+        &[("IDX701", 4, 0)],
+    ));
+    out.push(invalid(
+        "invalid-gzip-damaged-after-prefix",
+        "29 bytes decode (01 07 00 00 ...) before an invalid distance code: the prefix's finding, then IDX701 at 29 (issue #12, bug 3)",
+        hx("1f 8b 08 00 00 00 00 00 02 03  63 64 67 00 01 26 2e 6c 00 ed 8b 90 06 0a 00 00 00"),
+        &[("IDX420", 0, 4), ("IDX701", 29, 0)],
+    ));
+    let mut raw = hx("00 00 08 01  00 00 00 01  2a");
+    raw.extend([0x55; 20]);
+    let mut lim = invalid(
+        "invalid-gzip-limit-after-trailing",
+        "u8 [1] and 20 trailing bytes, against a 12-byte decompression limit: the 3 trailing bytes seen are reported with IDX702 (spec 7.19)",
+        gzip_stored(&raw),
+        &[("IDX203", 9, 3), ("IDX702", 12, 0)],
+    );
+    lim.options.max_decompressed = Some(12);
+    out.push(lim);
     let mut bomb_src = hx("00 00 08 01  00 40 00 00");
     bomb_src.resize(8 + (4 << 20), 0);
     let mut bomb = invalid(

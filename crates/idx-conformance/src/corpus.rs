@@ -70,6 +70,48 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// A fingerprint of a corpus: the SHA-256 of one line per case, `<id> <SHA-256
+/// of its file>`, in case order. Saved results carry it, so that results of
+/// another corpus (another case set, or other bytes) are seen as stale.
+pub fn fingerprint(cases: &[Case]) -> String {
+    let mut text = String::new();
+    for c in cases {
+        text.push_str(&c.id);
+        text.push(' ');
+        text.push_str(&sha256_hex(&c.bytes));
+        text.push('\n');
+    }
+    sha256_hex(text.as_bytes())
+}
+
+/// Whether saved JSON results (`v`) were made on the corpus of `cases`:
+/// `Err` says why not.
+///
+/// # Errors
+/// Results without a fingerprint, or of another corpus.
+pub fn results_match(v: &Value, cases: &[Case]) -> Result<(), String> {
+    let want = fingerprint(cases);
+    match v
+        .get("corpus")
+        .and_then(|c| c.get("sha256"))
+        .and_then(Value::as_str)
+    {
+        None => Err("the results name no corpus fingerprint (made before fingerprints)".into()),
+        Some(got) if got == want => Ok(()),
+        Some(_) => {
+            let n = v
+                .get("corpus")
+                .and_then(|c| c.get("cases"))
+                .and_then(Value::as_u64)
+                .map_or("?".into(), |n| n.to_string());
+            Err(format!(
+                "the results are of another corpus ({n} cases; the current one has {}, or other bytes): rerun them",
+                cases.len()
+            ))
+        }
+    }
+}
+
 /// The path of a case's file relative to the corpus root.
 pub fn case_path(case: &Case) -> PathBuf {
     PathBuf::from(case.verdict.as_str()).join(case.file_name())

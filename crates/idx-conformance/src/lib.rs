@@ -7,6 +7,7 @@ pub mod cases;
 pub mod content;
 pub mod corpus;
 pub mod datasets;
+pub mod differential;
 pub mod matrix;
 pub mod process;
 pub mod runner;

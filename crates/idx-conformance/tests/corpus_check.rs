@@ -108,3 +108,22 @@ fn a_runner_outside_the_source_tree_generates_its_corpus() {
     // nothing was written in the working directory
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
 }
+
+/// Issue 19 §5: saved results merged into the matrix must be of the current
+/// corpus (same case set and bytes); others are flagged stale.
+#[test]
+fn saved_results_of_another_corpus_are_stale() {
+    let all = cases::all();
+    let fp = corpus::fingerprint(&all);
+    let ok = serde_json::json!({"corpus": {"cases": all.len(), "sha256": fp}});
+    corpus::results_match(&ok, &all).unwrap();
+    // one case fewer, or one byte changed, is another corpus
+    assert!(corpus::results_match(&ok, &all[1..]).is_err());
+    let mut changed = all.clone();
+    changed[0].bytes.push(0);
+    let e = corpus::results_match(&ok, &changed).unwrap_err();
+    assert!(e.contains("another corpus"), "{e}");
+    // results without a fingerprint are stale too
+    let e = corpus::results_match(&serde_json::json!({}), &all).unwrap_err();
+    assert!(e.contains("no corpus fingerprint"), "{e}");
+}

@@ -1,6 +1,7 @@
 //! IDX inputs: validated in full first, then streamed item by item.
 
 use crate::error::Error;
+use crate::Progress;
 use flate2::read::MultiGzDecoder;
 use idx::{Header, Options};
 use std::fs::File;
@@ -20,11 +21,16 @@ pub(crate) struct IdxInput {
 
 impl IdxInput {
     /// Validates the whole file (streaming, bounded memory); an invalid file
-    /// is [`Error::Invalid`] with its error findings.
-    pub fn check(path: &Path) -> Result<IdxInput, Error> {
+    /// is [`Error::Invalid`] with its error findings. Progress is reported
+    /// in bytes of the file as stored (compressed, if it is).
+    pub fn check(path: &Path, progress: &mut dyn Progress) -> Result<IdxInput, Error> {
         let f = File::open(path).map_err(Error::io(path))?;
+        let len = f.metadata().map_err(Error::io(path))?.len();
         let opts = Options::default().with_decompress(true).with_lints(false);
-        let report = idx::validate_reader(f, &opts).map_err(Error::io(path))?;
+        progress.start("validating (bytes)", len);
+        let counted = Counted { inner: f, progress };
+        let report = idx::validate_reader(counted, &opts).map_err(Error::io(path))?;
+        progress.finish();
         if report.has_errors() {
             return Err(Error::Invalid {
                 path: path.into(),
@@ -93,4 +99,18 @@ pub(crate) fn read_exact(r: &mut dyn Read, buf: &mut [u8], path: &Path) -> Resul
             }
         }
     })
+}
+
+/// A reader that reports the bytes read to a [`Progress`].
+struct Counted<'a, R> {
+    inner: R,
+    progress: &'a mut dyn Progress,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.progress.advance(n as u64);
+        Ok(n)
+    }
 }

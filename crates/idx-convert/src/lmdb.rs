@@ -119,8 +119,8 @@ pub fn to_caffe_lmdb(
     overwrite: Overwrite,
     progress: &mut dyn Progress,
 ) -> Result<LmdbSummary, Error> {
-    let img = IdxInput::check(images)?;
-    let lab = IdxInput::check(labels)?;
+    let img = IdxInput::check(images, progress)?;
+    let lab = IdxInput::check(labels, progress)?;
     let dims = img.header.dims();
     let (c, h, w) = match *dims {
         [_, h, w] => (1, h, w),

@@ -121,7 +121,7 @@ pub fn to_npy(
     overwrite: Overwrite,
     progress: &mut dyn Progress,
 ) -> Result<Header, Error> {
-    let src = IdxInput::check(input)?;
+    let src = IdxInput::check(input, progress)?;
     let mut out = NewFile::create(dest, overwrite)?;
     write_npy(&src, &mut out, dest, progress)?;
     out.commit()?;
@@ -167,8 +167,8 @@ pub fn to_npz(
     overwrite: Overwrite,
     progress: &mut dyn Progress,
 ) -> Result<(Header, Header), Error> {
-    let img = IdxInput::check(images)?;
-    let lab = IdxInput::check(labels)?;
+    let img = IdxInput::check(images, progress)?;
+    let lab = IdxInput::check(labels, progress)?;
     if img.items() != lab.items() || lab.header.rank() == 0 || img.header.rank() == 0 {
         return Err(Error::Mismatch {
             reason: format!(

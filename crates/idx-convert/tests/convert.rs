@@ -580,7 +580,16 @@ fn progress_reaches_each_phase_total() {
     write_idx(&l, ElementType::U8, &[2500], &vec![1; 2500]);
     let mut r = Recorder::default();
     to_caffe_lmdb(&i, &l, &db, Overwrite::Refuse, &mut r).unwrap(); // valid pair
-    assert_eq!(r.phases, [("writing records".to_string(), 2500, 2500)]);
+    let v = |n: u64| ("validating (bytes)".to_string(), n, n);
+    // The files: 4 + 3 * 4 header bytes + 5000, and 4 + 4 + 2500.
+    assert_eq!(
+        r.phases,
+        [
+            v(5016),
+            v(2508),
+            ("writing records".to_string(), 2500, 2500)
+        ]
+    );
     let mut r = Recorder::default();
     let (i2, l2) = (t.path().join("i2"), t.path().join("l2"));
     from_caffe_lmdb(&db, &i2, &l2, Overwrite::Refuse, &mut r).unwrap(); // just written
@@ -593,17 +602,22 @@ fn progress_reaches_each_phase_total() {
     );
     let mut r = Recorder::default();
     to_npy(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut r).unwrap(); // valid input
-    assert_eq!(r.phases, [("converting (bytes)".to_string(), 5000, 5000)]);
+    assert_eq!(
+        r.phases,
+        [v(5016), ("converting (bytes)".to_string(), 5000, 5000)]
+    );
 }
 
-/// Truncates a file at the first progress report: the input fails in the
-/// middle of a conversion.
-struct TruncateOnFirstAdvance(PathBuf, bool);
+/// Truncates a file at the first progress report of the conversion proper
+/// (after validation): the input fails in the middle of a conversion.
+struct TruncateOnFirstAdvance(PathBuf, bool, bool);
 
 impl idx_convert::Progress for TruncateOnFirstAdvance {
-    fn start(&mut self, _: &str, _: u64) {}
+    fn start(&mut self, what: &str, _: u64) {
+        self.2 = !what.starts_with("validating");
+    }
     fn advance(&mut self, n: u64) {
-        if n > 0 && !self.1 {
+        if n > 0 && self.2 && !self.1 {
             self.1 = true;
             let f = fs::OpenOptions::new().write(true).open(&self.0).unwrap(); // test file
             f.set_len(1000).unwrap(); // as above
@@ -619,7 +633,7 @@ fn a_failure_in_the_middle_leaves_no_partial_output() {
     // 4000 items of 28 x 28: far more than one read buffer (256 KiB).
     write_idx(&i, ElementType::U8, &[4000, 28, 28], &vec![9; 4000 * 784]);
     write_idx(&l, ElementType::U8, &[4000], &vec![1; 4000]);
-    let mut p = TruncateOnFirstAdvance(i.clone(), false);
+    let mut p = TruncateOnFirstAdvance(i.clone(), false, false);
     let e = to_caffe_lmdb(&i, &l, &t.path().join("db"), Overwrite::Refuse, &mut p).unwrap_err();
     assert!(matches!(e, Error::Changed { .. }), "{e}");
     assert!(p.1, "the input was cut after the first batch was committed");
@@ -630,7 +644,7 @@ fn a_failure_in_the_middle_leaves_no_partial_output() {
     );
 
     write_idx(&i, ElementType::U8, &[4000, 28, 28], &vec![9; 4000 * 784]);
-    let mut p = TruncateOnFirstAdvance(i.clone(), false);
+    let mut p = TruncateOnFirstAdvance(i.clone(), false, false);
     let e = to_npy(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut p).unwrap_err();
     assert!(matches!(e, Error::Changed { .. }), "{e}");
     assert_eq!(names(t.path()), ["i.idx", "l.idx"], "no .npy, no temporary");

@@ -123,7 +123,10 @@ pub fn check(source: &Source, settings: &Settings) -> FileResult {
             if settings.structure_only {
                 structure_only(f, &opts)
             } else {
-                idx::validate_reader(f, &opts)
+                // a regular file's length comes from its metadata, so the
+                // library can stop reading once nothing else can change
+                let len = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+                idx::validate_reader_len(f, len, &opts)
             }
         }),
     };

@@ -125,6 +125,11 @@ pub struct Report {
     pub header: Option<Header>,
     /// Length of the IDX byte stream (decompressed, if compressed).
     pub stream_len: u64,
+    /// False when reading stopped before the end of an input of unknown
+    /// length because no further byte could change the findings (spec
+    /// 7.17): `stream_len` and the length of an IDX203 finding are then
+    /// lower bounds ("at least").
+    pub exact_len: bool,
     /// The compression layer removed, if any. Offsets are then in the
     /// decompressed stream.
     pub compression: Option<Compression>,

@@ -325,6 +325,9 @@ pub(crate) fn attach(report: &mut Report) {
     {
         return; // the stream is incomplete: nothing about its end is known
     }
+    if !report.exact_len {
+        return; // reading stopped early: the stream's length is a lower bound
+    }
     let len = report.stream_len;
     let head = report.head.clone();
     // A whole header stored little-endian (IDX401).
@@ -846,15 +849,17 @@ fn validate_planned<R: Read + Seek>(
     gzip: bool,
     opts: &Options,
 ) -> io::Result<(Report, (u64, u32))> {
+    let len = input.seek(SeekFrom::End(0)).ok(); // None: read to the end
     let mut summed = Summed::rewind(input)?;
     let report = if plan.is_empty() {
-        // Validation's own entry point, so the findings are validation's.
-        crate::validate::validate_reader(&mut summed, opts)?
+        // Validation's own entry point, so the findings are validation's;
+        // the length is known, so the report's lengths are exact.
+        crate::validate::validate_reader_len(&mut summed, len, opts)?
     } else {
         let mut v = Validator::new(opts.clone());
         if gzip {
             v = v.with_compression(Compression::Gzip);
-            let dec = flate2::read::MultiGzDecoder::new(&mut summed);
+            let dec = crate::gzip::Members::new(&mut summed);
             stream(plan, dec, |c| {
                 v.feed(c);
                 Ok(())
@@ -1053,7 +1058,7 @@ fn write_planned<R: Read + Seek, W: Write>(
     }
     if gzip {
         v = v.with_compression(Compression::Gzip);
-        let dec = flate2::read::MultiGzDecoder::new(&mut summed);
+        let dec = crate::gzip::Members::new(&mut summed);
         if opts.keep_compression {
             let mut enc = flate2::write::GzEncoder::new(output, flate2::Compression::default());
             stream(&plan, dec, |c| {

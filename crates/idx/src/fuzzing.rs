@@ -102,7 +102,44 @@ pub fn validate_stream_target(data: &[u8]) {
             Err(e) => panic!("a reader over a slice cannot fail: {e}"), // ok: fuzz harness assertion
         };
         check_offsets(&memory);
-        assert_eq!(memory, streamed, "streaming and in-memory reports differ");
+        check_offsets(&streamed);
+        assert!(memory.exact_len);
+        if streamed.exact_len {
+            assert_eq!(memory, streamed, "streaming and in-memory reports differ");
+        } else {
+            // reading stopped early: the same findings, lengths lower bounds
+            assert_eq!(memory.header, streamed.header);
+            assert!(streamed.stream_len < memory.stream_len);
+            let key = |r: &Report| {
+                r.findings
+                    .iter()
+                    .map(|f| (f.rule, f.offset))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(
+                key(&memory),
+                key(&streamed),
+                "an early stop changed the findings"
+            );
+            for (m, s) in memory.findings.iter().zip(&streamed.findings) {
+                assert!(s.length <= m.length);
+            }
+        }
+        // with the length known (a regular file), the report is exact
+        let known = match crate::validate_reader_len(
+            ChunkedReader::new(file, sizes),
+            Some(file.len() as u64),
+            &opts,
+        ) {
+            Ok(r) => r,
+            Err(e) => panic!("a reader over a slice cannot fail: {e}"), // ok: fuzz harness assertion
+        };
+        assert!(known.exact_len);
+        let mut m = memory.clone();
+        if known.tail.is_empty() {
+            m.tail.clear(); // skipped by length: no tail kept
+        }
+        assert_eq!(m, known, "a known length changed the report");
     }
 }
 
@@ -362,4 +399,190 @@ pub fn fix_target(data: &[u8]) {
     } else {
         check_repair(file, &opts);
     }
+}
+
+// ---------------------------------------------------------------------------
+// Differential inflate: the library's gzip layer (zlib-rs) against an
+// independent one (miniz_oxide's core inflater with a non-wrapping output
+// buffer, and the gzip framing written here from RFC 1952).
+
+/// Output cap of the differential target: inputs that expand beyond it are
+/// not compared (both sides would only be cut by the limit).
+pub const INFLATE_CAP: usize = 1 << 20;
+
+/// What a gzip decoder made of an input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inflated {
+    /// The decompressed bytes (before the damage, for a damaged stream).
+    pub output: Vec<u8>,
+    /// True when the container is intact (zero padding allowed).
+    pub intact: bool,
+    /// Zero bytes after the last member.
+    pub padding: u64,
+}
+
+/// The library's gzip layer over `data`, or `None` beyond [`INFLATE_CAP`].
+pub fn inflate_library(data: &[u8]) -> Option<Inflated> {
+    let mut m = crate::gzip::Members::new(data);
+    let mut output = Vec::new();
+    // an odd buffer size, so steps end at awkward places
+    let mut buf = vec![0u8; 4099];
+    loop {
+        let step = match m.step(&mut buf) {
+            Ok(s) => s,
+            Err(e) => panic!("a slice cannot fail: {e}"), // ok: fuzz harness assertion
+        };
+        let (n, end) = match step {
+            crate::gzip::Step::Data(n) => (n, None),
+            crate::gzip::Step::End => (0, Some(true)),
+            crate::gzip::Step::Damaged { written, .. } => (written, Some(false)),
+        };
+        output.extend_from_slice(&buf[..n]);
+        if output.len() > INFLATE_CAP {
+            return None;
+        }
+        if let Some(intact) = end {
+            return Some(Inflated {
+                output,
+                intact,
+                padding: m.padding,
+            });
+        }
+    }
+}
+
+/// CRC-32 (IEEE, reflected, as gzip uses), bit by bit: written here so
+/// the reference shares no code with the library's decoder.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// The reference decoder, or `None` beyond [`INFLATE_CAP`].
+pub fn inflate_reference(data: &[u8]) -> Option<Inflated> {
+    use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
+    use miniz_oxide::inflate::TINFLStatus;
+    let mut out = vec![0u8; INFLATE_CAP + 1];
+    let mut out_len = 0usize;
+    let mut pos = 0usize;
+    let mut members = 0u64;
+    let damaged = |out: &[u8]| {
+        Some(Inflated {
+            output: out.to_vec(),
+            intact: false,
+            padding: 0,
+        })
+    };
+    loop {
+        let rest = &data[pos..];
+        if members > 0 {
+            if rest.is_empty() {
+                break;
+            }
+            if rest[0] == 0 {
+                if rest.iter().all(|&b| b == 0) {
+                    return Some(Inflated {
+                        output: out[..out_len].to_vec(),
+                        intact: true,
+                        padding: rest.len() as u64,
+                    });
+                }
+                return damaged(&out[..out_len]);
+            }
+        }
+        // header: 1f 8b 08 FLG MTIME(4) XFL OS
+        if rest.len() < 10 || rest[..3] != [0x1f, 0x8b, 0x08] || rest[3] & 0xe0 != 0 {
+            return damaged(&out[..out_len]);
+        }
+        let flg = rest[3];
+        let mut h = 10usize;
+        if flg & 0x04 != 0 {
+            let Some(x) = rest.get(h..h + 2) else {
+                return damaged(&out[..out_len]);
+            };
+            h += 2 + usize::from(u16::from_le_bytes([x[0], x[1]]));
+        }
+        for bit in [0x08u8, 0x10] {
+            if flg & bit != 0 {
+                let Some(z) = rest.get(h..).and_then(|r| r.iter().position(|&b| b == 0)) else {
+                    return damaged(&out[..out_len]);
+                };
+                h += z + 1;
+            }
+        }
+        if flg & 0x02 != 0 {
+            let Some(c) = rest.get(h..h + 2) else {
+                return damaged(&out[..out_len]);
+            };
+            if u16::from_le_bytes([c[0], c[1]]) != (crc32(&rest[..h]) & 0xffff) as u16 {
+                return damaged(&out[..out_len]);
+            }
+            h += 2;
+        }
+        let Some(body) = rest.get(h..) else {
+            return damaged(&out[..out_len]);
+        };
+        members += 1;
+        let start = out_len;
+        let mut r = DecompressorOxide::new();
+        let (status, used, wrote) = decompress(
+            &mut r,
+            body,
+            &mut out[..],
+            start,
+            inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF,
+        );
+        out_len = start + wrote;
+        if out_len > INFLATE_CAP || status == TINFLStatus::HasMoreOutput {
+            return None;
+        }
+        if status != TINFLStatus::Done {
+            return damaged(&out[..out_len]);
+        }
+        let Some(t) = body.get(used..used + 8) else {
+            return damaged(&out[..out_len]);
+        };
+        let crc = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+        let isize = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
+        if crc != crc32(&out[start..out_len]) || isize != (wrote as u64 & 0xffff_ffff) as u32 {
+            return damaged(&out[..out_len]);
+        }
+        pos += h + used + 8;
+    }
+    Some(Inflated {
+        output: out[..out_len].to_vec(),
+        intact: true,
+        padding: 0,
+    })
+}
+
+/// `inflate_diff` target: the same gzip bytes through two independent
+/// inflaters give the same verdict and the same output. For a damaged
+/// stream, the outputs before the damage are equal too. The input is used
+/// as is when it starts with the gzip magic, and behind [`GZIP_HEADER`]
+/// otherwise (so raw deflate data is explored too).
+pub fn inflate_diff_target(data: &[u8]) {
+    let input: Vec<u8> = if data.starts_with(&[0x1f, 0x8b]) {
+        data.to_vec()
+    } else {
+        GZIP_HEADER.iter().chain(data).copied().collect()
+    };
+    let (Some(lib), Some(reference)) = (inflate_library(&input), inflate_reference(&input)) else {
+        return;
+    };
+    assert_eq!(
+        lib.intact, reference.intact,
+        "verdicts differ: library {lib:?}, reference {reference:?}"
+    );
+    assert_eq!(lib, reference, "outputs differ");
 }

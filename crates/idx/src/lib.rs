@@ -26,6 +26,7 @@ mod dtype;
 mod finding;
 mod fix;
 mod formats;
+mod gzip;
 mod header;
 pub mod lint;
 mod parse;
@@ -51,5 +52,8 @@ pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
 pub use read::{read_array, ReadError};
 pub use rules::{Rule, Severity, RETIRED};
 pub use sniff::SNIFF_LEN;
-pub use validate::{validate, validate_reader, validate_with, Options, Validator, CHUNK_LEN};
+pub use validate::{
+    validate, validate_reader, validate_reader_len, validate_with, Options, Validator, CHUNK_LEN,
+    TRAILING_COUNT_LIMIT,
+};
 pub use write::{encode_header, to_bytes, write, write_raw, WriteError};

@@ -109,6 +109,7 @@ pub fn parse(input: &[u8]) -> Result<View<'_>, Error> {
             end,
             found - declared,
             &tail[..tail.len().min(4)],
+            false,
         )
         .into());
     }

@@ -174,16 +174,29 @@ fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec
     let mut tail = [0u8; 4];
     let t = fill(r, &mut tail)?;
     if t > 0 {
+        // counted up to a bound, so an endless source finishes (spec 7.17)
         let mut extra = t as u64;
+        let mut cut = false;
         loop {
-            let k = fill(r, buf)?;
+            if extra >= validate::TRAILING_COUNT_LIMIT {
+                cut = fill(r, &mut buf[..1])? > 0;
+                break;
+            }
+            let want = (validate::TRAILING_COUNT_LIMIT - extra).min(buf.len() as u64) as usize;
+            let k = fill(r, &mut buf[..want])?;
             if k == 0 {
                 break;
             }
             extra += k as u64;
         }
         let end = start + declared;
-        return Err(invalid(validate::trailing_bytes(h, end, extra, &tail[..t])));
+        return Err(invalid(validate::trailing_bytes(
+            h,
+            end,
+            extra,
+            &tail[..t],
+            cut,
+        )));
     }
     Ok(out)
 }

@@ -135,6 +135,8 @@ rules! {
     GzipDamaged = ("IDX701", "gzip-damaged", Error, "the gzip stream is damaged"),
     /// Decompression exceeded the configured limit.
     DecompressionLimit = ("IDX702", "decompression-limit", Error, "the decompressed data exceeds the configured limit"),
+    /// Zero bytes after the last gzip member.
+    GzipPadding = ("IDX703", "gzip-padding", Warning, "zero bytes pad the gzip stream after its last member"),
     /// An images file and its labels file hold different numbers of items.
     PairCountMismatch = ("IDX801", "pair-count-mismatch", Error, "an images file and its labels file hold different numbers of items"),
     /// A labels file that is not rank-1 (or QMNIST rank-2) integer data.

@@ -7,6 +7,7 @@
 
 use crate::dtype::ElementType;
 use crate::finding::{Compression, Finding, Report, TAIL_LEN};
+use crate::gzip::{Members, Step};
 use crate::header::{self, Header, MAGIC_LEN, MAX_HEADER_LEN};
 use crate::lint::{self, PayloadLinter};
 use crate::plural::{count, verb};
@@ -115,13 +116,42 @@ pub fn validate_with(bytes: &[u8], opts: &Options) -> Report {
     }
 }
 
+/// How many trailing bytes the streaming paths count on an input whose
+/// length is not known (a pipe, a device, standard input) before they stop
+/// and report "at least" that many (spec 7.17).
+pub const TRAILING_COUNT_LIMIT: u64 = 1 << 20;
+
 /// Validates IDX data read from `reader`, in memory bounded by a fixed
 /// buffer ([`CHUNK_LEN`]) whatever the length of the data.
+///
+/// Reading stops as soon as no further byte can change the findings
+/// (spec 7.17): after the header when the size is unknown (a bad magic, an
+/// unknown type, an overflow), and [`TRAILING_COUNT_LIMIT`] bytes after the
+/// end of the payload. [`Report::exact_len`] is then false, and the stream
+/// length and the length of an IDX203 finding are lower bounds. So an
+/// endless input (`/dev/zero`) finishes. Gzip input is read to its end (its
+/// integrity is checked), up to [`Options::max_decompressed`].
 ///
 /// # Errors
 /// Only the reader's own I/O errors; everything wrong with the data is a
 /// finding in the report, including a damaged gzip stream.
-pub fn validate_reader<R: Read>(mut reader: R, opts: &Options) -> io::Result<Report> {
+pub fn validate_reader<R: Read>(reader: R, opts: &Options) -> io::Result<Report> {
+    validate_reader_len(reader, None, opts)
+}
+
+/// [`validate_reader`] for a source whose length is known, e.g. a regular
+/// file's size from its metadata: once no further byte can change the
+/// findings, the rest is accounted for by `len` instead of being read, and
+/// the report's lengths are exact. A `len` shorter than what the reader
+/// holds is ignored (the bytes read count).
+///
+/// # Errors
+/// Only the reader's own I/O errors.
+pub fn validate_reader_len<R: Read>(
+    mut reader: R,
+    len: Option<u64>,
+    opts: &Options,
+) -> io::Result<Report> {
     let mut peek = [0u8; 2];
     let mut n = 0;
     while n < 2 {
@@ -143,24 +173,59 @@ pub fn validate_reader<R: Read>(mut reader: R, opts: &Options) -> io::Result<Rep
     let mut small = Aligned([0u8; SMALL_CHUNK_LEN]);
     let mut big: Vec<u8> = Vec::new();
     loop {
+        if v.settled() {
+            match len {
+                Some(len) if len >= v.total => {
+                    v.skip(len - v.total);
+                    break;
+                }
+                _ if v.trailing >= TRAILING_COUNT_LIMIT || v.header_unknown() => {
+                    // one more byte would tell whether the stream ends here
+                    let mut one = [0u8; 1];
+                    if read_some(&mut reader, &mut one)? > 0 {
+                        v.exact_len = false;
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
         let buf: &mut [u8] = if big.is_empty() {
             &mut small.0
         } else {
             page_aligned(&mut big)
         };
-        match reader.read(buf) {
-            Ok(0) => break,
-            Ok(k) => {
+        // the header first, so a bad one stops reading at once; after the
+        // payload, no more than the trailing bytes still to be counted
+        let room = if v.analysis.is_none() {
+            MAX_HEADER_LEN - v.prefix.len()
+        } else if v.settled() && len.is_none() {
+            (TRAILING_COUNT_LIMIT - v.trailing.min(TRAILING_COUNT_LIMIT)).max(1) as usize
+        } else {
+            buf.len()
+        };
+        let want = room.min(buf.len());
+        match read_some(&mut reader, &mut buf[..want])? {
+            0 => break,
+            k => {
                 v.feed(&buf[..k]);
                 if big.is_empty() && k == SMALL_CHUNK_LEN {
                     big = vec![0u8; CHUNK_LEN + PAGE];
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
         }
     }
     Ok(v.finish())
+}
+
+/// One `read`, retried on `Interrupted`.
+fn read_some<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match r.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            other => return other,
+        }
+    }
 }
 
 /// A buffer aligned for the kernel's copy into it.
@@ -182,80 +247,69 @@ fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0x1f, 0x8b])
 }
 
-/// The source of the gzip decoder. It remembers whether the source itself
-/// failed (to tell I/O errors from damaged data), and it always fills the
-/// decoder's request completely (unless at the end), so the decoder sees the
-/// same input in the same pieces whatever the source's chunking: the
-/// findings about a damaged stream are then the same for every reader.
-struct Tracked<R> {
-    inner: R,
-    failed: bool,
-    pending: Option<io::Error>,
-}
-
-impl<R: Read> Read for Tracked<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if let Some(e) = self.pending.take() {
-            return Err(e);
+/// Feeds decompressed bytes, stopping at the decompression limit (IDX702).
+/// Returns false when the limit stopped validation.
+fn feed_limited(v: &mut Validator, bytes: &[u8], opts: &Options) -> bool {
+    if let Some(limit) = opts.max_decompressed {
+        if v.total + bytes.len() as u64 > limit {
+            let keep = (limit - v.total) as usize; // < bytes.len(), fits
+            v.feed(&bytes[..keep]);
+            v.stop(
+                Finding::new(
+                    Rule::DecompressionLimit,
+                    limit,
+                    0,
+                    format!("decompression stopped at the limit of {}", count(limit, "byte")),
+                )
+                .expected(format!("at most {}", count(limit, "decompressed byte")))
+                .found("more")
+                .hint("raise the limit (idx-validate --max-decompressed) if the file is genuinely that large; a tiny file that expands this much is a decompression bomb"),
+                true,
+            );
+            return false;
         }
-        let mut n = 0;
-        while n < buf.len() {
-            match self.inner.read(&mut buf[n..]) {
-                Ok(0) => break,
-                Ok(k) => n += k,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    self.failed = true;
-                    if n == 0 {
-                        return Err(e);
-                    }
-                    self.pending = Some(e);
-                    break;
-                }
-            }
-        }
-        Ok(n)
     }
+    v.feed(bytes);
+    true
 }
 
 fn drive_gzip<R: Read>(src: R, opts: &Options) -> io::Result<Report> {
-    let mut dec = flate2::read::MultiGzDecoder::new(Tracked {
-        inner: src,
-        failed: false,
-        pending: None,
-    });
+    let mut dec = Members::new(src);
     let mut v = Validator::new(opts.clone());
     v.compression = Some(Compression::Gzip);
     let mut buf = vec![0u8; CHUNK_LEN];
     loop {
-        match dec.read(&mut buf) {
-            Ok(0) => break,
-            Ok(k) => {
-                if let Some(limit) = opts.max_decompressed {
-                    if v.total + k as u64 > limit {
-                        let keep = (limit - v.total) as usize; // < k, fits
-                        v.feed(&buf[..keep]);
-                        v.stop(
-                            Finding::new(
-                                Rule::DecompressionLimit,
-                                limit,
-                                0,
-                                format!("decompression stopped at the limit of {}", count(limit, "byte")),
-                            )
-                            .expected(format!("at most {}", count(limit, "decompressed byte")))
-                            .found("more")
-                            .hint("raise the limit (idx-validate --max-decompressed) if the file is genuinely that large; a tiny file that expands this much is a decompression bomb"),
-                            true,
-                        );
-                        break;
-                    }
+        match dec.step(&mut buf)? {
+            Step::Data(k) => {
+                if !feed_limited(&mut v, &buf[..k], opts) {
+                    break;
                 }
-                v.feed(&buf[..k]);
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                if dec.get_ref().failed {
-                    return Err(e);
+            Step::End => {
+                if dec.padding > 0 {
+                    let at = v.total;
+                    v.container.push(
+                        Finding::new(
+                            Rule::GzipPadding,
+                            at,
+                            0,
+                            format!(
+                                "{} of zero padding {} the last gzip member",
+                                count(dec.padding, "byte"),
+                                verb(dec.padding, "follows", "follow")
+                            ),
+                        )
+                        .expected("end of file after the last member")
+                        .found(count(dec.padding, "zero byte"))
+                        .hint("gzip(1) and Python accept zero padding (tape blocks, some servers pad); strict gzip readers reject it: truncate the file after the last member"),
+                    );
+                }
+                break;
+            }
+            Step::Damaged { written, why } => {
+                // the bytes decoded before the damage are findings too
+                if !feed_limited(&mut v, &buf[..written], opts) {
+                    break;
                 }
                 let at = v.total;
                 v.stop(
@@ -263,10 +317,13 @@ fn drive_gzip<R: Read>(src: R, opts: &Options) -> io::Result<Report> {
                         Rule::GzipDamaged,
                         at,
                         0,
-                        format!("the gzip stream is damaged; decompression failed after {} of output", count(at, "byte")),
+                        format!(
+                            "the gzip stream is damaged; decompression failed after {} of output",
+                            count(at, "byte")
+                        ),
                     )
                     .expected("a complete, intact gzip stream")
-                    .found(e.to_string())
+                    .found(why)
                     .hint("the download is probably incomplete or corrupted: fetch it again and compare its checksum"),
                     false,
                 );
@@ -500,6 +557,8 @@ pub struct Validator {
     linter: Option<PayloadLinter>,
     compression: Option<Compression>,
     stop: Option<(Finding, bool)>,
+    container: Vec<Finding>,
+    exact_len: bool,
     tail: [u8; TAIL_LEN],
     skipped: bool,
 }
@@ -518,6 +577,8 @@ impl Validator {
             linter: None,
             compression: None,
             stop: None,
+            container: Vec::new(),
+            exact_len: true,
             tail: [0; TAIL_LEN],
             skipped: false,
         }
@@ -564,13 +625,16 @@ impl Validator {
         if self.analysis.is_none() {
             self.analyse_prefix();
         }
-        self.linter = None;
         self.skipped = true;
         self.total += n;
         let Some(h) = self.analysis.as_ref().and_then(|a| a.header.as_ref()) else {
             return;
         };
         let left = h.payload_len() - self.payload_seen;
+        if left > 0 {
+            // the lints would miss payload bytes
+            self.linter = None;
+        }
         let p = left.min(n);
         self.payload_seen += p;
         self.trailing += n - p;
@@ -617,6 +681,28 @@ impl Validator {
         self
     }
 
+    /// True when no further byte of the stream can change the findings,
+    /// except the count of trailing bytes: the header is analysed and
+    /// either the payload size is unknown (not IDX, an unknown type, an
+    /// overflow) or the whole payload was seen (and linted).
+    pub fn settled(&self) -> bool {
+        if self.stop.is_some() {
+            return true;
+        }
+        let Some(a) = &self.analysis else {
+            return false;
+        };
+        match &a.header {
+            None => true,
+            Some(h) => self.payload_seen == h.payload_len(),
+        }
+    }
+
+    /// True once the header is analysed and gives no payload size.
+    fn header_unknown(&self) -> bool {
+        self.analysis.as_ref().is_some_and(|a| a.header.is_none())
+    }
+
     /// Stops validation with a container finding; `limit` says whether the
     /// data was cut by a limit (so nothing about its end can be said) rather
     /// than damaged (so truncation findings are consequences, not causes).
@@ -642,7 +728,15 @@ impl Validator {
                 // (a u64 count) held header and payload: no overflow; the
                 // payload alone may be up to u64::MAX - header otherwise
                 let end = h.header_len() as u64 + h.payload_len();
-                findings.push(trailing_bytes(h, end, self.trailing, &self.trailing_head));
+                // a lower bound when reading stopped before the end
+                let cut = !self.exact_len || matches!(self.stop, Some((_, true)));
+                findings.push(trailing_bytes(
+                    h,
+                    end,
+                    self.trailing,
+                    &self.trailing_head,
+                    cut,
+                ));
             }
             if let Some(l) = &self.linter {
                 findings.extend(l.finish());
@@ -660,10 +754,14 @@ impl Validator {
                     g.rule,
                     Rule::TruncatedMagic | Rule::TruncatedDimensions | Rule::TruncatedPayload
                 );
-                !(truncation || (limit && g.rule == Rule::TrailingBytes))
+                // IDX702 never hides a certain finding (spec 7.14): trailing
+                // bytes already seen stay (as a lower bound)
+                let _ = limit;
+                !truncation
             });
             findings.push(f);
         }
+        findings.append(&mut self.container);
         findings.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
         let kept = if self.skipped {
             0
@@ -673,6 +771,7 @@ impl Validator {
         let mut report = Report {
             header: a.header,
             stream_len: self.total,
+            exact_len: self.exact_len,
             compression: self.compression,
             findings,
             tail: self.tail[TAIL_LEN - kept..].to_vec(),
@@ -719,7 +818,13 @@ pub(crate) fn truncated_payload(h: &Header, seen: u64, total: u64) -> Finding {
     f
 }
 
-pub(crate) fn trailing_bytes(h: &Header, end: u64, trailing: u64, head: &[u8]) -> Finding {
+pub(crate) fn trailing_bytes(
+    h: &Header,
+    end: u64,
+    trailing: u64,
+    head: &[u8],
+    at_least: bool,
+) -> Finding {
     let looks_idx = head.len() == MAGIC_LEN
         && head[0] == 0
         && head[1] == 0
@@ -733,7 +838,7 @@ pub(crate) fn trailing_bytes(h: &Header, end: u64, trailing: u64, head: &[u8]) -
     let hint = if looks_idx {
         "the trailing bytes start with an IDX magic: two files were probably concatenated"
             .to_string()
-    } else if let Some(item) = item.filter(|i| trailing % i == 0) {
+    } else if let Some(item) = item.filter(|i| trailing % i == 0 && !at_least) {
         format!(
             "the trailing bytes are exactly {}: dimension 0 probably understates the count",
             count(trailing / item, "more item")
@@ -746,14 +851,26 @@ pub(crate) fn trailing_bytes(h: &Header, end: u64, trailing: u64, head: &[u8]) -
         Rule::TrailingBytes,
         end,
         trailing,
-        format!(
-            "{} {} the end of the declared payload",
-            count(trailing, "byte"),
-            verb(trailing, "follows", "follow")
-        ),
+        if at_least {
+            format!(
+                "{} {} the end of the declared payload (counting stopped there)",
+                crate::plural::at_least(trailing, "byte"),
+                verb(trailing, "follows", "follow")
+            )
+        } else {
+            format!(
+                "{} {} the end of the declared payload",
+                count(trailing, "byte"),
+                verb(trailing, "follows", "follow")
+            )
+        },
     )
     .expected(format!("end of file at byte {end}"))
-    .found(more(trailing))
+    .found(if at_least {
+        format!("at least {}", more(trailing))
+    } else {
+        more(trailing)
+    })
     .hint(hint)
 }
 

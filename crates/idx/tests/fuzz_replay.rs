@@ -23,6 +23,7 @@ const TARGETS: &[(&str, Harness)] = &[
     ("gzip", fuzzing::gzip_target),
     ("file_name", fuzzing::file_name_target),
     ("fix", fuzzing::fix_target),
+    ("inflate_diff", fuzzing::inflate_diff_target),
 ];
 
 fn root() -> PathBuf {

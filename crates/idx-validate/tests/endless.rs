@@ -1,0 +1,106 @@
+//! Endless and non-regular inputs finish (issue #12, bug 8): reading stops
+//! once nothing further can change the findings; trailing bytes on an input
+//! of unknown length are counted up to a bound and reported as "at least";
+//! a regular file's length comes from its metadata.
+#![cfg(unix)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Waits for `child` at most `secs` seconds; kills it and fails if it hangs.
+fn finish_within(mut child: Child, secs: u64) -> (i32, String) {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut out = String::new();
+            std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut out).unwrap();
+            return (status.code().unwrap_or(-1), out);
+        }
+        if start.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("idx-validate did not finish within {secs}s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_idx-validate"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn dev_zero_finishes_after_its_header() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let (code, out) = finish_within(spawn(&["--format", "short", "/dev/zero"]), 30);
+    assert_eq!(code, 1, "{out}");
+    // 00 00 00 00: type 0x00 and rank 0; nothing after byte 3 matters
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "/dev/zero:2: error[IDX102]: unknown element type code 0x00",
+            "/dev/zero:3: warning[IDX301]: rank 0: the file holds a single scalar",
+        ]
+    );
+}
+
+#[test]
+fn an_endless_fifo_after_a_valid_payload_reports_at_least_n_trailing_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("endless.idx");
+    let ok = Command::new("mkfifo").arg(&fifo).status();
+    if !ok.is_ok_and(|s| s.success()) {
+        return; // no mkfifo on this system
+    }
+    let child = spawn(&["--format", "short", fifo.to_str().unwrap()]);
+    let path = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        // u8 [1], payload 2a, then zeros until the reader goes away
+        let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&path) else {
+            return;
+        };
+        if f.write_all(&[0, 0, 8, 1, 0, 0, 0, 1, 0x2a]).is_err() {
+            return;
+        }
+        let zeros = vec![0u8; 64 * 1024];
+        while f.write_all(&zeros).is_ok() {}
+    });
+    let (code, out) = finish_within(child, 30);
+    writer.join().unwrap();
+    assert_eq!(code, 1, "{out}");
+    let want = format!(
+        "{}:9: error[IDX203]: at least {} bytes follow the end of the declared payload (counting stopped there)",
+        fifo.display(),
+        idx::TRAILING_COUNT_LIMIT
+    );
+    assert_eq!(out.lines().collect::<Vec<_>>(), [want.as_str()]);
+}
+
+#[test]
+fn a_regular_file_s_trailing_bytes_are_counted_exactly_from_its_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("big-trailer.idx");
+    let mut bytes = vec![0, 0, 8, 1, 0, 0, 0, 1, 0x2a];
+    let extra = 3 * idx::TRAILING_COUNT_LIMIT as usize + 5;
+    bytes.resize(bytes.len() + extra, 0);
+    std::fs::write(&p, &bytes).unwrap();
+    let (code, out) = finish_within(spawn(&["--format", "short", p.to_str().unwrap()]), 30);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out.trim_end(),
+        format!(
+            "{}:9: error[IDX203]: {extra} bytes follow the end of the declared payload",
+            p.display()
+        )
+    );
+}

@@ -1,0 +1,279 @@
+//! The gzip container (RFC 1952, spec 5.2): members decoded one after the
+//! other by zlib-rs (through flate2's `Decompress` in gzip mode, which
+//! checks the header, the CRC-32 and the length of every member).
+//!
+//! Why not `flate2::read::MultiGzDecoder` on its default backend:
+//! miniz_oxide, in the streaming (wrapping 32 KiB window) mode flate2 uses,
+//! does not check a back-reference against the start of the output, so a
+//! distance "too far back" copies zeros from the fresh window and an
+//! invalid stream decodes as valid (issue #12, bug 2). And a `Read`
+//! adapter drops the bytes decoded in the same call as an error, so the
+//! findings of the prefix before the damage were lost (bug 3). Here every
+//! step says how many bytes it wrote, also when it fails.
+//!
+//! After the last member, zero bytes are padding (spec 7.18): accepted and
+//! counted; any other byte is damage (IDX701).
+
+use flate2::{Decompress, FlushDecompress, Status};
+use std::io::{self, Read};
+
+/// Size of the compressed-input buffer (a fixed bound).
+const IN_LEN: usize = 64 * 1024;
+
+/// What one decoding step did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// This many bytes were written to the output buffer.
+    Data(usize),
+    /// The container ended cleanly.
+    End,
+    /// The container is damaged; `written` bytes decoded before the damage
+    /// were written to the output buffer first.
+    Damaged {
+        /// Bytes written by this step before the damage.
+        written: usize,
+        /// What is wrong, in the decoder's words.
+        why: String,
+    },
+}
+
+/// A gzip container read from `src`, decoded in fixed memory.
+pub(crate) struct Members<R> {
+    src: R,
+    buf: Box<[u8]>,
+    pos: usize,
+    len: usize,
+    eof: bool,
+    dec: Option<Decompress>,
+    members: u64,
+    /// Zero bytes seen after the last member.
+    pub padding: u64,
+    done: bool,
+    damage: Option<String>,
+}
+
+impl<R> std::fmt::Debug for Members<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Members")
+            .field("members", &self.members)
+            .field("padding", &self.padding)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: Read> Members<R> {
+    /// A decoder for the container `src` (which starts with `1f 8b`).
+    pub(crate) fn new(src: R) -> Self {
+        Members {
+            src,
+            buf: vec![0u8; IN_LEN].into_boxed_slice(),
+            pos: 0,
+            len: 0,
+            eof: false,
+            dec: None,
+            members: 0,
+            padding: 0,
+            done: false,
+            damage: None,
+        }
+    }
+
+    /// Refills the input buffer completely (or to the end of the source),
+    /// so the decoder sees the same pieces whatever the source's chunking.
+    fn fill(&mut self) -> io::Result<()> {
+        if self.pos < self.len || self.eof {
+            return Ok(());
+        }
+        self.pos = 0;
+        self.len = 0;
+        while self.len < self.buf.len() {
+            match self.src.read(&mut self.buf[self.len..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(k) => self.len += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Decodes the next bytes into `out` (which must not be empty).
+    ///
+    /// # Errors
+    /// Only the source's I/O errors; damage is [`Step::Damaged`].
+    pub(crate) fn step(&mut self, out: &mut [u8]) -> io::Result<Step> {
+        loop {
+            if self.done {
+                return Ok(Step::End);
+            }
+            self.fill()?;
+            let input = &self.buf[self.pos..self.len];
+            let Some(dec) = &mut self.dec else {
+                // between members: a new member, padding, or garbage
+                let Some(&first) = input.first() else {
+                    self.done = true;
+                    return Ok(Step::End);
+                };
+                if first == 0 && self.members > 0 {
+                    let zeros = input.iter().take_while(|&&b| b == 0).count();
+                    self.padding += zeros as u64;
+                    self.pos += zeros;
+                    continue;
+                }
+                if self.padding > 0 || first != 0x1f {
+                    self.done = true;
+                    let what = if self.padding > 0 {
+                        "a non-zero byte follows the zero padding after the last member"
+                    } else {
+                        "bytes after a member are neither another gzip member nor zero padding"
+                    };
+                    return Ok(Step::Damaged {
+                        written: 0,
+                        why: what.into(),
+                    });
+                }
+                self.dec = Some(Decompress::new_gzip(15));
+                self.members += 1;
+                continue;
+            };
+            let (in0, out0) = (dec.total_in(), dec.total_out());
+            let flush = if self.eof {
+                FlushDecompress::Finish
+            } else {
+                FlushDecompress::None
+            };
+            let res = dec.decompress(input, out, flush);
+            let used = (dec.total_in() - in0) as usize; // at most input.len()
+            let wrote = (dec.total_out() - out0) as usize; // at most out.len()
+            self.pos += used;
+            match res {
+                Err(e) => {
+                    self.done = true;
+                    return Ok(Step::Damaged {
+                        written: wrote,
+                        why: e.to_string(),
+                    });
+                }
+                Ok(Status::StreamEnd) => {
+                    self.dec = None;
+                    if wrote > 0 {
+                        return Ok(Step::Data(wrote));
+                    }
+                }
+                Ok(Status::Ok | Status::BufError) => {
+                    if wrote > 0 {
+                        return Ok(Step::Data(wrote));
+                    }
+                    if used == 0 && self.pos == self.len && self.eof {
+                        self.done = true;
+                        return Ok(Step::Damaged {
+                            written: 0,
+                            why: "the gzip stream ends inside a member".into(),
+                        });
+                    }
+                    if used == 0 && self.pos < self.len {
+                        // input and room were given and nothing happened:
+                        // never loop on it
+                        self.done = true;
+                        return Ok(Step::Damaged {
+                            written: 0,
+                            why: "the deflate decoder made no progress".into(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The decompressed stream as a reader, for the repair path: damage is an
+/// `InvalidData` error after the bytes decoded before it were returned.
+impl<R: Read> Read for Members<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if let Some(why) = self.damage.take() {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, why));
+        }
+        match self.step(buf)? {
+            Step::Data(n) => Ok(n),
+            Step::End => Ok(0),
+            Step::Damaged { written, why } => {
+                if written > 0 {
+                    self.damage = Some(why);
+                    Ok(written)
+                } else {
+                    Err(io::Error::new(io::ErrorKind::InvalidData, why))
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn gz(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(bytes).unwrap(); // ok: unit test
+        e.finish().unwrap() // ok: unit test
+    }
+
+    fn decode(bytes: &[u8]) -> (Vec<u8>, Option<String>, u64) {
+        let mut m = Members::new(bytes);
+        let mut out = Vec::new();
+        let mut buf = [0u8; 7];
+        loop {
+            match m.step(&mut buf).unwrap() {
+                // ok: unit test
+                Step::Data(n) => out.extend_from_slice(&buf[..n]),
+                Step::End => return (out, None, m.padding),
+                Step::Damaged { written, why } => {
+                    out.extend_from_slice(&buf[..written]);
+                    return (out, Some(why), m.padding);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn members_padding_and_garbage() {
+        let mut two = gz(b"hello ");
+        two.extend(gz(b"world"));
+        assert_eq!(decode(&two), (b"hello world".to_vec(), None, 0));
+        let mut padded = two.clone();
+        padded.extend([0; 5]);
+        assert_eq!(decode(&padded), (b"hello world".to_vec(), None, 5));
+        let mut garbage = padded.clone();
+        garbage.push(1);
+        assert!(decode(&garbage).1.is_some());
+        let mut junk = two.clone();
+        junk.extend(b"junk");
+        assert!(decode(&junk).1.is_some());
+        assert!(decode(&two[..two.len() - 1]).1.is_some());
+    }
+
+    #[test]
+    fn a_distance_before_the_start_is_damage_and_the_prefix_is_kept() {
+        // issue #12, bug 2: zlib says "invalid distance too far back" after
+        // decoding 00 00 08 01
+        let b: Vec<u8> = (0..29)
+            .map(|i| {
+                u8::from_str_radix(
+                    &"1f8b08000000000000ff6360e06004b2981d9d9c01de6682520b000000"[2 * i..2 * i + 2],
+                    16,
+                )
+                .unwrap() // ok: unit test
+            })
+            .collect();
+        let (out, why, _) = decode(&b);
+        assert_eq!(out, [0, 0, 8, 1]);
+        assert!(why.unwrap().contains("too far back")); // ok: unit test
+    }
+}
