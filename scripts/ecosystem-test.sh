@@ -2,7 +2,8 @@
 # Proves the distribution channels work from this checkout:
 #  1. cargo install --path crates/idx-validate, and crates/idx-conformance
 #     (whose runner must work from another directory, without the corpus)
-#  2. the maturin wheel (pyproject.toml) installs into a fresh venv and runs
+#  2. the idxkit wheel (pyproject.toml) installs into a fresh venv: the
+#     idx-validate and idx commands and the Python package
 #  3. pre-commit try-repo with a good and a bad file
 #  4. action.yml's structure, and the command its Validate step runs
 set -euo pipefail
@@ -24,16 +25,23 @@ grep -q " 0 failed" "$work/conformance.log" || { cat "$work/conformance.log"; ex
 [ -z "$(ls -A "$work/elsewhere")" ] || { echo "the runner wrote into its working directory"; exit 1; }
 echo "installed runner: ok (corpus generated from its recipes)"
 
-echo "-- wheel (maturin, bindings = bin) into a fresh venv"
+echo "-- the idxkit wheel (maturin, pyo3) into a fresh venv: the idx-validate and idx commands"
 python3 -m venv "$work/tools"
 "$work/tools/bin/pip" install -q --disable-pip-version-check -r scripts/requirements-ecosystem.txt
-"$work/tools/bin/maturin" build -q --release -o "$work/wheels" >/dev/null
+# scripts/test builds the wheel; CI passes its folder so it is built once.
+wheels="${IDXKIT_WHEEL_DIR:-}"
+if [ -z "$wheels" ] || ! ls "$wheels"/idxkit-*.whl >/dev/null 2>&1; then
+  wheels="$work/wheels"
+  "$work/tools/bin/maturin" build -q --release -o "$wheels" >/dev/null
+fi
 python3 -m venv "$work/fresh"
-"$work/fresh/bin/pip" install -q --disable-pip-version-check "$work"/wheels/idx_validate-*.whl
+"$work/fresh/bin/pip" install -q --disable-pip-version-check "$wheels"/idxkit-*.whl
 "$work/fresh/bin/idx-validate" corpus/valid/valid-mnist-labels-u8-10.idx | grep -q "OK u8 \[10\]"
 if "$work/fresh/bin/idx-validate" corpus/invalid/invalid-truncated-payload.idx >/dev/null; then
   echo "the wheel's idx-validate accepted an invalid file"; exit 1
 fi
+"$work/fresh/bin/idx" dump corpus/valid/valid-mnist-labels-u8-10.idx | grep -q '"shape"'
+"$work/fresh/bin/python" -c "import idxkit; assert idxkit.load('corpus/valid/valid-mnist-labels-u8-10.idx').shape == (10,)"
 echo "wheel: ok"
 
 echo "-- pre-commit try-repo"

@@ -13,9 +13,10 @@
 #    to crates/idx-conformance/adapters/results/ and their expected failures;
 # 3. regenerates corpus/MATRIX.md with every CI implementation run and these
 #    results merged.
-# Commit the results, expected failures and MATRIX.md. CI merges the saved
-# results and fails (`matrix --check`) when they are stale, that is of
-# another corpus than the current one: rerun this script then.
+# Commit the results, expected failures and MATRIX.md. CI's matrix step
+# merges the saved results and flags them STALE when they are of another
+# corpus than the current one (other cases or other bytes: the results carry
+# the corpus fingerprint): rerun this script then.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 envs="${1:-${TMPDIR:-/tmp}/idx-torchvision-envs}"

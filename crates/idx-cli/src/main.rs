@@ -102,7 +102,23 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    run_command(std::env::args_os())
+}
+
+/// The whole command on an argument list whose first item is the program
+/// name. `idx_cli::run` (the library) calls it for the Python package.
+pub(crate) fn run_command<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     let mut stdout = std::io::stdout().lock();
     if let Some(shell) = cli.completions {
         clap_complete::generate(shell, &mut Cli::command(), "idx", &mut stdout);

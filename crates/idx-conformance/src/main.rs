@@ -572,9 +572,10 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
             .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()));
         if let Ok(v) = &v {
             // saved results must be of this corpus (same cases, same bytes)
+            // flagged, not failed: rerunning them needs a heavy install
+            // outside CI (scripts/torchvision-matrix.sh)
             if let Err(why) = corpus::results_match(v, &cases) {
                 println!("  STALE {}: {why}", p.display());
-                changes.push(format!("{} is stale: {why}", p.display()));
             }
         }
         let r = v.and_then(|v| runner::Report::from_json(&v));

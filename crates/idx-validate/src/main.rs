@@ -121,7 +121,7 @@ struct Cli {
     /// Do not decompress gzip input (it is then reported as IDX402).
     #[arg(long)]
     no_decompress: bool,
-    /// Stop decompressing after this many bytes (IDX702); suffixes K, M, G, KiB, MiB, GiB... (default 64GiB).
+    /// Stop decompressing after this many bytes (IDX702); suffixes K, M, G, KiB, MiB, GiB... (default 64GiB; 0: no limit).
     #[arg(long, value_name = "SIZE", value_parser = idx_validate::size::parse_size)]
     max_decompressed: Option<u64>,
     /// Report only these rules: codes, names or code prefixes, comma-separated (replaces the configuration's select).
@@ -187,7 +187,23 @@ fn parse_rule_selector(s: &str) -> Result<String, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    run_command(std::env::args_os())
+}
+
+/// The whole command on an argument list whose first item is the program
+/// name. `idx_validate::run` (the library) calls it for the Python package.
+pub(crate) fn run_command<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     let mut stdout = std::io::stdout().lock();
     if let Some(shell) = cli.completions {
         clap_complete::generate(shell, &mut Cli::command(), "idx-validate", &mut stdout);
@@ -248,11 +264,15 @@ fn main() -> ExitCode {
     let settings = Settings {
         options: idx::Options::default()
             .with_decompress(!cli.no_decompress)
-            .with_max_decompressed(Some(
-                cli.max_decompressed
-                    .or(cfg.max_decompressed)
-                    .unwrap_or(64 << 30),
-            ))
+            // 0 means no limit, as for --max-findings (spec 7.20)
+            .with_max_decompressed(
+                Some(
+                    cli.max_decompressed
+                        .or(cfg.max_decompressed)
+                        .unwrap_or(64 << 30),
+                )
+                .filter(|&n| n > 0),
+            )
             .with_expect_dtype(cli.expect_dtype.or(cfg.expect_dtype))
             .with_expect_shape(
                 cli.expect_shape

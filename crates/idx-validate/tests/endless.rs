@@ -104,3 +104,46 @@ fn a_regular_file_s_trailing_bytes_are_counted_exactly_from_its_length() {
         )
     );
 }
+
+/// Spec 7.20 and 7.21: `--max-decompressed 0` means no limit, like
+/// `--max-findings 0`; `--expect-shape ''` is the empty shape (rank 0).
+#[test]
+fn zero_limits_and_the_empty_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = [0u8, 0, 8, 1, 0, 0, 0, 1, 0x2a];
+    let p = dir.path().join("one.idx");
+    std::fs::write(&p, raw).unwrap();
+    let gz = dir.path().join("one.idx.gz");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(&raw).unwrap();
+    std::fs::write(&gz, e.finish().unwrap()).unwrap();
+    let run = |args: &[&str]| finish_within(spawn(args), 30);
+    let (code, out) = run(&[
+        "--format",
+        "short",
+        "--max-decompressed",
+        "0",
+        gz.to_str().unwrap(),
+    ]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    let (code, out) = run(&[
+        "--format",
+        "short",
+        "--max-findings",
+        "0",
+        p.to_str().unwrap(),
+    ]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    let (code, out) = run(&[
+        "--format",
+        "short",
+        "--expect-shape",
+        "",
+        p.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(":3: error[IDX602]: the rank is 1, expected 0"),
+        "{out}"
+    );
+}

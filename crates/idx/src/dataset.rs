@@ -7,7 +7,7 @@
 //! or explicitly. The caller gives each file's path, its header (from
 //! validation) and, for labels files, a [`LabelScan`] of the values; the
 //! findings come back per file, in the usual data model, with
-//! [`Finding::related`] naming the other file of a pair.
+//! the `related` field of [`Finding`] naming the other file of a pair.
 //!
 //! Like the rest of the library this reads no file by name: the scan takes
 //! a reader.

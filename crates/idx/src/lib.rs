@@ -56,4 +56,4 @@ pub use validate::{
     validate, validate_reader, validate_reader_len, validate_with, Options, Validator, CHUNK_LEN,
     TRAILING_COUNT_LIMIT,
 };
-pub use write::{encode_header, to_bytes, write, write_raw, WriteError};
+pub use write::{encode_header, to_bytes, write, write_raw, write_slice, WriteError};

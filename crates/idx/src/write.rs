@@ -158,6 +158,33 @@ pub fn write<W: Write>(mut w: W, array: &Array) -> Result<u64, WriteError> {
     Ok(header.len() as u64 + payload)
 }
 
+/// Writes elements held in a slice (borrowed, row-major, native-endian) in
+/// the canonical IDX encoding, without copying them into an [`Array`]
+/// first. Returns the number of bytes written. Memory: a fixed 64 KiB
+/// encoding buffer.
+///
+/// # Errors
+/// A shape IDX cannot encode, a shape that does not hold `data.len()`
+/// elements ([`WriteError::PayloadLength`]), or I/O.
+///
+/// # Panics
+/// Never.
+pub fn write_slice<W: Write, T: Element>(
+    mut w: W,
+    dims: &[usize],
+    data: &[T],
+) -> Result<u64, WriteError> {
+    let header = encode_header(T::TYPE, dims)?;
+    let size = T::TYPE.size() as u64;
+    let expected = dims.iter().try_fold(size, |a, &d| a.checked_mul(d as u64));
+    let found = (data.len() as u64).saturating_mul(size);
+    if expected != Some(found) {
+        return Err(WriteError::PayloadLength { expected, found });
+    }
+    w.write_all(&header)?;
+    Ok(header.len() as u64 + put(&mut w, data)?)
+}
+
 /// Encodes an array into a new vector.
 ///
 /// # Errors

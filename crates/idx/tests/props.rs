@@ -212,6 +212,36 @@ fn read_array_does_not_allocate_by_the_header() {
     }
 }
 
+quickcheck! {
+    /// `write_slice` of an array's elements writes what `write` of the
+    /// array writes.
+    fn write_slice_equals_write(a: Arb) -> bool {
+        let a = a.0;
+        let mut out = Vec::new();
+        let n = match a.data() {
+            Data::U8(v) => idx::write_slice(&mut out, a.dims(), v),
+            Data::I8(v) => idx::write_slice(&mut out, a.dims(), v),
+            Data::I16(v) => idx::write_slice(&mut out, a.dims(), v),
+            Data::I32(v) => idx::write_slice(&mut out, a.dims(), v),
+            Data::F32(v) => idx::write_slice(&mut out, a.dims(), v),
+            Data::F64(v) => idx::write_slice(&mut out, a.dims(), v),
+        };
+        n.ok() == Some(out.len() as u64) && Some(out) == to_bytes(&a).ok()
+    }
+}
+
+#[test]
+fn write_slice_refuses_a_shape_that_does_not_hold_the_data() {
+    let err = idx::write_slice(Vec::new(), &[2, 3], &[1.0f32; 5]).unwrap_err(); // test: must fail
+    assert!(matches!(
+        err,
+        idx::WriteError::PayloadLength {
+            expected: Some(24),
+            found: 20
+        }
+    ));
+}
+
 /// Streaming decode of payloads longer than its read buffer (so the
 /// buffer is refilled and elements straddle reads) equals `parse`, for
 /// every type, whole reads and odd pieces alike.

@@ -578,3 +578,46 @@ fn endless_readers_finish_with_lower_bounds() {
     assert!(r.exact_len);
     assert_eq!(r.findings[0].length, 3_000_000);
 }
+
+#[test]
+fn spec_section_7_positions() {
+    // 7.11: the bytes present are checked, then IDX103
+    case("3 bytes", "00 00 07", &[("IDX102", 2, 1), ("IDX103", 3, 0)]);
+    // 7.12: 1 to 3 printable bytes are text
+    case("text ab", "61 62", &[("IDX405", 0, 2)]);
+    // 7.13: a little-endian rank-0 u8 magic
+    case("le rank 0", "00 08 00 00 2a", &[("IDX401", 0, 4)]);
+    // 7.14: warnings for the complete dimensions present
+    case(
+        "truncated list",
+        "00 00 08 03  00 00 00 00  80 00 00 00  ff",
+        &[("IDX302", 4, 4), ("IDX303", 8, 4), ("IDX104", 13, 0)],
+    );
+    // 7.15: payload lints run on an invalid file's payload bytes
+    case(
+        "truncated f32 with a NaN",
+        "00 00 0d 01  00 00 00 02  7f c0 00 00",
+        &[("IDX502", 8, 4), ("IDX202", 12, 0)],
+    );
+    // 7.16: both reserved bytes, one finding
+    case(
+        "both reserved",
+        "01 01 08 01  00 00 00 01  2a",
+        &[("IDX101", 0, 2)],
+    );
+    // 7.17: empty zip and bare BZh are other compression
+    case(
+        "empty zip",
+        "50 4b 05 06 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00",
+        &[("IDX403", 0, 4)],
+    );
+    case("bare BZh", "42 5a 68", &[("IDX403", 0, 3)]);
+    // 7.22: no item hint for rank 0
+    let r = validate(&hx("00 00 0c 00  01 02"));
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::TruncatedPayload)
+        .unwrap();
+    assert_eq!((f.offset, f.hint.as_deref()), (6, None));
+}

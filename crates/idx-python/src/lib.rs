@@ -1,0 +1,1109 @@
+//! `idxkit._native`: the native module of the `idxkit` Python package.
+//!
+//! Only conversions between Python objects and the `idx` library: every
+//! verdict, finding and check comes from `idx` (parse, read, write,
+//! validate), `idx-validate` (checking a file and rendering it as the CLI
+//! does) and `idx-conformance` (the corpus and the runner's judgement).
+//! Parsing, decoding, encoding and validation run with the GIL released.
+//! The Python layer (`python/idxkit/__init__.py`) only normalises arguments.
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use idx::{Array, Data, ElementType};
+use idx_conformance::cases::Case;
+use idx_conformance::content::Content;
+use idx_conformance::runner::{self, Answer, Mode, Outcome, Skipped, Status};
+use idx_validate::check::{self, Checked, FileResult, Settings, Source};
+use idx_validate::render;
+use numpy::ndarray::{ArrayD, IxDyn};
+use numpy::{
+    PyArray, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+create_exception!(
+    idxkit,
+    IdxError,
+    pyo3::exceptions::PyValueError,
+    "Base class of idxkit's errors; a ValueError, so code that catches ValueError still works."
+);
+create_exception!(
+    idxkit,
+    InvalidFileError,
+    IdxError,
+    "The data breaks a rule of the IDX spec. `.findings` holds the violations (rule, offset, ...)."
+);
+create_exception!(
+    idxkit,
+    UnsupportedDtypeError,
+    IdxError,
+    "The array's dtype cannot be stored in IDX; the message says which type to cast to."
+);
+create_exception!(
+    idxkit,
+    DatasetError,
+    IdxError,
+    "Files that are each valid do not form a dataset (e.g. image and label counts differ)."
+);
+
+/// One finding of the `idx` library, as a Python object.
+#[pyclass(frozen, eq, module = "idxkit")]
+#[derive(Debug, Clone, PartialEq)]
+struct Finding {
+    /// The rule code, e.g. `IDX202`.
+    #[pyo3(get)]
+    rule: String,
+    /// The rule's name, e.g. `truncated-payload`.
+    #[pyo3(get)]
+    name: String,
+    /// `error`, `warning` or `info`.
+    #[pyo3(get)]
+    severity: String,
+    /// Byte offset of the first offending byte (in the decompressed stream for gzip).
+    #[pyo3(get)]
+    offset: u64,
+    /// Number of offending bytes (0 for missing data).
+    #[pyo3(get)]
+    length: u64,
+    /// A self-contained message.
+    #[pyo3(get)]
+    message: String,
+    /// What the spec requires here.
+    #[pyo3(get)]
+    expected: Option<String>,
+    /// What the file holds here.
+    #[pyo3(get)]
+    found: Option<String>,
+    /// How to fix it.
+    #[pyo3(get)]
+    hint: Option<String>,
+    text: String,
+}
+
+impl From<&idx::Finding> for Finding {
+    fn from(f: &idx::Finding) -> Self {
+        Finding {
+            rule: f.rule.code().to_string(),
+            name: f.rule.name().to_string(),
+            severity: f.severity().to_string(),
+            offset: f.offset,
+            length: f.length,
+            message: f.message.clone(),
+            expected: f.expected.clone(),
+            found: f.found.clone(),
+            hint: f.hint.clone(),
+            text: f.to_string(),
+        }
+    }
+}
+
+#[pymethods]
+impl Finding {
+    fn __repr__(&self) -> String {
+        format!(
+            "Finding(rule={:?}, severity={:?}, offset={}, length={}, message={:?})",
+            self.rule, self.severity, self.offset, self.length, self.message
+        )
+    }
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+}
+
+/// Why loading failed, before it becomes a Python exception.
+enum LoadError {
+    Invalid(Vec<idx::Finding>),
+    Io(io::Error),
+}
+
+impl LoadError {
+    fn into_py(self, py: Python<'_>) -> PyErr {
+        match self {
+            LoadError::Io(e) => PyOSError::new_err(e.to_string()),
+            LoadError::Invalid(findings) => invalid_file_error(py, &findings),
+        }
+    }
+}
+
+fn invalid_file_error(py: Python<'_>, findings: &[idx::Finding]) -> PyErr {
+    let msg = match findings.first() {
+        Some(f) => format!(
+            "{}: {} (at offset {:#x}, byte {})",
+            f.rule.code(),
+            f.message,
+            f.offset,
+            f.offset
+        ),
+        None => "invalid IDX data".to_string(),
+    };
+    let err = InvalidFileError::new_err(msg);
+    let list: Vec<Finding> = findings.iter().map(Finding::from).collect();
+    let attached = PyList::new(py, list).and_then(|l| err.value(py).setattr("findings", l));
+    match attached {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}
+
+impl From<idx::ReadError> for LoadError {
+    fn from(e: idx::ReadError) -> Self {
+        match e {
+            idx::ReadError::Invalid(e) => LoadError::Invalid(vec![e.into_finding()]),
+            idx::ReadError::Io(e) => LoadError::Io(e),
+            other => LoadError::Io(io::Error::other(other.to_string())),
+        }
+    }
+}
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Reads until `buf` is full or the reader ends.
+fn fill(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// A gzip stream that failed to decode: the library's validation says why
+/// (IDX701 for a damaged stream); an I/O error if it finds nothing wrong.
+fn gzip_failure(
+    e: idx::ReadError,
+    revalidate: impl FnOnce() -> io::Result<idx::Report>,
+) -> LoadError {
+    match e {
+        idx::ReadError::Io(io_err) => match revalidate() {
+            Ok(report) if report.has_errors() => {
+                LoadError::Invalid(report.errors().cloned().collect())
+            }
+            _ => LoadError::Io(io_err),
+        },
+        other => other.into(),
+    }
+}
+
+fn read_path(path: &Path, decompress: bool) -> Result<Array, LoadError> {
+    let mut f = File::open(path).map_err(LoadError::Io)?;
+    let mut magic = [0u8; 2];
+    let n = fill(&mut f, &mut magic).map_err(LoadError::Io)?;
+    let stream = io::Cursor::new(magic[..n].to_vec()).chain(f);
+    if decompress && magic[..n] == GZIP_MAGIC {
+        let gz = flate2::read::MultiGzDecoder::new(io::BufReader::new(stream));
+        idx::read_array(gz).map_err(|e| {
+            gzip_failure(e, || {
+                let opts = idx::Options::default().with_decompress(true);
+                idx::validate_reader(File::open(path)?, &opts)
+            })
+        })
+    } else {
+        Ok(idx::read_array(stream)?)
+    }
+}
+
+fn read_bytes(bytes: &[u8], decompress: bool) -> Result<Array, LoadError> {
+    if decompress && bytes.starts_with(&GZIP_MAGIC) {
+        let gz = flate2::read::MultiGzDecoder::new(bytes);
+        idx::read_array(gz).map_err(|e| {
+            gzip_failure(e, || {
+                let opts = idx::Options::default().with_decompress(true);
+                Ok(idx::validate_with(bytes, &opts))
+            })
+        })
+    } else {
+        idx::parse(bytes)
+            .map(|v| v.to_array())
+            .map_err(|e| LoadError::Invalid(vec![e.into_finding()]))
+    }
+}
+
+/// The most dimensions the numpy crate gives an array (numpy 1's limit);
+/// IDX allows 255.
+const NUMPY_MAX_RANK: usize = 32;
+
+/// Whether numpy can make an array of this shape: at most 32 dimensions,
+/// and the product of the non-zero dimensions (numpy ignores none of them)
+/// times the element size within `isize`.
+fn numpy_holds(dims: &[usize], dtype: ElementType) -> bool {
+    dims.len() <= NUMPY_MAX_RANK
+        && dims
+            .iter()
+            .filter(|&&d| d != 0)
+            .try_fold(dtype.size(), |a, &d| a.checked_mul(d))
+            .is_some_and(|n| isize::try_from(n).is_ok())
+}
+
+fn numpy_error(dims: &[usize]) -> PyErr {
+    let why = if dims.len() > NUMPY_MAX_RANK {
+        format!("numpy arrays hold at most {NUMPY_MAX_RANK} dimensions")
+    } else {
+        "numpy cannot make an array of that shape (the product of its non-zero \
+         dimensions is too large)"
+            .to_string()
+    };
+    IdxError::new_err(format!(
+        "the data is valid IDX of rank {} but {why}: validate() it, or read it \
+         with the idx command (idx dump)",
+        dims.len()
+    ))
+}
+
+/// Moves an owned array into numpy without copying the elements.
+fn to_numpy(py: Python<'_>, a: Array) -> PyResult<Py<PyAny>> {
+    if !numpy_holds(a.dims(), a.dtype()) {
+        return Err(numpy_error(a.dims()));
+    }
+    let (dims, data) = a.into_parts();
+    fn arr<T: numpy::Element>(py: Python<'_>, dims: &[usize], v: Vec<T>) -> PyResult<Py<PyAny>> {
+        let a = ArrayD::from_shape_vec(IxDyn(dims), v)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(PyArray::from_owned_array(py, a).into_any().unbind())
+    }
+    match data {
+        Data::U8(v) => arr(py, &dims, v),
+        Data::I8(v) => arr(py, &dims, v),
+        Data::I16(v) => arr(py, &dims, v),
+        Data::I32(v) => arr(py, &dims, v),
+        Data::F32(v) => arr(py, &dims, v),
+        Data::F64(v) => arr(py, &dims, v),
+    }
+}
+
+/// Loads an IDX file by path (streamed: memory is the output array).
+#[pyfunction]
+#[pyo3(signature = (path, decompress=true))]
+fn load_path(py: Python<'_>, path: PathBuf, decompress: bool) -> PyResult<Py<PyAny>> {
+    match py.detach(|| read_path(&path, decompress)) {
+        Ok(a) => to_numpy(py, a),
+        Err(e) => Err(e.into_py(py)),
+    }
+}
+
+/// Loads IDX bytes held in memory (a uint8 array over any bytes-like object).
+#[pyfunction]
+#[pyo3(signature = (data, decompress=true))]
+fn load_buffer(
+    py: Python<'_>,
+    data: PyReadonlyArray1<'_, u8>,
+    decompress: bool,
+) -> PyResult<Py<PyAny>> {
+    let bytes = data
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    match py.detach(|| read_bytes(bytes, decompress)) {
+        Ok(a) => to_numpy(py, a),
+        Err(e) => Err(e.into_py(py)),
+    }
+}
+
+/// Parses a whole (mapped) file strictly without decoding it: the element
+/// type name, the dimensions and the header length, for a zero-copy view.
+#[pyfunction]
+fn parse_header(
+    py: Python<'_>,
+    data: PyReadonlyArray1<'_, u8>,
+) -> PyResult<(&'static str, Vec<u32>, usize)> {
+    let bytes = data
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let parsed = py.detach(|| {
+        idx::parse(bytes).map(|v| (v.dtype().name(), v.dims().to_vec(), v.header().header_len()))
+    });
+    let (dtype, dims, header_len) =
+        parsed.map_err(|e| invalid_file_error(py, &[e.into_finding()]))?;
+    let shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+    match ElementType::from_name(dtype) {
+        Some(t) if numpy_holds(&shape, t) => Ok((dtype, dims, header_len)),
+        _ => Err(numpy_error(&shape)),
+    }
+}
+
+/// Borrowed native-endian elements of a numpy array.
+enum Slice<'a> {
+    U8(&'a [u8]),
+    I8(&'a [i8]),
+    I16(&'a [i16]),
+    I32(&'a [i32]),
+    F32(&'a [f32]),
+    F64(&'a [f64]),
+}
+
+fn write_slice<W: Write>(w: W, dims: &[usize], s: &Slice<'_>) -> Result<u64, idx::WriteError> {
+    match *s {
+        Slice::U8(v) => idx::write_slice(w, dims, v),
+        Slice::I8(v) => idx::write_slice(w, dims, v),
+        Slice::I16(v) => idx::write_slice(w, dims, v),
+        Slice::I32(v) => idx::write_slice(w, dims, v),
+        Slice::F32(v) => idx::write_slice(w, dims, v),
+        Slice::F64(v) => idx::write_slice(w, dims, v),
+    }
+}
+
+/// Why a dtype cannot be stored, and what to cast to.
+fn unsupported(array: &Bound<'_, PyUntypedArray>) -> PyErr {
+    let d = array.dtype();
+    let name = d.str().map(|s| s.to_string()).unwrap_or_default();
+    let advice = match (d.kind(), d.itemsize()) {
+        (b'b', _) => "cast to u8: array.astype(numpy.uint8)",
+        (b'u', 2) => "cast to i32, which holds every uint16 value: array.astype(numpy.int32)",
+        (b'u', _) | (b'i', _) => {
+            "cast to i32 if the values fit in 32 bits (array.astype(numpy.int32)), or to f64"
+        }
+        (b'f', 2) => "cast to f32, which holds every float16 value: array.astype(numpy.float32)",
+        (b'f', _) => "cast to f64 (array.astype(numpy.float64)), which rounds wider floats",
+        (b'c', _) => {
+            "IDX has no complex type: save the real and imaginary parts as two float arrays"
+        }
+        _ => "IDX holds only u8, i8, i16, i32, f32 and f64 numbers",
+    };
+    UnsupportedDtypeError::new_err(format!(
+        "dtype {name} cannot be stored in IDX (it holds u8, i8, i16, i32, f32, f64): {advice}"
+    ))
+}
+
+/// Runs `f` on the elements of a C-contiguous, native-endian numpy array
+/// (the Python layer makes it so), with the GIL released.
+fn with_elements<R: Send>(
+    array: &Bound<'_, PyUntypedArray>,
+    f: impl FnOnce(&[usize], &Slice<'_>) -> R + Send,
+) -> PyResult<R> {
+    let py = array.py();
+    let dims: Vec<usize> = array.shape().to_vec();
+    macro_rules! try_type {
+        ($t:ty, $v:ident) => {
+            if let Ok(a) = array.cast::<PyArrayDyn<$t>>() {
+                let ro = a.readonly();
+                let s = Slice::$v(
+                    ro.as_slice()
+                        .map_err(|e| PyValueError::new_err(e.to_string()))?,
+                );
+                return Ok(py.detach(|| f(&dims, &s)));
+            }
+        };
+    }
+    try_type!(u8, U8);
+    try_type!(i8, I8);
+    try_type!(i16, I16);
+    try_type!(i32, I32);
+    try_type!(f32, F32);
+    try_type!(f64, F64);
+    Err(unsupported(array))
+}
+
+fn write_error(e: idx::WriteError) -> PyErr {
+    match e {
+        idx::WriteError::Io(e) => PyOSError::new_err(e.to_string()),
+        other => IdxError::new_err(other.to_string()),
+    }
+}
+
+/// Encodes to `w`, gzip-compressed when asked.
+fn encode_to<W: Write>(
+    w: W,
+    dims: &[usize],
+    s: &Slice<'_>,
+    compress: bool,
+) -> Result<(), idx::WriteError> {
+    if compress {
+        let mut gz = flate2::write::GzEncoder::new(w, flate2::Compression::default());
+        write_slice(&mut gz, dims, s)?;
+        gz.finish()?.flush()?;
+    } else {
+        let mut w = w;
+        write_slice(&mut w, dims, s)?;
+        w.flush()?;
+    }
+    Ok(())
+}
+
+/// Writes the canonical encoding of `array` to a file.
+#[pyfunction]
+#[pyo3(signature = (path, array, compress=false))]
+fn save_path(path: PathBuf, array: &Bound<'_, PyUntypedArray>, compress: bool) -> PyResult<()> {
+    with_elements(array, |dims, s| {
+        let f = File::create(&path)?;
+        encode_to(BufWriter::with_capacity(1 << 16, f), dims, s, compress)
+    })?
+    .map_err(write_error)
+}
+
+/// The canonical encoding of `array`, as bytes.
+#[pyfunction]
+#[pyo3(signature = (array, compress=false))]
+fn encode(
+    py: Python<'_>,
+    array: &Bound<'_, PyUntypedArray>,
+    compress: bool,
+) -> PyResult<Py<PyBytes>> {
+    let out = with_elements(array, |dims, s| {
+        let mut out = Vec::new();
+        encode_to(&mut out, dims, s, compress).map(|()| out)
+    })?
+    .map_err(write_error)?;
+    Ok(PyBytes::new(py, &out).unbind())
+}
+
+/// The result of validating one input, as `idx-validate` sees it.
+#[pyclass(frozen, module = "idxkit")]
+struct Report {
+    result: FileResult,
+    findings: Vec<Finding>,
+}
+
+impl Report {
+    fn checked(&self) -> Option<&Checked> {
+        self.result.outcome.as_ref().ok()
+    }
+}
+
+#[pymethods]
+impl Report {
+    /// True when no error was found (warnings and infos allowed).
+    #[getter]
+    fn ok(&self) -> bool {
+        self.checked().is_some_and(|c| !c.fails(false))
+    }
+    /// Every finding, ordered by offset then rule.
+    #[getter]
+    fn findings(&self) -> Vec<Finding> {
+        self.findings.clone()
+    }
+    /// The error findings.
+    #[getter]
+    fn errors(&self) -> Vec<Finding> {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == "error")
+            .cloned()
+            .collect()
+    }
+    /// The path validated, or None for bytes.
+    #[getter]
+    fn path(&self) -> Option<String> {
+        match &self.result.source {
+            Source::File(p) if p.as_os_str() != BYTES_NAME => Some(p.display().to_string()),
+            _ => None,
+        }
+    }
+    /// The element type name (`u8`, ...), when the header could be read.
+    #[getter]
+    fn dtype(&self) -> Option<&'static str> {
+        self.checked()
+            .and_then(|c| c.report.header.as_ref())
+            .map(|h| h.dtype().name())
+    }
+    /// The dimensions, when the header could be read.
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        match self.checked().and_then(|c| c.report.header.as_ref()) {
+            Some(h) => Ok(Some(PyTuple::new(py, h.dims())?)),
+            None => Ok(None),
+        }
+    }
+    /// `"gzip"` when the data was decompressed (offsets are then in the
+    /// decompressed stream), else None.
+    #[getter]
+    fn compression(&self) -> Option<&'static str> {
+        self.checked()
+            .and_then(|c| c.report.compression)
+            .map(|c| c.as_str())
+    }
+    /// The report in idx-validate's JSON format (`--format json`).
+    fn to_json(&self) -> String {
+        render::json::render(
+            std::slice::from_ref(&self.result),
+            &render::Context::default(),
+        )
+    }
+    /// The report as idx-validate's human output (no colour).
+    fn __str__(&self) -> String {
+        render::human::render(
+            std::slice::from_ref(&self.result),
+            &render::Context::default(),
+        )
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Report(ok={}, findings={})",
+            if self.ok() { "True" } else { "False" },
+            self.findings.len()
+        )
+    }
+}
+
+/// How in-memory data is named in reports.
+const BYTES_NAME: &str = "<bytes>";
+
+/// A `select`/`ignore` entry: a rule code or name, or a code prefix (`IDX5`).
+fn selector(s: &str) -> PyResult<Selector> {
+    if let Some(r) = idx::Rule::find(s) {
+        return Ok(Selector::Rule(r));
+    }
+    let up = s.to_ascii_uppercase();
+    if up.len() >= 3 && idx::Rule::ALL.iter().any(|r| r.code().starts_with(&up)) {
+        return Ok(Selector::Prefix(up));
+    }
+    Err(PyValueError::new_err(format!(
+        "no rule {s:?}: give a code (IDX202), a name (truncated-payload) or a code prefix (IDX2)"
+    )))
+}
+
+enum Selector {
+    Rule(idx::Rule),
+    Prefix(String),
+}
+
+impl Selector {
+    fn matches(&self, r: idx::Rule) -> bool {
+        match self {
+            Selector::Rule(x) => *x == r,
+            Selector::Prefix(p) => r.code().starts_with(p.as_str()),
+        }
+    }
+}
+
+fn parse_expect_shape(shape: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u32>>> {
+    if let Ok(s) = shape.cast::<PyString>() {
+        return idx_validate::parse_shape(&s.to_cow()?)
+            .map(|p| p.0)
+            .map_err(PyValueError::new_err);
+    }
+    let mut out = Vec::new();
+    for d in shape.try_iter()? {
+        let d = d?;
+        if d.is_none() {
+            out.push(None);
+        } else {
+            out.push(Some(d.extract::<u32>().map_err(|_| {
+                PyValueError::new_err("expect_shape: each dimension is an int in 0..2**32 or None")
+            })?));
+        }
+    }
+    Ok(out)
+}
+
+/// Validates a path or in-memory bytes exactly as `idx-validate` does
+/// (gzip decompressed, every finding kept), then applies `select`/`ignore`.
+#[pyfunction]
+#[pyo3(signature = (path=None, data=None, expect_dtype=None, expect_shape=None, select=None, ignore=None))]
+fn validate(
+    py: Python<'_>,
+    path: Option<PathBuf>,
+    data: Option<PyReadonlyArray1<'_, u8>>,
+    expect_dtype: Option<&str>,
+    expect_shape: Option<&Bound<'_, PyAny>>,
+    select: Option<Vec<String>>,
+    ignore: Option<Vec<String>>,
+) -> PyResult<Report> {
+    let expect_dtype = match expect_dtype {
+        Some(name) => Some(ElementType::from_name(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "expect_dtype {name:?}: one of u8, i8, i16, i32, f32, f64"
+            ))
+        })?),
+        None => None,
+    };
+    let expect_shape = expect_shape.map(parse_expect_shape).transpose()?;
+    let select = select
+        .unwrap_or_default()
+        .iter()
+        .map(|s| selector(s))
+        .collect::<PyResult<Vec<_>>>()?;
+    let ignore = ignore
+        .unwrap_or_default()
+        .iter()
+        .map(|s| selector(s))
+        .collect::<PyResult<Vec<_>>>()?;
+    let settings = Settings {
+        options: idx::Options::default()
+            .with_decompress(true)
+            .with_max_decompressed(Some(64 << 30))
+            .with_expect_dtype(expect_dtype)
+            .with_expect_shape(expect_shape),
+        structure_only: false,
+        max_findings: 0,
+    };
+    let bytes = match &data {
+        Some(d) => Some(
+            d.as_slice()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?,
+        ),
+        None => None,
+    };
+    let mut result = py.detach(|| match (bytes, &path) {
+        (Some(b), _) => FileResult {
+            source: Source::File(PathBuf::from(BYTES_NAME)),
+            outcome: Ok(Checked {
+                report: idx::validate_with(b, &settings.options),
+                suppressed: Default::default(),
+                repair: None,
+            }),
+        },
+        (None, Some(p)) => check::check(&Source::File(p.clone()), &settings),
+        (None, None) => FileResult {
+            source: Source::File(PathBuf::from(BYTES_NAME)),
+            outcome: Err("nothing to validate".into()),
+        },
+    });
+    let checked = match &mut result.outcome {
+        Ok(c) => c,
+        Err(e) => return Err(PyOSError::new_err(e.clone())),
+    };
+    checked.report.findings.retain(|f| {
+        (select.is_empty() || select.iter().any(|s| s.matches(f.rule)))
+            && !ignore.iter().any(|s| s.matches(f.rule))
+    });
+    let findings = checked.report.findings.iter().map(Finding::from).collect();
+    Ok(Report { result, findings })
+}
+
+/// One case of a conformance run.
+#[pyclass(frozen, get_all, module = "idxkit")]
+#[derive(Debug, Clone)]
+struct CaseResult {
+    /// The case ID (the corpus file stem).
+    id: String,
+    /// `valid`, `invalid` or `implementation-defined`.
+    verdict: &'static str,
+    /// The runner's status: `pass`, `accepted-invalid`, `rejected-valid`,
+    /// `wrong-content`, `wrong-bytes`, `crash`, `accepted`, `rejected`.
+    status: &'static str,
+    /// Why.
+    detail: String,
+    /// Counts as a failure (not implementation-defined, not `pass`).
+    failed: bool,
+    /// Listed in `expected_failures`.
+    expected_failure: bool,
+}
+
+#[pymethods]
+impl CaseResult {
+    fn __repr__(&self) -> String {
+        format!(
+            "CaseResult(id={:?}, status={:?}, detail={:?})",
+            self.id, self.status, self.detail
+        )
+    }
+}
+
+/// The outcome of `check_reader` or `check_writer`: the runner's report.
+#[pyclass(frozen, module = "idxkit")]
+struct ConformanceReport {
+    report: runner::Report,
+}
+
+#[pymethods]
+impl ConformanceReport {
+    /// `reader` or `writer`.
+    #[getter]
+    fn mode(&self) -> &'static str {
+        self.report.mode.as_str()
+    }
+    /// Every case run, in corpus order.
+    #[getter]
+    fn results(&self) -> Vec<CaseResult> {
+        self.report
+            .outcomes
+            .iter()
+            .map(|o| CaseResult {
+                id: o.id.clone(),
+                verdict: o.verdict.as_str(),
+                status: o.status.as_str(),
+                detail: o.detail.clone(),
+                failed: o.failed,
+                expected_failure: o.expected_failure,
+            })
+            .collect()
+    }
+    /// `(case ID, status)` for every case run.
+    #[getter]
+    fn statuses(&self) -> Vec<(String, &'static str)> {
+        self.report
+            .outcomes
+            .iter()
+            .map(|o| (o.id.clone(), o.status.as_str()))
+            .collect()
+    }
+    /// `(case ID, reason)` for every case not run.
+    #[getter]
+    fn skipped(&self) -> Vec<(String, String)> {
+        self.report
+            .skipped
+            .iter()
+            .map(|k| (k.id.clone(), k.reason.clone()))
+            .collect()
+    }
+    /// Failures not listed as expected.
+    #[getter]
+    fn unexpected_failures(&self) -> usize {
+        runner::unexpected(&self.report.outcomes)
+    }
+    /// True when nothing failed unexpectedly.
+    #[getter]
+    fn ok(&self) -> bool {
+        runner::unexpected(&self.report.outcomes) == 0
+    }
+    /// Raises AssertionError, with the runner's report, unless `ok`.
+    fn assert_ok(&self) -> PyResult<()> {
+        if self.ok() {
+            Ok(())
+        } else {
+            Err(pyo3::exceptions::PyAssertionError::new_err(format!(
+                "the {} does not conform to the IDX spec:\n{}",
+                self.report.mode.as_str(),
+                self.report.render_human()
+            )))
+        }
+    }
+    /// The runner's JSON report (`--format json`).
+    fn to_json(&self) -> String {
+        self.report.to_json().to_string()
+    }
+    /// The runner's human report.
+    fn __str__(&self) -> String {
+        self.report.render_human()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "ConformanceReport(mode={:?}, cases={}, unexpected_failures={})",
+            self.report.mode.as_str(),
+            self.report.outcomes.len(),
+            runner::unexpected(&self.report.outcomes)
+        )
+    }
+}
+
+/// The conformance corpus, generated once from the recipes compiled into
+/// this module (a test in `idx-conformance` proves them equal to `corpus/`),
+/// less the cases no numpy array can hold (rank over 32, or a shape whose
+/// non-zero dimensions multiply past numpy's limit).
+fn corpus() -> &'static [Case] {
+    static CASES: OnceLock<Vec<Case>> = OnceLock::new();
+    CASES.get_or_init(|| {
+        idx_conformance::cases::all()
+            .into_iter()
+            .filter(|c| {
+                c.content.as_ref().is_none_or(|content| {
+                    let dims: Vec<usize> = content.shape.iter().map(|&d| d as usize).collect();
+                    numpy_holds(&dims, content.dtype)
+                })
+            })
+            .collect()
+    })
+}
+
+fn globs(list: &[String]) -> PyResult<GlobSet> {
+    let mut b = GlobSetBuilder::new();
+    for g in list {
+        b.add(Glob::new(g).map_err(|e| PyValueError::new_err(format!("bad glob {g:?}: {e}")))?);
+    }
+    b.build().map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Which cases to run: the runner's `--run`, `--skip` and
+/// `--expected-failures` globs.
+struct Selection {
+    run: GlobSet,
+    any_run: bool,
+    skip: GlobSet,
+    xfail: GlobSet,
+}
+
+impl Selection {
+    fn new(run: &[String], skip: &[String], expected_failures: &[String]) -> PyResult<Self> {
+        Ok(Selection {
+            run: globs(run)?,
+            any_run: !run.is_empty(),
+            skip: globs(skip)?,
+            xfail: globs(expected_failures)?,
+        })
+    }
+}
+
+/// Runs the selected cases that apply to `mode` through `attempt` (the
+/// Python callable, judged by the runner), as `runner::run` does for a
+/// command. `Err` from `attempt` (a BaseException that is not an Exception)
+/// stops the run and is raised.
+fn run_in_process(
+    mode: Mode,
+    sel: &Selection,
+    command: String,
+    mut attempt: impl FnMut(&Case) -> PyResult<Answer>,
+) -> PyResult<ConformanceReport> {
+    let started = Instant::now();
+    let mut outcomes = Vec::new();
+    let mut skipped = Vec::new();
+    for case in corpus() {
+        if (sel.any_run && !sel.run.is_match(&case.id)) || sel.skip.is_match(&case.id) {
+            continue;
+        }
+        if let Err(reason) = runner::applies(case, mode) {
+            skipped.push(Skipped {
+                id: case.id.clone(),
+                reason,
+            });
+            continue;
+        }
+        let t = Instant::now();
+        let answer = attempt(case)?;
+        let elapsed = t.elapsed();
+        let (status, detail) = match mode {
+            Mode::Reader => runner::judge_reader(case, &answer, Duration::ZERO),
+            _ => runner::judge_writer(case, &answer, Duration::ZERO),
+        };
+        outcomes.push(Outcome {
+            id: case.id.clone(),
+            verdict: case.verdict,
+            status,
+            detail,
+            // as the runner counts: neither implementation-defined nor a pass
+            failed: case.verdict != idx_conformance::cases::Verdict::ImplementationDefined
+                && status != Status::Pass,
+            expected_failure: sel.xfail.is_match(&case.id),
+            elapsed,
+        });
+    }
+    Ok(ConformanceReport {
+        report: runner::Report {
+            name: command.clone(),
+            version: String::new(),
+            mode,
+            command: vec![command],
+            persistent: true,
+            timeout: Duration::ZERO,
+            memory_mib: None,
+            outcomes,
+            skipped,
+            notes: vec!["run in-process by idxkit: no time or memory limit".into()],
+            elapsed: started.elapsed(),
+        },
+    })
+}
+
+/// The element type of a numpy dtype of any byte order.
+fn idx_type(array: &Bound<'_, PyUntypedArray>) -> Option<ElementType> {
+    let d = array.dtype();
+    match (d.kind(), d.itemsize()) {
+        (b'u', 1) => Some(ElementType::U8),
+        (b'i', 1) => Some(ElementType::I8),
+        (b'i', 2) => Some(ElementType::I16),
+        (b'i', 4) => Some(ElementType::I32),
+        (b'f', 4) => Some(ElementType::F32),
+        (b'f', 8) => Some(ElementType::F64),
+        _ => None,
+    }
+}
+
+/// What a reader's return value says: numpy converts it to an array and to
+/// big-endian bytes; the library parses those as IDX into the content the
+/// runner compares. Anything else is the protocol's crash.
+fn reader_answer(np: &Bound<'_, PyModule>, obj: &Bound<'_, PyAny>) -> PyResult<Answer> {
+    let a = match np.call_method1("asarray", (obj,)) {
+        Ok(a) => a,
+        Err(e) => {
+            return Ok(Answer::Crash(format!(
+                "returned something that is not an array: {e}"
+            )))
+        }
+    };
+    let Ok(arr) = a.cast::<PyUntypedArray>() else {
+        return Ok(Answer::Crash(
+            "returned something that is not an array".into(),
+        ));
+    };
+    let Some(dtype) = idx_type(arr) else {
+        let name = arr.dtype().str()?.to_string();
+        return Ok(Answer::Crash(format!(
+            "returned dtype {name}, which is not an IDX element type"
+        )));
+    };
+    let dims: Vec<usize> = arr.shape().to_vec();
+    let be = arr.dtype().call_method1("newbyteorder", (">",))?;
+    let payload: Vec<u8> = arr
+        .call_method1("astype", (be,))?
+        .call_method0("tobytes")?
+        .extract()?;
+    let mut bytes = match idx::encode_header(dtype, &dims) {
+        Ok(h) => h,
+        Err(e) => return Ok(Answer::Crash(e.to_string())),
+    };
+    bytes.extend_from_slice(&payload);
+    Ok(match idx::parse(&bytes) {
+        Ok(v) => Answer::Accepted(Content::of(&v.array())),
+        Err(e) => Answer::Crash(e.to_string()),
+    })
+}
+
+/// An exception from the implementation: a rejection if it is an
+/// `Exception`, re-raised otherwise (KeyboardInterrupt, SystemExit).
+fn refusal(py: Python<'_>, e: PyErr) -> PyResult<String> {
+    if e.is_instance_of::<PyException>(py) {
+        let name = e
+            .get_type(py)
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        Ok(format!("{name}: {}", e.value(py)))
+    } else {
+        Err(e)
+    }
+}
+
+fn check_pass_as(pass_as: &str) -> PyResult<()> {
+    match pass_as {
+        "path" | "bytes" | "file" => Ok(()),
+        _ => Err(PyValueError::new_err(format!(
+            "pass_as {pass_as:?}: one of \"path\", \"bytes\", \"file\""
+        ))),
+    }
+}
+
+fn callable_name(func: &Bound<'_, PyAny>) -> String {
+    func.getattr("__qualname__")
+        .or_else(|_| func.repr().map(|r| r.into_any()))
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "a Python callable".into())
+}
+
+/// Runs the conformance corpus against a Python reader.
+#[pyfunction]
+#[pyo3(signature = (func, pass_as="path", expected_failures=Vec::new(), run=Vec::new(), skip=Vec::new()))]
+fn check_reader(
+    py: Python<'_>,
+    func: &Bound<'_, PyAny>,
+    pass_as: &str,
+    expected_failures: Vec<String>,
+    run: Vec<String>,
+    skip: Vec<String>,
+) -> PyResult<ConformanceReport> {
+    check_pass_as(pass_as)?;
+    let sel = Selection::new(&run, &skip, &expected_failures)?;
+    let np = py.import("numpy")?;
+    let bytes_io = py.import("io")?.getattr("BytesIO")?;
+    let dir = tempfile::tempdir().map_err(|e| PyOSError::new_err(e.to_string()))?;
+    run_in_process(Mode::Reader, &sel, callable_name(func), |case| {
+        let arg = match pass_as {
+            "path" => {
+                let p = dir.path().join(case.file_name());
+                std::fs::write(&p, &case.bytes).map_err(|e| PyOSError::new_err(e.to_string()))?;
+                p.into_pyobject(py)?.into_any()
+            }
+            "bytes" => PyBytes::new(py, &case.bytes).into_any(),
+            _ => bytes_io.call1((PyBytes::new(py, &case.bytes),))?,
+        };
+        match func.call1((arg,)) {
+            Ok(obj) => reader_answer(&np, &obj),
+            Err(e) => Ok(Answer::Rejected(refusal(py, e)?)),
+        }
+    })
+}
+
+/// Runs the conformance corpus against a Python writer.
+#[pyfunction]
+#[pyo3(signature = (func, pass_as="bytes", expected_failures=Vec::new(), run=Vec::new(), skip=Vec::new()))]
+fn check_writer(
+    py: Python<'_>,
+    func: &Bound<'_, PyAny>,
+    pass_as: &str,
+    expected_failures: Vec<String>,
+    run: Vec<String>,
+    skip: Vec<String>,
+) -> PyResult<ConformanceReport> {
+    check_pass_as(pass_as)?;
+    let sel = Selection::new(&run, &skip, &expected_failures)?;
+    let bytes_io = py.import("io")?.getattr("BytesIO")?;
+    let to_bytes = py.import("builtins")?.getattr("bytes")?;
+    let dir = tempfile::tempdir().map_err(|e| PyOSError::new_err(e.to_string()))?;
+    run_in_process(Mode::Writer, &sel, callable_name(func), |case| {
+        let Some(content) = &case.content else {
+            return Ok(Answer::Crash("case has no content".into()));
+        };
+        let array = content
+            .to_array()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let array = to_numpy(py, array)?;
+        let written = match pass_as {
+            "bytes" => func.call1((array,)),
+            "path" => {
+                let p = dir.path().join(case.file_name());
+                let _ = std::fs::remove_file(&p);
+                func.call1((p.clone(), array)).and_then(|_| {
+                    let b = std::fs::read(&p).map_err(|e| PyOSError::new_err(e.to_string()))?;
+                    Ok(PyBytes::new(py, &b).into_any())
+                })
+            }
+            _ => {
+                let bio = bytes_io.call0()?;
+                func.call1((bio.clone(), array))
+                    .and_then(|_| bio.call_method0("getvalue"))
+            }
+        };
+        match written {
+            Ok(obj) => match to_bytes
+                .call1((obj.clone(),))
+                .and_then(|b| b.extract::<Vec<u8>>())
+            {
+                Ok(b) => Ok(Answer::Wrote(b)),
+                Err(_) => Ok(Answer::Crash(format!(
+                    "returned {}, not bytes",
+                    obj.get_type().name()?
+                ))),
+            },
+            Err(e) => Ok(Answer::Rejected(refusal(py, e)?)),
+        }
+    })
+}
+
+/// The `idx-validate` command (console script), GIL released.
+#[pyfunction]
+fn run_idx_validate(py: Python<'_>, argv: Vec<OsString>) -> i32 {
+    py.detach(|| idx_validate::run(argv))
+}
+
+/// The `idx` command (console script), GIL released.
+#[pyfunction]
+fn run_idx(py: Python<'_>, argv: Vec<OsString>) -> i32 {
+    py.detach(|| idx_cli::run(argv))
+}
+
+#[pymodule]
+#[pyo3(name = "_native")]
+fn idxkit_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("IdxError", py.get_type::<IdxError>())?;
+    m.add("InvalidFileError", py.get_type::<InvalidFileError>())?;
+    m.add(
+        "UnsupportedDtypeError",
+        py.get_type::<UnsupportedDtypeError>(),
+    )?;
+    m.add("DatasetError", py.get_type::<DatasetError>())?;
+    m.add_class::<Finding>()?;
+    m.add_class::<Report>()?;
+    m.add_class::<CaseResult>()?;
+    m.add_class::<ConformanceReport>()?;
+    m.add_function(wrap_pyfunction!(load_path, m)?)?;
+    m.add_function(wrap_pyfunction!(load_buffer, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_header, m)?)?;
+    m.add_function(wrap_pyfunction!(save_path, m)?)?;
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(check_reader, m)?)?;
+    m.add_function(wrap_pyfunction!(check_writer, m)?)?;
+    m.add_function(wrap_pyfunction!(run_idx_validate, m)?)?;
+    m.add_function(wrap_pyfunction!(run_idx, m)?)?;
+    Ok(())
+}

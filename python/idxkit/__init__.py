@@ -1,0 +1,303 @@
+"""Strict, fast IDX (MNIST-format) loading, saving and validation.
+
+Every check is made by the ``idx`` Rust library of the IDX toolkit (the same
+code as the ``idx-validate`` command): a file either loads exactly as the
+spec says or raises :class:`InvalidFileError` naming the rule broken and the
+byte offset. Parsing, decoding, encoding and validation release the GIL.
+
+>>> import numpy, idxkit
+>>> data = idxkit.save(None, numpy.arange(6, dtype=numpy.uint8).reshape(2, 3))
+>>> idxkit.load(data).shape
+(2, 3)
+>>> idxkit.validate(data[:-1]).findings[0].rule
+'IDX202'
+"""
+
+from __future__ import annotations
+
+import mmap as _mmap
+import os
+from typing import BinaryIO, Iterable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _native
+from ._native import (
+    CaseResult,
+    ConformanceReport,
+    DatasetError,
+    Finding,
+    IdxError,
+    InvalidFileError,
+    Report,
+    UnsupportedDtypeError,
+)
+
+__all__ = [
+    "load",
+    "save",
+    "validate",
+    "load_pair",
+    "check_reader",
+    "check_writer",
+    "assert_conforms",
+    "IdxError",
+    "InvalidFileError",
+    "UnsupportedDtypeError",
+    "DatasetError",
+    "Finding",
+    "Report",
+    "ConformanceReport",
+    "CaseResult",
+]
+
+Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+# IDX element type names and numpy dtypes (big-endian, as in the file).
+_BIG_ENDIAN = {
+    "u8": np.dtype("u1"),
+    "i8": np.dtype("i1"),
+    "i16": np.dtype(">i2"),
+    "i32": np.dtype(">i4"),
+    "f32": np.dtype(">f4"),
+    "f64": np.dtype(">f8"),
+}
+
+
+def _is_path(source: object) -> bool:
+    return isinstance(source, (str, os.PathLike))
+
+
+def _u8(data: object) -> np.ndarray:
+    """A read-only uint8 view of any bytes-like object (no copy when contiguous)."""
+    view = memoryview(data)  # type: ignore[arg-type]
+    if not view.contiguous:
+        view = memoryview(view.tobytes())
+    if view.format != "B" or view.ndim != 1:
+        view = view.cast("B")
+    return np.frombuffer(view, dtype=np.uint8)
+
+
+def _bytes_of(source: object) -> np.ndarray:
+    """In-memory bytes of a bytes-like object or a binary file object."""
+    if hasattr(source, "read"):
+        data = source.read()  # type: ignore[union-attr]
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("the file object must be opened in binary mode")
+        return _u8(data)
+    try:
+        return _u8(source)
+    except TypeError:
+        raise TypeError(
+            f"source must be a path, a bytes-like object or a binary file, not {type(source).__name__}"
+        ) from None
+
+
+def load(source: Source, *, mmap: bool = False, decompress: bool = True) -> np.ndarray:
+    """Load an IDX file into a numpy array, strictly.
+
+    ``source`` is a path (``str`` or ``os.PathLike``), a bytes-like object or
+    a binary file object. gzip data is recognised by its magic and
+    decompressed (``decompress=False`` rejects it as IDX402). The result has
+    the file's element type in native byte order and the file's shape (rank 0
+    included). A path is read in one streaming pass: memory is the output
+    array.
+
+    With ``mmap=True`` (a path to an uncompressed file), the result is a
+    read-only array over the memory-mapped payload with the big-endian dtype
+    of the file (``>f4``...): nothing is copied or decoded, and the time is
+    that of parsing the header.
+
+    Raises :class:`InvalidFileError` (a ``ValueError``) for any error finding,
+    with ``.findings[0]`` the violation (rule, offset, ...), and ``OSError``
+    when the file cannot be read.
+    """
+    if mmap:
+        return _load_mapped(source, decompress)
+    if _is_path(source):
+        return _native.load_path(os.fspath(source), decompress)
+    return _native.load_buffer(_bytes_of(source), decompress)
+
+
+def _load_mapped(source: Source, decompress: bool) -> np.ndarray:
+    if _is_path(source):
+        with open(os.fspath(source), "rb") as f:
+            return _map(f, decompress)
+    if hasattr(source, "fileno"):
+        return _map(source, decompress)  # type: ignore[arg-type]
+    raise TypeError("mmap=True needs a path or a file object with a file descriptor")
+
+
+def _map(f: BinaryIO, decompress: bool) -> np.ndarray:
+    if os.fstat(f.fileno()).st_size == 0:
+        # Nothing to map: the library reports the empty file (IDX103).
+        return _native.load_buffer(_u8(b""), decompress)
+    mapped = _mmap.mmap(f.fileno(), 0, access=_mmap.ACCESS_READ)
+    if decompress and mapped[:2] == _GZIP_MAGIC:
+        mapped.close()
+        raise IdxError(
+            "mmap=True needs an uncompressed file and this one is gzip: "
+            "load it without mmap, or decompress it first"
+        )
+    dtype, dims, header_len = _native.parse_header(np.frombuffer(mapped, dtype=np.uint8))
+    count = 1
+    for d in dims:
+        count *= d
+    flat = np.frombuffer(mapped, dtype=_BIG_ENDIAN[dtype], count=count, offset=header_len)
+    return flat.reshape(tuple(dims))
+
+
+def save(dest: Union[str, "os.PathLike[str]", BinaryIO, None], array: object, *, compress: bool = False) -> Optional[bytes]:
+    """Save an array in the canonical IDX encoding (spec §3).
+
+    ``dest`` is a path, a binary file object, or ``None`` to return the bytes.
+    The array's dtype must be one IDX holds (uint8, int8, int16, int32,
+    float32, float64, either byte order); others raise
+    :class:`UnsupportedDtypeError` saying which type to cast to. Floats are
+    written bit for bit (NaN payloads, signalling NaNs and -0.0 included).
+    ``compress=True`` writes gzip.
+    """
+    a = np.asarray(array)
+    if not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="))
+    if not a.flags.c_contiguous:
+        a = a.copy(order="C")  # (numpy.ascontiguousarray would make rank 0 rank 1)
+    if dest is None:
+        return _native.encode(a, compress)
+    if _is_path(dest):
+        _native.save_path(os.fspath(dest), a, compress)
+        return None
+    if hasattr(dest, "write"):
+        dest.write(_native.encode(a, compress))  # type: ignore[union-attr]
+        return None
+    raise TypeError(f"dest must be a path, a binary file or None, not {type(dest).__name__}")
+
+
+_IDX_NAMES = {
+    np.dtype("u1"): "u8",
+    np.dtype("i1"): "i8",
+    np.dtype("i2"): "i16",
+    np.dtype("i4"): "i32",
+    np.dtype("f4"): "f32",
+    np.dtype("f8"): "f64",
+}
+
+
+def _dtype_name(dtype: object) -> str:
+    if isinstance(dtype, str) and dtype in _BIG_ENDIAN:
+        return dtype
+    try:
+        d = np.dtype(dtype).newbyteorder("=")  # type: ignore[call-overload]
+    except TypeError:
+        raise ValueError(f"expect_dtype {dtype!r}: one of u8, i8, i16, i32, f32, f64") from None
+    name = _IDX_NAMES.get(d)
+    if name is None:
+        raise ValueError(f"expect_dtype {dtype!r} is not an IDX element type (u8, i8, i16, i32, f32, f64)")
+    return name
+
+
+def validate(
+    source: Source,
+    *,
+    expect_dtype: object = None,
+    expect_shape: Union[str, Sequence[Optional[int]], None] = None,
+    select: Optional[Iterable[str]] = None,
+    ignore: Optional[Iterable[str]] = None,
+) -> Report:
+    """Validate IDX data and return every finding, as ``idx-validate`` does.
+
+    ``source`` as for :func:`load` (gzip is decompressed; offsets are then in
+    the decompressed stream). ``expect_dtype`` (``"u8"`` or a numpy dtype)
+    and ``expect_shape`` (``(None, 28, 28)`` or ``"*,28,28"``) add IDX601 and
+    IDX602. ``select`` keeps only the given rules and ``ignore`` drops rules
+    (codes such as ``"IDX503"``, names such as ``"file-name-mismatch"``, or
+    code prefixes such as ``"IDX5"``).
+
+    The :class:`Report` has ``.ok`` (no error), ``.findings`` (rule,
+    severity, offset, length, message, expected, found, hint), ``.dtype``,
+    ``.shape``, and ``str(report)`` is the command's human output. Raises
+    ``OSError`` only when the file cannot be read: everything wrong with the
+    data is a finding.
+    """
+    kwargs = dict(
+        expect_dtype=None if expect_dtype is None else _dtype_name(expect_dtype),
+        expect_shape=expect_shape,
+        select=None if select is None else list(select),
+        ignore=None if ignore is None else list(ignore),
+    )
+    if _is_path(source):
+        return _native.validate(path=os.fspath(source), **kwargs)
+    return _native.validate(data=_bytes_of(source), **kwargs)
+
+
+def load_pair(
+    images: Source, labels: Source, *, mmap: bool = False, decompress: bool = True
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Load an image file and its label file (MNIST style) as a pair.
+
+    Each file is loaded as by :func:`load`. Raises :class:`DatasetError` when
+    they do not form a dataset: the first dimensions (the item counts) must
+    be equal.
+    """
+    x = load(images, mmap=mmap, decompress=decompress)
+    y = load(labels, mmap=mmap, decompress=decompress)
+    if x.ndim == 0 or y.ndim == 0 or x.shape[0] != y.shape[0]:
+        nx = x.shape[0] if x.ndim else "no items (rank 0)"
+        ny = y.shape[0] if y.ndim else "no items (rank 0)"
+        raise DatasetError(f"the images hold {nx} items and the labels {ny}: the counts must be equal")
+    return x, y
+
+
+def check_reader(
+    func,
+    *,
+    pass_as: str = "path",
+    expected_failures: Sequence[str] = (),
+    run: Sequence[str] = (),
+    skip: Sequence[str] = (),
+) -> ConformanceReport:
+    """Run the IDX conformance corpus (shipped in this package) against a reader.
+
+    ``func`` receives each case file as a path (``pass_as="path"``, a ``str``
+    whose name ends ``.idx`` or ``.idx.gz``), as ``bytes`` (``"bytes"``) or as a
+    binary file object (``"file"``); it returns the array (anything
+    ``numpy.asarray`` accepts) or raises an ``Exception`` to reject the file.
+    Each case gets the conformance runner's status: ``pass``,
+    ``accepted-invalid``, ``rejected-valid``, ``wrong-content``, and
+    ``accepted``/``rejected`` for implementation-defined cases (never
+    failures). ``expected_failures``, ``run`` and ``skip`` are case-ID globs.
+    Call ``.assert_ok()`` on the result (or :func:`assert_conforms`) in a test.
+    """
+    return _native.check_reader(
+        func, pass_as, list(expected_failures), list(run), list(skip)
+    )
+
+
+def check_writer(
+    func,
+    *,
+    pass_as: str = "bytes",
+    expected_failures: Sequence[str] = (),
+    run: Sequence[str] = (),
+    skip: Sequence[str] = (),
+) -> ConformanceReport:
+    """Run the IDX conformance corpus (shipped in this package) against a writer.
+
+    For each case with content, ``func`` gets a native-endian numpy array
+    with the case's dtype and shape and must produce the IDX bytes: returned
+    (``pass_as="bytes"``: ``func(array) -> bytes``), written to a path
+    (``"path"``: ``func(path, array)``) or to a binary file object
+    (``"file"``: ``func(file, array)``). The bytes must equal the golden file
+    (``pass``, else ``wrong-bytes``); raising an ``Exception`` is a refusal
+    (``rejected-valid``). Returns a :class:`ConformanceReport`.
+    """
+    return _native.check_writer(
+        func, pass_as, list(expected_failures), list(run), list(skip)
+    )
+
+
+def assert_conforms(report: ConformanceReport) -> None:
+    """Raise ``AssertionError`` with the runner's report unless no case failed unexpectedly."""
+    report.assert_ok()

@@ -1,0 +1,63 @@
+"""Shared paths and helpers for the idxkit tests.
+
+The corpus manifests (corpus/) and the README's rule table are the
+expectations: they are written independently of the code under test.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "corpus"
+MNIST = ROOT.parent / "shared" / "data" / "mnist"
+
+NUMPY_DTYPES = {"u8": "u1", "i8": "i1", "i16": "i2", "i32": "i4", "f32": "f4", "f64": "f8"}
+
+
+def manifests():
+    index = json.loads((CORPUS / "index.json").read_text())
+    out = []
+    for case in index["cases"]:
+        m = json.loads((CORPUS / case["manifest"]).read_text())
+        m["path"] = CORPUS / case["path"]
+        out.append(m)
+    return out
+
+
+def severities():
+    """Rule code -> severity, from the README's rule table."""
+    text = (ROOT / "README.md").read_text()
+    return {
+        code: sev
+        for code, sev in re.findall(r"^\| (IDX\d{3}) \| [a-z0-9-]+ \| (error|warning|info) \|", text, re.M)
+    }
+
+
+def content_array(content):
+    """The manifest's content as a native-endian numpy array (floats from bit patterns)."""
+    dtype = content["dtype"]
+    data = content["data"]
+    if dtype == "f32":
+        flat = np.array([int(x, 16) for x in data], dtype=np.uint32).view(np.float32)
+    elif dtype == "f64":
+        flat = np.array([int(x, 16) for x in data], dtype=np.uint64).view(np.float64)
+    else:
+        flat = np.array(data, dtype=NUMPY_DTYPES[dtype])
+    return flat.reshape(tuple(content["shape"]))
+
+
+def bits(a):
+    """Big-endian bytes of an array: equality by bit pattern."""
+    a = np.asarray(a)
+    return np.ascontiguousarray(a, dtype=a.dtype.newbyteorder(">")).tobytes()
+
+
+def mnist(name):
+    path = MNIST / name
+    if not path.exists():
+        pytest.fail(f"{path} is missing: the MNIST files must be beside the repository")
+    return path

@@ -1,0 +1,187 @@
+"""The API around the corpus: sources, errors, options, reports, pairs,
+conformance checks and the console scripts."""
+
+import gzip
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import idxkit
+from conftest import CORPUS
+
+TRUNCATED = CORPUS / "invalid" / "invalid-truncated-payload.idx"
+LABELS = CORPUS / "valid" / "valid-mnist-labels-u8-10.idx"
+
+
+def test_every_source_kind_loads_the_same():
+    raw = LABELS.read_bytes()
+    want = idxkit.load(LABELS)
+    for src in (str(LABELS), raw, bytearray(raw), memoryview(raw), io.BytesIO(raw), gzip.compress(raw)):
+        assert np.array_equal(idxkit.load(src), want)
+    with pytest.raises(TypeError):
+        idxkit.load(12)
+
+
+def test_errors_are_value_errors_with_located_findings():
+    with pytest.raises(ValueError) as info:
+        idxkit.load(TRUNCATED)
+    e = info.value
+    assert isinstance(e, idxkit.InvalidFileError) and isinstance(e, idxkit.IdxError)
+    f = e.findings[0]
+    assert (f.rule, f.name, f.severity, f.offset, f.length) == ("IDX202", "truncated-payload", "error", 10, 0)
+    assert "IDX202" in str(e) and "offset 0xa" in str(e)
+    assert f.expected is None or isinstance(f.expected, str)
+    assert issubclass(idxkit.DatasetError, ValueError) and issubclass(idxkit.UnsupportedDtypeError, ValueError)
+
+
+def test_decompress_false_rejects_gzip_as_idx402():
+    with pytest.raises(idxkit.InvalidFileError) as info:
+        idxkit.load(gzip.compress(LABELS.read_bytes()), decompress=False)
+    assert info.value.findings[0].rule == "IDX402"
+
+
+def test_missing_files_raise_os_errors(tmp_path):
+    with pytest.raises(OSError):
+        idxkit.load(tmp_path / "nope.idx")
+    with pytest.raises(OSError):
+        idxkit.validate(tmp_path / "nope.idx")
+
+
+@pytest.mark.parametrize(
+    "dtype, advice",
+    [
+        (np.int64, "i32"),
+        (np.uint16, "i32"),
+        (np.bool_, "u8"),
+        (np.float16, "f32"),
+        (np.complex64, "no complex type"),
+        (object, "only u8"),
+    ],
+)
+def test_save_refuses_dtypes_idx_cannot_hold_and_says_what_to_cast_to(dtype, advice):
+    with pytest.raises(idxkit.UnsupportedDtypeError, match=advice):
+        idxkit.save(None, np.zeros(3, dtype=dtype))
+
+
+def test_save_to_a_path_a_file_and_gzip(tmp_path):
+    a = np.arange(24, dtype=np.int16).reshape(2, 3, 4)[:, ::-1]  # not contiguous
+    idxkit.save(tmp_path / "a.idx", a)
+    assert np.array_equal(idxkit.load(tmp_path / "a.idx"), a)
+    buf = io.BytesIO()
+    idxkit.save(buf, a, compress=True)
+    assert buf.getvalue()[:2] == b"\x1f\x8b"
+    assert gzip.decompress(buf.getvalue()) == (tmp_path / "a.idx").read_bytes()
+    assert np.array_equal(idxkit.load(buf.getvalue()), a)
+    # a dimension over 2^32-1 cannot be encoded (a zero-size array keeps it cheap)
+    with pytest.raises(idxkit.IdxError, match="32-bit"):
+        idxkit.save(None, np.zeros((0, 1 << 32), dtype=np.uint8))
+
+
+def test_validate_options_and_rendering():
+    r = idxkit.validate(LABELS, expect_dtype="f32", expect_shape=(None, 28, 28))
+    assert not r.ok
+    assert [f.rule for f in r.findings] == ["IDX601", "IDX602"]
+    assert idxkit.validate(LABELS, expect_dtype=np.uint8, expect_shape="*").ok
+    assert [f.rule for f in idxkit.validate(LABELS, expect_dtype="f32", ignore=["IDX6"]).findings] == []
+    assert [f.rule for f in idxkit.validate(LABELS, expect_dtype="f32", expect_shape="5", select=["unexpected-shape"]).findings] == ["IDX602"]
+    with pytest.raises(ValueError):
+        idxkit.validate(LABELS, select=["IDX999"])
+    with pytest.raises(ValueError):
+        idxkit.validate(LABELS, expect_dtype=np.int64)
+    t = idxkit.validate(TRUNCATED)
+    assert t.path == str(TRUNCATED) and t.dtype == "u8" and t.errors == t.findings
+    assert json.loads(t.to_json())["files"][0]["findings"][0]["rule"] == "IDX202"
+    b = idxkit.validate(TRUNCATED.read_bytes())
+    assert b.path is None and b.findings == t.findings
+
+
+def test_str_of_a_report_is_the_commands_human_output():
+    exe = shutil.which("idx-validate", path=str(Path(sys.executable).parent))
+    assert exe, "the wheel's idx-validate console script is not installed"
+    for path in (TRUNCATED, LABELS, CORPUS / "invalid" / "invalid-unknown-type-07.idx"):
+        cli = subprocess.run([exe, "--color", "never", str(path)], capture_output=True, text=True)
+        assert str(idxkit.validate(str(path))) == cli.stdout
+
+
+def test_console_scripts_are_the_commands():
+    bindir = Path(sys.executable).parent
+    v = str(bindir / "idx-validate")
+    assert subprocess.run([v, str(LABELS)], capture_output=True).returncode == 0
+    assert subprocess.run([v, str(TRUNCATED)], capture_output=True).returncode == 1
+    assert subprocess.run([v, "--no-such-option"], capture_output=True).returncode == 2
+    out = subprocess.run([str(bindir / "idx"), "dump", str(LABELS)], capture_output=True, text=True)
+    assert out.returncode == 0 and json.loads(out.stdout)["shape"] == [10]
+
+
+def test_load_pair_checks_the_counts(tmp_path):
+    idxkit.save(tmp_path / "x-images-idx3-ubyte", np.zeros((3, 2, 2), np.uint8))
+    idxkit.save(tmp_path / "x-labels-idx1-ubyte", np.array([0, 1, 2], np.uint8))
+    idxkit.save(tmp_path / "y-labels-idx1-ubyte", np.array([0, 1], np.uint8))
+    x, y = idxkit.load_pair(tmp_path / "x-images-idx3-ubyte", tmp_path / "x-labels-idx1-ubyte")
+    assert x.shape == (3, 2, 2) and y.tolist() == [0, 1, 2]
+    with pytest.raises(idxkit.DatasetError) as info:
+        idxkit.load_pair(tmp_path / "x-images-idx3-ubyte", tmp_path / "y-labels-idx1-ubyte")
+    assert isinstance(info.value, ValueError)
+
+
+def test_check_writer_passes_the_reference_and_fails_a_little_endian_writer():
+    report = idxkit.check_writer(lambda a: idxkit.save(None, a))
+    report.assert_ok()
+    assert report.mode == "writer" and len(report.results) > 40
+    assert {r.status for r in report.results} <= {"pass", "accepted"}
+
+    def little_endian(a):
+        header = idxkit.save(None, a)[: 4 + 4 * a.ndim]
+        return header + a.astype(a.dtype.newbyteorder("<")).tobytes()
+
+    bad = idxkit.check_writer(little_endian)
+    statuses = dict(bad.statuses)
+    assert statuses["valid-f32-rank1"] == "wrong-bytes"
+    assert statuses["valid-u8-rank1"] == "pass"
+    with pytest.raises(AssertionError, match="wrong-bytes"):
+        idxkit.assert_conforms(bad)
+    # listed as expected, the same failures pass
+    idxkit.check_writer(little_endian, expected_failures=["valid-*"]).assert_ok()
+
+
+def test_check_writer_pass_as_path_and_file():
+    idxkit.check_writer(lambda path, a: idxkit.save(path, a), pass_as="path").assert_ok()
+    idxkit.check_writer(lambda f, a: idxkit.save(f, a), pass_as="file").assert_ok()
+
+    def refuses(a):
+        raise RuntimeError("no")
+
+    r = idxkit.check_writer(refuses, run=["valid-u8-*"])
+    assert {s for _, s in r.statuses} == {"rejected-valid"}
+    assert not r.ok
+
+
+def test_check_reader_passes_load_and_fails_a_lenient_reader():
+    for pass_as in ("path", "bytes", "file"):
+        idxkit.check_reader(idxkit.load, pass_as=pass_as).assert_ok()
+
+    def lenient(data):  # numpy's frombuffer, trusting the header and ignoring the rest
+        rank = data[3]
+        dims = [int.from_bytes(data[4 + 4 * i : 8 + 4 * i], "big") for i in range(rank)]
+        n = int(np.prod(dims))
+        return np.frombuffer(data, dtype=">u1", count=n, offset=4 + 4 * rank).reshape(dims)
+
+    r = idxkit.check_reader(lenient, pass_as="bytes", run=["invalid-trailing-*", "valid-u8-rank1"])
+    statuses = dict(r.statuses)
+    assert statuses["valid-u8-rank1"] == "pass"
+    assert statuses["invalid-trailing-byte"] == "accepted-invalid"
+    assert "accepted-invalid" in str(r)
+
+
+def test_a_keyboard_interrupt_in_the_callable_propagates():
+    def interrupt(a):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        idxkit.check_writer(interrupt)

@@ -1,0 +1,92 @@
+"""Round trips over the whole conformance corpus, against its manifests."""
+
+import hashlib
+
+import numpy as np
+import pytest
+
+import idxkit
+from conftest import NUMPY_DTYPES, bits, content_array, manifests, severities
+
+CASES = manifests()
+SEVERITY = severities()
+FILE_CASES = [m for m in CASES if "options" not in m]
+
+
+def numpy_holds(content):
+    """numpy arrays have at most 32 dimensions (the rank-255 cases), and the
+    product of the non-zero dimensions must fit (huge dimensions beside a 0)."""
+    size = np.dtype(NUMPY_DTYPES[content["dtype"]]).itemsize
+    for d in content["shape"]:
+        size *= d or 1
+    return len(content["shape"]) <= 32 and size < 2**63
+
+
+def ids(m):
+    return m["id"]
+
+
+def test_the_corpus_and_the_rule_table_are_there():
+    assert len(CASES) >= 80
+    assert len(SEVERITY) >= 20
+
+
+@pytest.mark.parametrize("m", [m for m in FILE_CASES if m["verdict"] != "invalid"], ids=ids)
+def test_valid_cases_load_to_the_manifest_content_bit_for_bit(m):
+    content = m["content"]
+    if not numpy_holds(content):
+        with pytest.raises(idxkit.IdxError, match="but numpy"):
+            idxkit.load(m["path"])
+        return
+    a = idxkit.load(m["path"])
+    assert a.dtype == np.dtype(NUMPY_DTYPES[content["dtype"]])
+    assert a.dtype.isnative
+    assert a.shape == tuple(content["shape"])
+    if "data" in content:
+        assert bits(a) == bits(content_array(content))
+    else:
+        assert hashlib.sha256(bits(a)).hexdigest() == content["data_sha256"]
+
+
+@pytest.mark.parametrize("m", [m for m in FILE_CASES if m["verdict"] == "invalid"], ids=ids)
+def test_invalid_cases_raise_the_first_error_of_the_manifest(m):
+    errors = [f for f in m["findings"] if SEVERITY[f["rule"]] == "error"]
+    with pytest.raises(idxkit.InvalidFileError) as info:
+        idxkit.load(m["path"])
+    got = info.value.findings[0]
+    assert (got.rule, got.offset) == (errors[0]["rule"], errors[0]["offset"])
+    assert isinstance(info.value, ValueError)
+    # The same from memory.
+    with pytest.raises(idxkit.InvalidFileError) as info:
+        idxkit.load(m["path"].read_bytes())
+    assert info.value.findings[0].rule == errors[0]["rule"]
+
+
+NUMPY_SIZED = [m for m in FILE_CASES if m["verdict"] != "invalid" and numpy_holds(m["content"])]
+
+
+@pytest.mark.parametrize("m", NUMPY_SIZED, ids=ids)
+def test_save_of_each_valid_content_reproduces_its_bytes(m):
+    content = m["content"]
+    raw = m["path"].read_bytes()
+    if m["compression"]:
+        import gzip
+
+        raw = gzip.decompress(raw)
+    # Large contents are given as a digest: their array is the loaded one.
+    a = content_array(content) if "data" in content else idxkit.load(m["path"])
+    assert idxkit.save(None, a) == raw
+    # Big-endian input writes the same bytes.
+    assert idxkit.save(None, a.astype(a.dtype.newbyteorder(">"))) == raw
+
+
+@pytest.mark.parametrize("m", [m for m in CASES if "max_decompressed" not in m.get("options", {})], ids=ids)
+def test_validate_reports_exactly_the_manifest_findings(m):
+    opts = m.get("options", {})
+    report = idxkit.validate(
+        m["path"], expect_dtype=opts.get("expect_dtype"), expect_shape=opts.get("expect_shape")
+    )
+    got = [(f.rule, f.offset, f.length) for f in report.findings]
+    assert got == [(f["rule"], f["offset"], f["length"]) for f in m["findings"]]
+    assert report.ok == (m["verdict"] != "invalid")
+    assert report.compression == m["compression"]

@@ -1,0 +1,91 @@
+"""hypothesis properties: save/load identity, no crash on any bytes, and
+validate(b).ok exactly when load(b) succeeds."""
+
+import gzip
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import idxkit
+from conftest import bits
+
+DTYPES = [np.dtype(t).newbyteorder(o) for t in ["u1", "i1", "i2", "i4", "f4", "f8"] for o in "<>"]
+
+arrays = st.sampled_from(DTYPES).flatmap(
+    lambda dt: hnp.arrays(
+        dt,
+        hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5),
+        # any bit pattern: floats from raw integers, so NaN payloads and -0.0 occur
+        elements=None,
+    )
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(arrays, st.booleans())
+def test_save_then_load_is_identity_bit_for_bit(a, compress):
+    data = idxkit.save(None, a, compress=compress)
+    b = idxkit.load(data)
+    assert b.shape == a.shape
+    assert b.dtype == a.dtype.newbyteorder("=")
+    assert bits(b) == bits(a)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["u1", "i1", "i2", "i4", "f4", "f8"]), st.binary(max_size=64))
+def test_floats_and_integers_keep_every_bit_pattern(t, raw):
+    width = np.dtype(t).itemsize
+    raw = raw[: len(raw) // width * width]
+    a = np.frombuffer(raw, dtype=np.dtype(t).newbyteorder(">"))
+    out = idxkit.save(None, a)
+    assert out[8:] == raw  # the payload is the big-endian elements themselves
+    assert bits(idxkit.load(out)) == raw
+
+
+def _loads(b):
+    try:
+        idxkit.load(b)
+        return True
+    except idxkit.InvalidFileError as e:
+        assert e.findings and e.findings[0].severity == "error"
+        return False
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=300))
+def test_arbitrary_bytes_never_crash_and_ok_iff_load_succeeds(b):
+    assert idxkit.validate(b).ok == _loads(b)
+
+
+@st.composite
+def mutated_files(draw):
+    """Valid encodings, then truncated, extended or with bytes replaced (sometimes gzipped)."""
+    a = draw(arrays)
+    data = bytearray(idxkit.save(None, a))
+    op = draw(st.sampled_from(["none", "truncate", "extend", "replace"]))
+    if op == "truncate":
+        del data[draw(st.integers(0, len(data))) :]
+    elif op == "extend":
+        data += draw(st.binary(min_size=1, max_size=16))
+    elif op == "replace" and data:
+        i = draw(st.integers(0, len(data) - 1))
+        data[i] = draw(st.integers(0, 255))
+    data = bytes(data)
+    if draw(st.booleans()):
+        data = gzip.compress(data)
+    return data
+
+
+@settings(max_examples=500, deadline=None)
+@given(mutated_files())
+def test_mutated_files_ok_iff_load_succeeds(b):
+    assert idxkit.validate(b).ok == _loads(b)
+
+
+def test_a_signalling_nan_survives_save_and_load():
+    snan = np.array([0x7F800001, 0xFFA00000], dtype=np.uint32).view(np.float32)
+    out = idxkit.save(None, snan)
+    assert out[8:] == bytes.fromhex("7f800001ffa00000")
+    assert idxkit.load(out).view(np.uint32).tolist() == [0x7F800001, 0xFFA00000]
