@@ -144,7 +144,7 @@ fn location(r: &FileResult, f: &Finding, gz: bool) -> String {
     };
     format!(
         "{} @ {:#x} (byte {}{of})",
-        r.source.display(),
+        super::terminal_safe(&r.source.display()),
         f.offset,
         f.offset
     )
@@ -219,7 +219,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         if ctx.quiet && !failing {
             continue;
         }
-        let path = r.source.display();
+        let path = super::terminal_safe(&r.source.display());
         match &r.outcome {
             Err(e) => {
                 let _ = writeln!(

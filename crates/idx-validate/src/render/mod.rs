@@ -142,6 +142,31 @@ pub fn counts(c: &Checked) -> String {
     parts.join(", ")
 }
 
+/// Text for a terminal: control characters (newlines, escape sequences,
+/// C1 controls) and bidirectional overrides from a file name or message are
+/// shown escaped (`\n`, `\u{1b}`), never interpreted (issue #12, bug 7).
+pub fn terminal_safe(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
+            o.extend(c.escape_default());
+        } else {
+            o.push(c);
+        }
+    }
+    o
+}
+
+/// ` (offset in the decompressed stream)` when the report's offsets are in
+/// a decompressed stream (spec 5.2), else nothing.
+pub fn offset_note(c: &Checked) -> &'static str {
+    if c.report.compression.is_some() {
+        " (offset in the decompressed stream)"
+    } else {
+        ""
+    }
+}
+
 /// The path of a result, relative and with `/` separators, for formats that
 /// want URIs.
 pub fn uri(r: &FileResult) -> String {
