@@ -47,7 +47,7 @@ row() {
 
 echo "machine: $(nproc) CPUs ($(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)), load average $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%Y-%m-%dT%H:%MZ); $runs runs, medians"
 row "read_array $mib MiB f32" "cat FILE" "cat $f32" "$ex/decode $f32"
-row "  (floor: allocate+touch $mib MiB)" "cat FILE" "cat $f32" "$ex/touch $(stat -c %s "$f32")"
+row "  (floor: allocate+touch $mib MiB)" "cat FILE" "cat $f32" "$ex/touch $(stat -L -c %s "$f32")"
 if [ -f "$gz" ]; then
   row "idx-validate MNIST train images.gz" "gzip -dc FILE" "gzip -dc $gz" "$bin -q $gz"
 else

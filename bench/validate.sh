@@ -50,6 +50,6 @@ for t in "${types[@]}"; do
     mcw=$(median "${cw[@]}"); mcc=$(median "${cc[@]}"); miw=$(median "${iw[@]}"); mic=$(median "${ic[@]}")
     printf '%-12s %7.2f %7.2f %6.2f   %7.2f %7.2f %6s   %8.2f %4d MiB\n' "$t $kind" "$mcw" "$miw" "$(calc "$miw / $mcw")" \
       "$mcc" "$mic" "$(awk "BEGIN { if ($mcc > 0) printf \"%.2f\", $mic / $mcc; else print \"-\" }")" \
-      "$(calc "$(stat -c %s "$file") / 1e9 / $miw")" "$((peak / 1024))"
+      "$(calc "$(stat -L -c %s "$file") / 1e9 / $miw")" "$((peak / 1024))"
   done
 done

@@ -113,12 +113,14 @@ fn output_that_is_not_the_content_encoding_is_a_crash() {
 }
 
 #[test]
+// The bounds below are far under the adapters' 30 s sleeps, and loose enough
+// for a loaded 2-core machine.
 fn a_background_process_holding_the_pipes_does_not_hold_the_case() {
     let t = Instant::now();
     let (s, d) = one("sleep-background", "valid-u8-rank3", &["--timeout", "5"]);
     assert_eq!(s, "pass", "{d}");
     assert!(
-        t.elapsed() < Duration::from_secs(4),
+        t.elapsed() < Duration::from_secs(20),
         "waited {:?} for a background sleep",
         t.elapsed()
     );
@@ -130,7 +132,7 @@ fn timeouts_kill_the_process_group() {
     let (s, d) = one("hang", "valid-u8-rank3", &["--timeout", "0.5"]);
     assert_eq!(s, "timeout", "{d}");
     assert_eq!(d, "no answer in 0.50 s");
-    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
 }
 
 #[test]
@@ -365,7 +367,7 @@ fn a_persistent_adapter_is_restarted_after_a_crash_a_hang_or_garbage() {
             .map(|r| r["status"].as_str().unwrap())
             .collect();
         assert_eq!(got, ["pass", status, "pass"], "{behaviour}: {v}");
-        assert!(t.elapsed() < Duration::from_secs(8), "{behaviour}");
+        assert!(t.elapsed() < Duration::from_secs(25), "{behaviour}");
         let notes = v["notes"].as_array().unwrap();
         assert!(
             notes

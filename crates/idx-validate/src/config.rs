@@ -30,6 +30,7 @@ struct Raw {
     expect_dtype: Option<Spanned<String>>,
     expect_shape: Option<Spanned<String>>,
     max_decompressed: Option<Spanned<SizeValue>>,
+    spec_url: Option<Spanned<String>>,
     fix: Option<bool>,
     unsafe_fixes: Option<bool>,
     #[serde(default)]
@@ -140,6 +141,8 @@ pub struct Config {
     pub expect_shape: Option<Vec<Option<u32>>>,
     /// `max-decompressed` (bytes).
     pub max_decompressed: Option<u64>,
+    /// `spec-url`: the absolute URL of `spec/idx.md`.
+    pub spec_url: Option<String>,
     /// `[[overrides]]`, in file order (later ones win).
     pub overrides: Vec<Override>,
     /// `fix`: as `--fix` (repair files; see the README, "Repairing files").
@@ -313,6 +316,16 @@ pub fn load(path: &Path) -> Result<Config, String> {
         expect_dtype: dtype(&raw.expect_dtype)?,
         expect_shape: shape(&raw.expect_shape)?.flatten(),
         max_decompressed,
+        spec_url: match &raw.spec_url {
+            None => None,
+            Some(u) if u.get_ref().contains("://") => Some(u.get_ref().clone()),
+            Some(u) => {
+                return Err(err(
+                    u.span(),
+                    format!("{:?} is not an absolute URL", u.get_ref()),
+                ))
+            }
+        },
         overrides,
     })
 }

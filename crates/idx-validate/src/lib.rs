@@ -6,6 +6,7 @@
 pub mod check;
 pub mod config;
 pub mod dataset;
+pub mod help;
 pub mod render;
 pub mod repair;
 pub mod size;
@@ -29,21 +30,9 @@ pub fn explain(code_or_name: &str) -> Option<String> {
 
 /// `--list-rules`: code, severity, fix (`safe`, `unsafe`, `safe|unsafe` or
 /// `-`, from the library: `spec/idx.md` §10), name and title, one rule per
-/// line.
+/// line, in aligned columns.
 pub fn list_rules() -> String {
-    idx::Rule::ALL
-        .iter()
-        .map(|r| {
-            format!(
-                "{}  {:<7}  {:<11}  {:<22}  {}\n",
-                r.code(),
-                r.severity().as_str(),
-                fix_column(*r),
-                r.name(),
-                r.title()
-            )
-        })
-        .collect()
+    help::list_rules()
 }
 
 /// The fix column of `--list-rules`.

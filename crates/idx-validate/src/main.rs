@@ -13,20 +13,6 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-const AFTER_HELP: &str = "\
-EXIT STATUS:
-    0   every file is valid (warnings allowed, unless --deny-warnings)
-    1   at least one file has an error finding (or a warning under --deny-warnings)
-    2   a usage error, or a file that could not be read (2 wins over 1)
-    A panic (101) is a bug: please report it.
-    With --fix the status reflects what remains after fixing; a file that
-    could not be repaired (left unchanged) is 2; --exit-non-zero-on-fix makes
-    any applied fix 1, and --diff exits 1 when it would change a file.
-
-Offsets are 0-based, shown in hex and decimal. For gzip input (detected by its
-magic) they are offsets in the decompressed stream. The rules are in
-spec/idx.md; list them with --list-rules and read one with --explain CODE.";
-
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     /// rustc-style diagnostics with hex excerpts
@@ -53,127 +39,145 @@ enum Color {
 }
 
 #[derive(Parser)]
-#[command(name = "idx-validate", version, about = "Validate IDX files (MNIST and cousins): every spec violation, located exactly", after_help = AFTER_HELP)]
+#[command(name = "idx-validate", version, about = "Validate IDX files (MNIST and cousins): every spec violation, located exactly", after_help = idx_validate::help::after_help())]
 struct Cli {
     /// Files, directories (walked recursively) or - for standard input.
     #[arg(value_name = "PATH", required_unless_present_any = ["list_rules", "explain", "completions", "man", "pair"])]
     paths: Vec<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
     format: Format,
     /// With --format sarif: add startLine 1 to every region, which GitHub code scanning requires.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     sarif_github: bool,
     /// Colour (honours NO_COLOR; auto means only on a terminal).
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    #[arg(long, value_enum, default_value_t = Color::Auto, help_heading = "Output")]
     color: Color,
     /// Print only failing files.
-    #[arg(short, long)]
+    #[arg(short, long, help_heading = "Output")]
     quiet: bool,
     /// Print the header structure of every file, valid ones included.
-    #[arg(short, long)]
+    #[arg(short, long, help_heading = "Output")]
     verbose: bool,
     /// Warnings make a file fail (exit 1).
-    #[arg(long)]
+    #[arg(long, help_heading = "Checks")]
     deny_warnings: bool,
     /// At most N findings per rule per file (0: all; default 10); the rest are counted.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = "Checks")]
     max_findings: Option<usize>,
     /// Expected element type: u8, i8, i16, i32, f32 or f64 (IDX601 otherwise).
-    #[arg(long, value_name = "TYPE", value_parser = parse_dtype)]
+    #[arg(long, value_name = "TYPE", value_parser = parse_dtype, help_heading = "Checks")]
     expect_dtype: Option<ElementType>,
     /// Expected shape, e.g. 60000,28,28 or '*,28,28' (IDX602 otherwise).
-    #[arg(long, value_name = "DIMS", value_parser = idx_validate::parse_shape)]
+    #[arg(long, value_name = "DIMS", value_parser = idx_validate::parse_shape, help_heading = "Checks")]
     expect_shape: Option<idx_validate::ShapePattern>,
     /// List every rule: code, severity, name, title.
-    #[arg(long)]
+    #[arg(long, help_heading = "Rules and documentation")]
     list_rules: bool,
     /// Print the spec's text for a rule (code or name).
-    #[arg(long, value_name = "CODE")]
+    #[arg(long, value_name = "CODE", help_heading = "Rules and documentation")]
     explain: Option<String>,
     /// Check N files in parallel (default: the number of CPUs); output stays in argument order.
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", help_heading = "Inputs")]
     jobs: Option<usize>,
     /// In directories, check every file, not only IDX-looking ones.
-    #[arg(long)]
+    #[arg(long, help_heading = "Inputs")]
     all_files: bool,
     /// In directories, also walk what .gitignore, .ignore and git's exclude files leave out.
-    #[arg(long)]
+    #[arg(long, help_heading = "Inputs")]
     no_ignore: bool,
     /// In directories, also walk hidden files and directories.
-    #[arg(long)]
+    #[arg(long, help_heading = "Inputs")]
     hidden: bool,
     /// In directories, leave out paths matching this gitignore-style glob (repeatable).
-    #[arg(long, value_name = "GLOB")]
+    #[arg(long, value_name = "GLOB", help_heading = "Inputs")]
     exclude: Vec<String>,
     /// A path that yields no file to check is not an error.
-    #[arg(long)]
+    #[arg(long, help_heading = "Inputs")]
     allow_empty: bool,
     /// Pair an images file with its labels file explicitly (repeatable); others pair by MNIST-style names.
-    #[arg(long, num_args = 2, value_names = ["IMAGES", "LABELS"], action = clap::ArgAction::Append)]
+    #[arg(long, num_args = 2, value_names = ["IMAGES", "LABELS"], action = clap::ArgAction::Append, help_heading = "Datasets")]
     pair: Vec<PathBuf>,
     /// Labels must lie in 0..N-1 (IDX803); without it, gaps in the observed range are a warning (IDX804).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = "Datasets")]
     classes: Option<u32>,
     /// Check the header and the length only (from the file system), without reading the payload or running payload lints.
-    #[arg(long)]
+    #[arg(long, help_heading = "Checks")]
     structure_only: bool,
     /// Do not decompress gzip input (it is then reported as IDX402).
-    #[arg(long)]
+    #[arg(long, help_heading = "Checks")]
     no_decompress: bool,
     /// Stop decompressing after this many bytes (IDX702); suffixes K, M, G, KiB, MiB, GiB... (default 64GiB; 0: no limit).
-    #[arg(long, value_name = "SIZE", value_parser = idx_validate::size::parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = idx_validate::size::parse_size, help_heading = "Checks")]
     max_decompressed: Option<u64>,
     /// Report only these rules: codes, names or code prefixes, comma-separated (replaces the configuration's select).
-    #[arg(long, value_name = "RULES", value_delimiter = ',', value_parser = parse_rule_selector)]
+    #[arg(long, value_name = "RULES", value_delimiter = ',', value_parser = parse_rule_selector, help_heading = "Checks")]
     select: Option<Vec<String>>,
     /// Never report these rules: codes, names or code prefixes, comma-separated (replaces the configuration's ignore).
-    #[arg(long, value_name = "RULES", value_delimiter = ',', value_parser = parse_rule_selector)]
+    #[arg(long, value_name = "RULES", value_delimiter = ',', value_parser = parse_rule_selector, help_heading = "Checks")]
     ignore: Option<Vec<String>>,
     /// Read the configuration from this file (idx-validate.toml syntax, or a pyproject.toml).
-    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "isolated",
+        help_heading = "Configuration"
+    )]
     config: Option<PathBuf>,
     /// Read no configuration file.
-    #[arg(long)]
+    #[arg(long, help_heading = "Configuration")]
     isolated: bool,
     /// Exit 0 even when files are invalid (2 still means unreadable input or a usage error).
-    #[arg(long)]
+    #[arg(long, help_heading = "Checks")]
     exit_zero: bool,
     /// Write the report to FILE instead of standard output.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     output_file: Option<PathBuf>,
     /// Print how many findings each rule produced instead of the findings.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     statistics: bool,
+    /// The absolute URL of spec/idx.md; outputs link rules to it (without it, no output carries a spec link).
+    #[arg(long, value_name = "URL", value_parser = parse_url, help_heading = "Output")]
+    spec_url: Option<String>,
     /// Repair what can be repaired: apply safe fixes and rewrite each file atomically (standard input goes to standard output). See "Repairing files" in the README.
-    #[arg(long, conflicts_with = "structure_only")]
+    #[arg(long, conflicts_with = "structure_only", help_heading = "Repair")]
     fix: bool,
     /// With --fix: apply unsafe fixes too (the tool is guessing); without it, mark them fixable.
-    #[arg(long)]
+    #[arg(long, help_heading = "Repair")]
     unsafe_fixes: bool,
     /// Show what --fix would change (each fix, the header before and after) and write nothing.
-    #[arg(long, conflicts_with = "structure_only")]
+    #[arg(long, conflicts_with = "structure_only", help_heading = "Repair")]
     diff: bool,
     /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz).
-    #[arg(long, value_name = "OUT")]
+    #[arg(long, value_name = "OUT", help_heading = "Repair")]
     output: Option<PathBuf>,
     /// The byte order the writer used for multi-byte elements, when you know it: little byte-swaps the payload as a safe fix; big never swaps.
-    #[arg(long, value_name = "ORDER", value_parser = ["little", "big"])]
+    #[arg(long, value_name = "ORDER", value_parser = ["little", "big"], help_heading = "Repair")]
     assume_byte_order: Option<String>,
     /// With --fix: exit 1 when any fix was applied, even if nothing remains.
-    #[arg(long)]
+    #[arg(long, help_heading = "Repair")]
     exit_non_zero_on_fix: bool,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
-    #[arg(long, value_name = "SHELL")]
+    #[arg(long, value_name = "SHELL", help_heading = "Rules and documentation")]
     completions: Option<clap_complete::Shell>,
     /// Print the man page (roff).
-    #[arg(long)]
+    #[arg(long, help_heading = "Rules and documentation")]
     man: bool,
 }
 
 fn parse_dtype(s: &str) -> Result<ElementType, String> {
     ElementType::from_name(s)
         .ok_or_else(|| format!("unknown type {s:?}: one of u8, i8, i16, i32, f32, f64"))
+}
+
+fn parse_url(s: &str) -> Result<String, String> {
+    if s.contains("://") {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "{s:?} is not an absolute URL (a relative link only works inside a clone)"
+        ))
+    }
 }
 
 fn parse_rule_selector(s: &str) -> Result<String, String> {
@@ -199,10 +203,16 @@ where
 {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
-        }
+        Err(e) => match idx_validate::help::unknown_argument(&e) {
+            Some(msg) => {
+                eprint!("{msg}");
+                return ExitCode::from(2);
+            }
+            None => {
+                let _ = e.print();
+                return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+            }
+        },
     };
     let mut stdout = std::io::stdout().lock();
     if let Some(shell) = cli.completions {
@@ -210,7 +220,7 @@ where
         return ExitCode::SUCCESS;
     }
     if cli.man {
-        return match clap_mangen::Man::new(Cli::command()).render(&mut stdout) {
+        return match idx_validate::help::man(Cli::command(), &mut stdout) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -395,6 +405,7 @@ where
         quiet: cli.quiet,
         verbose: cli.verbose,
         sarif_github: cli.sarif_github,
+        spec_url: cli.spec_url.clone().or(cfg.spec_url.clone()),
         unsafe_fixes,
     };
     let text = if cli.statistics {

@@ -119,10 +119,10 @@ fn walk(root: &Path, opts: &WalkOptions, out: &mut Expansion) -> Result<(), Stri
     if not_idx > 0 {
         out.notes.push(format!(
             "skipped {} under {} that {} not look like IDX (--all-files checks {})",
-            plural(not_idx, "file"),
+            idx::plural::count(not_idx as u64, "file"),
             esc(root),
-            if not_idx == 1 { "does" } else { "do" },
-            if not_idx == 1 { "it" } else { "them" },
+            idx::plural::verb(not_idx as u64, "does", "do"),
+            idx::plural::verb(not_idx as u64, "it", "them"),
         ));
     }
     if out.inputs.len() == before && !opts.allow_empty {
@@ -182,11 +182,6 @@ fn io_message(err: &ignore::Error) -> String {
         Some(e) => e.to_string(),
         None => err.to_string(),
     }
-}
-
-/// `1 file`, `2 files`.
-fn plural(n: usize, one: &str) -> String {
-    format!("{n} {one}{}", if n == 1 { "" } else { "s" })
 }
 
 /// A path for a message: control characters escaped, never raw.

@@ -147,3 +147,48 @@ fn zero_limits_and_the_empty_shape() {
         "{out}"
     );
 }
+
+/// Issue #12, bugs 4 and 7: every line-oriented format says when offsets
+/// are in the decompressed stream; a file name's control characters reach
+/// no terminal raw; JUnit attributes keep newlines as `&#10;`.
+#[test]
+fn decompressed_offsets_and_hostile_file_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = [0u8, 0, 8, 1, 0, 0, 0, 2, 0x2a];
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(&raw).unwrap();
+    let name = "evil\n\u{1b}[31mname.idx.gz";
+    let p = dir.path().join(name);
+    std::fs::write(&p, e.finish().unwrap()).unwrap();
+    let path = p.to_str().unwrap();
+    let run = |fmt: &str| finish_within(spawn(&["--format", fmt, path]), 30).1;
+    let short = run("short");
+    assert!(
+        short.contains("(offset in the decompressed stream)"),
+        "{short}"
+    );
+    assert!(
+        !short.contains('\u{1b}') && short.lines().count() == 1,
+        "{short:?}"
+    );
+    assert!(short.contains("evil\\n\\u{1b}[31mname"), "{short:?}");
+    let human = run("human");
+    assert!(
+        !human.contains('\u{1b}') && !human.contains("evil\n"),
+        "{human:?}"
+    );
+    let github = run("github");
+    assert!(
+        github.contains("(offset in the decompressed stream)"),
+        "{github}"
+    );
+    let jsonl = run("jsonl");
+    assert!(jsonl.contains("\"compression\":\"gzip\""), "{jsonl}");
+    let junit = run("junit");
+    assert!(junit.contains("evil&#10;"), "{junit}");
+    assert!(
+        junit.contains("of the decompressed stream")
+            || junit.contains("(offset in the decompressed stream)"),
+        "{junit}"
+    );
+}

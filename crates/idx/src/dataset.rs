@@ -434,7 +434,7 @@ fn count_mismatch(files: &[DatasetFile], im: usize, lb: usize) -> Option<Dataset
 }
 
 fn items(n: u32) -> String {
-    format!("{n} item{}", if n == 1 { "" } else { "s" })
+    crate::plural::count(u64::from(n), "item")
 }
 
 fn label_findings(f: &DatasetFile, opts: &DatasetOptions) -> Vec<Finding> {
@@ -483,12 +483,9 @@ fn label_findings(f: &DatasetFile, opts: &DatasetOptions) -> Vec<Finding> {
                 offset,
                 size,
                 format!(
-                    "{} outside the classes {range}; the first is {v}",
-                    if s.out_of_range == 1 {
-                        "1 label is".to_string()
-                    } else {
-                        format!("{} labels are", s.out_of_range)
-                    }
+                    "{} {} outside the classes {range}; the first is {v}",
+                    crate::plural::count(s.out_of_range, "label"),
+                    crate::plural::verb(s.out_of_range, "is", "are")
                 ),
             )
             .expected(format!("a class in {range}"))
@@ -508,8 +505,8 @@ fn label_findings(f: &DatasetFile, opts: &DatasetOptions) -> Vec<Finding> {
                         s.header.payload_len(),
                         format!(
                             "the labels run from 0 to {max} but {} never occur{}: {}{more}",
-                            if gaps.len() == 1 { "1 value".to_string() } else { format!("{} values", gaps.len()) },
-                            if gaps.len() == 1 { "s" } else { "" },
+                            crate::plural::count(gaps.len() as u64, "value"),
+                            crate::plural::verb(gaps.len() as u64, "s", ""),
                             shown.join(", ")
                         ),
                     )

@@ -36,7 +36,12 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         Severity::Warning => "warning",
                         Severity::Info => "notice",
                     };
-                    let mut msg = format!("{} (at byte {})", f.message, f.offset);
+                    let mut msg = format!(
+                        "{} (at byte {}){}",
+                        f.message,
+                        f.offset,
+                        super::offset_note(c)
+                    );
                     if let Some(h) = &f.hint {
                         msg.push_str(&format!("\nhelp: {h}"));
                     }

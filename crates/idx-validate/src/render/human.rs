@@ -144,7 +144,7 @@ fn location(r: &FileResult, f: &Finding, gz: bool) -> String {
     };
     format!(
         "{} @ {:#x} (byte {}{of})",
-        r.source.display(),
+        super::terminal_safe(&r.source.display()),
         f.offset,
         f.offset
     )
@@ -219,7 +219,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         if ctx.quiet && !failing {
             continue;
         }
-        let path = r.source.display();
+        let path = super::terminal_safe(&r.source.display());
         match &r.outcome {
             Err(e) => {
                 let _ = writeln!(
@@ -274,7 +274,19 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                             fix.description
                         );
                     }
-                    let _ = writeln!(out, "   {} {}", paint.blue("= spec:"), spec_link(f.rule));
+                    match spec_link(ctx, f.rule) {
+                        Some(url) => {
+                            let _ = writeln!(out, "   {} {url}", paint.blue("= spec:"));
+                        }
+                        None => {
+                            let _ = writeln!(
+                                out,
+                                "   {} idx-validate --explain {}",
+                                paint.blue("= rule:"),
+                                f.rule.code()
+                            );
+                        }
+                    }
                     out.push('\n');
                 }
                 if let Some(rep) = &c.repair {

@@ -160,7 +160,11 @@ pub fn render_lines(results: &[FileResult], _ctx: &Context) -> String {
             Err(e) => s.push_str(&json!({"path": r.source.display(), "error": e}).to_string()),
             Ok(c) => {
                 for f in &c.report.findings {
-                    let mut v = json!({"path": r.source.display()});
+                    // offsets are in the decompressed stream when set (5.2)
+                    let mut v = json!({
+                        "path": r.source.display(),
+                        "compression": c.report.compression.map(|c| c.as_str()),
+                    });
                     if let (Value::Object(a), Value::Object(b)) = (&mut v, finding(f)) {
                         a.extend(b);
                     }

@@ -25,6 +25,16 @@ pub fn esc(s: &str) -> String {
     o
 }
 
+/// XML-escapes an attribute value: as [`esc`], and newlines, carriage
+/// returns and tabs as character references, which attribute-value
+/// normalisation would otherwise turn into spaces.
+pub fn esc_attr(s: &str) -> String {
+    esc(s)
+        .replace('\n', "&#10;")
+        .replace('\r', "&#13;")
+        .replace('\t', "&#9;")
+}
+
 /// Renders the report.
 pub fn render(results: &[FileResult], ctx: &Context) -> String {
     let t = totals(results, ctx.deny_warnings);
@@ -40,14 +50,14 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         t.files, t.invalid, t.unreadable
     );
     for r in results {
-        let name = esc(&r.source.display());
+        let name = esc_attr(&r.source.display());
         let _ = writeln!(
             s,
             "    <testcase classname=\"idx-validate\" name=\"{name}\">"
         );
         match &r.outcome {
             Err(e) => {
-                let _ = writeln!(s, "      <error message=\"cannot read: {}\"/>", esc(e));
+                let _ = writeln!(s, "      <error message=\"cannot read: {}\"/>", esc_attr(e));
             }
             Ok(c) => {
                 for f in &c.report.findings {
@@ -58,11 +68,12 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     };
                     if fails {
                         let body = format!(
-                            "{}[{}] at byte {} (length {})\nexpected: {}\nfound: {}\nhelp: {}",
+                            "{}[{}] at byte {} (length {}){}\nexpected: {}\nfound: {}\nhelp: {}",
                             f.severity(),
                             f.rule.code(),
                             f.offset,
                             f.length,
+                            super::offset_note(c),
                             f.expected.as_deref().unwrap_or("-"),
                             f.found.as_deref().unwrap_or("-"),
                             f.hint.as_deref().unwrap_or("-")
@@ -71,7 +82,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                             s,
                             "      <failure type=\"{}\" message=\"{}\">{}</failure>",
                             f.rule.code(),
-                            esc(&f.message),
+                            esc_attr(&f.message),
                             esc(&body)
                         );
                     }

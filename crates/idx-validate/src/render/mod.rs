@@ -25,13 +25,20 @@ pub struct Context {
     pub verbose: bool,
     /// Add `startLine: 1` to SARIF regions (for GitHub code scanning).
     pub sarif_github: bool,
+    /// The absolute URL of `spec/idx.md` (`--spec-url`, `spec-url`); without
+    /// it no output carries a spec link (a relative path would only work
+    /// inside a clone).
+    pub spec_url: Option<String>,
     /// `--unsafe-fixes`: unsafe fixes count as applicable (`[*]`).
     pub unsafe_fixes: bool,
 }
 
-/// The spec link of a rule, relative to the repository root.
-pub fn spec_link(rule: idx::Rule) -> String {
-    format!("spec/idx.md#{}", rule.anchor())
+/// The absolute spec link of a rule (`<spec-url>#idx102-unknown-type`), or
+/// `None` when no spec URL is configured.
+pub fn spec_link(ctx: &Context, rule: idx::Rule) -> Option<String> {
+    ctx.spec_url
+        .as_deref()
+        .map(|u| format!("{}#{}", u.split('#').next().unwrap_or(u), rule.anchor()))
 }
 
 /// `[60000, 28, 28]`.
@@ -140,6 +147,31 @@ pub fn counts(c: &Checked) -> String {
         }
     }
     parts.join(", ")
+}
+
+/// Text for a terminal: control characters (newlines, escape sequences,
+/// C1 controls) and bidirectional overrides from a file name or message are
+/// shown escaped (`\n`, `\u{1b}`), never interpreted (issue #12, bug 7).
+pub fn terminal_safe(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
+            o.extend(c.escape_default());
+        } else {
+            o.push(c);
+        }
+    }
+    o
+}
+
+/// ` (offset in the decompressed stream)` when the report's offsets are in
+/// a decompressed stream (spec 5.2), else nothing.
+pub fn offset_note(c: &Checked) -> &'static str {
+    if c.report.compression.is_some() {
+        " (offset in the decompressed stream)"
+    } else {
+        ""
+    }
 }
 
 /// The path of a result, relative and with `/` separators, for formats that

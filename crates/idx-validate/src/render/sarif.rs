@@ -72,14 +72,21 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
     let rules: Vec<Value> = Rule::ALL
         .iter()
         .map(|r| {
-            json!({
+            // the rule's whole spec section, so the log reads well without a link
+            let text = crate::explain(r.code())
+                .unwrap_or_else(|| format!("{} {}: {}", r.code(), r.name(), r.title()));
+            let mut v = json!({
                 "id": r.code(),
                 "name": r.name(),
                 "shortDescription": {"text": r.title()},
-                "helpUri": spec_link(*r),
-                "help": {"text": format!("{}: {}. See {}", r.code(), r.title(), spec_link(*r))},
+                "fullDescription": {"text": text.trim()},
+                "help": {"text": text.trim(), "markdown": text.trim()},
                 "defaultConfiguration": {"level": level(r.severity(), false)},
-            })
+            });
+            if let Some(url) = spec_link(ctx, *r) {
+                v["helpUri"] = json!(url);
+            }
+            v
         })
         .collect();
     let mut out = Vec::new();

@@ -8,7 +8,7 @@ use std::fmt::Write;
 pub fn render(results: &[FileResult], _ctx: &Context) -> String {
     let mut s = String::new();
     for r in results {
-        let path = r.source.display();
+        let path = super::terminal_safe(&r.source.display());
         match &r.outcome {
             Err(e) => {
                 let _ = writeln!(s, "{path}: error: cannot read: {e}");
@@ -17,11 +17,12 @@ pub fn render(results: &[FileResult], _ctx: &Context) -> String {
                 for f in &c.report.findings {
                     let _ = writeln!(
                         s,
-                        "{path}:{}: {}[{}]: {}",
+                        "{path}:{}: {}[{}]: {}{}",
                         f.offset,
                         f.severity(),
                         f.rule.code(),
-                        f.message
+                        super::terminal_safe(&f.message),
+                        super::offset_note(c)
                     );
                 }
                 for (rule, n) in &c.suppressed {
