@@ -11,6 +11,8 @@ byte offset. Parsing, decoding, encoding and validation release the GIL.
 (2, 3)
 >>> idxkit.validate(data[:-1]).findings[0].rule
 'IDX202'
+>>> idxkit.fix(data + b"junk", unsafe=True).data == data
+True
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ import numpy as np
 
 from . import _native
 from ._native import (
+    AppliedFix,
     CaseResult,
     ConformanceReport,
     DatasetError,
     Finding,
+    FixReport,
     IdxError,
     InvalidFileError,
     Report,
@@ -38,6 +42,7 @@ __all__ = [
     "save",
     "validate",
     "load_pair",
+    "fix",
     "check_reader",
     "check_writer",
     "assert_conforms",
@@ -49,6 +54,8 @@ __all__ = [
     "Report",
     "ConformanceReport",
     "CaseResult",
+    "FixReport",
+    "AppliedFix",
 ]
 
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
@@ -233,21 +240,99 @@ def validate(
 
 
 def load_pair(
-    images: Source, labels: Source, *, mmap: bool = False, decompress: bool = True
+    images: Source,
+    labels: Source,
+    *,
+    classes: Optional[int] = None,
+    mmap: bool = False,
+    decompress: bool = True,
 ) -> Tuple[np.ndarray, np.ndarray]:
     """Load an image file and its label file (MNIST style) as a pair.
 
-    Each file is loaded as by :func:`load`. Raises :class:`DatasetError` when
-    they do not form a dataset: the first dimensions (the item counts) must
-    be equal.
+    Each file is loaded as by :func:`load`; then the library's dataset rules
+    (spec §11, as ``idx-validate --pair IMAGES LABELS``) check the pair: the
+    item counts must be equal (IDX801), the labels rank-1 (or QMNIST-style
+    rank-2) integers (IDX802) and, with ``classes=N``, in ``0..N-1``
+    (IDX803). Raises :class:`DatasetError` (a ``ValueError``) when a dataset
+    rule finds an error, with ``.findings`` the dataset findings (warnings
+    such as IDX804 included) and ``.files`` the index of the file each is
+    about (0 images, 1 labels).
     """
+    if hasattr(images, "read"):
+        images = _bytes_of(images)
+    if hasattr(labels, "read"):
+        labels = _bytes_of(labels)
     x = load(images, mmap=mmap, decompress=decompress)
     y = load(labels, mmap=mmap, decompress=decompress)
-    if x.ndim == 0 or y.ndim == 0 or x.shape[0] != y.shape[0]:
-        nx = x.shape[0] if x.ndim else "no items (rank 0)"
-        ny = y.shape[0] if y.ndim else "no items (rank 0)"
-        raise DatasetError(f"the images hold {nx} items and the labels {ny}: the counts must be equal")
+    if _is_path(labels):
+        scan = dict(labels_path=os.fspath(labels))
+    else:
+        scan = dict(labels_data=_u8(labels))
+    found = _native.check_pair(
+        _pair_name(images, "images"),
+        _header_of(x),
+        _pair_name(labels, "labels"),
+        _header_of(y),
+        classes=classes,
+        **scan,
+    )
+    if any(f.severity == "error" for _, f in found):
+        first = next(f for _, f in found if f.severity == "error")
+        err = DatasetError(f"{first.rule}: {first.message}")
+        err.findings = [f for _, f in found]
+        err.files = [i for i, _ in found]
+        raise err
     return x, y
+
+
+def _pair_name(source: object, role: str) -> str:
+    return os.fspath(source) if _is_path(source) else f"<{role} bytes>"  # type: ignore[arg-type]
+
+
+def _header_of(a: np.ndarray) -> Tuple[str, list]:
+    """The IDX header of a loaded array: its element type name and shape."""
+    return _IDX_NAMES[a.dtype.newbyteorder("=")], [int(d) for d in a.shape]
+
+
+def fix(
+    source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO],
+    dest: Union[str, "os.PathLike[str]", None] = None,
+    *,
+    unsafe: bool = False,
+    assume_byte_order: Optional[str] = None,
+) -> FixReport:
+    """Repair IDX data with the library's fixes, as ``idx-validate --fix``.
+
+    Safe fixes (the intended array is certain) are always applied;
+    ``unsafe=True`` also applies unsafe ones (the payload byte order guessed
+    from the little-endian lint IDX501, trailing bytes dropped, a truncated
+    last item dropped, non-zero reserved bytes cleared).
+    ``assume_byte_order="little"`` states that the writer stored the
+    elements little-endian (``numpy.tofile`` on x86, as the IDX technical
+    report's writer does), making the byte swap exact and safe; ``"big"``
+    never swaps.
+
+    ``source`` is a path or bytes (a bytes-like or binary file object). A
+    path is repaired in place when ``dest`` is None (a temporary file in
+    the same directory, synced and renamed over the input, its mode bits
+    kept; a symlink's target is repaired; nothing is written when no fix
+    applies), else the repaired copy is written to ``dest`` the same way
+    (gzip when ``dest`` ends in ``.gz``) and the input is never touched.
+    For bytes, ``dest`` must be None and the repaired bytes are the report's
+    ``.data``. gzip input stays gzip.
+
+    Returns a :class:`FixReport`: ``.applied`` (:class:`AppliedFix`: rule,
+    applicability, description), ``.after`` (the :class:`Finding` objects
+    that remain), ``.before``, ``.dropped_bytes``, ``.compressed_output``,
+    ``.changed``, ``.ok``. Raises ``OSError`` when the file cannot be read
+    or the copy cannot be written (the input is then unchanged).
+    """
+    if _is_path(source):
+        dest_path = None if dest is None else os.fspath(dest)
+        return _native.fix_path(os.fspath(source), dest_path, unsafe, assume_byte_order)
+    if dest is not None:
+        raise TypeError("dest is for a path source; for bytes, the repaired bytes are the report's .data")
+    return _native.fix_buffer(_bytes_of(source), unsafe, assume_byte_order)
 
 
 def check_reader(

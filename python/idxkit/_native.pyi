@@ -21,6 +21,7 @@ class DatasetError(IdxError):
     """Files that are each valid do not form a dataset."""
 
     findings: List["Finding"]
+    files: List[int]
 
 class Finding:
     """One finding of the idx library."""
@@ -63,6 +64,44 @@ class Report:
     @property
     def compression(self) -> Optional[str]: ...
     def to_json(self) -> str: ...
+
+class AppliedFix:
+    """One fix that fix() applied."""
+
+    @property
+    def rule(self) -> Optional[str]: ...
+    @property
+    def name(self) -> Optional[str]: ...
+    @property
+    def applicability(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def message(self) -> str: ...
+
+class FixReport:
+    """What fix() did to one input."""
+
+    @property
+    def before(self) -> List[Finding]: ...
+    @property
+    def applied(self) -> List[AppliedFix]: ...
+    @property
+    def after(self) -> List[Finding]: ...
+    @property
+    def dropped_bytes(self) -> int: ...
+    @property
+    def compressed_output(self) -> bool: ...
+    @property
+    def changed(self) -> bool: ...
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def path(self) -> Optional[str]: ...
+    @property
+    def data(self) -> Optional[bytes]: ...
 
 class CaseResult:
     """One case of a conformance run."""
@@ -125,5 +164,25 @@ def check_writer(
     run: List[str] = ...,
     skip: List[str] = ...,
 ) -> ConformanceReport: ...
+def fix_path(
+    path: Union[str, os.PathLike[str]],
+    dest: Optional[Union[str, os.PathLike[str]]] = None,
+    unsafe_fixes: bool = False,
+    assume_byte_order: Optional[str] = None,
+) -> FixReport: ...
+def fix_buffer(
+    data: npt.NDArray[np.uint8],
+    unsafe_fixes: bool = False,
+    assume_byte_order: Optional[str] = None,
+) -> FixReport: ...
+def check_pair(
+    images_name: str,
+    images_header: Tuple[str, List[int]],
+    labels_name: str,
+    labels_header: Tuple[str, List[int]],
+    labels_path: Optional[Union[str, os.PathLike[str]]] = None,
+    labels_data: Optional[npt.NDArray[np.uint8]] = None,
+    classes: Optional[int] = None,
+) -> List[Tuple[int, Finding]]: ...
 def run_idx_validate(argv: List[str]) -> int: ...
 def run_idx(argv: List[str]) -> int: ...

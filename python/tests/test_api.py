@@ -128,6 +128,31 @@ def test_load_pair_checks_the_counts(tmp_path):
     with pytest.raises(idxkit.DatasetError) as info:
         idxkit.load_pair(tmp_path / "x-images-idx3-ubyte", tmp_path / "y-labels-idx1-ubyte")
     assert isinstance(info.value, ValueError)
+    # the library's dataset rule, located on the labels file's dimension 0
+    f = info.value.findings[0]
+    assert (f.rule, f.severity, f.offset, f.length) == ("IDX801", "error", 4, 4)
+    assert info.value.files == [1] and "IDX801" in str(info.value)
+    # bytes and file objects too
+    with open(tmp_path / "y-labels-idx1-ubyte", "rb") as labels:
+        with pytest.raises(idxkit.DatasetError) as info:
+            idxkit.load_pair((tmp_path / "x-images-idx3-ubyte").read_bytes(), labels)
+    assert [g.rule for g in info.value.findings] == ["IDX801"]
+
+
+def test_load_pair_checks_the_classes(tmp_path):
+    idxkit.save(tmp_path / "images", np.zeros((3, 2, 2), np.uint8))
+    idxkit.save(tmp_path / "labels", np.array([0, 9, 2], np.uint8))
+    x, y = idxkit.load_pair(tmp_path / "images", tmp_path / "labels", classes=10)
+    assert y.tolist() == [0, 9, 2]
+    with pytest.raises(idxkit.DatasetError) as info:
+        idxkit.load_pair(tmp_path / "images", tmp_path / "labels", classes=5)
+    f = info.value.findings[0]
+    assert (f.rule, f.offset, f.found) == ("IDX803", 8 + 1, "9")
+    # float labels are not classes (IDX802), whatever the counts
+    idxkit.save(tmp_path / "float-labels", np.array([0.0, 1.0, 2.0], np.float32))
+    with pytest.raises(idxkit.DatasetError) as info:
+        idxkit.load_pair(tmp_path / "images", (tmp_path / "float-labels").read_bytes())
+    assert "IDX802" in [g.rule for g in info.value.findings]
 
 
 def test_check_writer_passes_the_reference_and_fails_a_little_endian_writer():

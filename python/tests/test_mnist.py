@@ -45,5 +45,9 @@ def test_mnist_label_counts_and_pairs():
     x, y = idxkit.load_pair(mnist("train-images-idx3-ubyte.gz"), mnist("train-labels-idx1-ubyte.gz"))
     assert np.bincount(y).tolist() == TRAIN_COUNTS
     assert x.shape[0] == y.shape[0]
-    _, t = idxkit.load_pair(mnist("t10k-images-idx3-ubyte.gz"), mnist("t10k-labels-idx1-ubyte.gz"))
+    _, t = idxkit.load_pair(mnist("t10k-images-idx3-ubyte.gz"), mnist("t10k-labels-idx1-ubyte.gz"), classes=10)
     assert np.bincount(t).tolist() == TEST_COUNTS
+    # MNIST has labels 0..9: with fewer classes the library's IDX803 fires
+    with pytest.raises(idxkit.DatasetError) as info:
+        idxkit.load_pair(mnist("t10k-images-idx3-ubyte.gz"), mnist("t10k-labels-idx1-ubyte.gz"), classes=9)
+    assert info.value.findings[0].rule == "IDX803"

@@ -1068,6 +1068,277 @@ fn check_writer(
     })
 }
 
+/// One fix `fix` applied, as a Python object.
+#[pyclass(frozen, get_all, module = "idxkit")]
+#[derive(Debug, Clone)]
+struct AppliedFix {
+    /// The rule of the finding fixed (`IDX501`), or None for the payload
+    /// byte swap stated by `assume_byte_order` when no finding asked for it.
+    rule: Option<&'static str>,
+    /// The rule's name (`likely-little-endian`), or None as for `rule`.
+    name: Option<&'static str>,
+    /// `safe` (certain) or `unsafe` (a guess).
+    applicability: &'static str,
+    /// What the fix did.
+    description: String,
+    /// The finding's byte offset (in the decompressed stream for gzip).
+    offset: u64,
+    /// The finding's message (or what the caller stated).
+    message: String,
+}
+
+impl From<&idx::AppliedFix> for AppliedFix {
+    fn from(a: &idx::AppliedFix) -> Self {
+        AppliedFix {
+            rule: a.rule.map(|r| r.code()),
+            name: a.rule.map(|r| r.name()),
+            applicability: a.fix.applicability.as_str(),
+            description: a.fix.description.clone(),
+            offset: a.offset,
+            message: a.message.clone(),
+        }
+    }
+}
+
+#[pymethods]
+impl AppliedFix {
+    fn __repr__(&self) -> String {
+        format!(
+            "AppliedFix(rule={:?}, applicability={:?}, description={:?})",
+            self.rule, self.applicability, self.description
+        )
+    }
+    fn __str__(&self) -> String {
+        format!(
+            "{} [{}] {}",
+            self.rule.unwrap_or("-"),
+            self.applicability,
+            self.description
+        )
+    }
+}
+
+/// What `fix` did to one input: the library's `FixReport`.
+#[pyclass(frozen, module = "idxkit")]
+struct FixReport {
+    report: idx::FixReport,
+    path: Option<PathBuf>,
+    data: Option<Py<PyBytes>>,
+}
+
+#[pymethods]
+impl FixReport {
+    /// The findings the repair was planned on (for a plain input repaired
+    /// without guessing the payload's byte order: the header and length
+    /// findings only, no payload lints).
+    #[getter]
+    fn before(&self) -> Vec<Finding> {
+        self.report
+            .before
+            .findings
+            .iter()
+            .map(Finding::from)
+            .collect()
+    }
+    /// The fixes applied, in the order they were planned.
+    #[getter]
+    fn applied(&self) -> Vec<AppliedFix> {
+        self.report.applied.iter().map(AppliedFix::from).collect()
+    }
+    /// The findings that remain: the full validation of the output (of the
+    /// input, when nothing was written).
+    #[getter]
+    fn after(&self) -> Vec<Finding> {
+        self.report
+            .after
+            .findings
+            .iter()
+            .map(Finding::from)
+            .collect()
+    }
+    /// Bytes of the (decompressed) stream dropped by truncations.
+    #[getter]
+    fn dropped_bytes(&self) -> u64 {
+        self.report.dropped_bytes
+    }
+    /// True when the output is gzip-compressed.
+    #[getter]
+    fn compressed_output(&self) -> bool {
+        self.report.compressed_output
+    }
+    /// True when a fix was applied.
+    #[getter]
+    fn changed(&self) -> bool {
+        self.report.changed()
+    }
+    /// True when no error finding remains.
+    #[getter]
+    fn ok(&self) -> bool {
+        !self.report.after.has_errors()
+    }
+    /// The path written (a symlink's target for an in-place repair), or
+    /// None when nothing was written or the source was bytes.
+    #[getter]
+    fn path(&self) -> Option<String> {
+        self.path.as_ref().map(|p| p.display().to_string())
+    }
+    /// For a bytes source: the repaired bytes (the input's when nothing was
+    /// fixed); None for a path.
+    #[getter]
+    fn data(&self, py: Python<'_>) -> Option<Py<PyBytes>> {
+        self.data.as_ref().map(|d| d.clone_ref(py))
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "FixReport(applied={}, after={}, dropped_bytes={})",
+            self.report.applied.len(),
+            self.report.after.findings.len(),
+            self.report.dropped_bytes
+        )
+    }
+}
+
+fn fix_options(unsafe_fixes: bool, assume_byte_order: Option<&str>) -> PyResult<idx::FixOptions> {
+    let order = match assume_byte_order {
+        Some(name) => Some(idx::ByteOrder::from_name(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "assume_byte_order {name:?}: \"little\", \"big\" or None"
+            ))
+        })?),
+        None => None,
+    };
+    let base = idx::FixOptions::default();
+    let validate = base.validate.clone().with_max_decompressed(Some(64 << 30));
+    Ok(base
+        .with_unsafe_fixes(unsafe_fixes)
+        .with_assume_byte_order(order)
+        .with_validate(validate))
+}
+
+/// Repairs a file with `idx-validate --fix`'s atomic file handling: in
+/// place when `dest` is None, else into `dest`.
+#[pyfunction]
+#[pyo3(signature = (path, dest=None, unsafe_fixes=false, assume_byte_order=None))]
+fn fix_path(
+    py: Python<'_>,
+    path: PathBuf,
+    dest: Option<PathBuf>,
+    unsafe_fixes: bool,
+    assume_byte_order: Option<&str>,
+) -> PyResult<FixReport> {
+    let opts = fix_options(unsafe_fixes, assume_byte_order)?;
+    let done = py
+        .detach(|| idx_validate::repair::repair_file(&path, dest.as_deref(), &opts))
+        .map_err(|e| PyOSError::new_err(e.to_string()))?;
+    let written = match done.action {
+        idx_validate::repair::Action::Rewritten(p) | idx_validate::repair::Action::WrittenTo(p) => {
+            Some(p)
+        }
+        _ => None,
+    };
+    Ok(FixReport {
+        report: done.report,
+        path: written,
+        data: None,
+    })
+}
+
+/// Repairs IDX bytes held in memory; the repaired bytes are in `.data`.
+#[pyfunction]
+#[pyo3(signature = (data, unsafe_fixes=false, assume_byte_order=None))]
+fn fix_buffer(
+    py: Python<'_>,
+    data: PyReadonlyArray1<'_, u8>,
+    unsafe_fixes: bool,
+    assume_byte_order: Option<&str>,
+) -> PyResult<FixReport> {
+    let opts = fix_options(unsafe_fixes, assume_byte_order)?;
+    let bytes = data
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (report, out) = py
+        .detach(|| {
+            let mut out = Vec::new();
+            idx::repair(io::Cursor::new(bytes), &mut out, &opts).map(|r| (r, out))
+        })
+        .map_err(|e| match e {
+            idx::FixError::Io(e) => PyOSError::new_err(e.to_string()),
+            other => IdxError::new_err(other.to_string()),
+        })?;
+    Ok(FixReport {
+        report,
+        path: None,
+        data: Some(PyBytes::new(py, &out).unbind()),
+    })
+}
+
+/// A header from a loaded array's element type name and shape (the file's,
+/// since `load` is strict).
+fn header_of(dtype: &str, shape: &[u32]) -> PyResult<idx::Header> {
+    ElementType::from_name(dtype)
+        .and_then(|t| idx::Header::new(t, shape.to_vec()))
+        .ok_or_else(|| PyValueError::new_err(format!("no IDX header for {dtype} {shape:?}")))
+}
+
+/// The dataset rules (spec §11) over an explicit images/labels pair, from
+/// the library: each file's header (element type name and dimensions) and
+/// the labels' values, scanned from `labels_path` or `labels_data` (gzip
+/// decompressed). Returns the findings with the index of the file each is
+/// reported on (0 images, 1 labels).
+#[pyfunction]
+#[pyo3(signature = (images_name, images_header, labels_name, labels_header, labels_path=None, labels_data=None, classes=None))]
+#[allow(clippy::too_many_arguments)]
+fn check_pair(
+    py: Python<'_>,
+    images_name: String,
+    images_header: (String, Vec<u32>),
+    labels_name: String,
+    labels_header: (String, Vec<u32>),
+    labels_path: Option<PathBuf>,
+    labels_data: Option<PyReadonlyArray1<'_, u8>>,
+    classes: Option<u32>,
+) -> PyResult<Vec<(usize, Finding)>> {
+    use idx::dataset::{check_dataset, scan_labels, DatasetFile, DatasetOptions};
+    let hi = header_of(&images_header.0, &images_header.1)?;
+    let hl = header_of(&labels_header.0, &labels_header.1)?;
+    let data = match &labels_data {
+        Some(d) => Some(
+            d.as_slice()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?,
+        ),
+        None => None,
+    };
+    let found = py
+        .detach(|| -> io::Result<Vec<(usize, idx::Finding)>> {
+            let scan = match (&labels_path, data) {
+                (Some(p), _) => scan_labels(File::open(p)?, true, classes)?,
+                (None, Some(b)) => scan_labels(b, true, classes)?,
+                (None, None) => None,
+            };
+            let files = [
+                DatasetFile {
+                    path: images_name,
+                    header: Some(hi),
+                    labels: None,
+                    walked: false,
+                },
+                DatasetFile {
+                    path: labels_name,
+                    header: Some(hl),
+                    labels: scan,
+                    walked: false,
+                },
+            ];
+            let opts = DatasetOptions {
+                classes,
+                pairs: vec![(0, 1)],
+            };
+            Ok(check_dataset(&files, &opts))
+        })
+        .map_err(|e| PyOSError::new_err(e.to_string()))?;
+    Ok(found.iter().map(|(i, f)| (*i, Finding::from(f))).collect())
+}
+
 /// The `idx-validate` command (console script), GIL released.
 #[pyfunction]
 fn run_idx_validate(py: Python<'_>, argv: Vec<OsString>) -> i32 {
@@ -1095,6 +1366,8 @@ fn idxkit_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Report>()?;
     m.add_class::<CaseResult>()?;
     m.add_class::<ConformanceReport>()?;
+    m.add_class::<AppliedFix>()?;
+    m.add_class::<FixReport>()?;
     m.add_function(wrap_pyfunction!(load_path, m)?)?;
     m.add_function(wrap_pyfunction!(load_buffer, m)?)?;
     m.add_function(wrap_pyfunction!(parse_header, m)?)?;
@@ -1103,6 +1376,9 @@ fn idxkit_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(check_reader, m)?)?;
     m.add_function(wrap_pyfunction!(check_writer, m)?)?;
+    m.add_function(wrap_pyfunction!(fix_path, m)?)?;
+    m.add_function(wrap_pyfunction!(fix_buffer, m)?)?;
+    m.add_function(wrap_pyfunction!(check_pair, m)?)?;
     m.add_function(wrap_pyfunction!(run_idx_validate, m)?)?;
     m.add_function(wrap_pyfunction!(run_idx, m)?)?;
     Ok(())

@@ -128,9 +128,44 @@ fn fix_file(
     fix: &FixSettings,
     before_rename: impl FnOnce(),
 ) -> Result<(idx::Report, Repair), String> {
-    // a symlink is followed: its target is read and replaced
+    if fix.diff {
+        let (_, mut input, _) = open_input(path)?;
+        let mut opts = opts.clone();
+        if let Some(out) = &fix.output {
+            opts.keep_compression = gz_name(out);
+        }
+        let r = idx::plan(&mut input, &opts).map_err(|e| e.to_string())?;
+        let action = if r.changed() {
+            Action::WouldRewrite
+        } else {
+            Action::Unchanged
+        };
+        return Ok((r.after.clone(), Repair::from_report(&r, action)));
+    }
+    match repair_file_with(path, fix.output.as_deref(), opts, before_rename) {
+        Ok(done) => Ok((
+            done.report.after.clone(),
+            Repair::from_report(&done.report, done.action),
+        )),
+        Err(RepairError::Input(why)) => Err(why),
+        Err(RepairError::Write { before, why }) => {
+            let r = FixReport {
+                before: before.clone(),
+                applied: Vec::new(),
+                after: before.clone(),
+                dropped_bytes: 0,
+                compressed_output: false,
+            };
+            Ok((before, Repair::from_report(&r, Action::Failed(why))))
+        }
+    }
+}
+
+/// Opens the file to repair: a symlink is followed (its target is read and
+/// replaced); it must be a regular file.
+fn open_input(path: &Path) -> Result<(PathBuf, File, fs::Metadata), String> {
     let target = fs::canonicalize(path).map_err(|e| io_err("cannot resolve", path, e))?;
-    let mut input = File::open(&target).map_err(|e| io_err("cannot open", path, e))?;
+    let input = File::open(&target).map_err(|e| io_err("cannot open", path, e))?;
     let meta = input
         .metadata()
         .map_err(|e| io_err("cannot stat", path, e))?;
@@ -140,57 +175,107 @@ fn fix_file(
             path.display()
         ));
     }
+    Ok((target, input, meta))
+}
+
+/// A copy written to `out` is gzip exactly when its name ends in `.gz`.
+fn gz_name(out: &Path) -> bool {
+    out.file_name()
+        .is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().ends_with(".gz"))
+}
+
+/// A file repaired by [`repair_file`].
+#[derive(Debug, Clone)]
+pub struct FileRepair {
+    /// What the library did: the fixes applied, the dropped bytes and, in
+    /// `after`, the full report of what was written (of the input, when
+    /// nothing was written).
+    pub report: FixReport,
+    /// [`Action::Unchanged`], [`Action::Rewritten`] (the path replaced: a
+    /// symlink's target) or [`Action::WrittenTo`].
+    pub action: Action,
+}
+
+/// Why [`repair_file`] failed; the input is unchanged either way.
+#[derive(Debug, Clone)]
+pub enum RepairError {
+    /// The input could not be resolved, opened, read or planned on.
+    Input(String),
+    /// The repaired copy could not be written or renamed into place.
+    Write {
+        /// The report the repair was planned on.
+        before: idx::Report,
+        /// Why, ending with the input being left unchanged.
+        why: String,
+    },
+}
+
+impl std::fmt::Display for RepairError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RepairError::Input(why) | RepairError::Write { why, .. } => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for RepairError {}
+
+/// Repairs the file at `path` with the library ([`idx::prepare`],
+/// [`idx::Planned::write`]) and writes the result atomically: over the file
+/// itself when `output` is `None` (a symlink's target; nothing is written
+/// when no fix applies; gzip input stays gzip unless `opts` says otherwise),
+/// else to `output` (always written; gzip exactly when its name ends in
+/// `.gz`). The copy is written to a temporary file in the
+/// destination's directory, flushed, given the input's permission bits,
+/// synced and renamed into place, after checking that the input's size and
+/// modification time did not change; on failure the temporary file is
+/// removed and the input is byte-identical. `idx-validate --fix` and the
+/// Python package's `idxkit.fix` both use it.
+///
+/// # Errors
+/// [`RepairError`]: the input could not be read, or the copy not written.
+pub fn repair_file(
+    path: &Path,
+    output: Option<&Path>,
+    opts: &FixOptions,
+) -> Result<FileRepair, RepairError> {
+    repair_file_with(path, output, opts, || {})
+}
+
+fn repair_file_with(
+    path: &Path,
+    output: Option<&Path>,
+    opts: &FixOptions,
+    before_rename: impl FnOnce(),
+) -> Result<FileRepair, RepairError> {
+    let input_err = RepairError::Input;
+    let (target, mut input, meta) = open_input(path).map_err(input_err)?;
     let mut opts = opts.clone();
-    if let Some(out) = &fix.output {
-        let gz_out = out
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().ends_with(".gz"));
-        opts.keep_compression = gz_out;
+    if opts.validate.file_name.is_none() {
+        opts.validate.file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     }
-    if fix.diff {
-        let r = idx::plan(&mut input, &opts).map_err(|e| e.to_string())?;
-        let action = if r.changed() {
-            Action::WouldRewrite
-        } else {
-            Action::Unchanged
-        };
-        return Ok((r.after.clone(), Repair::from_report(&r, action)));
+    if let Some(out) = output {
+        opts.keep_compression = gz_name(out);
     }
-    let planned = match idx::prepare(&mut input, &opts) {
-        Ok(p) => p,
-        Err(e) => return Err(e.to_string()),
-    };
-    let (dest, action) = match &fix.output {
-        Some(out) => (out.clone(), Action::WrittenTo(out.clone())),
+    let planned = idx::prepare(&mut input, &opts).map_err(|e| input_err(e.to_string()))?;
+    let (dest, action) = match output {
+        Some(out) => (out.to_path_buf(), Action::WrittenTo(out.to_path_buf())),
         None if !planned.changed() => {
             // nothing to write; the full report (the plan may have looked at
             // the structure only)
-            let r = planned.report();
-            let full = input
+            let mut report = planned.report().clone();
+            report.after = input
                 .seek(SeekFrom::Start(0))
                 .and_then(|_| idx::validate_reader(&mut input, &opts.validate))
-                .map_err(|e| io_err("cannot read", path, e))?;
-            return Ok((full, Repair::from_report(r, Action::Unchanged)));
+                .map_err(|e| input_err(io_err("cannot read", path, e)))?;
+            return Ok(FileRepair {
+                report,
+                action: Action::Unchanged,
+            });
         }
         None => (target.clone(), Action::Rewritten(target.clone())),
     };
     let before = planned.report().before.clone();
-    let fail = |why: String| {
-        let r = FixReport {
-            before: before.clone(),
-            applied: Vec::new(),
-            after: before.clone(),
-            dropped_bytes: 0,
-            compressed_output: false,
-        };
-        Ok((
-            before.clone(),
-            Repair::from_report(
-                &r,
-                Action::Failed(format!("{why}; {} was left unchanged", path.display())),
-            ),
-        ))
-    };
     match write_atomically(
         &dest,
         &meta,
@@ -200,8 +285,11 @@ fn fix_file(
             unchanged_since(&target, &meta)
         },
     ) {
-        Ok(r) => Ok((r.after.clone(), Repair::from_report(&r, action))),
-        Err(why) => fail(why),
+        Ok(report) => Ok(FileRepair { report, action }),
+        Err(why) => Err(RepairError::Write {
+            before,
+            why: format!("{why}; {} was left unchanged", path.display()),
+        }),
     }
 }
 
