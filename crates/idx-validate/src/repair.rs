@@ -149,6 +149,7 @@ fn fix_file(
         )),
         Err(RepairError::Input(why)) => Err(why),
         Err(RepairError::Write { before, why }) => {
+            let before = *before;
             let r = FixReport {
                 before: before.clone(),
                 applied: Vec::new(),
@@ -204,7 +205,7 @@ pub enum RepairError {
     /// The repaired copy could not be written or renamed into place.
     Write {
         /// The report the repair was planned on.
-        before: idx::Report,
+        before: Box<idx::Report>,
         /// Why, ending with the input being left unchanged.
         why: String,
     },
@@ -287,7 +288,7 @@ fn repair_file_with(
     ) {
         Ok(report) => Ok(FileRepair { report, action }),
         Err(why) => Err(RepairError::Write {
-            before,
+            before: Box::new(before),
             why: format!("{why}; {} was left unchanged", path.display()),
         }),
     }
