@@ -207,6 +207,11 @@ fn terminal_width() -> usize {
         .unwrap_or(80)
 }
 
+/// The longest side of one drawn item, in pixels.
+const MAX_SIDE: u64 = 16_384;
+/// The most pixels one `show` draws (items with their separators, scaled).
+const MAX_PIXELS: u64 = 1 << 28;
+
 fn show(path: &Path, p: &Picture<'_>) -> ExitCode {
     let (mut input, report) = match open_valid(path) {
         Ok(x) => x,
@@ -242,6 +247,29 @@ fn show(path: &Path, p: &Picture<'_>) -> ExitCode {
     } else {
         (0, 1)
     };
+    // No picture is sized by header numbers alone: a valid file may declare
+    // [16, 4294967295, 0] (no payload at all), and drawing its items would
+    // allocate by the 4294967295. Bound each side and the pixels in all.
+    if let [.., ih, iw] = dims[..] {
+        let (ih, iw) = (u64::from(ih), u64::from(iw));
+        let scale = p.scale.max(1) as u64;
+        let pixels = (count as u64)
+            .saturating_mul(ih.saturating_add(1))
+            .saturating_mul(iw.saturating_add(1))
+            .saturating_mul(scale.saturating_mul(scale));
+        if ih > MAX_SIDE || iw > MAX_SIDE || pixels > MAX_PIXELS {
+            return fail(
+                format!(
+                    "{}: {} of {ih} x {iw} pixels are too large to draw \
+                     (at most {MAX_SIDE} pixels a side and {MAX_PIXELS} pixels in all; \
+                     draw fewer items with -n or a smaller --scale)",
+                    input.name,
+                    idx::plural::count(count as u64, "item"),
+                ),
+                2,
+            );
+        }
+    }
     let item_len = if dims.len() == 3 {
         h.payload_len() / u64::from(dims[0].max(1))
     } else {

@@ -369,3 +369,38 @@ fn completions_and_man_page() {
     let o = run(&[]);
     assert_eq!(o.code, 2, "no subcommand: help and a usage error");
 }
+
+#[test]
+fn show_never_sizes_a_picture_by_header_numbers_alone() {
+    // u8 [16, 4294967295, 0]: valid (warnings only), no payload; drawing
+    // it used to allocate 16 x 4294967296 rows. Under a 512 MiB address
+    // space the old binary aborted; now it refuses with exit 2.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wide.idx");
+    std::fs::write(
+        &file,
+        [
+            0x00, 0x00, 0x08, 0x03, // magic: u8, rank 3
+            0x00, 0x00, 0x00, 0x10, // 16 items
+            0xff, 0xff, 0xff, 0xff, // 4294967295 rows
+            0x00, 0x00, 0x00, 0x00, // 0 columns
+        ],
+    )
+    .unwrap();
+    let png = dir.path().join("out.png");
+    for extra in [format!("--png '{}'", png.display()), String::new()] {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 524288 && exec '{}' show {extra} '{}'",
+                env!("CARGO_BIN_EXE_idx"),
+                file.display()
+            ))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra}: {err}");
+        assert!(err.contains("too large to draw"), "{err}");
+    }
+    assert!(!png.exists(), "nothing is written");
+}

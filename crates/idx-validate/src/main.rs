@@ -142,6 +142,9 @@ struct Cli {
     /// Repair what can be repaired: apply safe fixes and rewrite each file atomically (standard input goes to standard output). See "Repairing files" in the README.
     #[arg(long, conflicts_with = "structure_only", help_heading = "Repair")]
     fix: bool,
+    /// Never write, whatever the configuration says (`fix = true` in idx-validate.toml or pyproject.toml is ignored); the report-only pre-commit hook and the GitHub Action pass it.
+    #[arg(long, conflicts_with_all = ["fix", "output"], help_heading = "Repair")]
+    no_fix: bool,
     /// With --fix: apply unsafe fixes too (the tool is guessing); without it, mark them fixable.
     #[arg(long, help_heading = "Repair")]
     unsafe_fixes: bool,
@@ -343,9 +346,10 @@ where
         })
         .collect();
     // --fix / --unsafe-fixes, or `fix` / `unsafe-fixes` in the configuration
-    let fix_on = cli.fix || cfg.fix.unwrap_or(false);
+    // (--no-fix overrides the configuration: a report-only run never writes)
+    let fix_on = !cli.no_fix && (cli.fix || cfg.fix.unwrap_or(false));
     let unsafe_fixes = cli.unsafe_fixes || cfg.unsafe_fixes.unwrap_or(false);
-    if cli.output.is_some() && !cli.fix {
+    if cli.output.is_some() && !fix_on {
         eprintln!("error: --output needs --fix");
         return ExitCode::from(2);
     }

@@ -589,8 +589,12 @@ fn configuration_keys_fix_and_unsafe_fixes() {
     let o = run_in(d.path(), &["le.idx"], None);
     assert_eq!(o.code, 0, "{}{}", o.text(), o.stderr);
     assert_eq!(std::fs::read(&p).unwrap(), to_bytes(&a).unwrap());
-    // --isolated reads no configuration: nothing is written
+    // --no-fix overrides the configuration: nothing is written
     std::fs::write(&p, tech_report(&a)).unwrap();
+    let o = run_in(d.path(), &["--no-fix", "le.idx"], None);
+    assert_eq!(o.code, 0, "{}{}", o.text(), o.stderr);
+    assert_eq!(std::fs::read(&p).unwrap(), tech_report(&a));
+    // --isolated reads no configuration: nothing is written
     let o = run_in(d.path(), &["--isolated", "le.idx"], None);
     assert_eq!(o.code, 0);
     assert_eq!(std::fs::read(&p).unwrap(), tech_report(&a));

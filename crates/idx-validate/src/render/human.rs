@@ -224,8 +224,9 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
             Err(e) => {
                 let _ = writeln!(
                     out,
-                    "{}: cannot read {path}: {e}\n",
-                    paint.sev(Severity::Error, "error")
+                    "{}: cannot read {path}: {}\n",
+                    paint.sev(Severity::Error, "error"),
+                    super::terminal_safe(&e.to_string())
                 );
                 let _ = writeln!(out, "{path}: {}", paint.sev(Severity::Error, "UNREADABLE"));
             }
@@ -511,7 +512,7 @@ fn repair_summary(
             "{} would be applied ({left}); nothing written (--diff)",
             plural(rep.applied.len(), "fix", "fixes")
         ),
-        Action::Failed(why) => format!("NOT REPAIRED: {why}"),
+        Action::Failed(why) => format!("NOT REPAIRED: {}", super::terminal_safe(why)),
     };
     let tag = match rep.action {
         Action::Failed(_) => paint.sev(Severity::Error, "FIX"),

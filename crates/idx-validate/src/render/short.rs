@@ -11,7 +11,11 @@ pub fn render(results: &[FileResult], _ctx: &Context) -> String {
         let path = super::terminal_safe(&r.source.display());
         match &r.outcome {
             Err(e) => {
-                let _ = writeln!(s, "{path}: error: cannot read: {e}");
+                let _ = writeln!(
+                    s,
+                    "{path}: error: cannot read: {}",
+                    super::terminal_safe(&e.to_string())
+                );
             }
             Ok(c) => {
                 for f in &c.report.findings {
