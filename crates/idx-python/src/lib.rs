@@ -203,8 +203,9 @@ fn read_path(path: &Path, decompress: bool) -> Result<Array, LoadError> {
     let n = fill(&mut f, &mut magic).map_err(LoadError::Io)?;
     let stream = io::Cursor::new(magic[..n].to_vec()).chain(f);
     if decompress && magic[..n] == GZIP_MAGIC {
-        let gz = flate2::read::MultiGzDecoder::new(io::BufReader::new(stream));
-        idx::read_array(gz).map_err(|e| {
+        // the library's gzip decoder: the data validation accepts (zero
+        // padding after the last member, IDX703), and nothing else
+        idx::read_array(idx::gzip_decoder(stream)).map_err(|e| {
             gzip_failure(e, || {
                 let opts = idx::Options::default().with_decompress(true);
                 idx::validate_reader(File::open(path)?, &opts)
@@ -217,8 +218,7 @@ fn read_path(path: &Path, decompress: bool) -> Result<Array, LoadError> {
 
 fn read_bytes(bytes: &[u8], decompress: bool) -> Result<Array, LoadError> {
     if decompress && bytes.starts_with(&GZIP_MAGIC) {
-        let gz = flate2::read::MultiGzDecoder::new(bytes);
-        idx::read_array(gz).map_err(|e| {
+        idx::read_array(idx::gzip_decoder(bytes)).map_err(|e| {
             gzip_failure(e, || {
                 let opts = idx::Options::default().with_decompress(true);
                 Ok(idx::validate_with(bytes, &opts))

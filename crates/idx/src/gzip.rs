@@ -189,6 +189,15 @@ impl<R: Read> Members<R> {
     }
 }
 
+/// The decompressed stream of the gzip container `src` (every member, then
+/// zero padding accepted as spec 7.18 says), decoded by the same decoder as
+/// validation, in fixed memory: for readers outside the library that must
+/// accept exactly the gzip data validation accepts. Damage is an
+/// `InvalidData` error, after the bytes decoded before it.
+pub fn decoder<R: Read>(src: R) -> impl Read {
+    Members::new(src)
+}
+
 /// The decompressed stream as a reader, for the repair path: damage is an
 /// `InvalidData` error after the bytes decoded before it were returned.
 impl<R: Read> Read for Members<R> {

@@ -47,6 +47,7 @@ pub use fix::{
     plan, prepare, repair, Applicability, AppliedFix, ByteOrder, Edit, Fix, FixError, FixOptions,
     FixReport, Planned,
 };
+pub use gzip::decoder as gzip_decoder;
 pub use header::{payload_len, Header, MAGIC_LEN, MAX_HEADER_LEN};
 pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
 pub use read::{read_array, ReadError};
