@@ -57,7 +57,19 @@ pub fn apply(results: &mut [FileResult], walked: &[usize], s: &DatasetSettings) 
         if role(&files, &opts, i) != Some(Role::Labels) || files[i].header.is_none() {
             continue;
         }
-        if let Source::File(p) = &results[i].source {
+        // The label values are scanned in a second read, so only where that
+        // is safe and bounded: a file that validated without error (its
+        // payload, decompressed, is within --max-decompressed) and that is
+        // a regular file (a FIFO cannot be read twice; opening it again
+        // would wait for a writer).
+        let validated = results[i]
+            .outcome
+            .as_ref()
+            .is_ok_and(|c| !c.report.has_errors());
+        if let (true, Source::File(p)) = (validated, &results[i].source) {
+            if !std::fs::metadata(p).is_ok_and(|m| m.is_file()) {
+                continue;
+            }
             files[i].labels = File::open(p)
                 .and_then(|f| scan_labels(f, s.decompress, s.classes))
                 .ok()

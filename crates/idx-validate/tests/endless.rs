@@ -192,3 +192,38 @@ fn decompressed_offsets_and_hostile_file_names() {
         "{junit}"
     );
 }
+
+#[test]
+fn a_labels_fifo_in_a_pair_is_read_once() {
+    // The dataset rules scan label values in a second read; a FIFO cannot
+    // be read twice, and opening it again waited for a writer forever.
+    let dir = tempfile::tempdir().unwrap();
+    let images = dir.path().join("x-images-idx3-ubyte");
+    // u8 [2, 1, 1]: two 1x1 images
+    std::fs::write(
+        &images,
+        [0, 0, 8, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 1, 7, 9],
+    )
+    .unwrap();
+    let fifo = dir.path().join("x-labels-idx1-ubyte");
+    let ok = Command::new("mkfifo").arg(&fifo).status();
+    if !ok.is_ok_and(|s| s.success()) {
+        return; // no mkfifo on this system
+    }
+    let child = spawn(&[
+        "--format",
+        "short",
+        images.to_str().unwrap(),
+        fifo.to_str().unwrap(),
+    ]);
+    let path = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        // u8 [2]: labels 3 and 4, written once
+        if let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&path) {
+            let _ = f.write_all(&[0, 0, 8, 1, 0, 0, 0, 2, 3, 4]);
+        }
+    });
+    let (code, out) = finish_within(child, 30);
+    writer.join().unwrap();
+    assert_eq!(code, 0, "{out}");
+}
