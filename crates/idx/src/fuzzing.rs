@@ -250,8 +250,10 @@ pub fn repair_bytes(data: &[u8], opts: &crate::FixOptions) -> (crate::FixReport,
 /// and the portability warnings, after a header was rewritten or the
 /// payload byte-swapped). Never an error.
 pub const REVEALED: &[crate::Rule] = &[
+    crate::Rule::RankZero,
     crate::Rule::ZeroDimension,
     crate::Rule::LargeDimension,
+    crate::Rule::HighRank,
     crate::Rule::LikelyLittleEndian,
     crate::Rule::NonFinite,
     crate::Rule::FileNameMismatch,
