@@ -176,6 +176,20 @@ pub fn validate_reader_len<R: Read>(
         if v.settled() {
             match len {
                 Some(len) if len >= v.total => {
+                    // the first trailing bytes are read, not skipped: they
+                    // say whether another file was appended (the hint of
+                    // IDX204), whichever read the payload ended in
+                    let want = v.trailing_head_wanted().min(len - v.total);
+                    if want > 0 {
+                        let mut head = [0u8; MAGIC_LEN];
+                        match read_some(&mut reader, &mut head[..want as usize])? {
+                            0 => break,
+                            k => {
+                                v.feed(&head[..k]);
+                                continue;
+                            }
+                        }
+                    }
                     v.skip(len - v.total);
                     break;
                 }
@@ -698,6 +712,15 @@ impl Validator {
         }
     }
 
+    /// How many of the first trailing bytes (kept for the IDX204 hint) are
+    /// still to be seen: 0 without a header.
+    fn trailing_head_wanted(&self) -> u64 {
+        match self.analysis.as_ref().and_then(|a| a.header.as_ref()) {
+            Some(_) => (MAGIC_LEN - self.trailing_head.len()) as u64,
+            None => 0,
+        }
+    }
+
     /// True once the header is analysed and gives no payload size.
     fn header_unknown(&self) -> bool {
         self.analysis.as_ref().is_some_and(|a| a.header.is_none())
@@ -777,7 +800,7 @@ impl Validator {
             tail: self.tail[TAIL_LEN - kept..].to_vec(),
             head: self.prefix,
         };
-        crate::fix::attach(&mut report);
+        crate::fix::attach(&mut report, starts_with_idx_magic(&self.trailing_head));
         report
     }
 }
@@ -818,6 +841,12 @@ pub(crate) fn truncated_payload(h: &Header, seen: u64, total: u64) -> Finding {
     f
 }
 
+/// True when `b` begins with an IDX magic (two zero bytes and a known
+/// type code): trailing bytes like that are probably a second file.
+pub(crate) fn starts_with_idx_magic(b: &[u8]) -> bool {
+    b.len() >= MAGIC_LEN && b[0] == 0 && b[1] == 0 && ElementType::from_code(b[2]).is_some()
+}
+
 pub(crate) fn trailing_bytes(
     h: &Header,
     end: u64,
@@ -825,10 +854,7 @@ pub(crate) fn trailing_bytes(
     head: &[u8],
     at_least: bool,
 ) -> Finding {
-    let looks_idx = head.len() == MAGIC_LEN
-        && head[0] == 0
-        && head[1] == 0
-        && ElementType::from_code(head[2]).is_some();
+    let looks_idx = starts_with_idx_magic(head);
     let item = h
         .dims()
         .first()

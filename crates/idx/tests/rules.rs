@@ -618,6 +618,28 @@ fn endless_readers_finish_with_lower_bounds() {
 }
 
 #[test]
+fn a_known_length_still_reads_the_first_trailing_bytes() {
+    // u8 [1016]: header and payload fill the first 1024-byte read exactly,
+    // so everything after could be skipped by length; the first trailing
+    // bytes are read anyway and name the appended second file, as in memory
+    let mut bytes = hx("00 00 08 01 00 00 03 f8");
+    bytes.resize(1024, 1);
+    bytes.extend(hx("00 00 08 01 00 00 00 01 2a"));
+    let n = bytes.len() as u64;
+    let memory = validate(&bytes);
+    let known = idx::validate_reader_len(&bytes[..], Some(n), &Options::default()).unwrap();
+    let f = &known.findings[0];
+    assert_eq!((f.rule, f.offset, f.length), (Rule::TrailingBytes, 1024, 9));
+    assert!(f.hint.as_deref().unwrap().contains("concatenated"), "{f:?}");
+    let fix = f.fix.as_ref().unwrap();
+    assert!(
+        fix.description.contains("the second file is lost"),
+        "{fix:?}"
+    );
+    assert_eq!(memory.findings, known.findings);
+}
+
+#[test]
 fn spec_section_7_positions() {
     // 7.11: the bytes present are checked, then IDX103
     case("3 bytes", "00 00 07", &[("IDX102", 2, 1), ("IDX103", 3, 0)]);
