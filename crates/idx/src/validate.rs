@@ -40,6 +40,10 @@ pub struct Options {
     pub expect_dtype: Option<ElementType>,
     /// The shape the user expects; `None` entries are wildcards (IDX602).
     pub expect_shape: Option<Vec<Option<u32>>>,
+    /// Scan the label values of a labels-shaped file during the same pass
+    /// (for the dataset rules, spec §11), against `Some(classes)` when the
+    /// number of classes is known: [`Report::labels`]. Off by default.
+    pub scan_labels: Option<Option<u32>>,
 }
 
 impl Default for Options {
@@ -51,6 +55,7 @@ impl Default for Options {
             file_name: None,
             expect_dtype: None,
             expect_shape: None,
+            scan_labels: None,
         }
     }
 }
@@ -84,6 +89,11 @@ impl Options {
     /// Sets [`Options::expect_shape`].
     pub fn with_expect_shape(mut self, shape: Option<Vec<Option<u32>>>) -> Self {
         self.expect_shape = shape;
+        self
+    }
+    /// Sets [`Options::scan_labels`]: `Some(classes)` turns the scan on.
+    pub fn with_scan_labels(mut self, classes: Option<Option<u32>>) -> Self {
+        self.scan_labels = classes;
         self
     }
 }
@@ -569,6 +579,7 @@ pub struct Validator {
     trailing: u64,
     trailing_head: Vec<u8>,
     linter: Option<PayloadLinter>,
+    labels: Option<crate::dataset::LabelScanner>,
     compression: Option<Compression>,
     stop: Option<(Finding, bool)>,
     container: Vec<Finding>,
@@ -589,6 +600,7 @@ impl Validator {
             trailing: 0,
             trailing_head: Vec::with_capacity(MAGIC_LEN),
             linter: None,
+            labels: None,
             compression: None,
             stop: None,
             container: Vec::new(),
@@ -646,8 +658,9 @@ impl Validator {
         };
         let left = h.payload_len() - self.payload_seen;
         if left > 0 {
-            // the lints would miss payload bytes
+            // the lints and the label scan would miss payload bytes
             self.linter = None;
+            self.labels = None;
         }
         let p = left.min(n);
         self.payload_seen += p;
@@ -661,6 +674,9 @@ impl Validator {
         if let Some(h) = &a.header {
             if self.opts.lints && PayloadLinter::is_active(h.dtype()) {
                 self.linter = Some(PayloadLinter::new(h.dtype(), h.header_len() as u64));
+            }
+            if let Some(classes) = self.opts.scan_labels {
+                self.labels = crate::dataset::LabelScanner::new(h, classes);
             }
         }
         self.analysis = Some(a);
@@ -680,6 +696,9 @@ impl Validator {
         let left = h.payload_len() - self.payload_seen;
         let n = usize::try_from(left).map_or(bytes.len(), |l| l.min(bytes.len()));
         if let Some(l) = &mut self.linter {
+            l.feed(&bytes[..n]);
+        }
+        if let Some(l) = &mut self.labels {
             l.feed(&bytes[..n]);
         }
         self.payload_seen += n as u64;
@@ -799,6 +818,7 @@ impl Validator {
             findings,
             tail: self.tail[TAIL_LEN - kept..].to_vec(),
             head: self.prefix,
+            labels: self.labels.map(crate::dataset::LabelScanner::finish),
         };
         crate::fix::attach(&mut report, starts_with_idx_magic(&self.trailing_head));
         report
