@@ -372,6 +372,44 @@ fn idx503_file_name() {
     case_with("agrees", "00 00 08 01  00 00 00 01  2a", &opts, &[]);
 }
 
+/// Issue #12 item 6: only the six words of spec 6.3 make a claim, and the
+/// whole name (with `.gz`) is compared without regard to ASCII case.
+#[test]
+fn idx503_claims_only_from_names_in_the_convention() {
+    // i8, rank 2: contradicts every u8 rank-3 claim in both fields
+    let bytes = "00 00 09 02  00 00 00 01 00 00 00 01  2a";
+    for name in [
+        "images.idx3.bin",
+        "x.idx3.npy",
+        "train-idx3-images",
+        "x-idx3-ubytes",
+        "x-idx3-uint8",
+        "x-idx3-int8",
+        "x-idx3-float32",
+        "idx3-ubyte",
+        "xidx3-ubyte",
+        "x-idx3-ubyte.gz.bak",
+        "x-idx3-ubyte-",
+    ] {
+        let mut opts = Options::default();
+        opts.file_name = Some(name.into());
+        case_with(name, bytes, &opts, &[]);
+    }
+    for name in [
+        "train-images-idx3-ubyte",
+        "train-images-idx3-ubyte.gz",
+        "train-images-idx3-ubyte.GZ",
+        "TRAIN-IMAGES-IDX3-UBYTE",
+        "TRAIN-IMAGES-IDX3-UBYTE.GZ",
+        "dir/t10k.Idx3_UByte.Gz",
+        "a-idx2-b_idx3.ubyte",
+    ] {
+        let mut opts = Options::default();
+        opts.file_name = Some(name.into());
+        case_with(name, bytes, &opts, &[("IDX503", 2, 1), ("IDX503", 3, 1)]);
+    }
+}
+
 #[test]
 fn idx601_idx602_expectations() {
     let mut opts = Options::default();
