@@ -220,7 +220,9 @@ fn percent_encode(bytes: &[u8], colon: bool) -> String {
 /// The path of a result as an RFC 3986 URI reference, for SARIF's
 /// `artifactLocation.uri`: a relative path is a relative reference (with
 /// no leading `./`; `:` is encoded, so its first segment never reads as a
-/// scheme), an absolute one a `file://` URI; see [`percent_encode`].
+/// scheme), an absolute one a `file://` URI; every byte but
+/// `A-Z a-z 0-9 - . _ ~ /` (and `:` in a `file://` path) is
+/// percent-encoded.
 /// Standard input is `-` (`%3Cstdin%3E` would name a file).
 pub fn uri(r: &FileResult) -> String {
     match &r.source {
