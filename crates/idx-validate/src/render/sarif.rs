@@ -3,6 +3,16 @@
 //! GitHub code scanning rejects results whose region has no `startLine`,
 //! even for binary files; `--sarif-github` adds `startLine: 1` to every
 //! region so the upload is accepted (the byte region stays exact).
+//!
+//! A gzip file's offsets are in its decompressed stream, not in the file's
+//! bytes, which SARIF's `region.byteOffset` is about (spec 5.2). So the
+//! run's `artifacts` list the `.gz` file and, nested in it (`parentIndex`),
+//! its decompressed stream; a finding's location is that nested artifact
+//! (`artifactLocation.index`) with the byte region in the stream. GitHub
+//! code scanning needs a `uri` in every location, which a nested artifact
+//! has not: with `--sarif-github` the location is the `.gz` file (`uri` and
+//! `index`) with no byte region, only `startLine: 1`. In both, the result's
+//! `properties.decompressed` holds `{byteOffset, byteLength}` in the stream.
 
 use super::{spec_link, Context};
 use crate::check::FileResult;
@@ -91,18 +101,52 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         .collect();
     let mut out = Vec::new();
     let mut notes = Vec::new();
+    let mut artifacts: Vec<Value> = Vec::new();
     for r in results {
         let uri = super::uri(r);
+        // (index of the .gz file, index of its decompressed stream)
+        let mut nested: Option<(usize, usize)> = None;
         match &r.outcome {
             Err(e) => notes.push(json!({
                 "level": "error",
                 "message": {"text": format!("{uri}: cannot read: {e}")},
             })),
             Ok(c) => {
+                if c.report.compression.is_some() && !c.report.findings.is_empty() {
+                    let parent = artifacts.len();
+                    artifacts.push(json!({
+                        "location": {"uri": uri},
+                        "mimeType": "application/gzip",
+                        "roles": ["analysisTarget"],
+                    }));
+                    artifacts.push(json!({
+                        "parentIndex": parent,
+                        "mimeType": "application/octet-stream",
+                        "description": {"text": format!("the IDX stream decompressed from {uri}")},
+                    }));
+                    nested = Some((parent, parent + 1));
+                }
                 for f in &c.report.findings {
                     let mut region = json!({"byteOffset": f.offset, "byteLength": f.length});
                     if ctx.sarif_github {
                         region["startLine"] = json!(1);
+                    }
+                    let mut location = json!({
+                        "artifactLocation": {"uri": uri},
+                        "region": region,
+                    });
+                    if let Some((parent, stream)) = nested {
+                        location = if ctx.sarif_github {
+                            json!({
+                                "artifactLocation": {"uri": uri, "index": parent},
+                                "region": {"startLine": 1},
+                            })
+                        } else {
+                            json!({
+                                "artifactLocation": {"index": stream},
+                                "region": {"byteOffset": f.offset, "byteLength": f.length},
+                            })
+                        };
                     }
                     let mut text = f.message.clone();
                     if c.report.compression.is_some() {
@@ -110,6 +154,10 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     }
                     let mut props =
                         json!({"expected": f.expected, "found": f.found, "hint": f.hint});
+                    if nested.is_some() {
+                        props["decompressed"] =
+                            json!({"byteOffset": f.offset, "byteLength": f.length});
+                    }
                     let mut fixes = Vec::new();
                     if let Some(x) = &f.fix {
                         props["fix"] = super::json::fix(x);
@@ -122,10 +170,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         "ruleIndex": Rule::ALL.iter().position(|x| *x == f.rule),
                         "level": level(f.severity(), ctx.deny_warnings),
                         "message": {"text": text},
-                        "locations": [{"physicalLocation": {
-                            "artifactLocation": {"uri": uri},
-                            "region": region,
-                        }}],
+                        "locations": [{"physicalLocation": location}],
                         "properties": props,
                     });
                     if !fixes.is_empty() {
@@ -139,7 +184,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         result["relatedLocations"] = json!([{
                             "id": 1,
                             "physicalLocation": {
-                                "artifactLocation": {"uri": o.path.replace('\\', "/").trim_start_matches("./")},
+                                "artifactLocation": {"uri": super::path_uri(std::path::Path::new(&o.path))},
                                 "region": region,
                             },
                             "message": {"text": "the other file of the pair"},
@@ -150,7 +195,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
             }
         }
     }
-    let doc = json!({
+    let mut doc = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
@@ -167,6 +212,9 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
             "results": out,
         }],
     });
+    if !artifacts.is_empty() {
+        doc["runs"][0]["artifacts"] = Value::Array(artifacts);
+    }
     // invariant: serialising a Value cannot fail
     let mut s = serde_json::to_string_pretty(&doc).expect("serialise JSON"); // invariant: a Value always serialises
     s.push('\n');
