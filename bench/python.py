@@ -2,12 +2,20 @@
 "Speed and memory" list, as ratios to a baseline measured in the same run.
 
     .venv-test/bin/pip install idx2numpy==1.2.3     # once (optional row)
+    cargo build --release -p idx-validate           # the CLI row's binary
     .venv-test/bin/python bench/python.py [RUNS] [MIB]   # after scripts/test
 
 RUNS (default 5) runs of each, alternating, medians; MIB (default 1024) the
-size of the f32 file (bench/out/f32-<MIB>m.idx, made by bench/make_f32.py).
-Peak memory is measured in a fresh process per loader: its high-water RSS
-(VmHWM) less its RSS before the call, divided by the output array's size.
+size of the f32 file (f32-<MIB>m.idx, made by bench/make_f32.py). The files
+are made in $IDXKIT_BENCH_DIR (default /dev/shm/idxkit-bench: memory, not
+the disk) and deleted at the end. Each load table has `cat FILE >
+/dev/null` (a process: its start-up, about a millisecond, is in its time)
+as a row. Peak memory is measured in a fresh process per loader: its
+high-water RSS (VmHWM) less its RSS before the call, divided by the output
+array's size. The validate table times the `idx-validate` process (wall,
+start-up included), the same binary's start-up alone (`--version`), and
+`idxkit.validate(path)` in this process (no start-up): the ratio to the
+process and to the process less its start-up are both printed.
 """
 
 import gzip
@@ -28,7 +36,7 @@ except ImportError:  # the row is then left out, and says so
     idx2numpy = None
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "bench" / "out"
+OUT = Path(os.environ.get("IDXKIT_BENCH_DIR", "/dev/shm/idxkit-bench"))
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
 MIB = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
 
@@ -98,6 +106,7 @@ def load_rows(label, path, gz):
     dtype = {0x08: "u1", 0x0D: ">f4"}[data[2]]
     shape = tuple(int.from_bytes(data[4 + 4 * i : 8 + 4 * i], "big") for i in range(data[3]))
     rows = [
+        ("cat FILE > /dev/null (a process)", lambda: subprocess.run(["cat", str(path)], stdout=subprocess.DEVNULL, check=True)),
         ("numpy frombuffer+astype (bytes in memory)", lambda: numpy_load(data, dtype, shape)),
         ("idxkit.load(bytes in memory)", lambda: idxkit.load(data)),
         (
@@ -112,17 +121,41 @@ def load_rows(label, path, gz):
         )
     res = race(rows)
     report(f"load: {label} ({len(data) / 2**20:.1f} MiB decoded), {RUNS} runs, medians", res, "numpy frombuffer+astype (bytes in memory)")
+    b = res["numpy: read file, frombuffer+astype"]
+    print(f"  ratios to numpy reading the file: idxkit.load(path) {res['idxkit.load(path)'] / b:.2f}x" + (
+        f", idx2numpy {res['idx2numpy.convert_from_file'] / b:.2f}x; idxkit.load(path) / idx2numpy "
+        f"{res['idxkit.load(path)'] / res['idx2numpy.convert_from_file']:.2f}x" if idx2numpy else ""
+    ) + f"; idxkit.load(path) / cat {res['idxkit.load(path)'] / res['cat FILE > /dev/null (a process)']:.2f}x")
     if idx2numpy is None:
         print("  (idx2numpy is not installed: its row is missing)")
     return res
+
+
+def loadavg():
+    return open("/proc/loadavg").read().split()[:3]
 
 
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     print(
         f"machine: {os.cpu_count()} CPUs; python {sys.version.split()[0]}, numpy {np.__version__}, "
-        f"idx2numpy {getattr(idx2numpy, '__version__', 'absent')}; the machine is shared (other builds run)"
+        f"idx2numpy {getattr(idx2numpy, '__version__', 'absent')}; the machine is shared (other builds run); "
+        f"load average {' '.join(loadavg())}; {time.strftime('%Y-%m-%dT%H:%MZ', time.gmtime())}"
     )
+    try:
+        run(OUT)
+    finally:
+        # only the files made here
+        for name in ("train-images-idx3-ubyte", f"f32-{MIB}m.idx", "small.idx", "save-target.idx"):
+            (OUT / name).unlink(missing_ok=True)
+        try:
+            OUT.rmdir()
+        except OSError:
+            pass
+    print(f"\nload average at the end: {' '.join(loadavg())}")
+
+
+def run(OUT):
     mnist_gz = ROOT.parent / "shared" / "data" / "mnist" / "train-images-idx3-ubyte.gz"
     mnist = OUT / "train-images-idx3-ubyte"
     if not mnist.exists():
@@ -171,13 +204,18 @@ def main():
     cli = ROOT / "target" / "release" / "idx-validate"
     if not cli.exists():
         cli = Path(sys.executable).parent / "idx-validate"
+    name = f"{cli.relative_to(ROOT) if cli.is_relative_to(ROOT) else cli}"
     res = race(
         [
-            (f"{cli.relative_to(ROOT) if cli.is_relative_to(ROOT) else cli} FILE", lambda: subprocess.run([str(cli), "-q", str(f32)], check=True)),
-            ("idxkit.validate(path)", lambda: idxkit.validate(f32)),
+            (f"{name} FILE (a process)", lambda: subprocess.run([str(cli), "-q", str(f32)], check=True)),
+            (f"{name} --version (its start-up alone)", lambda: subprocess.run([str(cli), "--version"], stdout=subprocess.DEVNULL, check=True)),
+            ("idxkit.validate(path) (in this process)", lambda: idxkit.validate(f32)),
+            ("cat FILE > /dev/null (a process)", lambda: subprocess.run(["cat", str(f32)], stdout=subprocess.DEVNULL, check=True)),
         ]
     )
     report(f"validate {MIB} MiB f32 (full, every lint)", res, next(iter(res)))
+    proc, start, py = res[f"{name} FILE (a process)"], res[f"{name} --version (its start-up alone)"], res["idxkit.validate(path) (in this process)"]
+    print(f"  idxkit.validate / the process: {py / proc:.3f}x; / the process less its start-up: {py / (proc - start):.3f}x")
 
 
 if __name__ == "__main__":
