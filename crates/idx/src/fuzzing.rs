@@ -99,7 +99,10 @@ pub fn validate_stream_target(data: &[u8]) {
             .with_scan_labels(Some(Some(3)));
         let memory = validate_with(file, &opts);
         // the label scan is the same whatever the lints and the chunking
-        match validate_reader(ChunkedReader::new(file, sizes), &opts.clone().with_lints(false)) {
+        match validate_reader(
+            ChunkedReader::new(file, sizes),
+            &opts.clone().with_lints(false),
+        ) {
             Ok(r) => assert_eq!(memory.labels, r.labels, "the label scans differ"),
             Err(e) => panic!("a reader over a slice cannot fail: {e}"), // ok: fuzz harness assertion
         }
