@@ -292,3 +292,49 @@ fn a_failed_repair_of_a_hostile_name_is_reported_escaped() {
         );
     }
 }
+
+/// The other file of a pair, when gzip, is located like any gzip finding:
+/// in its decompressed stream (its offset is one), not on the .gz bytes.
+#[test]
+fn sarif_locates_a_gzip_pair_partner_in_its_decompressed_stream() {
+    let d = tempfile::tempdir().unwrap();
+    // 2 images of 1x1, 3 labels: IDX801
+    let images = [0, 0, 8, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 1, 7, 9];
+    let labels = [0, 0, 8, 1, 0, 0, 0, 3, 1, 2, 3];
+    std::fs::write(d.path().join("x-images-idx3-ubyte.gz"), gzip(&images)).unwrap();
+    std::fs::write(d.path().join("x-labels-idx1-ubyte.gz"), gzip(&labels)).unwrap();
+    let args = ["x-images-idx3-ubyte.gz", "x-labels-idx1-ubyte.gz"];
+    let doc = sarif(d.path(), &args);
+    let run = &doc["runs"][0];
+    let arts = run["artifacts"].as_array().unwrap();
+    let r = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "IDX801")
+        .expect("IDX801");
+    let rel = &r["relatedLocations"][0]["physicalLocation"];
+    assert!(rel["artifactLocation"].get("uri").is_none(), "{rel}");
+    let nested = &arts[rel["artifactLocation"]["index"].as_u64().unwrap() as usize];
+    let parent = &arts[nested["parentIndex"].as_u64().unwrap() as usize];
+    let own = &r["locations"][0]["physicalLocation"]["artifactLocation"];
+    let own = &arts[own["index"].as_u64().unwrap() as usize];
+    let own = &arts[own["parentIndex"].as_u64().unwrap() as usize];
+    assert_ne!(parent["location"]["uri"], own["location"]["uri"]);
+    assert!(rel["region"]["byteOffset"].is_u64());
+    // --sarif-github: the partner's .gz file by uri, no byte region
+    let doc = sarif(d.path(), &[&["--sarif-github"], &args[..]].concat());
+    let r = doc["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "IDX801")
+        .cloned()
+        .unwrap();
+    let rel = &r["relatedLocations"][0]["physicalLocation"];
+    assert!(rel["artifactLocation"]["uri"]
+        .as_str()
+        .unwrap()
+        .ends_with("-ubyte.gz"));
+    assert_eq!(rel["region"], serde_json::json!({"startLine": 1}));
+}

@@ -101,60 +101,71 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         .collect();
     let mut out = Vec::new();
     let mut notes = Vec::new();
+    // every gzip input: the .gz file and, nested in it, its decompressed
+    // stream, by the path as shown (which is also how a pair's related
+    // location names the other file): (index of the .gz, of the stream)
     let mut artifacts: Vec<Value> = Vec::new();
+    let mut streams: std::collections::HashMap<String, (usize, usize)> =
+        std::collections::HashMap::new();
+    for r in results {
+        if let Ok(c) = &r.outcome {
+            if c.report.compression.is_some() {
+                let uri = super::uri(r);
+                let parent = artifacts.len();
+                artifacts.push(json!({
+                    "location": {"uri": uri},
+                    "mimeType": "application/gzip",
+                    "roles": ["analysisTarget"],
+                }));
+                artifacts.push(json!({
+                    "parentIndex": parent,
+                    "mimeType": "application/octet-stream",
+                    "description": {"text": format!("the IDX stream decompressed from {uri}")},
+                }));
+                streams.insert(r.source.display(), (parent, parent + 1));
+            }
+        }
+    }
+    // a physical location of a byte range of the file `uri` (shown as
+    // `shown`): in the file itself, or in its decompressed stream
+    let locate = |uri: &str, shown: &str, offset: u64, length: u64| -> Value {
+        match streams.get(shown) {
+            None => {
+                let mut region = json!({"byteOffset": offset, "byteLength": length});
+                if ctx.sarif_github {
+                    region["startLine"] = json!(1);
+                }
+                json!({"artifactLocation": {"uri": uri}, "region": region})
+            }
+            Some(&(parent, _)) if ctx.sarif_github => json!({
+                "artifactLocation": {"uri": uri, "index": parent},
+                "region": {"startLine": 1},
+            }),
+            Some(&(_, stream)) => json!({
+                "artifactLocation": {"index": stream},
+                "region": {"byteOffset": offset, "byteLength": length},
+            }),
+        }
+    };
     for r in results {
         let uri = super::uri(r);
-        // (index of the .gz file, index of its decompressed stream)
-        let mut nested: Option<(usize, usize)> = None;
+        let shown = r.source.display();
+        let nested = streams.contains_key(&shown);
         match &r.outcome {
             Err(e) => notes.push(json!({
                 "level": "error",
                 "message": {"text": format!("{uri}: cannot read: {e}")},
             })),
             Ok(c) => {
-                if c.report.compression.is_some() && !c.report.findings.is_empty() {
-                    let parent = artifacts.len();
-                    artifacts.push(json!({
-                        "location": {"uri": uri},
-                        "mimeType": "application/gzip",
-                        "roles": ["analysisTarget"],
-                    }));
-                    artifacts.push(json!({
-                        "parentIndex": parent,
-                        "mimeType": "application/octet-stream",
-                        "description": {"text": format!("the IDX stream decompressed from {uri}")},
-                    }));
-                    nested = Some((parent, parent + 1));
-                }
                 for f in &c.report.findings {
-                    let mut region = json!({"byteOffset": f.offset, "byteLength": f.length});
-                    if ctx.sarif_github {
-                        region["startLine"] = json!(1);
-                    }
-                    let mut location = json!({
-                        "artifactLocation": {"uri": uri},
-                        "region": region,
-                    });
-                    if let Some((parent, stream)) = nested {
-                        location = if ctx.sarif_github {
-                            json!({
-                                "artifactLocation": {"uri": uri, "index": parent},
-                                "region": {"startLine": 1},
-                            })
-                        } else {
-                            json!({
-                                "artifactLocation": {"index": stream},
-                                "region": {"byteOffset": f.offset, "byteLength": f.length},
-                            })
-                        };
-                    }
+                    let location = locate(&uri, &shown, f.offset, f.length);
                     let mut text = f.message.clone();
                     if c.report.compression.is_some() {
                         text.push_str(" (offset in the decompressed stream)");
                     }
                     let mut props =
                         json!({"expected": f.expected, "found": f.found, "hint": f.hint});
-                    if nested.is_some() {
+                    if nested {
                         props["decompressed"] =
                             json!({"byteOffset": f.offset, "byteLength": f.length});
                     }
@@ -177,16 +188,10 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         result["fixes"] = Value::Array(fixes);
                     }
                     if let Some(o) = &f.related {
-                        let mut region = json!({"byteOffset": o.offset, "byteLength": o.length});
-                        if ctx.sarif_github {
-                            region["startLine"] = json!(1);
-                        }
+                        let other = super::path_uri(std::path::Path::new(&o.path));
                         result["relatedLocations"] = json!([{
                             "id": 1,
-                            "physicalLocation": {
-                                "artifactLocation": {"uri": super::path_uri(std::path::Path::new(&o.path))},
-                                "region": region,
-                            },
+                            "physicalLocation": locate(&other, &o.path, o.offset, o.length),
                             "message": {"text": "the other file of the pair"},
                         }]);
                     }
