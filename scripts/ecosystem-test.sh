@@ -11,13 +11,17 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$repo"
+# Builds share the checkout's target directory, so what `scripts/test`
+# already compiled in release (the wheel's dependencies) is not compiled
+# again by cargo install and by pre-commit's pip build of this repository.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
 
 echo "-- cargo install --path crates/idx-validate"
-CARGO_TARGET_DIR="$work/target" cargo install -q --locked --path crates/idx-validate --root "$work/cargo"
+cargo install -q --locked --path crates/idx-validate --root "$work/cargo"
 "$work/cargo/bin/idx-validate" --version
 
 echo "-- cargo install --path crates/idx-conformance, run from another directory"
-CARGO_TARGET_DIR="$work/target" cargo install -q --locked --path crates/idx-conformance --root "$work/cargo"
+cargo install -q --locked --path crates/idx-conformance --root "$work/cargo"
 mkdir "$work/elsewhere"
 (cd "$work/elsewhere" && "$work/cargo/bin/idx-conformance" test-reader \
   -- "$work/cargo/bin/idx-conformance" reference-reader) > "$work/conformance.log"

@@ -1,12 +1,12 @@
 //! The dataset rules over a run's results: gathers each file's header (and,
-//! for labels files, a scan of the values) and adds the library's dataset
-//! findings to the files they are about. Every verdict comes from
+//! for labels files, the scan of the values that validation made in its
+//! one pass over the file, see [`scan_options`]) and adds the library's
+//! dataset findings to the files they are about. Every verdict comes from
 //! `idx::dataset`.
 
 use crate::check::{FileResult, Source};
-use idx::dataset::{check_dataset, role, scan_labels, DatasetFile, DatasetOptions, Role};
-use std::fs::File;
-use std::path::PathBuf;
+use idx::dataset::{check_dataset, dataset_name, role, DatasetFile, DatasetOptions, Role};
+use std::path::{Path, PathBuf};
 
 /// What the dataset rules need beyond the results.
 #[derive(Debug, Clone, Default)]
@@ -15,8 +15,19 @@ pub struct DatasetSettings {
     pub classes: Option<u32>,
     /// `--pair IMAGES LABELS`, as given.
     pub pairs: Vec<(PathBuf, PathBuf)>,
-    /// Decompress gzip labels files for the value scan.
-    pub decompress: bool,
+}
+
+/// The validation options for `path`: `options` with the label scan on when
+/// the file may be a labels file (named so by the convention, or the labels
+/// of a `--pair`), so that its values are scanned in the same pass as its
+/// validation, never by reading it again.
+pub fn scan_options(path: &Path, options: idx::Options, s: &DatasetSettings) -> idx::Options {
+    let named = dataset_name(&path.display().to_string()).is_some_and(|n| n.role == Role::Labels);
+    if named || s.pairs.iter().any(|(_, l)| l == path) {
+        options.with_scan_labels(Some(s.classes))
+    } else {
+        options
+    }
 }
 
 /// Adds the dataset findings to `results`. `walked` lists the indices of
@@ -53,27 +64,14 @@ pub fn apply(results: &mut [FileResult], walked: &[usize], s: &DatasetSettings) 
             walked: walked.contains(&i),
         })
         .collect();
-    for i in 0..files.len() {
-        if role(&files, &opts, i) != Some(Role::Labels) || files[i].header.is_none() {
-            continue;
-        }
-        // The label values are scanned in a second read, so only where that
-        // is safe and bounded: a file that validated without error (its
-        // payload, decompressed, is within --max-decompressed) and that is
-        // a regular file (a FIFO cannot be read twice; opening it again
-        // would wait for a writer).
-        let validated = results[i]
-            .outcome
-            .as_ref()
-            .is_ok_and(|c| !c.report.has_errors());
-        if let (true, Source::File(p)) = (validated, &results[i].source) {
-            if !std::fs::metadata(p).is_ok_and(|m| m.is_file()) {
-                continue;
-            }
-            files[i].labels = File::open(p)
-                .and_then(|f| scan_labels(f, s.decompress, s.classes))
+    let role_of: Vec<Option<Role>> = (0..files.len()).map(|i| role(&files, &opts, i)).collect();
+    for (i, f) in files.iter_mut().enumerate() {
+        if role_of[i] == Some(Role::Labels) {
+            f.labels = results[i]
+                .outcome
+                .as_ref()
                 .ok()
-                .flatten();
+                .and_then(|c| c.report.labels.clone());
         }
     }
     for (i, f) in check_dataset(&files, &opts) {

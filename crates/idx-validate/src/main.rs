@@ -329,6 +329,10 @@ where
     }
     // per-path overrides: the file's own settings and rule filter (the
     // command line's --expect-* win over every override)
+    let dataset = idx_validate::dataset::DatasetSettings {
+        classes: cli.classes.or(cfg.classes),
+        pairs,
+    };
     let per_file: Vec<(Settings, config::RuleFilter)> = inputs
         .iter()
         .map(|i| {
@@ -336,13 +340,17 @@ where
                 Ok(Source::File(p)) | Err((p, _)) => Some(p.as_path()),
                 Ok(Source::Stdin) => None,
             };
-            cfg.for_path(
+            let (mut s, f) = cfg.for_path(
                 path,
                 &settings,
                 &filter,
                 cli.expect_dtype.is_some(),
                 cli.expect_shape.is_some(),
-            )
+            );
+            if let Some(p) = path {
+                s.options = idx_validate::dataset::scan_options(p, s.options, &dataset);
+            }
+            (s, f)
         })
         .collect();
     // --fix / --unsafe-fixes, or `fix` / `unsafe-fixes` in the configuration
@@ -383,15 +391,7 @@ where
     drop(stdout);
     let mut results = run(&inputs, &per_file, cli.jobs, fixing.as_ref());
     let mut stdout = std::io::stdout().lock();
-    idx_validate::dataset::apply(
-        &mut results,
-        &expansion.walked,
-        &idx_validate::dataset::DatasetSettings {
-            classes: cli.classes.or(cfg.classes),
-            pairs,
-            decompress: !cli.no_decompress,
-        },
-    );
+    idx_validate::dataset::apply(&mut results, &expansion.walked, &dataset);
     for (r, (_, f)) in results.iter_mut().zip(&per_file) {
         config::filter_result(r, f);
     }

@@ -195,8 +195,10 @@ fn decompressed_offsets_and_hostile_file_names() {
 
 #[test]
 fn a_labels_fifo_in_a_pair_is_read_once() {
-    // The dataset rules scan label values in a second read; a FIFO cannot
-    // be read twice, and opening it again waited for a writer forever.
+    // The dataset rules take the label values from the one validation pass:
+    // a FIFO cannot be read twice (opening it again waited for a writer
+    // forever), yet its values are checked (--classes 4: label 4 is out of
+    // range; a second read skipped FIFOs, so nothing was found).
     let dir = tempfile::tempdir().unwrap();
     let images = dir.path().join("x-images-idx3-ubyte");
     // u8 [2, 1, 1]: two 1x1 images
@@ -213,6 +215,8 @@ fn a_labels_fifo_in_a_pair_is_read_once() {
     let child = spawn(&[
         "--format",
         "short",
+        "--classes",
+        "4",
         images.to_str().unwrap(),
         fifo.to_str().unwrap(),
     ]);
@@ -225,5 +229,9 @@ fn a_labels_fifo_in_a_pair_is_read_once() {
     });
     let (code, out) = finish_within(child, 30);
     writer.join().unwrap();
-    assert_eq!(code, 0, "{out}");
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("x-labels-idx1-ubyte:9: error[IDX803]"),
+        "{out}"
+    );
 }

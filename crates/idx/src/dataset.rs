@@ -14,7 +14,7 @@
 
 use crate::dtype::ElementType;
 use crate::finding::{Finding, Related};
-use crate::header::{self, Header, MAGIC_LEN, MAX_HEADER_LEN};
+use crate::header::Header;
 use crate::rules::Rule;
 use std::io::{self, Read};
 
@@ -152,102 +152,126 @@ pub fn labels_shape_ok(h: &Header) -> bool {
     !h.dtype().is_float() && matches!(h.rank(), 1 | 2) && (h.rank() == 1 || h.dims()[1] > 0)
 }
 
-/// Scans a labels file's values, streaming (a fixed buffer and an 8 KiB
-/// table whatever the size). With `decompress`, gzip input (magic `1f 8b`)
-/// is decompressed. Returns `None` when the header is not a labels header
-/// the rules accept ([`labels_shape_ok`]) or cannot be read; a payload cut
-/// short is scanned as far as it goes.
+/// Scans a labels file's values in one validation pass (a fixed buffer and
+/// an 8 KiB table whatever the size): [`crate::Report::labels`] of
+/// [`crate::validate_reader`] with [`crate::Options::scan_labels`]. With
+/// `decompress`, gzip input (magic `1f 8b`) is decompressed. Returns `None`
+/// when validation found no header or not a labels header the rules accept
+/// ([`labels_shape_ok`]); a payload cut short is scanned as far as it goes.
 ///
 /// # Errors
-/// The reader's I/O errors and damaged gzip data (the validation report
-/// already says what is wrong with those).
+/// The reader's I/O errors.
 pub fn scan_labels<R: Read>(
     reader: R,
     decompress: bool,
     classes: Option<u32>,
 ) -> io::Result<Option<LabelScan>> {
-    let mut r = io::BufReader::new(reader);
-    let gz = decompress && io::BufRead::fill_buf(&mut r)?.starts_with(&[0x1f, 0x8b]);
-    if gz {
-        scan_stream(flate2::read::MultiGzDecoder::new(r), classes)
-    } else {
-        scan_stream(r, classes)
-    }
+    let opts = crate::Options::default()
+        .with_decompress(decompress)
+        .with_lints(false)
+        .with_scan_labels(Some(classes));
+    Ok(crate::validate_reader(reader, &opts)?.labels)
 }
 
-fn read_up_to<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
+/// Scans label values as the payload streams by, in chunks of any size (the
+/// validator feeds it during its single pass over a labels file; see
+/// [`crate::Options::scan_labels`]). Memory is fixed: an 8 KiB table and an
+/// element's bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelScanner {
+    scan: LabelScan,
+    dtype: ElementType,
+    stride: u64,
+    start: u64,
+    total: u64,
+    index: u64,
+    partial: [u8; 4],
+    partial_len: usize,
 }
 
-fn scan_stream<R: Read>(mut r: R, classes: Option<u32>) -> io::Result<Option<LabelScan>> {
-    let mut magic = [0u8; MAGIC_LEN];
-    if read_up_to(&mut r, &mut magic)? < MAGIC_LEN || magic[..2] != [0, 0] {
-        return Ok(None);
-    }
-    let Some(dtype) = ElementType::from_code(magic[2]) else {
-        return Ok(None);
-    };
-    let rank = usize::from(magic[3]);
-    let mut dims_bytes = [0u8; MAX_HEADER_LEN - MAGIC_LEN];
-    let want = 4 * rank;
-    if read_up_to(&mut r, &mut dims_bytes[..want])? < want {
-        return Ok(None);
-    }
-    let Ok((_, dims)) = header::dimensions(&dims_bytes[..want], magic[3]) else {
-        return Ok(None);
-    };
-    let Some(h) = Header::new(dtype, dims) else {
-        return Ok(None);
-    };
-    if !labels_shape_ok(&h) {
-        return Ok(None);
-    }
-    let size = dtype.size();
-    let stride = if h.rank() == 2 {
-        u64::from(h.dims()[1])
-    } else {
-        1
-    };
-    let mut scan = LabelScan {
-        count: 0,
-        min_max: None,
-        first_out_of_range: None,
-        out_of_range: 0,
-        classes,
-        seen: vec![0; TRACKED / 64],
-        header: h,
-    };
-    let start = scan.header.header_len() as u64;
-    let total = scan.header.element_count();
-    let mut buf = vec![0u8; 64 * 1024 - (64 * 1024) % size];
-    let mut index = 0u64;
-    while index < total {
-        let n = read_up_to(&mut r, &mut buf)?;
-        let whole = n - n % size;
-        for e in buf[..whole].chunks_exact(size) {
-            if index >= total {
-                break;
-            }
-            if index % stride == 0 {
-                let v = value(dtype, e);
-                scan.note(v, start + index * size as u64);
-            }
-            index += 1;
+impl LabelScanner {
+    /// A scanner for the payload of a file with header `h`, or `None` when
+    /// the header is not a labels header ([`labels_shape_ok`]).
+    pub fn new(h: &Header, classes: Option<u32>) -> Option<Self> {
+        if !labels_shape_ok(h) {
+            return None;
         }
-        if n < buf.len() {
-            break;
+        let stride = if h.rank() == 2 {
+            u64::from(h.dims()[1])
+        } else {
+            1
+        };
+        Some(LabelScanner {
+            dtype: h.dtype(),
+            stride,
+            start: h.header_len() as u64,
+            total: h.element_count(),
+            index: 0,
+            partial: [0; 4],
+            partial_len: 0,
+            scan: LabelScan {
+                count: 0,
+                min_max: None,
+                first_out_of_range: None,
+                out_of_range: 0,
+                classes,
+                seen: vec![0; TRACKED / 64],
+                header: h.clone(),
+            },
+        })
+    }
+
+    /// True once every element of the payload was seen.
+    pub fn complete(&self) -> bool {
+        self.index >= self.total
+    }
+
+    /// Feeds the next payload bytes; bytes past the payload are ignored.
+    pub fn feed(&mut self, mut bytes: &[u8]) {
+        let size = self.dtype.size();
+        if self.partial_len > 0 {
+            let take = (size - self.partial_len).min(bytes.len());
+            self.partial[self.partial_len..self.partial_len + take].copy_from_slice(&bytes[..take]);
+            self.partial_len += take;
+            bytes = &bytes[take..];
+            if self.partial_len < size {
+                return;
+            }
+            self.partial_len = 0;
+            let e = self.partial;
+            self.element(&e[..size]);
+        }
+        let mut chunks = bytes.chunks_exact(size);
+        for e in &mut chunks {
+            if self.complete() {
+                return;
+            }
+            self.element(e);
+        }
+        let rest = chunks.remainder();
+        if !self.complete() {
+            self.partial[..rest.len()].copy_from_slice(rest);
+            self.partial_len = rest.len();
         }
     }
-    Ok(Some(scan))
+
+    fn element(&mut self, e: &[u8]) {
+        if self.complete() {
+            return;
+        }
+        if self.index % self.stride == 0 {
+            let v = value(self.dtype, e);
+            let offset = self.start + self.index * self.dtype.size() as u64;
+            self.scan.note(v, offset);
+        }
+        self.index += 1;
+    }
+
+    /// The scan of the values seen (a payload cut short is scanned as far
+    /// as it goes).
+    pub fn finish(self) -> LabelScan {
+        self.scan
+    }
 }
 
 fn value(t: ElementType, e: &[u8]) -> i64 {

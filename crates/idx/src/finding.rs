@@ -139,6 +139,9 @@ pub struct Report {
     pub head: Vec<u8>,
     /// The last `min(stream_len, 64)` bytes of the stream, for excerpts.
     pub tail: Vec<u8>,
+    /// The label values of a labels-shaped file, scanned in the same pass
+    /// when [`crate::Options::scan_labels`] asked for it.
+    pub labels: Option<crate::dataset::LabelScan>,
 }
 
 /// How many bytes [`Report::tail`] keeps.

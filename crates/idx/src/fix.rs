@@ -323,8 +323,10 @@ impl Rule {
 // ---------------------------------------------------------------------------
 // Attaching fixes to findings
 
-/// Attaches its fix to every fixable finding of a finished report.
-pub(crate) fn attach(report: &mut Report) {
+/// Attaches its fix to every fixable finding of a finished report;
+/// `second_file` says whether the trailing bytes start with an IDX magic
+/// (the validator saw them even when it skipped the rest of the file).
+pub(crate) fn attach(report: &mut Report, second_file: bool) {
     if report
         .findings
         .iter()
@@ -382,14 +384,11 @@ pub(crate) fn attach(report: &mut Report) {
         }
         if let Some(i) = index_of(report, Rule::TrailingBytes) {
             let trailing = len - end;
-            let second = report
-                .bytes_at(end, MAGIC_LEN)
-                .is_some_and(|b| b[0] == 0 && b[1] == 0 && ElementType::from_code(b[2]).is_some());
             let mut d = format!(
                 "truncate the file after the declared payload, dropping {}",
                 bytes(trailing)
             );
-            if second {
+            if second_file {
                 d.push_str(" (they start with an IDX magic: the second file is lost)");
             }
             report.findings[i].fix = Some(Fix::new(

@@ -95,8 +95,22 @@ pub fn validate_stream_target(data: &[u8]) {
         let opts = Options::default()
             .with_decompress(decompress)
             .with_max_decompressed(Some(1 << 20))
-            .with_file_name(Some("fuzz-idx3-ubyte".into()));
+            .with_file_name(Some("fuzz-idx3-ubyte".into()))
+            .with_scan_labels(Some(Some(3)));
         let memory = validate_with(file, &opts);
+        // the label scan is the same whatever the lints and the chunking
+        let scan =
+            crate::dataset::scan_labels(ChunkedReader::new(file, sizes), decompress, Some(3));
+        let limited = memory
+            .findings
+            .iter()
+            .any(|f| f.rule == crate::Rule::DecompressionLimit);
+        match scan {
+            // (the scan has no decompression limit)
+            Ok(s) if !limited => assert_eq!(memory.labels, s, "the label scans differ"),
+            Ok(_) => {}
+            Err(e) => panic!("a reader over a slice cannot fail: {e}"), // ok: fuzz harness assertion
+        }
         let streamed = match validate_reader(ChunkedReader::new(file, sizes), &opts) {
             Ok(r) => r,
             Err(e) => panic!("a reader over a slice cannot fail: {e}"), // ok: fuzz harness assertion

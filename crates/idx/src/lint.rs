@@ -377,41 +377,40 @@ fn numpy_char(t: ElementType) -> &'static str {
 pub struct NameClaim {
     /// The rank after `idx`.
     pub rank: u32,
-    /// The type word, when it is a known one.
+    /// The type word's element type (always set: only the six words of
+    /// the convention make a claim; kept an `Option` for the API).
     pub dtype: Option<ElementType>,
 }
 
-/// Parses the MNIST naming convention out of a file name (the last path
-/// component; a `.gz` suffix is ignored). `None` when the name does not
-/// follow it.
+/// Parses the MNIST naming convention of spec 6.3 out of a file name (the
+/// last path component): `<anything>[-._]idx<R>[-._]<word>`, optionally
+/// followed by `.gz`, where the word is one of the six of the convention
+/// (`ubyte`, `byte`, `short`, `int`, `float`, `double`). The whole name is
+/// compared without regard to ASCII case (`.GZ`, `IDX3-UBYTE` too). `None`
+/// when the name does not follow the convention: then it claims nothing
+/// (`images.idx3.bin`, `train-idx3-images`, `x-idx3-ubytes` do not).
 pub fn name_claim(file_name: &str) -> Option<NameClaim> {
     let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
-    let base = base.strip_suffix(".gz").unwrap_or(base);
     let lower = base.to_ascii_lowercase();
-    let at = lower.rfind("idx")?;
-    if at > 0 && !matches!(lower.as_bytes()[at - 1], b'-' | b'.' | b'_') {
-        return None;
-    }
-    let rest = &lower[at + 3..];
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let name = lower.strip_suffix(".gz").unwrap_or(&lower);
+    let (head, word) = name.rsplit_once(['-', '.', '_'])?;
+    let dtype = ElementType::ALL
+        .into_iter()
+        .find(|t| t.mnist_word() == word)?;
+    let digits = head.bytes().rev().take_while(u8::is_ascii_digit).count();
     if digits == 0 || digits > 3 {
         return None;
     }
-    let rank: u32 = rest[..digits].parse().ok()?;
-    let word = rest[digits..].strip_prefix(['-', '.', '_'])?;
-    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+    let (head, rank) = head.split_at(head.len() - digits);
+    let head = head.strip_suffix("idx")?;
+    if !head.ends_with(['-', '.', '_']) {
         return None;
     }
-    let dtype = match word {
-        "ubyte" | "uint8" => Some(ElementType::U8),
-        "byte" | "sbyte" | "int8" => Some(ElementType::I8),
-        "short" | "int16" => Some(ElementType::I16),
-        "int" | "int32" => Some(ElementType::I32),
-        "float" | "float32" => Some(ElementType::F32),
-        "double" | "float64" => Some(ElementType::F64),
-        _ => None,
-    };
-    Some(NameClaim { rank, dtype })
+    let rank: u32 = rank.parse().ok()?;
+    Some(NameClaim {
+        rank,
+        dtype: Some(dtype),
+    })
 }
 
 /// Findings for a file name whose MNIST-style words contradict the header
@@ -491,11 +490,15 @@ mod tests {
                 dtype: Some(ElementType::F64)
             })
         );
+        // issue #12 item 6: a word outside the six claims nothing
+        assert_eq!(c("x-idx2-weird"), None);
+        assert_eq!(c("x-idx2-uint8"), None);
+        assert_eq!(c("images.idx3.bin"), None);
         assert_eq!(
-            c("x-idx2-weird"),
+            c("X-IDX2-DOUBLE.GZ"),
             Some(NameClaim {
                 rank: 2,
-                dtype: None
+                dtype: Some(ElementType::F64)
             })
         );
         assert_eq!(c("widx3-ubyte"), None);

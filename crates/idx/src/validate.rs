@@ -40,6 +40,10 @@ pub struct Options {
     pub expect_dtype: Option<ElementType>,
     /// The shape the user expects; `None` entries are wildcards (IDX602).
     pub expect_shape: Option<Vec<Option<u32>>>,
+    /// Scan the label values of a labels-shaped file during the same pass
+    /// (for the dataset rules, spec §11), against `Some(classes)` when the
+    /// number of classes is known: [`Report::labels`]. Off by default.
+    pub scan_labels: Option<Option<u32>>,
 }
 
 impl Default for Options {
@@ -51,6 +55,7 @@ impl Default for Options {
             file_name: None,
             expect_dtype: None,
             expect_shape: None,
+            scan_labels: None,
         }
     }
 }
@@ -84,6 +89,11 @@ impl Options {
     /// Sets [`Options::expect_shape`].
     pub fn with_expect_shape(mut self, shape: Option<Vec<Option<u32>>>) -> Self {
         self.expect_shape = shape;
+        self
+    }
+    /// Sets [`Options::scan_labels`]: `Some(classes)` turns the scan on.
+    pub fn with_scan_labels(mut self, classes: Option<Option<u32>>) -> Self {
+        self.scan_labels = classes;
         self
     }
 }
@@ -176,6 +186,20 @@ pub fn validate_reader_len<R: Read>(
         if v.settled() {
             match len {
                 Some(len) if len >= v.total => {
+                    // the first trailing bytes are read, not skipped: they
+                    // say whether another file was appended (the hint of
+                    // IDX204), whichever read the payload ended in
+                    let want = v.trailing_head_wanted().min(len - v.total);
+                    if want > 0 {
+                        let mut head = [0u8; MAGIC_LEN];
+                        match read_some(&mut reader, &mut head[..want as usize])? {
+                            0 => break,
+                            k => {
+                                v.feed(&head[..k]);
+                                continue;
+                            }
+                        }
+                    }
                     v.skip(len - v.total);
                     break;
                 }
@@ -555,6 +579,7 @@ pub struct Validator {
     trailing: u64,
     trailing_head: Vec<u8>,
     linter: Option<PayloadLinter>,
+    labels: Option<crate::dataset::LabelScanner>,
     compression: Option<Compression>,
     stop: Option<(Finding, bool)>,
     container: Vec<Finding>,
@@ -575,6 +600,7 @@ impl Validator {
             trailing: 0,
             trailing_head: Vec::with_capacity(MAGIC_LEN),
             linter: None,
+            labels: None,
             compression: None,
             stop: None,
             container: Vec::new(),
@@ -632,8 +658,9 @@ impl Validator {
         };
         let left = h.payload_len() - self.payload_seen;
         if left > 0 {
-            // the lints would miss payload bytes
+            // the lints and the label scan would miss payload bytes
             self.linter = None;
+            self.labels = None;
         }
         let p = left.min(n);
         self.payload_seen += p;
@@ -647,6 +674,9 @@ impl Validator {
         if let Some(h) = &a.header {
             if self.opts.lints && PayloadLinter::is_active(h.dtype()) {
                 self.linter = Some(PayloadLinter::new(h.dtype(), h.header_len() as u64));
+            }
+            if let Some(classes) = self.opts.scan_labels {
+                self.labels = crate::dataset::LabelScanner::new(h, classes);
             }
         }
         self.analysis = Some(a);
@@ -666,6 +696,9 @@ impl Validator {
         let left = h.payload_len() - self.payload_seen;
         let n = usize::try_from(left).map_or(bytes.len(), |l| l.min(bytes.len()));
         if let Some(l) = &mut self.linter {
+            l.feed(&bytes[..n]);
+        }
+        if let Some(l) = &mut self.labels {
             l.feed(&bytes[..n]);
         }
         self.payload_seen += n as u64;
@@ -695,6 +728,15 @@ impl Validator {
         match &a.header {
             None => true,
             Some(h) => self.payload_seen == h.payload_len(),
+        }
+    }
+
+    /// How many of the first trailing bytes (kept for the IDX204 hint) are
+    /// still to be seen: 0 without a header.
+    fn trailing_head_wanted(&self) -> u64 {
+        match self.analysis.as_ref().and_then(|a| a.header.as_ref()) {
+            Some(_) => (MAGIC_LEN - self.trailing_head.len()) as u64,
+            None => 0,
         }
     }
 
@@ -776,8 +818,9 @@ impl Validator {
             findings,
             tail: self.tail[TAIL_LEN - kept..].to_vec(),
             head: self.prefix,
+            labels: self.labels.map(crate::dataset::LabelScanner::finish),
         };
-        crate::fix::attach(&mut report);
+        crate::fix::attach(&mut report, starts_with_idx_magic(&self.trailing_head));
         report
     }
 }
@@ -818,6 +861,12 @@ pub(crate) fn truncated_payload(h: &Header, seen: u64, total: u64) -> Finding {
     f
 }
 
+/// True when `b` begins with an IDX magic (two zero bytes and a known
+/// type code): trailing bytes like that are probably a second file.
+pub(crate) fn starts_with_idx_magic(b: &[u8]) -> bool {
+    b.len() >= MAGIC_LEN && b[0] == 0 && b[1] == 0 && ElementType::from_code(b[2]).is_some()
+}
+
 pub(crate) fn trailing_bytes(
     h: &Header,
     end: u64,
@@ -825,10 +874,7 @@ pub(crate) fn trailing_bytes(
     head: &[u8],
     at_least: bool,
 ) -> Finding {
-    let looks_idx = head.len() == MAGIC_LEN
-        && head[0] == 0
-        && head[1] == 0
-        && ElementType::from_code(head[2]).is_some();
+    let looks_idx = starts_with_idx_magic(head);
     let item = h
         .dims()
         .first()

@@ -372,6 +372,44 @@ fn idx503_file_name() {
     case_with("agrees", "00 00 08 01  00 00 00 01  2a", &opts, &[]);
 }
 
+/// Issue #12 item 6: only the six words of spec 6.3 make a claim, and the
+/// whole name (with `.gz`) is compared without regard to ASCII case.
+#[test]
+fn idx503_claims_only_from_names_in_the_convention() {
+    // i8, rank 2: contradicts every u8 rank-3 claim in both fields
+    let bytes = "00 00 09 02  00 00 00 01 00 00 00 01  2a";
+    for name in [
+        "images.idx3.bin",
+        "x.idx3.npy",
+        "train-idx3-images",
+        "x-idx3-ubytes",
+        "x-idx3-uint8",
+        "x-idx3-int8",
+        "x-idx3-float32",
+        "idx3-ubyte",
+        "xidx3-ubyte",
+        "x-idx3-ubyte.gz.bak",
+        "x-idx3-ubyte-",
+    ] {
+        let mut opts = Options::default();
+        opts.file_name = Some(name.into());
+        case_with(name, bytes, &opts, &[]);
+    }
+    for name in [
+        "train-images-idx3-ubyte",
+        "train-images-idx3-ubyte.gz",
+        "train-images-idx3-ubyte.GZ",
+        "TRAIN-IMAGES-IDX3-UBYTE",
+        "TRAIN-IMAGES-IDX3-UBYTE.GZ",
+        "dir/t10k.Idx3_UByte.Gz",
+        "a-idx2-b_idx3.ubyte",
+    ] {
+        let mut opts = Options::default();
+        opts.file_name = Some(name.into());
+        case_with(name, bytes, &opts, &[("IDX503", 2, 1), ("IDX503", 3, 1)]);
+    }
+}
+
 #[test]
 fn idx601_idx602_expectations() {
     let mut opts = Options::default();
@@ -577,6 +615,28 @@ fn endless_readers_finish_with_lower_bounds() {
     let r = idx::validate_reader_len(&bytes[..], Some(n), &Options::default()).unwrap();
     assert!(r.exact_len);
     assert_eq!(r.findings[0].length, 3_000_000);
+}
+
+#[test]
+fn a_known_length_still_reads_the_first_trailing_bytes() {
+    // u8 [1016]: header and payload fill the first 1024-byte read exactly,
+    // so everything after could be skipped by length; the first trailing
+    // bytes are read anyway and name the appended second file, as in memory
+    let mut bytes = hx("00 00 08 01 00 00 03 f8");
+    bytes.resize(1024, 1);
+    bytes.extend(hx("00 00 08 01 00 00 00 01 2a"));
+    let n = bytes.len() as u64;
+    let memory = validate(&bytes);
+    let known = idx::validate_reader_len(&bytes[..], Some(n), &Options::default()).unwrap();
+    let f = &known.findings[0];
+    assert_eq!((f.rule, f.offset, f.length), (Rule::TrailingBytes, 1024, 9));
+    assert!(f.hint.as_deref().unwrap().contains("concatenated"), "{f:?}");
+    let fix = f.fix.as_ref().unwrap();
+    assert!(
+        fix.description.contains("the second file is lost"),
+        "{fix:?}"
+    );
+    assert_eq!(memory.findings, known.findings);
 }
 
 #[test]
