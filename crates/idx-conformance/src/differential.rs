@@ -602,35 +602,31 @@ fn minimise(
         // not reproducible (flaky implementation): keep the input as is
         None => return (best, "not reproduced when run again".into()),
     };
-    let mut n = 2usize;
+    // Chunks of halving size; each sweep removes every chunk it can, in
+    // place, before the chunk shrinks (restarting from the front after each
+    // removal, as plain ddmin does, spends the run budget on the header).
+    let mut chunk = best.len().div_ceil(2).max(1);
     while best.len() >= 2 && runs < max_runs {
-        let chunk = best.len().div_ceil(n);
         let mut reduced = false;
-        // try removing each chunk, keeping the rest
-        let parts = n;
-        for i in 0..parts {
-            if runs >= max_runs {
-                break;
-            }
-            let (a, b) = (i * chunk, ((i + 1) * chunk).min(best.len()));
-            if a >= b {
-                continue;
-            }
+        let mut a = 0;
+        while a < best.len() && runs < max_runs {
+            let b = (a + chunk).min(best.len());
             let mut c = best[..a].to_vec();
             c.extend_from_slice(&best[b..]);
             if let Some(d) = test(&c, &mut runs) {
+                // the next chunk has moved to `a`
                 best = c;
                 detail = d;
-                n = (n - 1).max(2);
                 reduced = true;
-                break;
+            } else {
+                a = b;
             }
         }
         if !reduced {
-            if n >= best.len() {
+            if chunk == 1 {
                 break;
             }
-            n = (n * 2).min(best.len());
+            chunk = chunk.div_ceil(2);
         }
     }
     (best, detail)
