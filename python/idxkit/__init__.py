@@ -102,12 +102,25 @@ def _bytes_of(source: object) -> np.ndarray:
         ) from None
 
 
-def load(source: Source, *, mmap: bool = False, decompress: bool = True) -> np.ndarray:
+MaxDecompressed = Union[int, str, None]
+
+
+def load(
+    source: Source,
+    *,
+    mmap: bool = False,
+    decompress: bool = True,
+    max_decompressed: MaxDecompressed = None,
+) -> np.ndarray:
     """Load an IDX file into a numpy array, strictly.
 
     ``source`` is a path (``str`` or ``os.PathLike``), a bytes-like object or
     a binary file object. gzip data is recognised by its magic and
-    decompressed (``decompress=False`` rejects it as IDX402). The result has
+    decompressed (``decompress=False`` rejects it as IDX402), at most
+    ``max_decompressed`` bytes of it (as ``idx-validate --max-decompressed``:
+    None for its default of 64 GiB, 0 for no limit, an int of bytes or a size
+    such as ``"1GiB"``); a stream that expands further (a decompression bomb)
+    raises IDX702 after decoding no more than the limit. The result has
     the file's element type in native byte order and the file's shape (rank 0
     included). A path is read in one streaming pass: memory is the output
     array.
@@ -124,8 +137,8 @@ def load(source: Source, *, mmap: bool = False, decompress: bool = True) -> np.n
     if mmap:
         return _load_mapped(source, decompress)
     if _is_path(source):
-        return _native.load_path(os.fspath(source), decompress)
-    return _native.load_buffer(_bytes_of(source), decompress)
+        return _native.load_path(os.fspath(source), decompress, max_decompressed)
+    return _native.load_buffer(_bytes_of(source), decompress, max_decompressed)
 
 
 def _load_mapped(source: Source, decompress: bool) -> np.ndarray:
@@ -212,6 +225,7 @@ def validate(
     expect_shape: Union[str, Sequence[Optional[int]], None] = None,
     select: Optional[Iterable[str]] = None,
     ignore: Optional[Iterable[str]] = None,
+    max_decompressed: MaxDecompressed = None,
 ) -> Report:
     """Validate IDX data and return every finding, as ``idx-validate`` does.
 
@@ -220,7 +234,10 @@ def validate(
     and ``expect_shape`` (``(None, 28, 28)`` or ``"*,28,28"``) add IDX601 and
     IDX602. ``select`` keeps only the given rules and ``ignore`` drops rules
     (codes such as ``"IDX503"``, names such as ``"file-name-mismatch"``, or
-    code prefixes such as ``"IDX5"``).
+    code prefixes such as ``"IDX5"``), exactly as ``idx-validate --select``
+    and ``--ignore`` accept them (an unknown entry raises ``ValueError`` with
+    the command's message). ``max_decompressed`` is the decompression limit
+    as for :func:`load` (beyond it: IDX702).
 
     The :class:`Report` has ``.ok`` (no error), ``.findings`` (rule,
     severity, offset, length, message, expected, found, hint), ``.dtype``,
@@ -233,6 +250,7 @@ def validate(
         expect_shape=expect_shape,
         select=None if select is None else list(select),
         ignore=None if ignore is None else list(ignore),
+        max_decompressed=max_decompressed,
     )
     if _is_path(source):
         return _native.validate(path=os.fspath(source), **kwargs)
@@ -300,6 +318,7 @@ def fix(
     *,
     unsafe: bool = False,
     assume_byte_order: Optional[str] = None,
+    max_decompressed: MaxDecompressed = None,
 ) -> FixReport:
     """Repair IDX data with the library's fixes, as ``idx-validate --fix``.
 
@@ -319,7 +338,8 @@ def fix(
     applies), else the repaired copy is written to ``dest`` the same way
     (gzip when ``dest`` ends in ``.gz``) and the input is never touched.
     For bytes, ``dest`` must be None and the repaired bytes are the report's
-    ``.data``. gzip input stays gzip.
+    ``.data``. gzip input stays gzip. ``max_decompressed`` is the
+    decompression limit as for :func:`load`.
 
     Returns a :class:`FixReport`: ``.applied`` (:class:`AppliedFix`: rule,
     applicability, description), ``.after`` (the :class:`Finding` objects
@@ -329,10 +349,10 @@ def fix(
     """
     if _is_path(source):
         dest_path = None if dest is None else os.fspath(dest)
-        return _native.fix_path(os.fspath(source), dest_path, unsafe, assume_byte_order)
+        return _native.fix_path(os.fspath(source), dest_path, unsafe, assume_byte_order, max_decompressed)
     if dest is not None:
         raise TypeError("dest is for a path source; for bytes, the repaired bytes are the report's .data")
-    return _native.fix_buffer(_bytes_of(source), unsafe, assume_byte_order)
+    return _native.fix_buffer(_bytes_of(source), unsafe, assume_byte_order, max_decompressed)
 
 
 def check_reader(

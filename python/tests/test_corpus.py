@@ -80,13 +80,34 @@ def test_save_of_each_valid_content_reproduces_its_bytes(m):
     assert idxkit.save(None, a.astype(a.dtype.newbyteorder(">"))) == raw
 
 
-@pytest.mark.parametrize("m", [m for m in CASES if "max_decompressed" not in m.get("options", {})], ids=ids)
+@pytest.mark.parametrize("m", CASES, ids=ids)
 def test_validate_reports_exactly_the_manifest_findings(m):
     opts = m.get("options", {})
-    report = idxkit.validate(
-        m["path"], expect_dtype=opts.get("expect_dtype"), expect_shape=opts.get("expect_shape")
-    )
-    got = [(f.rule, f.offset, f.length) for f in report.findings]
-    assert got == [(f["rule"], f["offset"], f["length"]) for f in m["findings"]]
-    assert report.ok == (m["verdict"] != "invalid")
-    assert report.compression == m["compression"]
+    want = [(f["rule"], f["offset"], f["length"]) for f in m["findings"]]
+    # a path (the command's file path) and the same bytes in memory (the
+    # command's standard-input path) give the same findings
+    for source in (m["path"], m["path"].read_bytes()):
+        report = idxkit.validate(
+            source,
+            expect_dtype=opts.get("expect_dtype"),
+            expect_shape=opts.get("expect_shape"),
+            max_decompressed=opts.get("max_decompressed"),
+        )
+        got = [(f.rule, f.offset, f.length) for f in report.findings]
+        assert got == want
+        assert report.ok == (m["verdict"] != "invalid")
+        assert report.compression == m["compression"]
+
+
+LIMITED = [m for m in CASES if "max_decompressed" in m.get("options", {})]
+
+
+@pytest.mark.parametrize("m", LIMITED, ids=ids)
+def test_load_with_the_cases_decompression_limit_raises_its_first_error(m):
+    errors = [f for f in m["findings"] if SEVERITY[f["rule"]] == "error"]
+    limit = m["options"]["max_decompressed"]
+    for source in (m["path"], m["path"].read_bytes()):
+        with pytest.raises(idxkit.InvalidFileError) as info:
+            idxkit.load(source, max_decompressed=limit)
+        got = info.value.findings[0]
+        assert (got.rule, got.offset) == (errors[0]["rule"], errors[0]["offset"])

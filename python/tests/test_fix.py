@@ -126,3 +126,117 @@ def test_fix_of_a_valid_file_applies_nothing_and_writes_nothing(tmp_path):
     after = os.stat(p)
     assert (after.st_ino, after.st_mtime_ns) == (st.st_ino, st.st_mtime_ns)
     assert repr(r).startswith("FixReport(")
+
+
+# --- gzip input and failure paths, against the command on the same files ---
+
+import gzip  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+CLI = str(Path(sys.executable).parent / "idx-validate")
+CANONICAL = idxkit.save(None, np.arange(24, dtype=np.int16).reshape(4, 6))
+
+
+def cli_fix(path, *args):
+    return subprocess.run([CLI, "--isolated", "--fix", *args, str(path)], capture_output=True, text=True)
+
+
+def gz_with_trailing(path):
+    path.write_bytes(gzip.compress(CANONICAL + b"\x01" * 7))
+    return path.read_bytes()
+
+
+def test_gzip_input_repaired_in_place_stays_gzip_as_the_command_does(tmp_path):
+    p, q = tmp_path / "x.idx.gz", tmp_path / "q" / "x.idx.gz"
+    q.parent.mkdir()
+    gz_with_trailing(p)
+    gz_with_trailing(q)
+    r = idxkit.fix(p, unsafe=True)
+    assert [a.rule for a in r.applied] == ["IDX203"] and r.dropped_bytes == 7
+    assert r.compressed_output and r.path == str(p) and r.ok
+    assert p.read_bytes()[:2] == b"\x1f\x8b" and gzip.decompress(p.read_bytes()) == CANONICAL
+    assert cli_fix(q, "--unsafe-fixes").returncode == 0
+    assert gzip.decompress(q.read_bytes()) == gzip.decompress(p.read_bytes())
+
+
+@pytest.mark.parametrize("out, compressed", [("out.idx", False), ("out.idx.gz", True)])
+def test_gzip_input_to_a_destination_is_gzip_exactly_when_its_name_ends_in_gz(tmp_path, out, compressed):
+    p = tmp_path / "x.idx.gz"
+    original = gz_with_trailing(p)
+    r = idxkit.fix(p, tmp_path / out, unsafe=True)
+    assert r.compressed_output == compressed and r.path == str(tmp_path / out)
+    written = (tmp_path / out).read_bytes()
+    assert (written[:2] == b"\x1f\x8b") == compressed
+    assert (gzip.decompress(written) if compressed else written) == CANONICAL
+    assert p.read_bytes() == original  # the input is untouched
+    # the command writes the same array
+    cli_out = tmp_path / ("cli-" + out)
+    assert cli_fix(p, "--unsafe-fixes", "--output", str(cli_out)).returncode == 0
+    c = cli_out.read_bytes()
+    assert (gzip.decompress(c) if compressed else c) == CANONICAL
+
+
+def test_gzip_bytes_are_repaired_to_gzip_bytes(tmp_path):
+    data = bytearray(gzip.compress(CANONICAL + b"\x01" * 7))
+    original = bytes(data)
+    r = idxkit.fix(data, unsafe=True)
+    assert r.compressed_output and r.data[:2] == b"\x1f\x8b"
+    assert gzip.decompress(r.data) == CANONICAL and data == original
+
+
+def test_an_unwritable_destination_raises_and_leaves_the_input_alone(tmp_path):
+    p = tmp_path / "x.idx.gz"
+    original = gz_with_trailing(p)
+    with pytest.raises(OSError, match="x.idx.gz was left unchanged") as info:
+        idxkit.fix(p, tmp_path / "missing-dir" / "out.idx", unsafe=True)
+    assert "cannot create a temporary file in" in str(info.value)
+    # a directory in the way: the rename fails, no temporary file is left
+    (tmp_path / "adir").mkdir()
+    with pytest.raises(OSError, match="cannot rename the repaired copy over"):
+        idxkit.fix(p, tmp_path / "adir", unsafe=True)
+    assert p.read_bytes() == original
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["adir", "x.idx.gz"]
+    assert list((tmp_path / "adir").iterdir()) == []
+    # the command fails too, leaving the input
+    c = cli_fix(p, "--unsafe-fixes", "--output", str(tmp_path / "missing-dir" / "out.idx"))
+    assert c.returncode != 0 and "left unchanged" in c.stderr + c.stdout
+    assert p.read_bytes() == original
+
+
+def test_invalid_input_with_no_fix_is_reported_not_changed(tmp_path):
+    # an unknown element type (IDX102): nothing can be fixed
+    p = tmp_path / "bad.idx"
+    bad = b"\x00\x00\x07\x01\x00\x00\x00\x01\x05"
+    p.write_bytes(bad)
+    r = idxkit.fix(p, unsafe=True)
+    assert r.applied == [] and not r.changed and not r.ok and r.path is None
+    assert [f.rule for f in r.after] == ["IDX102"]
+    assert p.read_bytes() == bad and sorted(x.name for x in tmp_path.iterdir()) == ["bad.idx"]
+    # a PNG: not IDX at all, nothing written
+    png = tmp_path / "img.idx"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(30))
+    r = idxkit.fix(png, unsafe=True)
+    assert [f.rule for f in r.after] == ["IDX410"] and r.applied == [] and r.path is None
+    assert png.read_bytes() == b"\x89PNG\r\n\x1a\n" + bytes(30)
+    # from bytes: the same bytes back
+    r = idxkit.fix(bad, unsafe=True)
+    assert r.data == bad and [f.rule for f in r.after] == ["IDX102"]
+
+
+def test_a_destination_that_exists_is_replaced_atomically_as_the_command_does(tmp_path):
+    p = tmp_path / "x.idx"
+    p.write_bytes(CANONICAL + b"\x01" * 7)
+    dest = tmp_path / "out.idx"
+    dest.write_bytes(b"old contents")
+    os.chmod(p, 0o640)
+    r = idxkit.fix(p, dest, unsafe=True)
+    assert r.path == str(dest) and dest.read_bytes() == CANONICAL
+    assert stat.S_IMODE(os.stat(dest).st_mode) == 0o640  # the input's mode bits
+    assert p.read_bytes() == CANONICAL + b"\x01" * 7
+    cli_dest = tmp_path / "cli-out.idx"
+    cli_dest.write_bytes(b"old contents")
+    assert cli_fix(p, "--unsafe-fixes", "--output", str(cli_dest)).returncode == 0
+    assert cli_dest.read_bytes() == dest.read_bytes()
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["cli-out.idx", "out.idx", "x.idx"]

@@ -291,7 +291,7 @@ fn high_rank_shape(rank: usize) -> Vec<u32> {
 }
 
 fn valid_cases(out: &mut Vec<Case>) {
-    // rank 32: the highest every numpy supports (spec 7.11); 255 is
+    // rank 32: the highest every numpy supports (spec 7.27); 255 is
     // implementation-defined (IDX304)
     let rank32 = high_rank_shape(32);
     let shapes: [(&str, Vec<u32>); 6] = [
@@ -451,7 +451,7 @@ fn valid_cases(out: &mut Vec<Case>) {
 }
 
 fn implementation_defined_cases(out: &mut Vec<Case>) {
-    // ranks above 32 (IDX304, spec 7.11): 33 fails numpy 1.x, 65 every numpy
+    // ranks above 32 (IDX304, spec 7.27): 33 fails numpy 1.x, 65 every numpy
     for t in ElementType::ALL {
         let c = indexed(t, &high_rank_shape(255));
         out.push(implementation_defined(

@@ -25,8 +25,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -164,8 +164,6 @@ impl From<idx::ReadError> for LoadError {
     }
 }
 
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-
 /// Reads until `buf` is full or the reader ends.
 fn fill(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut n = 0;
@@ -180,55 +178,131 @@ fn fill(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-/// A gzip stream that failed to decode: the library's validation says why
-/// (IDX701 for a damaged stream); an I/O error if it finds nothing wrong.
-fn gzip_failure(
-    e: idx::ReadError,
-    revalidate: impl FnOnce() -> io::Result<idx::Report>,
-) -> LoadError {
-    match e {
-        idx::ReadError::Io(io_err) => match revalidate() {
-            Ok(report) if report.has_errors() => {
-                LoadError::Invalid(report.errors().cloned().collect())
+/// How an input is read.
+enum Plan<R> {
+    /// Uncompressed, with a source long enough for the header's payload:
+    /// `r` is at the first payload byte, to be read straight into a numpy
+    /// array (`idx::read_array_into`).
+    Into(R, idx::Header),
+    /// Read by the library into an owned array (gzip, a stream of unknown
+    /// length, a truncated source).
+    Done(Array),
+}
+
+/// Decides how to read `r` (of `len` bytes when known) and does what needs
+/// no numpy array, all through the library: gzip detection
+/// (`idx::is_gzip`), the header (`idx::read_header`), and for everything
+/// else `idx::read_input` (decompression within `opts.max_decompressed`).
+/// The destination is sized from the header only when the source is known
+/// to hold that much.
+fn plan<R: Read + Seek>(
+    mut r: R,
+    len: Option<u64>,
+    opts: &idx::Options,
+) -> Result<Plan<R>, LoadError> {
+    if let Some(len) = len {
+        let mut magic = [0u8; 2];
+        let n = fill(&mut r, &mut magic).map_err(LoadError::Io)?;
+        r.seek(SeekFrom::Start(0)).map_err(LoadError::Io)?;
+        if !(opts.decompress && idx::is_gzip(&magic[..n])) {
+            let h = idx::read_header(&mut r)?;
+            let whole = (h.header_len() as u64).checked_add(h.payload_len());
+            let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
+            if whole.is_some_and(|w| w <= len) && numpy_holds(&dims, h.dtype()) {
+                return Ok(Plan::Into(r, h));
             }
-            _ => LoadError::Io(io_err),
-        },
-        other => other.into(),
+            r.seek(SeekFrom::Start(0)).map_err(LoadError::Io)?;
+        }
+    }
+    match idx::read_input(&mut r, opts) {
+        Ok(a) => Ok(Plan::Done(a)),
+        // a damaged gzip stream: validation locates the damage (IDX701)
+        Err(idx::ReadError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
+            let located = r
+                .seek(SeekFrom::Start(0))
+                .and_then(|_| idx::validate_reader(&mut r, opts));
+            match located {
+                Ok(report) if report.has_errors() => {
+                    Err(LoadError::Invalid(report.errors().cloned().collect()))
+                }
+                _ => Err(LoadError::Io(e)),
+            }
+        }
+        Err(e) => Err(e.into()),
     }
 }
 
-fn read_path(path: &Path, decompress: bool) -> Result<Array, LoadError> {
-    let mut f = File::open(path).map_err(LoadError::Io)?;
-    let mut magic = [0u8; 2];
-    let n = fill(&mut f, &mut magic).map_err(LoadError::Io)?;
-    let stream = io::Cursor::new(magic[..n].to_vec()).chain(f);
-    if decompress && magic[..n] == GZIP_MAGIC {
-        // the library's gzip decoder: the data validation accepts (zero
-        // padding after the last member, IDX703), and nothing else
-        idx::read_array(idx::gzip_decoder(stream)).map_err(|e| {
-            gzip_failure(e, || {
-                let opts = idx::Options::default().with_decompress(true);
-                idx::validate_reader(File::open(path)?, &opts)
-            })
-        })
-    } else {
-        Ok(idx::read_array(stream)?)
+/// Reads an input planned by [`plan`] into a numpy array: an `Into` plan
+/// straight into a new native-endian array (numpy's allocation, one copy,
+/// byte-swapped in place), with the GIL released while reading.
+fn finish<R: Read + Send>(py: Python<'_>, planned: Plan<R>) -> PyResult<Py<PyAny>> {
+    let (mut r, h) = match planned {
+        Plan::Done(a) => return to_numpy(py, a),
+        Plan::Into(r, h) => (r, h),
+    };
+    let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
+    fn into<T: numpy::Element + bytemuck::Pod, R: Read + Send>(
+        py: Python<'_>,
+        dims: &[usize],
+        r: &mut R,
+        h: &idx::Header,
+    ) -> PyResult<Py<PyAny>> {
+        // numpy's zeroed allocation: fresh pages from the kernel for a
+        // large array (nothing is written twice), huge pages where numpy
+        // asks for them
+        let a = PyArray::<T, IxDyn>::zeros(py, IxDyn(dims), false);
+        {
+            let mut rw = a.readwrite();
+            let elems = rw
+                .as_slice_mut()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let bytes: &mut [u8] = bytemuck::cast_slice_mut(elems);
+            py.detach(|| idx::read_array_into(r, h, bytes))
+                .map_err(|e| LoadError::from(e).into_py(py))?;
+        }
+        Ok(a.into_any().unbind())
+    }
+    match h.dtype() {
+        ElementType::U8 => into::<u8, R>(py, &dims, &mut r, &h),
+        ElementType::I8 => into::<i8, R>(py, &dims, &mut r, &h),
+        ElementType::I16 => into::<i16, R>(py, &dims, &mut r, &h),
+        ElementType::I32 => into::<i32, R>(py, &dims, &mut r, &h),
+        ElementType::F32 => into::<f32, R>(py, &dims, &mut r, &h),
+        ElementType::F64 => into::<f64, R>(py, &dims, &mut r, &h),
     }
 }
 
-fn read_bytes(bytes: &[u8], decompress: bool) -> Result<Array, LoadError> {
-    if decompress && bytes.starts_with(&GZIP_MAGIC) {
-        idx::read_array(idx::gzip_decoder(bytes)).map_err(|e| {
-            gzip_failure(e, || {
-                let opts = idx::Options::default().with_decompress(true);
-                Ok(idx::validate_with(bytes, &opts))
-            })
-        })
-    } else {
-        idx::parse(bytes)
-            .map(|v| v.to_array())
-            .map_err(|e| LoadError::Invalid(vec![e.into_finding()]))
-    }
+/// The library's reading options for `load`: gzip decompressed when asked,
+/// within the decompression limit (`idx-validate --max-decompressed`'s
+/// default and meaning).
+fn read_options(
+    decompress: bool,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<idx::Options> {
+    Ok(idx::Options::default()
+        .with_decompress(decompress)
+        .with_max_decompressed(limit_arg(max_decompressed)?))
+}
+
+/// `max_decompressed=`: None for the command's default (64 GiB), 0 for no
+/// limit, an int of bytes or a size string (`"1GiB"`), parsed as
+/// `--max-decompressed` is.
+fn limit_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let setting = match v {
+        None => None,
+        Some(v) if v.is_none() => None,
+        Some(v) => Some(if let Ok(s) = v.cast::<PyString>() {
+            idx_validate::size::parse_size(&s.to_cow()?)
+                .map_err(|e| PyValueError::new_err(format!("max_decompressed: {e}")))?
+        } else {
+            v.extract::<u64>().map_err(|_| {
+                PyValueError::new_err(
+                    "max_decompressed: a number of bytes (0: no limit), a size such as \"1GiB\", or None",
+                )
+            })?
+        }),
+    };
+    Ok(idx_validate::decompression_limit(setting))
 }
 
 /// The most dimensions the numpy crate gives an array (numpy 1's limit);
@@ -283,29 +357,50 @@ fn to_numpy(py: Python<'_>, a: Array) -> PyResult<Py<PyAny>> {
     }
 }
 
-/// Loads an IDX file by path (streamed: memory is the output array).
+/// Loads an IDX file by path (memory is the output array).
 #[pyfunction]
-#[pyo3(signature = (path, decompress=true))]
-fn load_path(py: Python<'_>, path: PathBuf, decompress: bool) -> PyResult<Py<PyAny>> {
-    match py.detach(|| read_path(&path, decompress)) {
-        Ok(a) => to_numpy(py, a),
+#[pyo3(signature = (path, decompress=true, max_decompressed=None))]
+fn load_path(
+    py: Python<'_>,
+    path: PathBuf,
+    decompress: bool,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let opts = read_options(decompress, max_decompressed)?;
+    let planned = py.detach(|| {
+        let f = File::open(&path).map_err(LoadError::Io)?;
+        let meta = f.metadata().map_err(LoadError::Io)?;
+        if meta.is_file() {
+            plan(f, Some(meta.len()), &opts)
+        } else {
+            // a pipe or a device: read once, as a stream
+            idx::read_input(f, &opts)
+                .map(Plan::Done)
+                .map_err(LoadError::from)
+        }
+    });
+    match planned {
+        Ok(p) => finish(py, p),
         Err(e) => Err(e.into_py(py)),
     }
 }
 
 /// Loads IDX bytes held in memory (a uint8 array over any bytes-like object).
 #[pyfunction]
-#[pyo3(signature = (data, decompress=true))]
+#[pyo3(signature = (data, decompress=true, max_decompressed=None))]
 fn load_buffer(
     py: Python<'_>,
     data: PyReadonlyArray1<'_, u8>,
     decompress: bool,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
+    let opts = read_options(decompress, max_decompressed)?;
     let bytes = data
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    match py.detach(|| read_bytes(bytes, decompress)) {
-        Ok(a) => to_numpy(py, a),
+    let len = bytes.len() as u64;
+    match py.detach(|| plan(io::Cursor::new(bytes), Some(len), &opts)) {
+        Ok(p) => finish(py, p),
         Err(e) => Err(e.into_py(py)),
     }
 }
@@ -548,32 +643,13 @@ impl Report {
 /// How in-memory data is named in reports.
 const BYTES_NAME: &str = "<bytes>";
 
-/// A `select`/`ignore` entry: a rule code or name, or a code prefix (`IDX5`).
-fn selector(s: &str) -> PyResult<Selector> {
-    if let Some(r) = idx::Rule::find(s) {
-        return Ok(Selector::Rule(r));
-    }
-    let up = s.to_ascii_uppercase();
-    if up.len() >= 3 && idx::Rule::ALL.iter().any(|r| r.code().starts_with(&up)) {
-        return Ok(Selector::Prefix(up));
-    }
-    Err(PyValueError::new_err(format!(
-        "no rule {s:?}: give a code (IDX202), a name (truncated-payload) or a code prefix (IDX2)"
-    )))
-}
-
-enum Selector {
-    Rule(idx::Rule),
-    Prefix(String),
-}
-
-impl Selector {
-    fn matches(&self, r: idx::Rule) -> bool {
-        match self {
-            Selector::Rule(x) => *x == r,
-            Selector::Prefix(p) => r.code().starts_with(p.as_str()),
-        }
-    }
+/// `select`/`ignore` entries, checked as `--select`/`--ignore` check them.
+fn rule_selectors(entries: Option<Vec<String>>) -> PyResult<Vec<String>> {
+    entries
+        .unwrap_or_default()
+        .iter()
+        .map(|e| idx_validate::config::parse_rule_selector(e).map_err(PyValueError::new_err))
+        .collect()
 }
 
 fn parse_expect_shape(shape: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u32>>> {
@@ -597,9 +673,12 @@ fn parse_expect_shape(shape: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u32>>> {
 }
 
 /// Validates a path or in-memory bytes exactly as `idx-validate` does
-/// (gzip decompressed, every finding kept), then applies `select`/`ignore`.
+/// (`idx_validate::check`: gzip decompressed within the limit, every
+/// finding kept), then applies `select`/`ignore` as the command does
+/// (`idx_validate::config::filter_result`).
 #[pyfunction]
-#[pyo3(signature = (path=None, data=None, expect_dtype=None, expect_shape=None, select=None, ignore=None))]
+#[pyo3(signature = (path=None, data=None, expect_dtype=None, expect_shape=None, select=None, ignore=None, max_decompressed=None))]
+#[allow(clippy::too_many_arguments)]
 fn validate(
     py: Python<'_>,
     path: Option<PathBuf>,
@@ -608,6 +687,7 @@ fn validate(
     expect_shape: Option<&Bound<'_, PyAny>>,
     select: Option<Vec<String>>,
     ignore: Option<Vec<String>>,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Report> {
     let expect_dtype = match expect_dtype {
         Some(name) => Some(ElementType::from_name(name).ok_or_else(|| {
@@ -618,20 +698,14 @@ fn validate(
         None => None,
     };
     let expect_shape = expect_shape.map(parse_expect_shape).transpose()?;
-    let select = select
-        .unwrap_or_default()
-        .iter()
-        .map(|s| selector(s))
-        .collect::<PyResult<Vec<_>>>()?;
-    let ignore = ignore
-        .unwrap_or_default()
-        .iter()
-        .map(|s| selector(s))
-        .collect::<PyResult<Vec<_>>>()?;
+    let filter = idx_validate::config::RuleFilter {
+        select: rule_selectors(select)?,
+        ignore: rule_selectors(ignore)?,
+    };
     let settings = Settings {
         options: idx::Options::default()
             .with_decompress(true)
-            .with_max_decompressed(Some(64 << 30))
+            .with_max_decompressed(limit_arg(max_decompressed)?)
             .with_expect_dtype(expect_dtype)
             .with_expect_shape(expect_shape),
         structure_only: false,
@@ -645,29 +719,26 @@ fn validate(
         None => None,
     };
     let mut result = py.detach(|| match (bytes, &path) {
-        (Some(b), _) => FileResult {
-            source: Source::File(PathBuf::from(BYTES_NAME)),
-            outcome: Ok(Checked {
-                report: idx::validate_with(b, &settings.options),
-                suppressed: Default::default(),
-                repair: None,
-            }),
-        },
+        (Some(b), _) => check::check_reader(
+            Source::File(PathBuf::from(BYTES_NAME)),
+            b,
+            Some(b.len() as u64),
+            &settings,
+        ),
         (None, Some(p)) => check::check(&Source::File(p.clone()), &settings),
         (None, None) => FileResult {
             source: Source::File(PathBuf::from(BYTES_NAME)),
             outcome: Err("nothing to validate".into()),
         },
     });
-    let checked = match &mut result.outcome {
-        Ok(c) => c,
-        Err(e) => return Err(PyOSError::new_err(e.clone())),
+    if let Err(e) = &result.outcome {
+        return Err(PyOSError::new_err(e.clone()));
+    }
+    idx_validate::config::filter_result(&mut result, &filter);
+    let findings = match &result.outcome {
+        Ok(c) => c.report.findings.iter().map(Finding::from).collect(),
+        Err(_) => Vec::new(),
     };
-    checked.report.findings.retain(|f| {
-        (select.is_empty() || select.iter().any(|s| s.matches(f.rule)))
-            && !ignore.iter().any(|s| s.matches(f.rule))
-    });
-    let findings = checked.report.findings.iter().map(Finding::from).collect();
     Ok(Report { result, findings })
 }
 
@@ -1198,7 +1269,11 @@ impl FixReport {
     }
 }
 
-fn fix_options(unsafe_fixes: bool, assume_byte_order: Option<&str>) -> PyResult<idx::FixOptions> {
+fn fix_options(
+    unsafe_fixes: bool,
+    assume_byte_order: Option<&str>,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<idx::FixOptions> {
     let order = match assume_byte_order {
         Some(name) => Some(idx::ByteOrder::from_name(name).ok_or_else(|| {
             PyValueError::new_err(format!(
@@ -1208,7 +1283,10 @@ fn fix_options(unsafe_fixes: bool, assume_byte_order: Option<&str>) -> PyResult<
         None => None,
     };
     let base = idx::FixOptions::default();
-    let validate = base.validate.clone().with_max_decompressed(Some(64 << 30));
+    let validate = base
+        .validate
+        .clone()
+        .with_max_decompressed(limit_arg(max_decompressed)?);
     Ok(base
         .with_unsafe_fixes(unsafe_fixes)
         .with_assume_byte_order(order)
@@ -1218,15 +1296,16 @@ fn fix_options(unsafe_fixes: bool, assume_byte_order: Option<&str>) -> PyResult<
 /// Repairs a file with `idx-validate --fix`'s atomic file handling: in
 /// place when `dest` is None, else into `dest`.
 #[pyfunction]
-#[pyo3(signature = (path, dest=None, unsafe_fixes=false, assume_byte_order=None))]
+#[pyo3(signature = (path, dest=None, unsafe_fixes=false, assume_byte_order=None, max_decompressed=None))]
 fn fix_path(
     py: Python<'_>,
     path: PathBuf,
     dest: Option<PathBuf>,
     unsafe_fixes: bool,
     assume_byte_order: Option<&str>,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<FixReport> {
-    let opts = fix_options(unsafe_fixes, assume_byte_order)?;
+    let opts = fix_options(unsafe_fixes, assume_byte_order, max_decompressed)?;
     let done = py
         .detach(|| idx_validate::repair::repair_file(&path, dest.as_deref(), &opts))
         .map_err(|e| PyOSError::new_err(e.to_string()))?;
@@ -1245,14 +1324,15 @@ fn fix_path(
 
 /// Repairs IDX bytes held in memory; the repaired bytes are in `.data`.
 #[pyfunction]
-#[pyo3(signature = (data, unsafe_fixes=false, assume_byte_order=None))]
+#[pyo3(signature = (data, unsafe_fixes=false, assume_byte_order=None, max_decompressed=None))]
 fn fix_buffer(
     py: Python<'_>,
     data: PyReadonlyArray1<'_, u8>,
     unsafe_fixes: bool,
     assume_byte_order: Option<&str>,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<FixReport> {
-    let opts = fix_options(unsafe_fixes, assume_byte_order)?;
+    let opts = fix_options(unsafe_fixes, assume_byte_order, max_decompressed)?;
     let bytes = data
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;

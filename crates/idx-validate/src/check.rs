@@ -111,6 +111,28 @@ pub fn looks_like_idx(path: &Path) -> bool {
     }
 }
 
+/// Checks data read from `reader` (of `len` bytes when known) as the
+/// command checks standard input and files: the Python package's in-memory
+/// data and file objects go through here. `source` names it in the result
+/// (its file name, if any, is the one the name lints see).
+pub fn check_reader<R: Read>(
+    source: Source,
+    reader: R,
+    len: Option<u64>,
+    settings: &Settings,
+) -> FileResult {
+    let mut opts = settings.options.clone();
+    if let Source::File(p) = &source {
+        opts.file_name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+    }
+    FileResult {
+        outcome: idx::validate_reader_len(reader, len, &opts)
+            .map(|r| cap(r, settings.max_findings))
+            .map_err(|e| e.to_string()),
+        source,
+    }
+}
+
 /// Checks one input.
 pub fn check(source: &Source, settings: &Settings) -> FileResult {
     let mut opts = settings.options.clone();

@@ -88,6 +88,22 @@ pub fn is_rule_selector(entry: &str) -> bool {
         && Rule::ALL.iter().any(|&r| matches(entry, r))
 }
 
+/// An entry of `--select`/`--ignore` (or of the Python `select=`/`ignore=`),
+/// checked: the entry itself when it names at least one rule, else the
+/// command's error message.
+///
+/// # Errors
+/// An entry that is no rule code, name or code prefix.
+pub fn parse_rule_selector(entry: &str) -> Result<String, String> {
+    if is_rule_selector(entry) {
+        Ok(entry.to_string())
+    } else {
+        Err(format!(
+            "{entry:?} is no rule code, name or code prefix (see --list-rules)"
+        ))
+    }
+}
+
 impl RuleFilter {
     /// True when findings of `r` are reported.
     pub fn allows(&self, r: Rule) -> bool {

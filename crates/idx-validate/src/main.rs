@@ -184,13 +184,7 @@ fn parse_url(s: &str) -> Result<String, String> {
 }
 
 fn parse_rule_selector(s: &str) -> Result<String, String> {
-    if idx_validate::config::is_rule_selector(s) {
-        Ok(s.to_string())
-    } else {
-        Err(format!(
-            "{s:?} is no rule code, name or code prefix (see --list-rules)"
-        ))
-    }
+    idx_validate::config::parse_rule_selector(s)
 }
 
 fn main() -> ExitCode {
@@ -278,14 +272,9 @@ where
         options: idx::Options::default()
             .with_decompress(!cli.no_decompress)
             // 0 means no limit, as for --max-findings (spec 7.20)
-            .with_max_decompressed(
-                Some(
-                    cli.max_decompressed
-                        .or(cfg.max_decompressed)
-                        .unwrap_or(64 << 30),
-                )
-                .filter(|&n| n > 0),
-            )
+            .with_max_decompressed(idx_validate::decompression_limit(
+                cli.max_decompressed.or(cfg.max_decompressed),
+            ))
             .with_expect_dtype(cli.expect_dtype.or(cfg.expect_dtype))
             .with_expect_shape(
                 cli.expect_shape

@@ -377,7 +377,18 @@ fn keys_from(format: &str, out: &str) -> BTreeSet<(String, String, u64)> {
                 assert_eq!(rules[idx]["id"], r["ruleId"]);
                 assert!(r["message"]["text"].is_string());
                 let loc = &r["locations"][0]["physicalLocation"];
-                let uri = loc["artifactLocation"]["uri"].as_str().unwrap();
+                // a gzip file's findings are in its decompressed stream, a
+                // nested artifact whose parent is the .gz file
+                let art = &loc["artifactLocation"];
+                let uri = match art["uri"].as_str() {
+                    Some(u) => u,
+                    None => {
+                        let arts = &run["artifacts"];
+                        let nested = &arts[art["index"].as_u64().unwrap() as usize];
+                        let parent = nested["parentIndex"].as_u64().unwrap() as usize;
+                        arts[parent]["location"]["uri"].as_str().unwrap()
+                    }
+                };
                 assert!(!uri.starts_with('/'), "relative uri");
                 assert!(loc["region"]["byteLength"].is_u64());
                 s.insert((

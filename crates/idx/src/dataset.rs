@@ -241,6 +241,13 @@ impl LabelScanner {
             let e = self.partial;
             self.element(&e[..size]);
         }
+        if size == 1 && self.stride == 1 && bytes.len() >= 256 {
+            let n = bytes
+                .len()
+                .min(usize::try_from(self.total - self.index).unwrap_or(usize::MAX));
+            self.bytes_at_once(&bytes[..n]);
+            return;
+        }
         let mut chunks = bytes.chunks_exact(size);
         for e in &mut chunks {
             if self.complete() {
@@ -253,6 +260,45 @@ impl LabelScanner {
             self.partial[..rest.len()].copy_from_slice(rest);
             self.partial_len = rest.len();
         }
+    }
+
+    /// One-byte labels (u8, i8 rank 1), many at once: a histogram per
+    /// chunk instead of a table update per element (a gzip labels file of
+    /// a gigabyte is scanned at memory speed).
+    fn bytes_at_once(&mut self, chunk: &[u8]) {
+        let mut hist = [0u64; 256];
+        for &b in chunk {
+            hist[usize::from(b)] += 1;
+        }
+        let out = |s: &LabelScan, v: i64| v < 0 || s.classes.is_some_and(|c| v >= i64::from(c));
+        let start = self.start + self.index;
+        if self.scan.first_out_of_range.is_none() {
+            if let Some(i) = chunk
+                .iter()
+                .position(|&b| out(&self.scan, value(self.dtype, &[b])))
+            {
+                self.scan.first_out_of_range =
+                    Some((start + i as u64, value(self.dtype, &[chunk[i]])));
+            }
+        }
+        for (b, &k) in hist.iter().enumerate() {
+            if k == 0 {
+                continue;
+            }
+            let v = value(self.dtype, &[b as u8]); // b < 256
+            self.scan.count += k;
+            self.scan.min_max = Some(match self.scan.min_max {
+                None => (v, v),
+                Some((a, c)) => (a.min(v), c.max(v)),
+            });
+            if let Ok(i) = usize::try_from(v) {
+                self.scan.seen[i / 64] |= 1 << (i % 64);
+            }
+            if out(&self.scan, v) {
+                self.scan.out_of_range += k;
+            }
+        }
+        self.index += chunk.len() as u64;
     }
 
     fn element(&mut self, e: &[u8]) {
@@ -702,5 +748,38 @@ mod tests {
         };
         assert_eq!(scan_labels(&gz[..], true, Some(3)).unwrap(), Some(s)); // ok: unit test
         assert_eq!(scan_labels(&gz[..], false, Some(3)).unwrap(), None); // ok: unit test
+    }
+
+    /// Hands out one byte per read.
+    struct Trickle<'a>(&'a [u8]);
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match (self.0.split_first(), buf.first_mut()) {
+                (Some((&b, rest)), Some(out)) => {
+                    *out = b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn one_byte_labels_scan_the_same_in_one_chunk_and_byte_by_byte() {
+        // u8 and i8 [5000] with values spread over the byte range: the
+        // histogram path (whole chunks) against the per-element path
+        for code in [0x08u8, 0x09] {
+            for classes in [None, Some(10), Some(200)] {
+                let mut b = vec![0, 0, code, 1, 0, 0, 0x13, 0x88];
+                b.extend(
+                    (0..5000u32).map(|i| (i * 7919 % 251) as u8 / 3 + (i % 97 == 50) as u8 * 170),
+                );
+                let whole = scan_labels(&b[..], false, classes).unwrap(); // ok: unit test
+                let trickled = scan_labels(Trickle(&b), false, classes).unwrap(); // ok: unit test
+                assert_eq!(whole, trickled, "type {code:02x}, classes {classes:?}");
+                assert_eq!(whole.as_ref().map(|s| s.count), Some(5000));
+            }
+        }
     }
 }

@@ -50,11 +50,11 @@ pub use fix::{
 pub use gzip::decoder as gzip_decoder;
 pub use header::{payload_len, Header, MAGIC_LEN, MAX_HEADER_LEN};
 pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
-pub use read::{read_array, ReadError};
+pub use read::{read_array, read_array_into, read_header, read_input, ReadError};
 pub use rules::{Rule, Severity, RETIRED};
 pub use sniff::SNIFF_LEN;
 pub use validate::{
-    validate, validate_reader, validate_reader_len, validate_with, Options, Validator, CHUNK_LEN,
-    TRAILING_COUNT_LIMIT,
+    is_gzip, validate, validate_reader, validate_reader_len, validate_with, Options, Validator,
+    CHUNK_LEN, TRAILING_COUNT_LIMIT,
 };
 pub use write::{encode_header, to_bytes, write, write_raw, write_slice, WriteError};

@@ -5,6 +5,7 @@ use crate::dtype::{Element, ElementType};
 use crate::finding::Finding;
 use crate::header::{self, Header, MAGIC_LEN};
 use crate::parse::Error;
+use crate::rules::Rule;
 use crate::sniff::sniff;
 use crate::validate;
 use std::fmt;
@@ -86,18 +87,41 @@ fn fill<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
 /// ahead of it: a header that declares more than the stream holds costs
 /// nothing.
 pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
+    let h = read_header(&mut r)?;
+    let pos = h.header_len() as u64;
+    let dtype = h.dtype();
+    let data = match dtype {
+        ElementType::U8 => Data::U8(payload::<u8, R>(&mut r, &h, pos)?),
+        ElementType::I8 => Data::I8(payload::<i8, R>(&mut r, &h, pos)?),
+        ElementType::I16 => Data::I16(payload::<i16, R>(&mut r, &h, pos)?),
+        ElementType::I32 => Data::I32(payload::<i32, R>(&mut r, &h, pos)?),
+        ElementType::F32 => Data::F32(payload::<f32, R>(&mut r, &h, pos)?),
+        ElementType::F64 => Data::F64(payload::<f64, R>(&mut r, &h, pos)?),
+    };
+    let shape = h.dims().iter().map(|&d| d as usize).collect();
+    // invariant: exactly product(dims) elements were decoded
+    Array::new(shape, data).map_err(|_| invalid(validate::size_overflow(dtype, h.dims())))
+}
+
+/// Reads the header of a raw IDX stream, and nothing after it: `r` is left
+/// at the first payload byte, ready for [`read_array_into`].
+///
+/// The errors are [`read_array`]'s for the header (a not-IDX input is
+/// recognised from its first bytes).
+///
+/// # Errors
+/// [`ReadError::Invalid`] for a header that breaks a rule, [`ReadError::Io`]
+/// for the reader's errors.
+pub fn read_header<R: Read>(r: &mut R) -> Result<Header, ReadError> {
     let mut head = [0u8; MAGIC_LEN];
-    let n = fill(&mut r, &mut head)?;
+    let n = fill(r, &mut head)?;
     let mut pos = n as u64;
     let got = &head[..n];
     if got.iter().take(2).any(|&b| b != 0) {
         // Enough of the stream to recognise what it is instead.
         let mut prefix = got.to_vec();
         let mut more = [0u8; 512];
-        let k = fill(
-            &mut r,
-            &mut more[..crate::SNIFF_LEN - n.min(crate::SNIFF_LEN)],
-        )?;
+        let k = fill(r, &mut more[..crate::SNIFF_LEN - n.min(crate::SNIFF_LEN)])?;
         prefix.extend_from_slice(&more[..k]);
         return Err(invalid(
             sniff(&prefix).unwrap_or_else(|| validate::reserved_bytes(&got[..n.min(2)])),
@@ -112,7 +136,7 @@ pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
     let rank = head[3];
     let mut dim_bytes = [0u8; 4 * 255];
     let want = 4 * usize::from(rank);
-    let k = fill(&mut r, &mut dim_bytes[..want])?;
+    let k = fill(r, &mut dim_bytes[..want])?;
     pos += k as u64;
     if k < want {
         return Err(invalid(validate::truncated_dimensions(pos as usize, rank)));
@@ -122,20 +146,162 @@ pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
     // invariant: the type code was checked above
     let dtype =
         ElementType::from_code(head[2]).ok_or_else(|| invalid(validate::unknown_type(head[2])))?;
-    let Some(h) = Header::new(dtype, dims.clone()) else {
-        return Err(invalid(validate::size_overflow(dtype, &dims)));
+    Header::new(dtype, dims.clone()).ok_or_else(|| invalid(validate::size_overflow(dtype, &dims)))
+}
+
+/// Reads the payload of `header` from `r` (positioned just after the
+/// header, as [`read_header`] leaves it) into `out`, which holds exactly
+/// `header.payload_len()` bytes and receives the elements in native byte
+/// order; then checks that the stream ends there.
+///
+/// The bytes are read straight into `out` and byte-swapped in place, one
+/// [`CHUNK_LEN`](crate::CHUNK_LEN) chunk at a time while it is in the cache:
+/// a caller that owns the destination (a numpy array) gets the data with a
+/// single copy. Together with [`read_header`] it accepts exactly what
+/// [`read_array`] accepts, with the same errors.
+///
+/// # Errors
+/// [`ReadError::Invalid`] for a truncated payload (IDX202) or bytes after it
+/// (IDX203); [`ReadError::Io`] for the reader's errors, and of kind
+/// `InvalidInput` when `out` is not `header.payload_len()` bytes long (then
+/// nothing is read).
+///
+/// # Allocation
+/// None but the caller's `out` (and a fixed buffer to count trailing bytes).
+/// The caller sizes `out` from the header: it should know first that the
+/// source holds that much (e.g. a regular file's length).
+pub fn read_array_into<R: Read>(
+    r: &mut R,
+    header: &Header,
+    out: &mut [u8],
+) -> Result<(), ReadError> {
+    let declared = header.payload_len();
+    if out.len() as u64 != declared {
+        return Err(ReadError::Io(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "the destination holds {} bytes; the payload is {declared}",
+                out.len()
+            ),
+        )));
+    }
+    let size = header.dtype().size();
+    // whole elements per chunk; a byte type needs no swap and is read at once
+    let chunk = if size == 1 {
+        out.len()
+    } else {
+        crate::CHUNK_LEN
     };
-    let data = match dtype {
-        ElementType::U8 => Data::U8(payload::<u8, R>(&mut r, &h, pos)?),
-        ElementType::I8 => Data::I8(payload::<i8, R>(&mut r, &h, pos)?),
-        ElementType::I16 => Data::I16(payload::<i16, R>(&mut r, &h, pos)?),
-        ElementType::I32 => Data::I32(payload::<i32, R>(&mut r, &h, pos)?),
-        ElementType::F32 => Data::F32(payload::<f32, R>(&mut r, &h, pos)?),
-        ElementType::F64 => Data::F64(payload::<f64, R>(&mut r, &h, pos)?),
+    let start = header.header_len() as u64;
+    let mut seen = 0usize;
+    for part in out.chunks_mut(chunk.max(1)) {
+        let k = fill(r, part)?;
+        be_to_native(&mut part[..k / size * size], size);
+        seen += k;
+        if k < part.len() {
+            return Err(invalid(validate::truncated_payload(
+                header,
+                seen as u64,
+                start + seen as u64,
+            )));
+        }
+    }
+    let mut buf = Vec::new();
+    check_end(r, header, start, &mut buf)
+}
+
+/// Big-endian elements of `size` bytes to native order, in place.
+fn be_to_native(bytes: &mut [u8], size: usize) {
+    macro_rules! swap {
+        ($t:ty, $n:expr) => {{
+            // arrays of bytes have alignment 1: the cast always succeeds
+            let words: &mut [[u8; $n]] = bytemuck::cast_slice_mut(bytes);
+            for w in words {
+                *w = <$t>::from_be_bytes(*w).to_ne_bytes();
+            }
+        }};
+    }
+    match size {
+        2 => swap!(u16, 2),
+        4 => swap!(u32, 4),
+        8 => swap!(u64, 8),
+        _ => {}
+    }
+}
+
+/// [`read_array`] of an input that may be gzip-compressed, as validation
+/// reads it: with [`Options::decompress`](crate::Options::decompress) on,
+/// data that starts with the gzip magic ([`is_gzip`](crate::is_gzip)) is
+/// decompressed by [`gzip_decoder`](crate::gzip_decoder), at most
+/// [`Options::max_decompressed`](crate::Options::max_decompressed) bytes:
+/// a stream that holds more fails with the IDX702 finding validation
+/// reports, after at most that many bytes were decoded and kept (a
+/// decompression bomb costs the limit, not its expansion). Only
+/// `decompress` and `max_decompressed` of `opts` are used.
+///
+/// # Errors
+/// As [`read_array`]; a damaged gzip stream is an `InvalidData`
+/// [`ReadError::Io`] (validate the input to locate it as IDX701).
+pub fn read_input<R: Read>(mut r: R, opts: &crate::Options) -> Result<Array, ReadError> {
+    let mut magic = [0u8; 2];
+    let n = fill(&mut r, &mut magic)?;
+    let stream = io::Cursor::new(magic).take(n as u64).chain(r);
+    if !(opts.decompress && crate::is_gzip(&magic[..n])) {
+        return read_array(stream);
+    }
+    let mut limited = Limited {
+        inner: crate::gzip_decoder(stream),
+        left: opts.max_decompressed,
+        over: false,
     };
-    let shape = h.dims().iter().map(|&d| d as usize).collect();
-    // invariant: exactly product(dims) elements were decoded
-    Array::new(shape, data).map_err(|_| invalid(validate::size_overflow(dtype, h.dims())))
+    let got = read_array(&mut limited);
+    match (opts.max_decompressed, limited.over) {
+        (Some(limit), true) => match got {
+            // spec 7.19: the limit hides the truncations it causes, never a
+            // finding located before it (trailing bytes already seen)
+            Err(ReadError::Invalid(e))
+                if !matches!(
+                    e.rule(),
+                    Rule::TruncatedMagic | Rule::TruncatedDimensions | Rule::TruncatedPayload
+                ) && e.offset() < limit =>
+            {
+                Err(ReadError::Invalid(e))
+            }
+            _ => Err(invalid(validate::decompression_limit(limit))),
+        },
+        _ => got,
+    }
+}
+
+/// A reader that ends after `left` bytes (when a limit is set) and records
+/// whether its source held more.
+struct Limited<R> {
+    inner: R,
+    left: Option<u64>,
+    over: bool,
+}
+
+impl<R: Read> Read for Limited<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let Some(left) = self.left else {
+            return self.inner.read(buf);
+        };
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if left == 0 {
+            // one more byte tells whether the source goes on
+            let mut one = [0u8; 1];
+            if !self.over && fill(&mut self.inner, &mut one)? > 0 {
+                self.over = true;
+            }
+            return Ok(0);
+        }
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let k = self.inner.read(&mut buf[..want])?;
+        self.left = Some(left - k as u64);
+        Ok(k)
+    }
 }
 
 fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec<T>, ReadError> {
@@ -170,10 +336,26 @@ fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec
     if seen < declared {
         return Err(invalid(validate::truncated_payload(h, seen, start + seen)));
     }
-    // Anything after the payload is an error; count it for the message.
+    check_end(r, h, start, &mut storage)?;
+    Ok(out)
+}
+
+/// After a complete payload: anything more is an error (IDX203), counted
+/// for the message up to a bound, through `buf` (grown to `CHUNK_LEN` when
+/// it is smaller and there are trailing bytes).
+fn check_end<R: Read>(
+    r: &mut R,
+    h: &Header,
+    start: u64,
+    buf: &mut Vec<u8>,
+) -> Result<(), ReadError> {
+    let declared = h.payload_len();
     let mut tail = [0u8; 4];
     let t = fill(r, &mut tail)?;
     if t > 0 {
+        if buf.len() < crate::CHUNK_LEN {
+            buf.resize(crate::CHUNK_LEN, 0);
+        }
         // counted up to a bound, so an endless source finishes (spec 7.17)
         let mut extra = t as u64;
         let mut cut = false;
@@ -198,5 +380,5 @@ fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec
             cut,
         )));
     }
-    Ok(out)
+    Ok(())
 }

@@ -267,8 +267,25 @@ pub(crate) fn page_aligned(buf: &mut [u8]) -> &mut [u8] {
     &mut buf[off..off + CHUNK_LEN]
 }
 
-fn is_gzip(bytes: &[u8]) -> bool {
-    bytes.starts_with(&[0x1f, 0x8b])
+/// True when `prefix` (the first bytes of an input, at least 2 of them to
+/// be sure) starts with the gzip magic: the input the library decompresses
+/// when [`Options::decompress`] is on.
+pub fn is_gzip(prefix: &[u8]) -> bool {
+    prefix.starts_with(&[0x1f, 0x8b])
+}
+
+/// IDX702: decompression stopped because the stream holds more than `limit`
+/// bytes.
+pub(crate) fn decompression_limit(limit: u64) -> Finding {
+    Finding::new(
+        Rule::DecompressionLimit,
+        limit,
+        0,
+        format!("decompression stopped at the limit of {}", count(limit, "byte")),
+    )
+    .expected(format!("at most {}", count(limit, "decompressed byte")))
+    .found("more")
+    .hint("raise the limit (idx-validate --max-decompressed) if the file is genuinely that large; a tiny file that expands this much is a decompression bomb")
 }
 
 /// Feeds decompressed bytes, stopping at the decompression limit (IDX702).
@@ -278,18 +295,7 @@ fn feed_limited(v: &mut Validator, bytes: &[u8], opts: &Options) -> bool {
         if v.total + bytes.len() as u64 > limit {
             let keep = (limit - v.total) as usize; // < bytes.len(), fits
             v.feed(&bytes[..keep]);
-            v.stop(
-                Finding::new(
-                    Rule::DecompressionLimit,
-                    limit,
-                    0,
-                    format!("decompression stopped at the limit of {}", count(limit, "byte")),
-                )
-                .expected(format!("at most {}", count(limit, "decompressed byte")))
-                .found("more")
-                .hint("raise the limit (idx-validate --max-decompressed) if the file is genuinely that large; a tiny file that expands this much is a decompression bomb"),
-                true,
-            );
+            v.stop(decompression_limit(limit), true);
             return false;
         }
     }

@@ -251,7 +251,7 @@ fn idx304_high_rank() {
             &[("IDX304", 3, 1)],
         );
     }
-    // 32 is the last portable rank; 4 to 32 get nothing (spec 7.11)
+    // 32 is the last portable rank; 4 to 32 get nothing (spec 7.27)
     for rank in [3, 4, 8, 32] {
         case(&format!("rank {rank}"), &rank_hex(rank), &[]);
     }

@@ -19,7 +19,7 @@ fn property(s: &str) -> String {
 pub fn render(results: &[FileResult], ctx: &Context) -> String {
     let mut s = String::new();
     for r in results {
-        let file = property(&super::uri(r));
+        let file = property(&super::path_text(r));
         match &r.outcome {
             Err(e) => {
                 let _ = writeln!(

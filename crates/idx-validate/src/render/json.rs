@@ -91,12 +91,26 @@ pub fn repair(rep: &crate::repair::Repair) -> Value {
     })
 }
 
+/// `{"path": ...}`, plus `path_bytes` when the path is not valid UTF-8:
+/// `path` is then the name with U+FFFD in place of the bytes UTF-8 cannot
+/// hold, and `path_bytes` the exact bytes as lower-case hex pairs
+/// separated by spaces (as a fix's `bytes`), so no name is lost.
+pub fn path_fields(r: &FileResult) -> Value {
+    let mut v = json!({"path": r.source.display()});
+    if let Some(b) = super::non_utf8_path(r) {
+        v["path_bytes"] = json!(b
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join(" "));
+    }
+    v
+}
+
 /// One file as JSON.
 pub fn file(r: &FileResult, ctx: &Context) -> Value {
-    let mut v = json!({
-        "path": r.source.display(),
-        "verdict": r.verdict(ctx.deny_warnings),
-    });
+    let mut v = path_fields(r);
+    v["verdict"] = json!(r.verdict(ctx.deny_warnings));
     match &r.outcome {
         Err(e) => {
             v["compression"] = Value::Null;
@@ -157,14 +171,16 @@ pub fn render_lines(results: &[FileResult], _ctx: &Context) -> String {
     let mut s = String::new();
     for r in results {
         match &r.outcome {
-            Err(e) => s.push_str(&json!({"path": r.source.display(), "error": e}).to_string()),
+            Err(e) => {
+                let mut v = path_fields(r);
+                v["error"] = json!(e);
+                s.push_str(&v.to_string());
+            }
             Ok(c) => {
                 for f in &c.report.findings {
                     // offsets are in the decompressed stream when set (5.2)
-                    let mut v = json!({
-                        "path": r.source.display(),
-                        "compression": c.report.compression.map(|c| c.as_str()),
-                    });
+                    let mut v = path_fields(r);
+                    v["compression"] = json!(c.report.compression.map(|c| c.as_str()));
                     if let (Value::Object(a), Value::Object(b)) = (&mut v, finding(f)) {
                         a.extend(b);
                     }

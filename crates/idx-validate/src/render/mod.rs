@@ -174,12 +174,123 @@ pub fn offset_note(c: &Checked) -> &'static str {
     }
 }
 
-/// The path of a result, relative and with `/` separators, for formats that
-/// want URIs.
+/// The bytes of a path as the file system has them: exact on Unix (a
+/// non-UTF-8 name stays as it is), the lossy UTF-8 text elsewhere. On
+/// Unix `\\` is an ordinary file-name character; only Windows, where it is
+/// a separator, turns it into `/`.
+fn path_bytes_of(p: &std::path::Path) -> Vec<u8> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        p.as_os_str().as_bytes().to_vec()
+    }
+    #[cfg(not(unix))]
+    {
+        p.to_string_lossy().replace('\\', "/").into_bytes()
+    }
+}
+
+/// `path` without any leading `./` (`./a/./b` gives `a/./b`).
+fn without_dot_slash(mut b: &[u8]) -> &[u8] {
+    while let Some(rest) = b.strip_prefix(b"./") {
+        b = rest;
+        while let Some(rest) = b.strip_prefix(b"/") {
+            b = rest;
+        }
+    }
+    b
+}
+
+/// RFC 3986 percent-encoding of a path: every byte but the unreserved
+/// characters (`A-Z a-z 0-9 - . _ ~`), the separator `/` and (when
+/// `colon`) `:` becomes `%XX`, so a space, `%`, `#`, `?`, `\\` and the
+/// UTF-8 (or raw) bytes of non-ASCII names survive a URI parser.
+fn percent_encode(bytes: &[u8], colon: bool) -> String {
+    let mut s = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) || (colon && b == b':') {
+            s.push(char::from(b));
+        } else {
+            s.push_str(&format!("%{b:02X}"));
+        }
+    }
+    s
+}
+
+/// The path of a result as an RFC 3986 URI reference, for SARIF's
+/// `artifactLocation.uri`: a relative path is a relative reference (with
+/// no leading `./`; `:` is encoded, so its first segment never reads as a
+/// scheme), an absolute one a `file://` URI; every byte but
+/// `A-Z a-z 0-9 - . _ ~ /` (and `:` in a `file://` path) is
+/// percent-encoded.
+/// Standard input is `-` (`%3Cstdin%3E` would name a file).
 pub fn uri(r: &FileResult) -> String {
-    r.source
-        .display()
-        .replace('\\', "/")
-        .trim_start_matches("./")
-        .to_string()
+    match &r.source {
+        crate::check::Source::File(p) => path_uri(p),
+        crate::check::Source::Stdin => "-".into(),
+    }
+}
+
+/// [`uri`] of a path.
+pub fn path_uri(p: &std::path::Path) -> String {
+    let bytes = path_bytes_of(p);
+    let b = without_dot_slash(&bytes);
+    if p.is_absolute() {
+        let enc = percent_encode(b, true);
+        if enc.starts_with('/') {
+            format!("file://{enc}")
+        } else {
+            format!("file:///{enc}")
+        }
+    } else {
+        percent_encode(b, false)
+    }
+}
+
+/// The path of a result as text for formats that take a file name, not a
+/// URI (GitHub's `file=`): relative paths without a leading `./`, `/`
+/// separators; a backslash is kept on Unix, where it is not a separator.
+/// A non-UTF-8 name is shown with U+FFFD (JSON carries it exactly, see
+/// [`json::path_fields`]).
+pub fn path_text(r: &FileResult) -> String {
+    match &r.source {
+        crate::check::Source::File(p) => {
+            String::from_utf8_lossy(without_dot_slash(&path_bytes_of(p))).into_owned()
+        }
+        crate::check::Source::Stdin => r.source.display(),
+    }
+}
+
+/// The exact bytes of a result's path when it is not valid UTF-8 (Unix),
+/// else `None`: JSON then shows `path` lossily and adds `path_bytes`.
+pub fn non_utf8_path(r: &FileResult) -> Option<Vec<u8>> {
+    match &r.source {
+        crate::check::Source::File(p) if p.to_str().is_none() => Some(path_bytes_of(p)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_uri;
+    use std::path::Path;
+
+    #[test]
+    fn uris_are_percent_encoded_references() {
+        assert_eq!(
+            path_uri(Path::new("./a b/c%#?.idx")),
+            "a%20b/c%25%23%3F.idx"
+        );
+        assert_eq!(path_uri(Path::new("x:y.idx")), "x%3Ay.idx");
+        assert_eq!(path_uri(Path::new("caf\u{e9}.idx")), "caf%C3%A9.idx");
+        assert_eq!(
+            path_uri(Path::new("../t10k-idx1-ubyte.gz")),
+            "../t10k-idx1-ubyte.gz"
+        );
+        #[cfg(unix)]
+        {
+            assert_eq!(path_uri(Path::new("a\\b.idx")), "a%5Cb.idx");
+            assert_eq!(path_uri(Path::new("/tmp/a b:c")), "file:///tmp/a%20b:c");
+        }
+    }
 }

@@ -3,6 +3,16 @@
 //! GitHub code scanning rejects results whose region has no `startLine`,
 //! even for binary files; `--sarif-github` adds `startLine: 1` to every
 //! region so the upload is accepted (the byte region stays exact).
+//!
+//! A gzip file's offsets are in its decompressed stream, not in the file's
+//! bytes, which SARIF's `region.byteOffset` is about (spec 5.2). So the
+//! run's `artifacts` list the `.gz` file and, nested in it (`parentIndex`),
+//! its decompressed stream; a finding's location is that nested artifact
+//! (`artifactLocation.index`) with the byte region in the stream. GitHub
+//! code scanning needs a `uri` in every location, which a nested artifact
+//! has not: with `--sarif-github` the location is the `.gz` file (`uri` and
+//! `index`) with no byte region, only `startLine: 1`. In both, the result's
+//! `properties.decompressed` holds `{byteOffset, byteLength}` in the stream.
 
 use super::{spec_link, Context};
 use crate::check::FileResult;
@@ -91,8 +101,56 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         .collect();
     let mut out = Vec::new();
     let mut notes = Vec::new();
+    // every gzip input: the .gz file and, nested in it, its decompressed
+    // stream, by the path as shown (which is also how a pair's related
+    // location names the other file): (index of the .gz, of the stream)
+    let mut artifacts: Vec<Value> = Vec::new();
+    let mut streams: std::collections::HashMap<String, (usize, usize)> =
+        std::collections::HashMap::new();
+    for r in results {
+        if let Ok(c) = &r.outcome {
+            if c.report.compression.is_some() {
+                let uri = super::uri(r);
+                let parent = artifacts.len();
+                artifacts.push(json!({
+                    "location": {"uri": uri},
+                    "mimeType": "application/gzip",
+                    "roles": ["analysisTarget"],
+                }));
+                artifacts.push(json!({
+                    "parentIndex": parent,
+                    "mimeType": "application/octet-stream",
+                    "description": {"text": format!("the IDX stream decompressed from {uri}")},
+                }));
+                streams.insert(r.source.display(), (parent, parent + 1));
+            }
+        }
+    }
+    // a physical location of a byte range of the file `uri` (shown as
+    // `shown`): in the file itself, or in its decompressed stream
+    let locate = |uri: &str, shown: &str, offset: u64, length: u64| -> Value {
+        match streams.get(shown) {
+            None => {
+                let mut region = json!({"byteOffset": offset, "byteLength": length});
+                if ctx.sarif_github {
+                    region["startLine"] = json!(1);
+                }
+                json!({"artifactLocation": {"uri": uri}, "region": region})
+            }
+            Some(&(parent, _)) if ctx.sarif_github => json!({
+                "artifactLocation": {"uri": uri, "index": parent},
+                "region": {"startLine": 1},
+            }),
+            Some(&(_, stream)) => json!({
+                "artifactLocation": {"index": stream},
+                "region": {"byteOffset": offset, "byteLength": length},
+            }),
+        }
+    };
     for r in results {
         let uri = super::uri(r);
+        let shown = r.source.display();
+        let nested = streams.contains_key(&shown);
         match &r.outcome {
             Err(e) => notes.push(json!({
                 "level": "error",
@@ -100,16 +158,17 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
             })),
             Ok(c) => {
                 for f in &c.report.findings {
-                    let mut region = json!({"byteOffset": f.offset, "byteLength": f.length});
-                    if ctx.sarif_github {
-                        region["startLine"] = json!(1);
-                    }
+                    let location = locate(&uri, &shown, f.offset, f.length);
                     let mut text = f.message.clone();
                     if c.report.compression.is_some() {
                         text.push_str(" (offset in the decompressed stream)");
                     }
                     let mut props =
                         json!({"expected": f.expected, "found": f.found, "hint": f.hint});
+                    if nested {
+                        props["decompressed"] =
+                            json!({"byteOffset": f.offset, "byteLength": f.length});
+                    }
                     let mut fixes = Vec::new();
                     if let Some(x) = &f.fix {
                         props["fix"] = super::json::fix(x);
@@ -122,26 +181,17 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         "ruleIndex": Rule::ALL.iter().position(|x| *x == f.rule),
                         "level": level(f.severity(), ctx.deny_warnings),
                         "message": {"text": text},
-                        "locations": [{"physicalLocation": {
-                            "artifactLocation": {"uri": uri},
-                            "region": region,
-                        }}],
+                        "locations": [{"physicalLocation": location}],
                         "properties": props,
                     });
                     if !fixes.is_empty() {
                         result["fixes"] = Value::Array(fixes);
                     }
                     if let Some(o) = &f.related {
-                        let mut region = json!({"byteOffset": o.offset, "byteLength": o.length});
-                        if ctx.sarif_github {
-                            region["startLine"] = json!(1);
-                        }
+                        let other = super::path_uri(std::path::Path::new(&o.path));
                         result["relatedLocations"] = json!([{
                             "id": 1,
-                            "physicalLocation": {
-                                "artifactLocation": {"uri": o.path.replace('\\', "/").trim_start_matches("./")},
-                                "region": region,
-                            },
+                            "physicalLocation": locate(&other, &o.path, o.offset, o.length),
                             "message": {"text": "the other file of the pair"},
                         }]);
                     }
@@ -150,7 +200,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
             }
         }
     }
-    let doc = json!({
+    let mut doc = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
@@ -167,6 +217,9 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
             "results": out,
         }],
     });
+    if !artifacts.is_empty() {
+        doc["runs"][0]["artifacts"] = Value::Array(artifacts);
+    }
     // invariant: serialising a Value cannot fail
     let mut s = serde_json::to_string_pretty(&doc).expect("serialise JSON"); // invariant: a Value always serialises
     s.push('\n');

@@ -1,4 +1,5 @@
-//! `path:offset: severity[CODE]: message`, one line per finding.
+//! `path:offset: severity[CODE]: message`, one line per finding (and
+//! `path: error: not repaired: why` for a failed `--fix`).
 
 use super::Context;
 use crate::check::FileResult;
@@ -34,6 +35,16 @@ pub fn render(results: &[FileResult], _ctx: &Context) -> String {
                         s,
                         "{path}: note: {} not shown",
                         idx::plural::count(*n as u64, &format!("more {rule} finding"))
+                    );
+                }
+                // a failed --fix: one escaped line (the reason names paths)
+                if let Some(crate::repair::Action::Failed(why)) =
+                    c.repair.as_ref().map(|rep| &rep.action)
+                {
+                    let _ = writeln!(
+                        s,
+                        "{path}: error: not repaired: {}",
+                        super::terminal_safe(why)
                     );
                 }
             }

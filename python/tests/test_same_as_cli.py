@@ -1,0 +1,155 @@
+"""The binding adds no logic of its own: rule selection, every source and
+the decompression limit behave exactly as in the `idx-validate` command
+(run here on the same files) and the library."""
+
+import json
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+import idxkit
+from conftest import CORPUS
+
+BIN = Path(sys.executable).parent
+CLI = str(BIN / "idx-validate")
+# findings of several families: IDX202 (error), IDX5xx/IDX3xx warnings
+MIXED = CORPUS / "invalid" / "invalid-truncated-payload.idx"
+
+
+def cli_rules(path, *args):
+    """The rules `idx-validate` reports for `path`, or its error message."""
+    p = subprocess.run(
+        [CLI, "--isolated", "--format", "json", "--max-findings", "0", *args, str(path)],
+        capture_output=True,
+        text=True,
+    )
+    if p.returncode == 2:
+        return None, p.stderr
+    files = json.loads(p.stdout)["files"]
+    return [(f["rule"], f["offset"]) for f in files[0]["findings"]], p.stderr
+
+
+def py_rules(source, **kw):
+    try:
+        r = idxkit.validate(source, **kw)
+    except ValueError as e:
+        return None, str(e)
+    return [(f.rule, f.offset) for f in r.findings], ""
+
+
+def a_file_with_many_findings(tmp_path):
+    """An i16 file whose payload looks little-endian (an IDX5 lint), with
+    trailing bytes (IDX203), under an MNIST-style name."""
+    payload = b"".join(int(v).to_bytes(2, "little") for v in range(1, 200))
+    data = b"\x00\x00\x0b\x01" + (199).to_bytes(4, "big") + payload + b"xyz"
+    p = tmp_path / "t10k-images-idx1-float"
+    p.write_bytes(data)
+    return p
+
+
+ENTRIES = [
+    "IDX2", "idx2", "IDX", "idx", "IDX20", "IDX203", "idx203", "trailing-bytes",
+    "TRAILING-BYTES", "Trailing-Bytes", "IDX5", "IDX501", "IDX9", "IDX999", "ID",
+    "nonsense", "", "IDX2,IDX5", "203",
+]
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_select_and_ignore_accept_and_match_what_the_command_does(entry, tmp_path):
+    path = a_file_with_many_findings(tmp_path)
+    everything, _ = cli_rules(path)
+    assert len({r for r, _ in everything}) >= 2, everything
+    for option in ("select", "ignore"):
+        want, err = cli_rules(path, f"--{option}={entry}")
+        entries = entry.split(",")
+        got, msg = py_rules(path, **{option: entries})
+        assert got == want, (option, entry, msg, err)
+        if want is None:
+            # the same message as the command's
+            assert msg and msg in err, (msg, err)
+        # the same from memory (the command's standard-input path)
+        got_bytes, _ = py_rules(path.read_bytes(), **{option: entries})
+        want_stdin = subprocess.run(
+            [CLI, "--isolated", "--format", "json", "--max-findings", "0", f"--{option}={entry}", "-"],
+            input=path.read_bytes(),
+            capture_output=True,
+        )
+        if want is None:
+            assert got_bytes is None and want_stdin.returncode == 2
+        else:
+            stdin_rules = [(f["rule"], f["offset"]) for f in json.loads(want_stdin.stdout)["files"][0]["findings"]]
+            assert got_bytes == stdin_rules
+
+
+def bomb(n, chunk=1 << 20):
+    """A gzip file of an u8 [n] IDX file of zeros, compressed in pieces (no
+    n-byte buffer here)."""
+    c = zlib.compressobj(9, zlib.DEFLATED, 31)
+    parts = [c.compress(b"\x00\x00\x08\x01" + n.to_bytes(4, "big"))]
+    zeros = bytes(chunk)
+    left = n
+    while left:
+        k = min(left, chunk)
+        parts.append(c.compress(zeros[:k]))
+        left -= k
+    parts.append(c.flush())
+    return b"".join(parts)
+
+
+def test_a_gzip_bomb_raises_at_the_limit_in_load_validate_and_fix(tmp_path):
+    data = bomb(64 << 20)
+    assert len(data) < 200_000
+    path = tmp_path / "bomb.idx.gz"
+    path.write_bytes(data)
+    for source in (path, data):
+        with pytest.raises(idxkit.InvalidFileError) as info:
+            idxkit.load(source, max_decompressed=1 << 20)
+        f = info.value.findings[0]
+        assert (f.rule, f.offset) == ("IDX702", 1 << 20)
+        # sizes as the command writes them
+        with pytest.raises(idxkit.InvalidFileError):
+            idxkit.load(source, max_decompressed="1MiB")
+        r = idxkit.validate(source, max_decompressed="1MiB")
+        assert [(f.rule, f.offset) for f in r.findings] == [("IDX702", 1 << 20)]
+        assert [(f.rule, f.offset) for f in r.findings] == cli_rules(path, "--max-decompressed=1MiB")[0]
+        # within the limit, and with no limit (0), it loads
+        assert idxkit.load(source, max_decompressed=(64 << 20) + 8).shape == (64 << 20,)
+        assert idxkit.load(source, max_decompressed=0).shape == (64 << 20,)
+        assert idxkit.validate(source, max_decompressed=0).ok
+    # fix: the limit stops the repair (as --fix --max-decompressed does),
+    # nothing is written and the input is untouched
+    with pytest.raises(OSError, match="IDX702"):
+        idxkit.fix(path, tmp_path / "out.idx", max_decompressed=1 << 20)
+    assert not (tmp_path / "out.idx").exists() and path.read_bytes() == data
+    assert idxkit.fix(path, tmp_path / "out.idx", max_decompressed=0).after == []
+    with pytest.raises(ValueError, match="max_decompressed"):
+        idxkit.load(path, max_decompressed="12 parsecs")
+
+
+# VmHWM (peak resident memory of this process image; getrusage's maxrss
+# survives exec and would count the forking pytest)
+BOMB_RSS = """
+import re, sys, idxkit
+data = open(sys.argv[1], "rb").read()
+try:
+    idxkit.load(data if sys.argv[2] == "bytes" else sys.argv[1], max_decompressed=8 << 20)
+except idxkit.InvalidFileError as e:
+    hwm = re.search(r"VmHWM:\\s+(\\d+) kB", open("/proc/self/status").read()).group(1)
+    print(e.findings[0].rule, hwm)
+"""
+
+
+@pytest.mark.parametrize("kind", ["path", "bytes"])
+def test_a_gzip_bomb_costs_the_limit_not_its_expansion(kind, tmp_path):
+    # 512 MiB of zeros in about 500 KB: loading it with an 8 MiB limit stays
+    # far below the expansion (a fresh interpreter, peak resident memory)
+    path = tmp_path / "bomb.idx.gz"
+    path.write_bytes(bomb(512 << 20))
+    out = subprocess.run(
+        [sys.executable, "-c", BOMB_RSS, str(path), kind], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[0] == "IDX702"
+    assert int(out[1]) < 200 * 1024, f"peak RSS {out[1]} KiB"
