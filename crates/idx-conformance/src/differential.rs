@@ -424,6 +424,17 @@ impl Did {
             Did::Timeout => "timeout",
         }
     }
+
+    /// Crash for timeout and timeout for crash: which of the two a reader
+    /// that allocates what a header declares shows depends on the machine's
+    /// speed and load (see [`new_classes`]).
+    pub fn twin(self) -> Option<Did> {
+        match self {
+            Did::Crash => Some(Did::Timeout),
+            Did::Timeout => Some(Did::Crash),
+            _ => None,
+        }
+    }
 }
 
 /// Classifies an implementation's answer against the reference's. `None`
@@ -445,7 +456,13 @@ pub fn did(
         },
         Answer::Rejected(m) => (Did::Rejected, m.clone()),
         Answer::Crash(why) => (Did::Crash, why.clone()),
-        Answer::Timeout => (Did::Timeout, "no answer by the deadline".into()),
+        Answer::Timeout => (
+            Did::Timeout,
+            format!(
+                "no answer by the deadline, nor by {} times the deadline when run again",
+                runner::RETRY_FACTOR
+            ),
+        ),
         Answer::Wrote(_) => (Did::Crash, "a reader wrote bytes".into()),
     };
     let agrees = match reference {
@@ -486,6 +503,10 @@ pub struct Class {
     pub mutations: Vec<&'static str>,
     /// Corpus cases in the same class (the run of the unmutated corpus).
     pub explained_by: Vec<String>,
+    /// Set when no corpus case is in the class but some are in its twin
+    /// (crash for timeout, timeout for crash, see [`Did::twin`]): what they
+    /// did. `explained_by` then lists those.
+    pub explained_as: Option<Did>,
 }
 
 /// A differential run's result.
@@ -581,35 +602,31 @@ fn minimise(
         // not reproducible (flaky implementation): keep the input as is
         None => return (best, "not reproduced when run again".into()),
     };
-    let mut n = 2usize;
+    // Chunks of halving size; each sweep removes every chunk it can, in
+    // place, before the chunk shrinks (restarting from the front after each
+    // removal, as plain ddmin does, spends the run budget on the header).
+    let mut chunk = best.len().div_ceil(2).max(1);
     while best.len() >= 2 && runs < max_runs {
-        let chunk = best.len().div_ceil(n);
         let mut reduced = false;
-        // try removing each chunk, keeping the rest
-        let parts = n;
-        for i in 0..parts {
-            if runs >= max_runs {
-                break;
-            }
-            let (a, b) = (i * chunk, ((i + 1) * chunk).min(best.len()));
-            if a >= b {
-                continue;
-            }
+        let mut a = 0;
+        while a < best.len() && runs < max_runs {
+            let b = (a + chunk).min(best.len());
             let mut c = best[..a].to_vec();
             c.extend_from_slice(&best[b..]);
             if let Some(d) = test(&c, &mut runs) {
+                // the next chunk has moved to `a`
                 best = c;
                 detail = d;
-                n = (n - 1).max(2);
                 reduced = true;
-                break;
+            } else {
+                a = b;
             }
         }
         if !reduced {
-            if n >= best.len() {
+            if chunk == 1 {
                 break;
             }
-            n = (n * 2).min(best.len());
+            chunk = chunk.div_ceil(2);
         }
     }
     (best, detail)
@@ -758,6 +775,18 @@ pub fn run(cases: &[Case], cfg: &Config) -> Result<Outcome, String> {
                 };
                 let (reproducer, detail) =
                     minimise(bytes, key, &mut sessions[k], &scratch, cfg.minimise_runs);
+                let twin = key.did.twin().and_then(|d| {
+                    let k = ClassKey {
+                        did: d,
+                        ..key.clone()
+                    };
+                    explained.get(&k).map(|v| (v.clone(), d))
+                });
+                let (explained_by, explained_as) = match (explained.get(key), twin) {
+                    (Some(v), _) => (v.clone(), None),
+                    (None, Some((v, d))) => (v, Some(d)),
+                    (None, None) => (Vec::new(), None),
+                };
                 results
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
@@ -768,7 +797,8 @@ pub fn run(cases: &[Case], cfg: &Config) -> Result<Outcome, String> {
                         reproducer,
                         detail,
                         mutations: muts.clone(),
-                        explained_by: explained.get(key).cloned().unwrap_or_default(),
+                        explained_by,
+                        explained_as,
                     });
             });
         }
@@ -856,12 +886,21 @@ pub fn render(o: &Outcome, cfg: &Config, versions: &[(String, String)]) -> Strin
         .iter()
         .filter(|c| c.explained_by.is_empty())
         .count();
+    let normative_unexplained = o
+        .classes
+        .iter()
+        .filter(|c| c.explained_by.is_empty() && c.key.reference.is_normative())
+        .count();
     s.push_str(&format!(
-        "\n## Classes\n\n{} classes; {} not shown by any corpus case. Normative classes are\n\
+        "\n## Classes\n\n{} classes; {} not shown by any corpus case ({} of them normative). Normative classes are\n\
          conformance failures; implementation-defined ones (the reference warns, or the\n\
-         input is gzip) are recorded.\n\n",
+         input is gzip) are recorded. A crash class is shown by a corpus case on which the\n\
+         reader crashes or, marked \"timeout there\", times out, and a timeout class the other\n\
+         way round: which of the two a reader that allocates what a header declares shows\n\
+         depends on the machine's speed and load.\n\n",
         o.classes.len(),
-        unexplained
+        unexplained,
+        normative_unexplained
     ));
     s.push_str("| implementation | reference | implementation did | inputs | kind | corpus cases in the class |\n|---|---|---|---|---|---|\n");
     for c in &o.classes {
@@ -881,6 +920,10 @@ pub fn render(o: &Outcome, cfg: &Config, versions: &[(String, String)]) -> Strin
                 .collect();
             if c.explained_by.len() > 3 {
                 v.push(format!("and {} more", c.explained_by.len() - 3));
+            }
+            if let Some(d) = c.explained_as {
+                // the twin class: the same input can end either way
+                v.push(format!("({} there)", d.as_str()));
             }
             v.join(", ")
         };
@@ -920,7 +963,10 @@ pub fn report_keys(md: &str) -> Vec<String> {
 /// lines, and whether each is normative.
 /// A crash and a timeout count as the same for this comparison: which one a
 /// reader that allocates what a header declares shows depends on the
-/// machine's load and memory.
+/// machine's speed and load (it runs out of memory within the deadline on
+/// one machine and not on another). A deadline that passes only because the
+/// machine is loaded is no class at all: the [`Session`] runs a timed-out
+/// input again with [`runner::RETRY_FACTOR`] times the deadline.
 pub fn new_classes(o: &Outcome, committed: &str) -> Vec<(String, bool)> {
     let same = |line: &str| line.replace(Did::Timeout.as_str(), Did::Crash.as_str());
     let known: Vec<String> = report_keys(committed).iter().map(|k| same(k)).collect();

@@ -31,6 +31,12 @@ pub const PREFLIGHT_CASE: &str = "valid-u8-rank1";
 /// machine must not turn a slow interpreter into "cannot read a valid file".
 pub const STARTUP_MIN: Duration = Duration::from_secs(30);
 
+/// An input that gets no answer by its deadline is run once more with this
+/// many times the deadline before it counts as a timeout: on a loaded
+/// machine a deadline can pass for an input a reader answers at once, and
+/// that must not become a failure, or a disagreement class.
+pub const RETRY_FACTOR: u32 = 3;
+
 /// Reader or writer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Mode {
@@ -172,8 +178,12 @@ pub enum Answer {
 pub struct Attempt {
     /// What it did.
     pub answer: Answer,
-    /// Wall time of this input (without a persistent adapter's start-up).
+    /// Wall time of this input (without a persistent adapter's start-up),
+    /// both tries when it was run again.
     pub elapsed: Duration,
+    /// It got no answer by the deadline and was run again with
+    /// [`RETRY_FACTOR`] times the deadline (this is that second answer).
+    pub retried: bool,
 }
 
 /// An implementation ready to run inputs: one-shot (a process per input) or
@@ -221,8 +231,38 @@ impl Session {
         &self.adapter
     }
 
-    /// Runs a reader on `file`.
+    /// Runs a reader on `file` (twice if the first try times out, see
+    /// [`RETRY_FACTOR`]).
     pub fn read(&mut self, file: &Path) -> Attempt {
+        self.retrying(|s| s.read_within(file))
+    }
+
+    /// Runs a writer on `content` (twice if the first try times out, see
+    /// [`RETRY_FACTOR`]).
+    pub fn write(&mut self, content: &Content) -> Attempt {
+        self.retrying(|s| s.write_within(content))
+    }
+
+    /// One try, then, if it timed out, a second with [`RETRY_FACTOR`] times
+    /// the deadline: only a reader that cannot answer in that either times
+    /// out.
+    fn retrying(&mut self, mut once: impl FnMut(&mut Session) -> Attempt) -> Attempt {
+        let first = once(self);
+        if first.answer != Answer::Timeout {
+            return first;
+        }
+        let deadline = self.adapter.timeout;
+        self.adapter.timeout = deadline * RETRY_FACTOR;
+        let second = once(self);
+        self.adapter.timeout = deadline;
+        Attempt {
+            answer: second.answer,
+            elapsed: first.elapsed + second.elapsed,
+            retried: true,
+        }
+    }
+
+    fn read_within(&mut self, file: &Path) -> Attempt {
         debug_assert_eq!(self.mode, Mode::Reader);
         if self.adapter.persistent {
             let req = json!({"file": file.display().to_string()});
@@ -235,12 +275,12 @@ impl Session {
             Attempt {
                 answer,
                 elapsed: f.elapsed,
+                retried: false,
             }
         }
     }
 
-    /// Runs a writer on `content`.
-    pub fn write(&mut self, content: &Content) -> Attempt {
+    fn write_within(&mut self, content: &Content) -> Attempt {
         debug_assert_eq!(self.mode, Mode::Writer);
         let doc = content.to_json(false);
         if self.adapter.persistent {
@@ -257,6 +297,7 @@ impl Session {
             Attempt {
                 answer,
                 elapsed: f.elapsed,
+                retried: false,
             }
         }
     }
@@ -314,6 +355,7 @@ impl Session {
             return Attempt {
                 answer,
                 elapsed: t0.elapsed(),
+                retried: false,
             };
         }
         let started = Instant::now();
@@ -321,6 +363,7 @@ impl Session {
             return Attempt {
                 answer: Answer::Crash("persistent adapter not running".into()),
                 elapsed: t0.elapsed(),
+                retried: false,
             };
         };
         let line = request.to_string();
@@ -347,7 +390,11 @@ impl Session {
         } else {
             let _ = child.take_stderr();
         }
-        Attempt { answer, elapsed }
+        Attempt {
+            answer,
+            elapsed,
+            retried: false,
+        }
     }
 }
 
@@ -759,11 +806,21 @@ fn secs(d: Duration) -> String {
     format!("{:.2} s", d.as_secs_f64())
 }
 
+/// The detail of a timeout: a [`Session`] gives a timed-out input a second
+/// try with [`RETRY_FACTOR`] times the deadline.
+pub fn no_answer(timeout: Duration) -> String {
+    format!(
+        "no answer in {}, nor in {} when run again",
+        secs(timeout),
+        secs(timeout * RETRY_FACTOR)
+    )
+}
+
 /// The verdict on a reader's answer.
 pub fn judge_reader(case: &Case, answer: &Answer, timeout: Duration) -> (Status, String) {
     let imp = case.verdict == Verdict::ImplementationDefined;
     match answer {
-        Answer::Timeout => (Status::Timeout, format!("no answer in {}", secs(timeout))),
+        Answer::Timeout => (Status::Timeout, no_answer(timeout)),
         Answer::Crash(why) => (Status::Crash, why.clone()),
         Answer::Wrote(_) => (Status::Crash, "a reader answered like a writer".into()),
         Answer::Rejected(m) => {
@@ -801,7 +858,7 @@ pub fn judge_reader(case: &Case, answer: &Answer, timeout: Duration) -> (Status,
 pub fn judge_writer(case: &Case, answer: &Answer, timeout: Duration) -> (Status, String) {
     let imp = case.verdict == Verdict::ImplementationDefined;
     match answer {
-        Answer::Timeout => (Status::Timeout, format!("no answer in {}", secs(timeout))),
+        Answer::Timeout => (Status::Timeout, no_answer(timeout)),
         Answer::Crash(why) => (Status::Crash, why.clone()),
         Answer::Accepted(_) => (Status::Crash, "a writer answered like a reader".into()),
         Answer::Rejected(m) => {

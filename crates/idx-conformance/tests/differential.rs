@@ -67,7 +67,13 @@ fn a_reader_that_ignores_trailing_bytes_is_one_class_with_a_minimised_reproducer
     // the reproducer is still in the class, and small: rank 0 (or a
     // dimension) and one byte too many
     assert_eq!(differential::reference(&c.reproducer).0, key.reference);
-    assert!(c.reproducer.len() <= 10, "{:02x?}", c.reproducer);
+    assert!(
+        c.reproducer.len() <= 10,
+        "{:02x?} {} {:?}",
+        c.reproducer,
+        c.detail,
+        c.mutations
+    );
     // the corpus already shows it
     assert!(
         c.explained_by

@@ -76,6 +76,17 @@ def answer(behaviour, path, persistent):
         os._exit(101)
     if behaviour == "hang":
         time.sleep(30)
+    if behaviour == "hang-child":
+        # A child that holds our stdout and stderr while we wait for it:
+        # killing only this process leaves the pipes open for 30 s.
+        subprocess.run(["sleep", "30"])
+    if behaviour == "slow-once":
+        # Slow the first time it sees this file (as on a loaded machine),
+        # quick when run again.
+        marker = path + ".seen"
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            time.sleep(2)
     if behaviour == "little-endian":
         return read(path, "<")
     if behaviour == "accept-all":
