@@ -4,6 +4,7 @@
 #   read_array of a 1 GiB f32 file        vs  cat FILE > /dev/null
 #                                              (and allocating + touching 1 GiB,
 #                                              the floor for any decoder)
+#   read_array_into a reused buffer       vs  cat FILE > /dev/null
 #   idx-validate of gzipped MNIST images  vs  gzip -dc FILE > /dev/null
 #   idx-validate of 10,000 small files    vs  cat FILES > /dev/null
 #
@@ -48,6 +49,18 @@ row() {
 echo "machine: $(nproc) CPUs ($(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)), load average $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%Y-%m-%dT%H:%MZ); $runs runs, medians"
 row "read_array $mib MiB f32" "cat FILE" "cat $f32" "$ex/decode $f32"
 row "  (floor: allocate+touch $mib MiB)" "cat FILE" "cat $f32" "$ex/touch $(stat -L -c %s "$f32")"
+# read_array_into a caller-owned buffer that is reused, as a loader's batch
+# loop does: in-process seconds of decodes 2..RUNS+1 (the first pays for the
+# fresh pages), against whole-process cat runs alternated with them
+ct=(); dt=()
+for _ in $(seq "$runs"); do
+  t0=$(now); cat "$f32" > /dev/null; t1=$(now)
+  ct+=("$(calc "$t1 - $t0")")
+  dt+=("$("$ex/decode_into" "$f32" 2 | tail -n 1 | cut -d' ' -f1)")
+done
+mc=$(median "${ct[@]}"); md=$(median "${dt[@]}")
+printf '%-34s %8.3f s   %-26s %8.3f s   ratio %5.2f   (in process, buffer reused)\n' \
+  "read_array_into $mib MiB f32" "$md" "cat FILE" "$mc" "$(calc "$md / $mc")"
 if [ -f "$gz" ]; then
   row "idx-validate MNIST train images.gz" "gzip -dc FILE" "gzip -dc $gz" "$bin -q $gz"
 else
