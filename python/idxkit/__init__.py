@@ -282,17 +282,16 @@ def load_pair(
         labels = _bytes_of(labels)
     x = load(images, mmap=mmap, decompress=decompress)
     y = load(labels, mmap=mmap, decompress=decompress)
-    if _is_path(labels):
-        scan = dict(labels_path=os.fspath(labels))
-    else:
-        scan = dict(labels_data=_u8(labels))
+    # the label values are those just loaded, as the file stores them
+    # (big-endian): the labels file is read once
+    payload = np.ascontiguousarray(y, dtype=y.dtype.newbyteorder(">")).reshape(-1).view(np.uint8)
     found = _native.check_pair(
         _pair_name(images, "images"),
         _header_of(x),
         _pair_name(labels, "labels"),
         _header_of(y),
+        payload,
         classes=classes,
-        **scan,
     )
     if any(f.severity == "error" for _, f in found):
         first = next(f for _, f in found if f.severity == "error")

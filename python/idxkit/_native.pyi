@@ -187,8 +187,7 @@ def check_pair(
     images_header: Tuple[str, List[int]],
     labels_name: str,
     labels_header: Tuple[str, List[int]],
-    labels_path: Optional[Union[str, os.PathLike[str]]] = None,
-    labels_data: Optional[npt.NDArray[np.uint8]] = None,
+    labels_payload: npt.NDArray[np.uint8],
     classes: Optional[int] = None,
 ) -> List[Tuple[int, Finding]]: ...
 def run_idx_validate(argv: List[str]) -> int: ...

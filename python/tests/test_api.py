@@ -4,9 +4,11 @@ conformance checks and the console scripts."""
 import gzip
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -153,6 +155,47 @@ def test_load_pair_checks_the_classes(tmp_path):
     with pytest.raises(idxkit.DatasetError) as info:
         idxkit.load_pair(tmp_path / "images", (tmp_path / "float-labels").read_bytes())
     assert "IDX802" in [g.rule for g in info.value.findings]
+
+
+def test_load_pair_reads_the_labels_once_multi_byte_and_mmap_included(tmp_path):
+    # QMNIST-style i32 [N, 2] labels (column 0 the class), loaded as a copy
+    # and as a big-endian mmap view: the values checked are those loaded
+    idxkit.save(tmp_path / "images", np.zeros((3, 2, 2), np.uint8))
+    idxkit.save(tmp_path / "labels", np.array([[0, 70000], [9, -1], [2, 5]], np.int32))
+    for mmap in (False, True):
+        with pytest.raises(idxkit.DatasetError) as info:
+            idxkit.load_pair(tmp_path / "images", tmp_path / "labels", classes=5, mmap=mmap)
+        f = info.value.findings[0]
+        assert (f.rule, f.offset, f.found) == ("IDX803", 12 + 8, "9")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_load_pair_reads_a_labels_fifo_once(tmp_path):
+    # a second read of the labels (the old scan) waited forever on a FIFO
+    # whose writer had finished
+    idxkit.save(tmp_path / "x-images-idx3-ubyte", np.zeros((2, 1, 1), np.uint8))
+    fifo = tmp_path / "x-labels-idx1-ubyte"
+    os.mkfifo(fifo)
+
+    def write():
+        with open(fifo, "wb") as f:
+            f.write(bytes([0, 0, 8, 1, 0, 0, 0, 2, 3, 4]))
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    outcome = []
+
+    def pair():
+        try:
+            idxkit.load_pair(tmp_path / "x-images-idx3-ubyte", fifo, classes=4)
+        except idxkit.DatasetError as e:
+            outcome.append(e.findings[0].rule)
+
+    reader = threading.Thread(target=pair, daemon=True)
+    reader.start()
+    reader.join(30)
+    assert not reader.is_alive(), "load_pair read the labels FIFO twice and hung"
+    assert outcome == ["IDX803"]
 
 
 def test_check_writer_passes_the_reference_and_fails_a_little_endian_writer():

@@ -1392,60 +1392,52 @@ fn header_of(dtype: &str, shape: &[u32]) -> PyResult<idx::Header> {
 
 /// The dataset rules (spec §11) over an explicit images/labels pair, from
 /// the library: each file's header (element type name and dimensions) and
-/// the labels' values, scanned from `labels_path` or `labels_data` (gzip
-/// decompressed). Returns the findings with the index of the file each is
-/// reported on (0 images, 1 labels).
+/// the labels' payload as loaded (big-endian bytes, as the file stores
+/// them), scanned by the library's `LabelScanner` without reading the file
+/// again. Returns the findings with the index of the file each is reported
+/// on (0 images, 1 labels).
 #[pyfunction]
-#[pyo3(signature = (images_name, images_header, labels_name, labels_header, labels_path=None, labels_data=None, classes=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (images_name, images_header, labels_name, labels_header, labels_payload, classes=None))]
 fn check_pair(
     py: Python<'_>,
     images_name: String,
     images_header: (String, Vec<u32>),
     labels_name: String,
     labels_header: (String, Vec<u32>),
-    labels_path: Option<PathBuf>,
-    labels_data: Option<PyReadonlyArray1<'_, u8>>,
+    labels_payload: PyReadonlyArray1<'_, u8>,
     classes: Option<u32>,
 ) -> PyResult<Vec<(usize, Finding)>> {
-    use idx::dataset::{check_dataset, scan_labels, DatasetFile, DatasetOptions};
+    use idx::dataset::{check_dataset, DatasetFile, DatasetOptions, LabelScanner};
     let hi = header_of(&images_header.0, &images_header.1)?;
     let hl = header_of(&labels_header.0, &labels_header.1)?;
-    let data = match &labels_data {
-        Some(d) => Some(
-            d.as_slice()
-                .map_err(|e| PyValueError::new_err(e.to_string()))?,
-        ),
-        None => None,
-    };
-    let found = py
-        .detach(|| -> io::Result<Vec<(usize, idx::Finding)>> {
-            let scan = match (&labels_path, data) {
-                (Some(p), _) => scan_labels(File::open(p)?, true, classes)?,
-                (None, Some(b)) => scan_labels(b, true, classes)?,
-                (None, None) => None,
-            };
-            let files = [
-                DatasetFile {
-                    path: images_name,
-                    header: Some(hi),
-                    labels: None,
-                    walked: false,
-                },
-                DatasetFile {
-                    path: labels_name,
-                    header: Some(hl),
-                    labels: scan,
-                    walked: false,
-                },
-            ];
-            let opts = DatasetOptions {
-                classes,
-                pairs: vec![(0, 1)],
-            };
-            Ok(check_dataset(&files, &opts))
-        })
-        .map_err(|e| PyOSError::new_err(e.to_string()))?;
+    let payload = labels_payload
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let found = py.detach(|| {
+        let scan = LabelScanner::new(&hl, classes).map(|mut s| {
+            s.feed(payload);
+            s.finish()
+        });
+        let files = [
+            DatasetFile {
+                path: images_name,
+                header: Some(hi),
+                labels: None,
+                walked: false,
+            },
+            DatasetFile {
+                path: labels_name,
+                header: Some(hl),
+                labels: scan,
+                walked: false,
+            },
+        ];
+        let opts = DatasetOptions {
+            classes,
+            pairs: vec![(0, 1)],
+        };
+        check_dataset(&files, &opts)
+    });
     Ok(found.iter().map(|(i, f)| (*i, Finding::from(f))).collect())
 }
 
