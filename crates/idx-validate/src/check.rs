@@ -142,8 +142,13 @@ pub fn check(source: &Source, settings: &Settings) -> FileResult {
     let report = match source {
         Source::Stdin => idx::validate_reader(io::stdin().lock(), &opts),
         Source::File(p) => File::open(p).and_then(|f| {
-            if settings.structure_only {
+            // a labels file's values are read even then: the dataset
+            // rules (--classes, gaps) need them (its own lints stay off)
+            if settings.structure_only && opts.scan_labels.is_none() {
                 structure_only(f, &opts)
+            } else if settings.structure_only {
+                let len = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+                idx::validate_reader_len(f, len, &opts.clone().with_lints(false))
             } else {
                 // a regular file's length comes from its metadata, so the
                 // library can stop reading once nothing else can change

@@ -101,7 +101,7 @@ struct Cli {
     /// Labels must lie in 0..N-1 (IDX803); without it, gaps in the observed range are a warning (IDX804).
     #[arg(long, value_name = "N", help_heading = "Datasets")]
     classes: Option<u32>,
-    /// Check the header and the length only (from the file system), without reading the payload or running payload lints.
+    /// Check the header and the length only (from the file system), without reading the payload or running payload lints; a labels file's values are still read for the dataset rules.
     #[arg(long, help_heading = "Checks")]
     structure_only: bool,
     /// Do not decompress gzip input (it is then reported as IDX402).

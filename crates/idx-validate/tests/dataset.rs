@@ -159,6 +159,32 @@ fn sarif_names_the_other_file_of_a_pair_as_a_related_location() {
 }
 
 #[test]
+fn structure_only_still_checks_label_values() {
+    // 5000 u8 labels (past the first 1 KiB read), one of them 200: the
+    // values are read for the dataset rules even with --structure-only
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    let mut labels = vec![0, 0, 8, 1, 0, 0, 0x13, 0x88];
+    labels.extend((0..5000u32).map(|i| if i == 4000 { 200 } else { (i % 10) as u8 }));
+    std::fs::write(d.join("t-labels-idx1-ubyte"), &labels).unwrap();
+    for extra in [&[][..], &["--structure-only"][..]] {
+        let args = [
+            &["--format", "short", "--classes", "10"][..],
+            extra,
+            &["t-labels-idx1-ubyte"],
+        ]
+        .concat();
+        let o = run_in(d, &args);
+        assert_eq!(o.code, 1, "{extra:?}: {}", o.stdout);
+        assert!(
+            o.stdout.contains("t-labels-idx1-ubyte:4008: error[IDX803]"),
+            "{extra:?}: {}",
+            o.stdout
+        );
+    }
+}
+
+#[test]
 fn explicit_pairs_override_names() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path();

@@ -338,3 +338,32 @@ fn sarif_locates_a_gzip_pair_partner_in_its_decompressed_stream() {
         .ends_with("-ubyte.gz"));
     assert_eq!(rel["region"], serde_json::json!({"startLine": 1}));
 }
+
+#[test]
+fn a_paired_file_s_hostile_name_is_escaped_in_every_text_that_names_it() {
+    // The dataset findings name the other file of a pair in their message,
+    // expected/found and the human note; ESC and a bidi override in that
+    // name reached the terminal raw in human output, and github's messages
+    let d = tempfile::tempdir().unwrap();
+    let prefix = "a\u{1b}[31mX\u{202e}";
+    // u8 [2, 1, 1] images and u8 [3] labels: IDX801 on both files
+    std::fs::write(
+        d.path().join(format!("{prefix}-images-idx3-ubyte")),
+        [0, 0, 8, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 1, 7, 9],
+    )
+    .unwrap();
+    std::fs::write(
+        d.path().join(format!("{prefix}-labels-idx1-ubyte")),
+        [0, 0, 8, 1, 0, 0, 0, 3, 1, 2, 3],
+    )
+    .unwrap();
+    for format in ["human", "short", "github"] {
+        let o = run_in(d.path(), &["--format", format, "--color", "never", "."]);
+        let out = stdout(&o);
+        assert!(out.contains("IDX801"), "{format}: {out}");
+        assert!(
+            !out.contains('\u{1b}') && !out.contains('\u{202e}'),
+            "{format}: {out:?}"
+        );
+    }
+}

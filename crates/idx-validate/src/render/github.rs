@@ -5,10 +5,26 @@ use crate::check::FileResult;
 use idx::Severity;
 use std::fmt::Write;
 
+/// The workflow-command escapes of the actions toolkit (`%`, CR, LF); any
+/// other control character or bidi override (from a file name) is written
+/// as a Rust escape, since the log is shown on terminals and GitHub
+/// defines no escape for it.
 fn data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '%' => o.push_str("%25"),
+            '\r' => o.push_str("%0D"),
+            '\n' => o.push_str("%0A"),
+            c if c.is_control()
+                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') =>
+            {
+                o.extend(c.escape_default());
+            }
+            c => o.push(c),
+        }
+    }
+    o
 }
 
 fn property(s: &str) -> String {

@@ -68,13 +68,15 @@ pub fn hex_row(start: u64, bytes: &[u8]) -> String {
     s
 }
 
+/// Expected and found, escaped: a dataset finding's texts name the other
+/// file of a pair.
 fn label(f: &Finding) -> String {
-    match (&f.expected, &f.found) {
+    super::terminal_safe(&match (&f.expected, &f.found) {
         (Some(e), Some(x)) => format!("expected {e}, found {x}"),
         (Some(e), None) => format!("expected {e}"),
         (None, Some(x)) => format!("found {x}"),
         (None, None) => f.rule.title().to_string(),
-    }
+    })
 }
 
 fn excerpt(out: &mut String, r: &FileResult, f: &Finding, stream_len: u64, paint: &Paint) {
@@ -248,7 +250,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         out,
                         "{}: {mark}{}",
                         paint.sev(sev, &format!("{sev}[{}]", f.rule.code())),
-                        paint.bold(&f.message)
+                        paint.bold(&super::terminal_safe(&f.message))
                     );
                     let _ = writeln!(out, "  {} {}", paint.blue("-->"), location(r, f, gz));
                     let _ = writeln!(out, "{}", paint.blue("   |"));
@@ -258,21 +260,26 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                             out,
                             "   {} also about {} @ {:#x} (byte {}, {} bytes)",
                             paint.blue("= note:"),
-                            o.path,
+                            super::terminal_safe(&o.path),
                             o.offset,
                             o.offset,
                             o.length
                         );
                     }
                     if let Some(h) = &f.hint {
-                        let _ = writeln!(out, "   {} {h}", paint.blue("= help:"));
+                        let _ = writeln!(
+                            out,
+                            "   {} {}",
+                            paint.blue("= help:"),
+                            super::terminal_safe(h)
+                        );
                     }
                     if let Some(fix) = &f.fix {
                         let _ = writeln!(
                             out,
                             "   {} {}",
                             paint.blue(&format!("= fix ({}):", fix.applicability)),
-                            fix.description
+                            super::terminal_safe(&fix.description)
                         );
                     }
                     match spec_link(ctx, f.rule) {
@@ -435,9 +442,9 @@ fn repair_summary(
                 "1;32",
                 &format!("{}[{code}]", if would { "would fix" } else { "fixed" })
             ),
-            a.message,
+            super::terminal_safe(&a.message),
             a.offset,
-            a.fix.description
+            super::terminal_safe(&a.fix.description)
         );
         let _ = writeln!(
             out,
