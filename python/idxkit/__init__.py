@@ -78,9 +78,13 @@ def _is_path(source: object) -> bool:
 
 
 def _u8(data: object) -> np.ndarray:
-    """A read-only uint8 view of any bytes-like object (no copy when contiguous)."""
+    """A read-only uint8 view of any bytes-like object: no copy of an
+    immutable contiguous buffer (``bytes``, a read-only view). A writable one
+    (``bytearray``, a numpy array) is copied first, because the native code
+    reads it with the GIL released and another thread could change it
+    meanwhile."""
     view = memoryview(data)  # type: ignore[arg-type]
-    if not view.contiguous:
+    if not view.contiguous or not view.readonly:
         view = memoryview(view.tobytes())
     if view.format != "B" or view.ndim != 1:
         view = view.cast("B")
@@ -264,10 +268,12 @@ def load_pair(
     classes: Optional[int] = None,
     mmap: bool = False,
     decompress: bool = True,
+    max_decompressed: MaxDecompressed = None,
 ) -> Tuple[np.ndarray, np.ndarray]:
     """Load an image file and its label file (MNIST style) as a pair.
 
-    Each file is loaded as by :func:`load`; then the library's dataset rules
+    Each file is loaded as by :func:`load` (``mmap``, ``decompress`` and
+    ``max_decompressed`` as there); then the library's dataset rules
     (spec §11, as ``idx-validate --pair IMAGES LABELS``) check the pair: the
     item counts must be equal (IDX801), the labels rank-1 (or QMNIST-style
     rank-2) integers (IDX802) and, with ``classes=N``, in ``0..N-1``
@@ -280,8 +286,8 @@ def load_pair(
         images = _bytes_of(images)
     if hasattr(labels, "read"):
         labels = _bytes_of(labels)
-    x = load(images, mmap=mmap, decompress=decompress)
-    y = load(labels, mmap=mmap, decompress=decompress)
+    x = load(images, mmap=mmap, decompress=decompress, max_decompressed=max_decompressed)
+    y = load(labels, mmap=mmap, decompress=decompress, max_decompressed=max_decompressed)
     # the label values are those just loaded, as the file stores them
     # (big-endian): the labels file is read once
     payload = np.ascontiguousarray(y, dtype=y.dtype.newbyteorder(">")).reshape(-1).view(np.uint8)

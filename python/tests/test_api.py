@@ -169,6 +169,24 @@ def test_load_pair_reads_the_labels_once_multi_byte_and_mmap_included(tmp_path):
         assert (f.rule, f.offset, f.found) == ("IDX803", 12 + 8, "9")
 
 
+def test_load_pair_takes_max_decompressed(tmp_path):
+    idxkit.save(tmp_path / "images", np.zeros((3, 2, 2), np.uint8))
+    idxkit.save(tmp_path / "labels.gz", np.array([0, 1, 2], np.uint8), compress=True)
+    x, y = idxkit.load_pair(tmp_path / "images", tmp_path / "labels.gz", max_decompressed="1KiB")
+    assert y.tolist() == [0, 1, 2]
+    with pytest.raises(idxkit.InvalidFileError) as info:
+        idxkit.load_pair(tmp_path / "images", tmp_path / "labels.gz", max_decompressed=5)
+    assert info.value.findings[0].rule == "IDX702"
+
+
+def test_a_writable_buffer_is_read_as_it_was_when_passed():
+    # bytearray sources are copied before the GIL is released, so the data
+    # the native code reads cannot change under it
+    data = bytearray(bytes([0, 0, 8, 1, 0, 0, 0, 3, 1, 2, 3]))
+    assert idxkit.load(data).tolist() == [1, 2, 3]
+    assert idxkit.validate(data).ok
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 def test_load_pair_reads_a_labels_fifo_once(tmp_path):
     # a second read of the labels (the old scan) waited forever on a FIFO

@@ -127,7 +127,7 @@ pub struct Report {
     pub stream_len: u64,
     /// False when reading stopped before the end of an input of unknown
     /// length because no further byte could change the findings (spec
-    /// 7.17): `stream_len` and the length of an IDX203 finding are then
+    /// 7.24): `stream_len` and the length of an IDX203 finding are then
     /// lower bounds ("at least").
     pub exact_len: bool,
     /// The compression layer removed, if any. Offsets are then in the

@@ -358,7 +358,7 @@ fn check_end<R: Read>(
         if buf.len() < crate::CHUNK_LEN {
             buf.resize(crate::CHUNK_LEN, 0);
         }
-        // counted up to a bound, so an endless source finishes (spec 7.17)
+        // counted up to a bound, so an endless source finishes (spec 7.24)
         let mut extra = t as u64;
         let mut cut = false;
         loop {

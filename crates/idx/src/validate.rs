@@ -128,14 +128,14 @@ pub fn validate_with(bytes: &[u8], opts: &Options) -> Report {
 
 /// How many trailing bytes the streaming paths count on an input whose
 /// length is not known (a pipe, a device, standard input) before they stop
-/// and report "at least" that many (spec 7.17).
+/// and report "at least" that many (spec 7.24).
 pub const TRAILING_COUNT_LIMIT: u64 = 1 << 20;
 
 /// Validates IDX data read from `reader`, in memory bounded by a fixed
 /// buffer ([`CHUNK_LEN`]) whatever the length of the data.
 ///
 /// Reading stops as soon as no further byte can change the findings
-/// (spec 7.17): after the header when the size is unknown (a bad magic, an
+/// (spec 7.24): after the header when the size is unknown (a bad magic, an
 /// unknown type, an overflow), and [`TRAILING_COUNT_LIMIT`] bytes after the
 /// end of the payload. [`Report::exact_len`] is then false, and the stream
 /// length and the length of an IDX203 finding are lower bounds. So an
@@ -802,7 +802,7 @@ impl Validator {
                     g.rule,
                     Rule::TruncatedMagic | Rule::TruncatedDimensions | Rule::TruncatedPayload
                 );
-                // IDX702 never hides a certain finding (spec 7.14): trailing
+                // IDX702 never hides a certain finding (spec 7.19): trailing
                 // bytes already seen stay (as a lower bound)
                 let _ = limit;
                 !truncation
