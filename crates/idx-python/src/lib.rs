@@ -181,16 +181,17 @@ fn fill(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 /// The largest payload decoded into numpy's own allocation; larger ones
 /// go into a system allocation handed to numpy. numpy asks for transparent
 /// huge pages: measured on the project machine (THP `madvise`, defrag
-/// `madvise`), they make MNIST's 45 MiB load about 3x faster than 4 KiB
-/// pages, but a 1 GiB array's 512 huge pages often wait for memory
-/// compaction (0.8 to 3.5 s, against 0.7 to 1.1 s with 4 KiB pages).
+/// `madvise`), they make MNIST's 45 MiB load about twice as fast as 4 KiB
+/// pages, but a 1 GiB array's 512 huge pages are often slow to come (this
+/// VM's host backs them anew): 0.3 to 1.5 s, against 0.43 to 0.65 s with
+/// 4 KiB pages (both with two threads; `bench/python.py`).
 const NUMPY_ALLOCATION_MAX: u64 = 128 << 20;
 
 /// How an input is read.
 enum Plan<R> {
-    /// Uncompressed, with a source long enough for the header's payload:
-    /// `r` is at the first payload byte, to be read straight into a numpy
-    /// array (`idx::read_array_into`).
+    /// Uncompressed, with a source long enough for the header's payload,
+    /// which is to be read straight into a numpy array from the source's
+    /// offsets ([`decode_into`]); `r` is given back.
     Into(R, idx::Header),
     /// Read by the library into an owned array (gzip, a stream of unknown
     /// length, a truncated source).
@@ -240,32 +241,53 @@ fn plan<R: Read + Seek>(
     }
 }
 
-/// Reads an input planned by [`plan`] into a numpy array: an `Into` plan
-/// straight into a new native-endian array (numpy's allocation, one copy,
-/// byte-swapped in place), with the GIL released while reading.
-fn finish<R: Read + Send>(py: Python<'_>, planned: Plan<R>) -> PyResult<Py<PyAny>> {
-    let (mut r, h) = match planned {
-        Plan::Done(a) => return to_numpy(py, a),
-        Plan::Into(r, h) => (r, h),
-    };
+/// The most threads one `load` decodes with (memory bandwidth, not cores,
+/// bounds it beyond that); the library gives each at least
+/// [`idx::MIN_BYTES_PER_THREAD`] of the payload.
+const MAX_LOAD_THREADS: usize = 4;
+
+fn load_threads() -> std::num::NonZeroUsize {
+    std::thread::available_parallelism().map_or(std::num::NonZeroUsize::MIN, |n| {
+        n.min(MAX_LOAD_THREADS.try_into().unwrap_or(n))
+    })
+}
+
+/// Decodes the payload of `h` from `src` (which holds the header at offset
+/// 0, as an `Into` plan) straight into a new native-endian numpy array, in
+/// parallel parts by the library ([`idx::read_array_at`]), with the GIL
+/// released.
+fn decode_into<S: idx::ReadAt + ?Sized>(
+    py: Python<'_>,
+    src: &S,
+    h: &idx::Header,
+) -> PyResult<Py<PyAny>> {
     let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
-    fn into<T: numpy::Element + bytemuck::Pod, R: Read + Send>(
+    fn into<T: numpy::Element + bytemuck::Pod, S: idx::ReadAt + ?Sized>(
         py: Python<'_>,
         dims: &[usize],
-        r: &mut R,
+        src: &S,
         h: &idx::Header,
     ) -> PyResult<Py<PyAny>> {
+        let threads = load_threads();
         if h.payload_len() <= NUMPY_ALLOCATION_MAX {
             // numpy's zeroed allocation (huge pages where numpy asks for
-            // them), filled with the GIL released
-            let a = PyArray::<T, IxDyn>::zeros(py, IxDyn(dims), false);
+            // them), through `numpy.zeros`, which raises MemoryError when
+            // the allocation fails; filled with the GIL released
+            static ZEROS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+            let zeros = ZEROS.get_or_try_init(py, || {
+                py.import("numpy")?.getattr("zeros").map(Bound::unbind)
+            })?;
+            let a = zeros
+                .bind(py)
+                .call1((PyTuple::new(py, dims)?, numpy::dtype::<T>(py)))?
+                .cast_into::<PyArray<T, IxDyn>>()?;
             {
                 let mut rw = a.readwrite();
                 let elems = rw
                     .as_slice_mut()
                     .map_err(|e| PyValueError::new_err(e.to_string()))?;
                 let bytes: &mut [u8] = bytemuck::cast_slice_mut(elems);
-                py.detach(|| idx::read_array_into(r, h, bytes))
+                py.detach(|| idx::read_array_at(src, h, bytes, threads))
                     .map_err(|e| LoadError::from(e).into_py(py))?;
             }
             return Ok(a.into_any().unbind());
@@ -275,7 +297,7 @@ fn finish<R: Read + Send>(py: Python<'_>, planned: Plan<R>) -> PyResult<Py<PyAny
         // kernel: nothing is written twice); moved into numpy without a copy
         let v = py.detach(|| -> Result<Vec<T>, Option<idx::ReadError>> {
             let mut v = bytemuck::allocation::try_zeroed_vec::<T>(count).map_err(|()| None)?;
-            idx::read_array_into(r, h, bytemuck::cast_slice_mut(&mut v)).map_err(Some)?;
+            idx::read_array_at(src, h, bytemuck::cast_slice_mut(&mut v), threads).map_err(Some)?;
             Ok(v)
         });
         let v = match v {
@@ -293,12 +315,12 @@ fn finish<R: Read + Send>(py: Python<'_>, planned: Plan<R>) -> PyResult<Py<PyAny
         Ok(PyArray::from_owned_array(py, a).into_any().unbind())
     }
     match h.dtype() {
-        ElementType::U8 => into::<u8, R>(py, &dims, &mut r, &h),
-        ElementType::I8 => into::<i8, R>(py, &dims, &mut r, &h),
-        ElementType::I16 => into::<i16, R>(py, &dims, &mut r, &h),
-        ElementType::I32 => into::<i32, R>(py, &dims, &mut r, &h),
-        ElementType::F32 => into::<f32, R>(py, &dims, &mut r, &h),
-        ElementType::F64 => into::<f64, R>(py, &dims, &mut r, &h),
+        ElementType::U8 => into::<u8, S>(py, &dims, src, h),
+        ElementType::I8 => into::<i8, S>(py, &dims, src, h),
+        ElementType::I16 => into::<i16, S>(py, &dims, src, h),
+        ElementType::I32 => into::<i32, S>(py, &dims, src, h),
+        ElementType::F32 => into::<f32, S>(py, &dims, src, h),
+        ElementType::F64 => into::<f64, S>(py, &dims, src, h),
     }
 }
 
@@ -410,7 +432,8 @@ fn load_path(
         }
     });
     match planned {
-        Ok(p) => finish(py, p),
+        Ok(Plan::Into(f, h)) => decode_into(py, &f, &h),
+        Ok(Plan::Done(a)) => to_numpy(py, a),
         Err(e) => Err(e.into_py(py)),
     }
 }
@@ -430,7 +453,8 @@ fn load_buffer(
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let len = bytes.len() as u64;
     match py.detach(|| plan(io::Cursor::new(bytes), Some(len), &opts)) {
-        Ok(p) => finish(py, p),
+        Ok(Plan::Into(_, h)) => decode_into(py, bytes, &h),
+        Ok(Plan::Done(a)) => to_numpy(py, a),
         Err(e) => Err(e.into_py(py)),
     }
 }

@@ -223,14 +223,43 @@ pub fn file_name_target(data: &[u8]) {
 
 /// `read_array` target: the first byte counts chunk sizes (at most 8), then
 /// the sizes, then the file. Streaming decode accepts exactly what `parse`
-/// accepts, decodes the same array and reports the same first violation.
+/// accepts, decodes the same array and reports the same first violation;
+/// and so does `read_header` + `read_array_at` (1 to 4 threads, from the
+/// first byte) where the header declares at most a MiB.
 pub fn read_array_target(data: &[u8]) {
     let Some((&n, rest)) = data.split_first() else {
         return;
     };
+    let threads = std::num::NonZeroUsize::MIN.saturating_add(usize::from(n >> 6));
     let n = usize::from(n % 8).min(rest.len());
     let (sizes, file) = rest.split_at(n);
     let streamed = crate::read_array(ChunkedReader::new(file, sizes));
+    let at = match crate::read_header(&mut &file[..]) {
+        Ok(h) if h.payload_len() <= 1 << 20 => {
+            let mut out = vec![0u8; h.payload_len() as usize];
+            Some(crate::read_array_at(file, &h, &mut out, threads).map(|()| out))
+        }
+        Ok(_) => None,
+        Err(e) => Some(Err(e)),
+    };
+    match (&at, &streamed) {
+        (None, _) => {}
+        (Some(Ok(out)), Ok(a)) => {
+            assert_eq!(
+                out,
+                &native_bytes(a.data()),
+                "read_array_at decoded other bytes"
+            );
+        }
+        (Some(Err(crate::ReadError::Invalid(e))), Err(crate::ReadError::Invalid(g))) => assert_eq!(
+            (e.rule(), e.offset(), e.length()),
+            (g.rule(), g.offset(), g.length())
+        ),
+        (Some(a), s) => {
+            let (a, s) = (a.as_ref().map(|_| ()), s.as_ref().map(|_| ()));
+            panic!("read_array_at {a:?} but read_array {s:?}") // ok: fuzz harness assertion
+        }
+    }
     match (parse(file), streamed) {
         (Ok(v), Ok(a)) => assert!(v.to_array().bit_eq(&a), "decoded arrays differ"),
         (Err(e), Err(crate::ReadError::Invalid(g))) => {
@@ -243,6 +272,19 @@ pub fn read_array_target(data: &[u8]) {
             let (p, s) = (p.map(|_| ()), s.map(|_| ()));
             panic!("parse {p:?} but read_array {s:?}") // ok: fuzz harness assertion
         }
+    }
+}
+
+/// The elements' bytes in native order, as `read_array_at` writes them.
+fn native_bytes(d: &crate::Data) -> Vec<u8> {
+    use crate::Data;
+    match d {
+        Data::U8(v) => v.clone(),
+        Data::I8(v) => v.iter().flat_map(|x| x.to_ne_bytes()).collect(),
+        Data::I16(v) => v.iter().flat_map(|x| x.to_ne_bytes()).collect(),
+        Data::I32(v) => v.iter().flat_map(|x| x.to_ne_bytes()).collect(),
+        Data::F32(v) => v.iter().flat_map(|x| x.to_bits().to_ne_bytes()).collect(),
+        Data::F64(v) => v.iter().flat_map(|x| x.to_bits().to_ne_bytes()).collect(),
     }
 }
 

@@ -1,0 +1,193 @@
+//! `read_array_at` (a source read at offsets, the payload decoded in
+//! parallel parts) accepts exactly what `read_array` accepts, with the same
+//! errors, whatever the number of threads; and the parts do run at once.
+
+use idx::{ReadAt, ReadError, MIN_BYTES_PER_THREAD};
+use std::collections::HashSet;
+use std::io;
+use std::num::NonZeroUsize;
+use std::sync::Mutex;
+
+type Outcome = Result<(Vec<usize>, Vec<u8>), (String, u64)>;
+
+fn outcome_of(e: ReadError) -> (String, u64) {
+    match e {
+        ReadError::Invalid(e) => (e.rule().code().to_string(), e.offset()),
+        e => ("io".into(), e.to_string().len() as u64),
+    }
+}
+
+fn via_read_array(bytes: &[u8]) -> Outcome {
+    let mut r = bytes;
+    let h = idx::read_header(&mut r).map_err(outcome_of)?;
+    let mut out = vec![0u8; usize::try_from(h.payload_len()).unwrap()]; // ok: test sizes
+    idx::read_array_into(&mut r, &h, &mut out).map_err(outcome_of)?;
+    Ok((h.dims().iter().map(|&d| d as usize).collect(), out))
+}
+
+fn via_read_at<S: ReadAt + ?Sized>(src: &S, bytes: &[u8], threads: usize) -> Outcome {
+    let h = idx::read_header(&mut &bytes[..]).map_err(outcome_of)?;
+    let mut out = vec![0u8; usize::try_from(h.payload_len()).unwrap()]; // ok: test sizes
+    let threads = NonZeroUsize::new(threads).unwrap(); // ok: test inputs
+    idx::read_array_at(src, &h, &mut out, threads).map_err(outcome_of)?;
+    Ok((h.dims().iter().map(|&d| d as usize).collect(), out))
+}
+
+fn encoding(code: u8, dims: &[u32], seed: u8) -> Vec<u8> {
+    let t = idx::ElementType::from_code(code).unwrap(); // ok: test inputs
+    let mut b = vec![0, 0, code, dims.len() as u8];
+    for &d in dims {
+        b.extend_from_slice(&d.to_be_bytes());
+    }
+    let n = dims.iter().map(|&d| d as usize).product::<usize>() * t.size();
+    b.extend((0..n).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed)));
+    b
+}
+
+#[test]
+fn read_at_equals_read_array_on_every_prefix_and_extension() {
+    for code in [0x08, 0x09, 0x0B, 0x0C, 0x0D, 0x0E] {
+        for dims in [&[][..], &[3], &[2, 3], &[0, 4], &[2, 1, 5]] {
+            let full = encoding(code, dims, 0x80);
+            let mut cases: Vec<Vec<u8>> = (0..=full.len()).map(|c| full[..c].to_vec()).collect();
+            for extra in 1..5 {
+                let mut b = full.clone();
+                b.extend(std::iter::repeat_n(9u8, extra));
+                cases.push(b);
+            }
+            for b in &cases {
+                for threads in 1..=4 {
+                    assert_eq!(
+                        via_read_at(&b[..], b, threads),
+                        via_read_array(b),
+                        "{code:#x} {dims:?} {} bytes, {threads} threads",
+                        b.len()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn parts_decode_and_locate_truncation_and_trailing_bytes_as_one_pass_does() {
+    // three parts and a bit, for each element size; cut inside the first
+    // part, on a part boundary, inside the last part, one element short,
+    // whole, and with trailing bytes
+    for (code, size) in [(0x08u8, 1usize), (0x0B, 2), (0x0D, 4), (0x0E, 8)] {
+        let count = (3 * MIN_BYTES_PER_THREAD + 4 * idx::CHUNK_LEN + 24) / size;
+        let full = encoding(code, &[count as u32], size as u8);
+        let header = full.len() - count * size;
+        let mut cases = vec![
+            full[..header + 1000].to_vec(),
+            full[..header + 4 * idx::CHUNK_LEN].to_vec(),
+            full[..full.len() - 3 * size].to_vec(),
+            full[..full.len() - 1].to_vec(),
+            full.clone(),
+        ];
+        let mut trailing = full.clone();
+        trailing.extend([0, 0, 8, 1, 2]);
+        cases.push(trailing);
+        for b in &cases {
+            let want = via_read_array(b);
+            for threads in [1, 2, 3, 4, 7] {
+                assert_eq!(
+                    via_read_at(&b[..], b, threads),
+                    want,
+                    "{code:#x}: {} of {} bytes, {threads} threads",
+                    b.len(),
+                    full.len()
+                );
+            }
+        }
+    }
+}
+
+/// Bytes that record which threads read them, and can fail at an offset.
+struct Recorded<'a> {
+    bytes: &'a [u8],
+    threads: Mutex<HashSet<std::thread::ThreadId>>,
+    fail_at: Option<u64>,
+}
+
+impl ReadAt for Recorded<'_> {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        self.threads
+            .lock()
+            .unwrap() // ok: test
+            .insert(std::thread::current().id());
+        if self
+            .fail_at
+            .is_some_and(|f| (offset..offset + buf.len() as u64).contains(&f))
+        {
+            return Err(io::Error::other("the disk is on fire"));
+        }
+        self.bytes.read_at(buf, offset)
+    }
+}
+
+#[test]
+fn a_large_payload_is_read_by_several_threads_at_once() {
+    let count = 2 * MIN_BYTES_PER_THREAD / 4 + 100;
+    let full = encoding(0x0D, &[count as u32], 3);
+    for (threads, expected) in [(1, 1), (2, 2), (4, 2)] {
+        let src = Recorded {
+            bytes: &full,
+            threads: Mutex::default(),
+            fail_at: None,
+        };
+        assert_eq!(via_read_at(&src, &full, threads), via_read_array(&full));
+        // the parts' threads (the calling thread reads the trailing check)
+        let seen = src.threads.lock().unwrap().len(); // ok: test
+        let calling = usize::from(threads > 1);
+        assert_eq!(seen, expected + calling, "{threads} threads asked");
+    }
+}
+
+#[test]
+fn a_source_error_in_any_part_is_returned() {
+    let count = 3 * MIN_BYTES_PER_THREAD + 8;
+    let full = encoding(0x08, &[count as u32], 5);
+    for at in [
+        100u64,
+        (MIN_BYTES_PER_THREAD + 5) as u64,
+        full.len() as u64 - 2,
+    ] {
+        let src = Recorded {
+            bytes: &full,
+            threads: Mutex::default(),
+            fail_at: Some(at),
+        };
+        let h = idx::read_header(&mut &full[..]).unwrap(); // ok: test
+        let mut out = vec![0u8; count];
+        match idx::read_array_at(&src, &h, &mut out, NonZeroUsize::new(3).unwrap()) {
+            Err(ReadError::Io(e)) => assert_eq!(e.to_string(), "the disk is on fire"),
+            other => panic!("failing at {at}: {other:?}"), // ok: test
+        }
+    }
+}
+
+#[test]
+fn a_file_is_read_at_offsets() {
+    let count = 2 * MIN_BYTES_PER_THREAD / 2 + 77;
+    let full = encoding(0x0B, &[count as u32], 11);
+    let mut tmp = tempfile::tempfile().unwrap(); // ok: test
+    io::Write::write_all(&mut tmp, &full).unwrap(); // ok: test
+    assert_eq!(via_read_at(&tmp, &full, 2), via_read_array(&full));
+    // a file that shrank after its length was checked: IDX202 at its end
+    tmp.set_len(full.len() as u64 - 10).unwrap(); // ok: test
+    let got = via_read_at(&tmp, &full, 2);
+    assert_eq!(got, via_read_array(&full[..full.len() - 10]));
+    assert_eq!(got.unwrap_err().0, "IDX202");
+}
+
+#[test]
+fn read_at_refuses_a_destination_of_the_wrong_length() {
+    let bytes = encoding(0x08, &[4], 1);
+    let h = idx::read_header(&mut &bytes[..]).unwrap(); // ok: test
+    let mut out = [0u8; 3];
+    match idx::read_array_at(&bytes[..], &h, &mut out, NonZeroUsize::MIN) {
+        Err(ReadError::Io(e)) => assert_eq!(e.kind(), io::ErrorKind::InvalidInput),
+        other => panic!("{other:?}"), // ok: test
+    }
+}

@@ -1,0 +1,75 @@
+"""Arrays large enough to be decoded in parallel parts (idx.read_array_at),
+in numpy's allocation and beyond it, and a failed allocation."""
+
+import os
+
+import numpy as np
+import pytest
+
+import idxkit
+
+MIB = 1 << 20
+
+
+@pytest.mark.parametrize("dtype", ["u1", "i2", ">i4", "f4", ">f8"])
+def test_a_payload_of_several_parts_loads_bit_for_bit(tmp_path, dtype):
+    # 9 MiB and a bit: two or three parts of at least 4 MiB each
+    n = (9 * MIB + 12) // np.dtype(dtype).itemsize
+    rng = np.random.default_rng(7)
+    raw = rng.integers(0, 256, n * np.dtype(dtype).itemsize, dtype=np.uint8)
+    a = raw.view(np.dtype(dtype).newbyteorder(">")).reshape(n, 1)
+    p = tmp_path / "big.idx"
+    idxkit.save(p, a.astype(a.dtype.newbyteorder("=")))
+    data = p.read_bytes()
+    for got in (idxkit.load(p), idxkit.load(data)):
+        assert got.shape == (n, 1) and got.dtype.isnative
+        # bit for bit, NaN payloads included
+        assert got.tobytes() == a.astype(a.dtype.newbyteorder("=")).tobytes()
+    # a truncated copy still fails at its first missing byte
+    with pytest.raises(idxkit.InvalidFileError) as info:
+        idxkit.load(data[: len(data) - 5])
+    f = info.value.findings[0]
+    assert (f.rule, f.offset) == ("IDX202", len(data) - 5)
+
+
+def test_an_array_larger_than_numpys_allocation_loads(tmp_path):
+    # above the 128 MiB decoded into numpy's own allocation: a system
+    # allocation handed to numpy, decoded in parts just the same
+    n = 129 * MIB // 2
+    p = tmp_path / "i2.idx"
+    marks = {0: 0x0102, n // 2 - 1: 0x0304, n // 2: 0x0506, n - 1: 0x0708}
+    with open(p, "wb") as f:
+        f.write(b"\x00\x00\x0b\x01" + n.to_bytes(4, "big"))
+        f.truncate(8 + 2 * n)
+        for i, v in marks.items():
+            f.seek(8 + 2 * i)
+            f.write(v.to_bytes(2, "big"))
+    a = idxkit.load(p)
+    assert a.shape == (n,) and a.dtype == np.int16 and a.flags.writeable
+    assert {i: int(a[i]) for i in marks} == marks
+    assert np.count_nonzero(a) == len(marks)
+
+
+def _overcommit_refuses(nbytes):
+    try:
+        mode = int(open("/proc/sys/vm/overcommit_memory").read())
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (OSError, ValueError):
+        return False
+    return mode in (0, 2) and nbytes > 4 * total
+
+
+def test_an_allocation_that_fails_is_a_memory_error(tmp_path):
+    # a sparse file that really is 1 TiB long, so the header is believed
+    n = 1 << 40
+    if not _overcommit_refuses(n):
+        pytest.skip("this system would try to allocate 1 TiB")
+    p = tmp_path / "sparse.idx"
+    with open(p, "wb") as f:
+        f.write(b"\x00\x00\x08\x02" + (1 << 20).to_bytes(4, "big") * 2)
+        try:
+            f.truncate(8 + 4 + n)
+        except OSError:
+            pytest.skip("the file system holds no 1 TiB sparse file")
+    with pytest.raises(MemoryError):
+        idxkit.load(p)
