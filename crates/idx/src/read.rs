@@ -219,6 +219,13 @@ pub trait ReadAt: Sync {
     /// # Errors
     /// The source's own errors.
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
+
+    /// The whole source when it is bytes in memory, which
+    /// [`read_array_at`] then decodes from directly, without a copy
+    /// through its buffer; `None` (the default) for any other source.
+    fn as_bytes(&self) -> Option<&[u8]> {
+        None
+    }
 }
 
 impl ReadAt for [u8] {
@@ -227,6 +234,10 @@ impl ReadAt for [u8] {
         let k = buf.len().min(self.len() - from);
         buf[..k].copy_from_slice(&self[from..from + k]);
         Ok(k)
+    }
+
+    fn as_bytes(&self) -> Option<&[u8]> {
+        Some(self)
     }
 }
 
@@ -247,6 +258,10 @@ impl ReadAt for std::fs::File {
 impl<S: ReadAt + ?Sized> ReadAt for &S {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         (**self).read_at(buf, offset)
+    }
+
+    fn as_bytes(&self) -> Option<&[u8]> {
+        (**self).as_bytes()
     }
 }
 
@@ -316,6 +331,23 @@ pub fn read_array_at<S: ReadAt + ?Sized>(
     let starts = part_starts(out.as_ptr() as usize, out.len(), parts, size);
     // Each part: Ok, or how many of its bytes were read before it failed.
     let decode = |from: usize, part: &mut [u8]| -> Result<(), (usize, Option<io::Error>)> {
+        if let Some(bytes) = src.as_bytes() {
+            // in memory: decoded from where it lies
+            let at = usize::try_from(start).map_or(bytes.len(), |s| s.saturating_add(from));
+            let have = bytes.get(at..).unwrap_or_default();
+            let k = have.len().min(part.len());
+            for (to, from) in part[..k]
+                .chunks_mut(crate::CHUNK_LEN)
+                .zip(have[..k].chunks(crate::CHUNK_LEN))
+            {
+                be_to_native(from, to, size);
+            }
+            return if k < part.len() {
+                Err((k, None))
+            } else {
+                Ok(())
+            };
+        }
         let mut storage = vec![0u8; crate::CHUNK_LEN + validate::PAGE];
         let buf = validate::page_aligned(&mut storage);
         let mut done = 0usize;

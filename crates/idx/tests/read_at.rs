@@ -33,6 +33,18 @@ fn via_read_at<S: ReadAt + ?Sized>(src: &S, bytes: &[u8], threads: usize) -> Out
     Ok((h.dims().iter().map(|&d| d as usize).collect(), out))
 }
 
+/// Bytes seen only through `read_at` (as a file is), so that the buffered
+/// path is tested as well as the in-memory one.
+struct Opaque<'a>(&'a [u8]);
+
+impl ReadAt for Opaque<'_> {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        // at most 1000 bytes a call, as a short read may be
+        let n = buf.len().min(1000);
+        self.0.read_at(&mut buf[..n], offset)
+    }
+}
+
 fn encoding(code: u8, dims: &[u32], seed: u8) -> Vec<u8> {
     let t = idx::ElementType::from_code(code).unwrap(); // ok: test inputs
     let mut b = vec![0, 0, code, dims.len() as u8];
@@ -57,12 +69,10 @@ fn read_at_equals_read_array_on_every_prefix_and_extension() {
             }
             for b in &cases {
                 for threads in 1..=4 {
-                    assert_eq!(
-                        via_read_at(&b[..], b, threads),
-                        via_read_array(b),
-                        "{code:#x} {dims:?} {} bytes, {threads} threads",
-                        b.len()
-                    );
+                    let want = via_read_array(b);
+                    let why = format!("{code:#x} {dims:?} {} bytes, {threads} threads", b.len());
+                    assert_eq!(via_read_at(&b[..], b, threads), want, "{why}");
+                    assert_eq!(via_read_at(&Opaque(b), b, threads), want, "{why}, opaque");
                 }
             }
         }
@@ -91,13 +101,13 @@ fn parts_decode_and_locate_truncation_and_trailing_bytes_as_one_pass_does() {
         for b in &cases {
             let want = via_read_array(b);
             for threads in [1, 2, 3, 4, 7] {
-                assert_eq!(
-                    via_read_at(&b[..], b, threads),
-                    want,
+                let why = format!(
                     "{code:#x}: {} of {} bytes, {threads} threads",
                     b.len(),
                     full.len()
                 );
+                assert_eq!(via_read_at(&b[..], b, threads), want, "{why}");
+                assert_eq!(via_read_at(&Opaque(b), b, threads), want, "{why}, opaque");
             }
         }
     }
