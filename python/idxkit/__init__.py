@@ -127,9 +127,9 @@ def load(
     raises IDX702 after decoding no more than the limit. The result has
     the file's element type in native byte order and the file's shape (rank 0
     included). A path is read in one streaming pass: memory is the output
-    array. An uncompressed payload of 8 MiB or more (a path or bytes) is
-    decoded by up to four threads at once (one per core; at least 4 MiB
-    each), with the GIL released.
+    array, decoded with the GIL released; an uncompressed payload of more
+    than 128 MiB (a path or bytes) is decoded by up to four threads at once
+    (one per core).
 
     With ``mmap=True`` (a path to an uncompressed file), the result is a
     read-only array over the memory-mapped payload with the big-endian dtype

@@ -1,5 +1,5 @@
-"""Arrays large enough to be decoded in parallel parts (idx.read_array_at),
-in numpy's allocation and beyond it, and a failed allocation."""
+"""Large arrays: in numpy's allocation, beyond it (decoded in parallel parts
+by idx::read_array_at), and a failed allocation."""
 
 import os
 
@@ -13,7 +13,7 @@ MIB = 1 << 20
 
 @pytest.mark.parametrize("dtype", ["u1", "i2", ">i4", "f4", ">f8"])
 def test_a_payload_of_several_parts_loads_bit_for_bit(tmp_path, dtype):
-    # 9 MiB and a bit: two or three parts of at least 4 MiB each
+    # 9 MiB and a bit: more than one read buffer (256 KiB)
     n = (9 * MIB + 12) // np.dtype(dtype).itemsize
     rng = np.random.default_rng(7)
     raw = rng.integers(0, 256, n * np.dtype(dtype).itemsize, dtype=np.uint8)
@@ -34,10 +34,11 @@ def test_a_payload_of_several_parts_loads_bit_for_bit(tmp_path, dtype):
 
 def test_an_array_larger_than_numpys_allocation_loads(tmp_path):
     # above the 128 MiB decoded into numpy's own allocation: a system
-    # allocation handed to numpy, decoded in parts just the same
+    # allocation handed to numpy, decoded in parallel parts; a mark every
+    # 100,003 elements (and the last), wherever the parts meet
     n = 129 * MIB // 2
     p = tmp_path / "i2.idx"
-    marks = {0: 0x0102, n // 2 - 1: 0x0304, n // 2: 0x0506, n - 1: 0x0708}
+    marks = {i: i % 32749 + 1 for i in [*range(0, n, 100_003), n - 1]}
     with open(p, "wb") as f:
         f.write(b"\x00\x00\x0b\x01" + n.to_bytes(4, "big"))
         f.truncate(8 + 2 * n)

@@ -184,7 +184,7 @@ fn fill(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 /// `madvise`), they make MNIST's 45 MiB load about twice as fast as 4 KiB
 /// pages, but a 1 GiB array's 512 huge pages are often slow to come (this
 /// VM's host backs them anew): 0.3 to 1.5 s, against 0.43 to 0.65 s with
-/// 4 KiB pages (both with two threads; `bench/python.py`).
+/// 4 KiB pages (two threads each, alternating with idx2numpy).
 const NUMPY_ALLOCATION_MAX: u64 = 128 << 20;
 
 /// How an input is read.
@@ -241,9 +241,14 @@ fn plan<R: Read + Seek>(
     }
 }
 
-/// The most threads one `load` decodes with (memory bandwidth, not cores,
-/// bounds it beyond that); the library gives each at least
-/// [`idx::MIN_BYTES_PER_THREAD`] of the payload.
+/// The most threads one `load` decodes a payload larger than
+/// [`NUMPY_ALLOCATION_MAX`] with (memory bandwidth, not cores, bounds it
+/// beyond that); the library gives each at least
+/// [`idx::MIN_BYTES_PER_THREAD`] of the payload. Into fresh 4 KiB pages two
+/// threads took about 0.75 of one thread's time for 1 GiB on the project
+/// machine. Into numpy's allocation one thread decodes: there, two threads
+/// faulting in huge pages at once stalled for 50 to 75 ms in about a third
+/// of MNIST's 45 MiB loads (against 8 to 10 ms; one thread never did).
 const MAX_LOAD_THREADS: usize = 4;
 
 fn load_threads() -> std::num::NonZeroUsize {
@@ -253,9 +258,9 @@ fn load_threads() -> std::num::NonZeroUsize {
 }
 
 /// Decodes the payload of `h` from `src` (which holds the header at offset
-/// 0, as an `Into` plan) straight into a new native-endian numpy array, in
-/// parallel parts by the library ([`idx::read_array_at`]), with the GIL
-/// released.
+/// 0, as an `Into` plan) straight into a new native-endian numpy array, by
+/// the library ([`idx::read_array_at`]; in parallel parts beyond numpy's
+/// allocation), with the GIL released.
 fn decode_into<S: idx::ReadAt + ?Sized>(
     py: Python<'_>,
     src: &S,
@@ -268,7 +273,6 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
         src: &S,
         h: &idx::Header,
     ) -> PyResult<Py<PyAny>> {
-        let threads = load_threads();
         if h.payload_len() <= NUMPY_ALLOCATION_MAX {
             // numpy's zeroed allocation (huge pages where numpy asks for
             // them), through `numpy.zeros`, which raises MemoryError when
@@ -287,7 +291,7 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
                     .as_slice_mut()
                     .map_err(|e| PyValueError::new_err(e.to_string()))?;
                 let bytes: &mut [u8] = bytemuck::cast_slice_mut(elems);
-                py.detach(|| idx::read_array_at(src, h, bytes, threads))
+                py.detach(|| idx::read_array_at(src, h, bytes, std::num::NonZeroUsize::MIN))
                     .map_err(|e| LoadError::from(e).into_py(py))?;
             }
             return Ok(a.into_any().unbind());
@@ -297,7 +301,8 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
         // kernel: nothing is written twice); moved into numpy without a copy
         let v = py.detach(|| -> Result<Vec<T>, Option<idx::ReadError>> {
             let mut v = bytemuck::allocation::try_zeroed_vec::<T>(count).map_err(|()| None)?;
-            idx::read_array_at(src, h, bytemuck::cast_slice_mut(&mut v), threads).map_err(Some)?;
+            idx::read_array_at(src, h, bytemuck::cast_slice_mut(&mut v), load_threads())
+                .map_err(Some)?;
             Ok(v)
         });
         let v = match v {
