@@ -178,16 +178,7 @@ pub fn read_array_into<R: Read>(
     header: &Header,
     out: &mut [u8],
 ) -> Result<(), ReadError> {
-    let declared = header.payload_len();
-    if out.len() as u64 != declared {
-        return Err(ReadError::Io(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "the destination holds {} bytes; the payload is {declared}",
-                out.len()
-            ),
-        )));
-    }
+    fits(header, out)?;
     let size = header.dtype().size();
     let start = header.header_len() as u64;
     let mut storage = vec![0u8; crate::CHUNK_LEN + validate::PAGE];
@@ -206,6 +197,22 @@ pub fn read_array_into<R: Read>(
         }
     }
     check_end(r, header, start, &mut storage)
+}
+
+/// The payload's length, when `out` holds exactly that many bytes; an
+/// `InvalidInput` error otherwise.
+fn fits(header: &Header, out: &[u8]) -> Result<u64, ReadError> {
+    let declared = header.payload_len();
+    if out.len() as u64 != declared {
+        return Err(ReadError::Io(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "the destination holds {} bytes; the payload is {declared}",
+                out.len()
+            ),
+        )));
+    }
+    Ok(declared)
 }
 
 /// A source read at byte offsets, from several threads at once: a file
@@ -315,16 +322,7 @@ pub fn read_array_at<S: ReadAt + ?Sized>(
     out: &mut [u8],
     threads: std::num::NonZeroUsize,
 ) -> Result<(), ReadError> {
-    let declared = header.payload_len();
-    if out.len() as u64 != declared {
-        return Err(ReadError::Io(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "the destination holds {} bytes; the payload is {declared}",
-                out.len()
-            ),
-        )));
-    }
+    let declared = fits(header, out)?;
     let size = header.dtype().size();
     let start = header.header_len() as u64;
     let parts = threads.get().min(out.len() / MIN_BYTES_PER_THREAD).max(1);
