@@ -5,7 +5,7 @@
 #                                              (and allocating + touching 1 GiB,
 #                                              the floor for any decoder)
 #   read_array_at into a fresh buffer,    vs  cat FILE > /dev/null
-#     in parallel parts (one per core)
+#     one thread, then one per core
 #   read_array_into a reused buffer       vs  cat FILE > /dev/null
 #   idx-validate of gzipped MNIST images  vs  gzip -dc FILE > /dev/null
 #   idx-validate of 10,000 small files    vs  cat FILES > /dev/null
@@ -51,6 +51,7 @@ row() {
 echo "machine: $(nproc) CPUs ($(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)), load average $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%Y-%m-%dT%H:%MZ); $runs runs, medians"
 row "read_array $mib MiB f32" "cat FILE" "cat $f32" "$ex/decode $f32"
 row "  (floor: allocate+touch $mib MiB)" "cat FILE" "cat $f32" "$ex/touch $(stat -L -c %s "$f32")"
+row "read_array_at $mib MiB f32, 1 thr" "cat FILE" "cat $f32" "$ex/decode_at $f32 1"
 row "read_array_at $mib MiB f32, $(nproc) thr" "cat FILE" "cat $f32" "$ex/decode_at $f32"
 # read_array_into a caller-owned buffer that is reused, as a loader's batch
 # loop does: in-process seconds of decodes 2..RUNS+1 (the first pays for the

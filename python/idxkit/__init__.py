@@ -128,8 +128,8 @@ def load(
     the file's element type in native byte order and the file's shape (rank 0
     included). A path is read in one streaming pass: memory is the output
     array, decoded with the GIL released; an uncompressed payload of more
-    than 128 MiB (a path or bytes) is decoded by up to four threads at once
-    (one per core).
+    than 128 MiB (from a path, bytes or a file object, when the source holds
+    all of it) is decoded by up to four threads at once (one per core).
 
     With ``mmap=True`` (a path to an uncompressed file), the result is a
     read-only array over the memory-mapped payload with the big-endian dtype

@@ -2,6 +2,8 @@
 by idx::read_array_at), and a failed allocation."""
 
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -12,7 +14,7 @@ MIB = 1 << 20
 
 
 @pytest.mark.parametrize("dtype", ["u1", "i2", ">i4", "f4", ">f8"])
-def test_a_payload_of_several_parts_loads_bit_for_bit(tmp_path, dtype):
+def test_a_payload_of_several_chunks_loads_bit_for_bit(tmp_path, dtype):
     # 9 MiB and a bit: more than one read buffer (256 KiB)
     n = (9 * MIB + 12) // np.dtype(dtype).itemsize
     rng = np.random.default_rng(7)
@@ -25,7 +27,8 @@ def test_a_payload_of_several_parts_loads_bit_for_bit(tmp_path, dtype):
         assert got.shape == (n, 1) and got.dtype.isnative
         # bit for bit, NaN payloads included
         assert got.tobytes() == a.astype(a.dtype.newbyteorder("=")).tobytes()
-    # a truncated copy still fails at its first missing byte
+    # a truncated copy still fails at its first missing byte (read by the
+    # library's streaming reader: the source is shorter than the header says)
     with pytest.raises(idxkit.InvalidFileError) as info:
         idxkit.load(data[: len(data) - 5])
     f = info.value.findings[0]
@@ -74,3 +77,39 @@ def test_an_allocation_that_fails_is_a_memory_error(tmp_path):
             pytest.skip("the file system holds no 1 TiB sparse file")
     with pytest.raises(MemoryError):
         idxkit.load(p)
+
+
+NUMPY_REFUSES = r"""
+import resource, sys
+import idxkit
+path = sys.argv[1]
+def vm(key):
+    for line in open('/proc/self/status'):
+        if line.startswith(key):
+            return int(line.split()[1]) * 1024
+# room for everything but the 100 MiB array
+limit = vm('VmSize') + (40 << 20)
+resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+try:
+    idxkit.load(path)
+except MemoryError as e:
+    print('MemoryError', e)
+else:
+    print('loaded')
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
+def test_numpy_refusing_the_allocation_is_a_memory_error(tmp_path):
+    # within numpy's allocation (at most 128 MiB): numpy's own MemoryError,
+    # not a panic of the native module
+    n = 100 * MIB
+    p = tmp_path / "u8.idx"
+    with open(p, "wb") as f:
+        f.write(b"\x00\x00\x08\x01" + n.to_bytes(4, "big"))
+        f.truncate(8 + n)
+    out = subprocess.run(
+        [sys.executable, "-c", NUMPY_REFUSES, str(p)], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("MemoryError Unable to allocate 100. MiB"), out.stdout + out.stderr

@@ -70,6 +70,24 @@ impl<'a> ChunkedReader<'a> {
     }
 }
 
+/// Bytes read at offsets in short reads: at most `sizes[offset % len]`
+/// bytes a call (at least 1), and never through `as_bytes`.
+struct ShortReads<'a> {
+    file: &'a [u8],
+    sizes: &'a [u8],
+}
+
+impl crate::ReadAt for ShortReads<'_> {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        let most = match self.sizes.len() {
+            0 => buf.len(),
+            n => usize::from(self.sizes[(offset % n as u64) as usize]).max(1),
+        };
+        let n = most.min(buf.len());
+        self.file.read_at(&mut buf[..n], offset)
+    }
+}
+
 impl Read for ChunkedReader<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.sizes[self.next % self.sizes.len()]
@@ -224,8 +242,10 @@ pub fn file_name_target(data: &[u8]) {
 /// `read_array` target: the first byte counts chunk sizes (at most 8), then
 /// the sizes, then the file. Streaming decode accepts exactly what `parse`
 /// accepts, decodes the same array and reports the same first violation;
-/// and so does `read_header` + `read_array_at` (1 to 4 threads, from the
-/// first byte) where the header declares at most a MiB.
+/// and so does `read_header` + `read_array_at`'s parallel decode (where the
+/// header declares at most a MiB), split into 1 to 4 parts of at least a
+/// few bytes on small alignments (from the first byte and the sizes), from
+/// the bytes in memory and through short positional reads of the sizes.
 pub fn read_array_target(data: &[u8]) {
     let Some((&n, rest)) = data.split_first() else {
         return;
@@ -234,30 +254,40 @@ pub fn read_array_target(data: &[u8]) {
     let n = usize::from(n % 8).min(rest.len());
     let (sizes, file) = rest.split_at(n);
     let streamed = crate::read_array(ChunkedReader::new(file, sizes));
-    let at = match crate::read_header(&mut &file[..]) {
+    let min_part = 1 + usize::from(sizes.first().copied().unwrap_or(0));
+    let align = 1 << (sizes.get(1).copied().unwrap_or(0) % 8);
+    let at = |src: &dyn crate::ReadAt| match crate::read_header(&mut &file[..]) {
         Ok(h) if h.payload_len() <= 1 << 20 => {
             let mut out = vec![0u8; h.payload_len() as usize];
-            Some(crate::read_array_at(file, &h, &mut out, threads).map(|()| out))
+            Some(
+                crate::read::read_parts_at(src, &h, &mut out, threads, min_part, align)
+                    .map(|()| out),
+            )
         }
         Ok(_) => None,
         Err(e) => Some(Err(e)),
     };
-    match (&at, &streamed) {
-        (None, _) => {}
-        (Some(Ok(out)), Ok(a)) => {
-            assert_eq!(
-                out,
-                &native_bytes(a.data()),
-                "read_array_at decoded other bytes"
-            );
-        }
-        (Some(Err(crate::ReadError::Invalid(e))), Err(crate::ReadError::Invalid(g))) => assert_eq!(
-            (e.rule(), e.offset(), e.length()),
-            (g.rule(), g.offset(), g.length())
-        ),
-        (Some(a), s) => {
-            let (a, s) = (a.as_ref().map(|_| ()), s.as_ref().map(|_| ()));
-            panic!("read_array_at {a:?} but read_array {s:?}") // ok: fuzz harness assertion
+    let short = ShortReads { file, sizes };
+    for at in [at(&file), at(&short)] {
+        match (&at, &streamed) {
+            (None, _) => {}
+            (Some(Ok(out)), Ok(a)) => {
+                assert_eq!(
+                    out,
+                    &native_bytes(a.data()),
+                    "read_array_at decoded other bytes"
+                )
+            }
+            (Some(Err(crate::ReadError::Invalid(e))), Err(crate::ReadError::Invalid(g))) => {
+                assert_eq!(
+                    (e.rule(), e.offset(), e.length()),
+                    (g.rule(), g.offset(), g.length())
+                )
+            }
+            (Some(a), s) => {
+                let (a, s) = (a.as_ref().map(|_| ()), s.as_ref().map(|_| ()));
+                panic!("read_array_at {a:?} but read_array {s:?}") // ok: fuzz harness assertion
+            }
         }
     }
     match (parse(file), streamed) {

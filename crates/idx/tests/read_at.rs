@@ -1,12 +1,15 @@
 //! `read_array_at` (a source read at offsets, the payload decoded in
 //! parallel parts) accepts exactly what `read_array` accepts, with the same
-//! errors, whatever the number of threads; and the parts do run at once.
+//! errors, whatever the number of threads; the parts do run at once, and
+//! the first failing part gives the error.
 
 use idx::{ReadAt, ReadError, MIN_BYTES_PER_THREAD};
 use std::collections::HashSet;
 use std::io;
 use std::num::NonZeroUsize;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 
 type Outcome = Result<(Vec<usize>, Vec<u8>), (String, u64)>;
 
@@ -82,7 +85,7 @@ fn read_at_equals_read_array_on_every_prefix_and_extension() {
 #[test]
 fn parts_decode_and_locate_truncation_and_trailing_bytes_as_one_pass_does() {
     // three parts and a bit, for each element size; cut inside the first
-    // part, on a part boundary, inside the last part, one element short,
+    // part, on a chunk boundary, inside the last part, one element short,
     // whole, and with trailing bytes
     for (code, size) in [(0x08u8, 1usize), (0x0B, 2), (0x0D, 4), (0x0E, 8)] {
         let count = (3 * MIN_BYTES_PER_THREAD + 4 * idx::CHUNK_LEN + 24) / size;
@@ -90,6 +93,7 @@ fn parts_decode_and_locate_truncation_and_trailing_bytes_as_one_pass_does() {
         let header = full.len() - count * size;
         let mut cases = vec![
             full[..header + 1000].to_vec(),
+            // on a chunk boundary
             full[..header + 4 * idx::CHUNK_LEN].to_vec(),
             full[..full.len() - 3 * size].to_vec(),
             full[..full.len() - 1].to_vec(),
@@ -113,67 +117,120 @@ fn parts_decode_and_locate_truncation_and_trailing_bytes_as_one_pass_does() {
     }
 }
 
-/// Bytes that record which threads read them, and can fail at an offset.
+/// Bytes that record which threads read them, can fail at offsets (each
+/// with its own message), and can hold each thread's first payload read
+/// until `meet` threads have arrived (at most 20 s), noting whether they
+/// all did.
 struct Recorded<'a> {
     bytes: &'a [u8],
     threads: Mutex<HashSet<std::thread::ThreadId>>,
-    fail_at: Option<u64>,
+    fail_at: Vec<u64>,
+    meet: usize,
+    arrived: Condvar,
+    missed: AtomicBool,
+}
+
+impl<'a> Recorded<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Recorded {
+            bytes,
+            threads: Mutex::default(),
+            fail_at: Vec::new(),
+            meet: 0,
+            arrived: Condvar::new(),
+            missed: AtomicBool::new(false),
+        }
+    }
 }
 
 impl ReadAt for Recorded<'_> {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        self.threads
-            .lock()
-            .unwrap() // ok: test
-            .insert(std::thread::current().id());
-        if self
-            .fail_at
-            .is_some_and(|f| (offset..offset + buf.len() as u64).contains(&f))
-        {
-            return Err(io::Error::other("the disk is on fire"));
+        let mut seen = self.threads.lock().unwrap(); // ok: test
+        if seen.insert(std::thread::current().id()) && self.meet > 0 {
+            self.arrived.notify_all();
+            let (guard, wait) = self
+                .arrived
+                .wait_timeout_while(seen, Duration::from_secs(20), |s| s.len() < self.meet)
+                .unwrap(); // ok: test
+            drop(guard);
+            if wait.timed_out() {
+                self.missed.store(true, Ordering::Relaxed);
+            }
+        } else {
+            drop(seen);
+        }
+        let end = offset + buf.len() as u64;
+        if let Some(f) = self.fail_at.iter().find(|&&f| (offset..end).contains(&f)) {
+            return Err(io::Error::other(format!("the disk is on fire at {f}")));
         }
         self.bytes.read_at(buf, offset)
     }
 }
 
 #[test]
-fn a_large_payload_is_read_by_several_threads_at_once() {
-    let count = 2 * MIN_BYTES_PER_THREAD / 4 + 100;
-    let full = encoding(0x0D, &[count as u32], 3);
-    for (threads, expected) in [(1, 1), (2, 2), (4, 2)] {
-        let src = Recorded {
-            bytes: &full,
-            threads: Mutex::default(),
-            fail_at: None,
-        };
+fn the_parts_are_decoded_at_the_same_time() {
+    // each part's first read waits for the others' (a decode one part
+    // after another would wait 20 s and fail)
+    for (threads, parts) in [(2, 2), (3, 3), (4, 4), (6, 4)] {
+        let count = 3 * MIN_BYTES_PER_THREAD / 4 + 3 * (2 << 20) / 4 + 100;
+        let full = encoding(0x0D, &[count as u32], 3);
+        let mut src = Recorded::new(&full);
+        src.meet = parts;
         assert_eq!(via_read_at(&src, &full, threads), via_read_array(&full));
-        // the parts' threads (the calling thread reads the trailing check)
+        assert!(
+            !src.missed.load(Ordering::Relaxed),
+            "{threads} threads asked"
+        );
+        // the caller decodes the first part (and checks the end)
         let seen = src.threads.lock().unwrap().len(); // ok: test
-        let calling = usize::from(threads > 1);
-        assert_eq!(seen, expected + calling, "{threads} threads asked");
+        assert_eq!(seen, parts, "{threads} threads asked");
     }
+    // one thread asked: the caller alone
+    let full = encoding(0x0D, &[(2 * MIN_BYTES_PER_THREAD / 4) as u32], 3);
+    let src = Recorded::new(&full);
+    assert_eq!(via_read_at(&src, &full, 1), via_read_array(&full));
+    assert_eq!(src.threads.lock().unwrap().len(), 1); // ok: test
 }
 
 #[test]
-fn a_source_error_in_any_part_is_returned() {
-    let count = 3 * MIN_BYTES_PER_THREAD + 8;
+fn the_first_failing_part_gives_the_error() {
+    let count = 3 * MIN_BYTES_PER_THREAD + 3 * (2 << 20) + 8;
     let full = encoding(0x08, &[count as u32], 5);
-    for at in [
-        100u64,
-        (MIN_BYTES_PER_THREAD + 5) as u64,
-        full.len() as u64 - 2,
-    ] {
-        let src = Recorded {
-            bytes: &full,
-            threads: Mutex::default(),
-            fail_at: Some(at),
-        };
-        let h = idx::read_header(&mut &full[..]).unwrap(); // ok: test
+    let h = idx::read_header(&mut &full[..]).unwrap(); // ok: test
+    let third = full.len() as u64 / 3;
+    let decode = |src: &Recorded<'_>| {
         let mut out = vec![0u8; count];
-        match idx::read_array_at(&src, &h, &mut out, NonZeroUsize::new(3).unwrap()) {
-            Err(ReadError::Io(e)) => assert_eq!(e.to_string(), "the disk is on fire"),
+        idx::read_array_at(src, &h, &mut out, NonZeroUsize::new(3).unwrap()) // ok: test
+    };
+    // one failing read anywhere: its error
+    for at in [100u64, third + 5, full.len() as u64 - 2] {
+        let mut src = Recorded::new(&full);
+        src.fail_at = vec![at];
+        match decode(&src) {
+            Err(ReadError::Io(e)) => {
+                assert_eq!(e.to_string(), format!("the disk is on fire at {at}"))
+            }
             other => panic!("failing at {at}: {other:?}"), // ok: test
         }
+    }
+    // failing reads in every part: the first part's
+    let mut src = Recorded::new(&full);
+    src.fail_at = vec![full.len() as u64 - 2, third + 5, 100];
+    match decode(&src) {
+        Err(ReadError::Io(e)) => assert_eq!(e.to_string(), "the disk is on fire at 100"),
+        other => panic!("{other:?}"), // ok: test
+    }
+    // cut short in the first part and failing in the last: IDX202 where
+    // the data ends, as one pass reads it
+    let cut = &full[..1000];
+    let mut src = Recorded::new(cut);
+    src.fail_at = vec![full.len() as u64 - 2];
+    match decode(&src) {
+        Err(ReadError::Invalid(e)) => {
+            assert_eq!((e.rule().code(), e.offset()), ("IDX202", 1000));
+            assert_eq!(Err(("IDX202".to_string(), 1000)), via_read_array(cut));
+        }
+        other => panic!("{other:?}"), // ok: test
     }
 }
 
