@@ -245,8 +245,8 @@ fn plan<R: Read + Seek>(
 /// [`NUMPY_ALLOCATION_MAX`] with (memory bandwidth, not cores, bounds it
 /// beyond that); the library gives each at least
 /// [`idx::MIN_BYTES_PER_THREAD`] of the payload. Into fresh 4 KiB pages a
-/// 1 GiB f32 file decoded in 0.96 s with one thread and 0.45 s with two on
-/// the project machine (example `decode_at`). Into numpy's allocation one
+/// 1 GiB f32 file decoded in 0.70 s with one thread and 0.51 s with two on
+/// the project machine (`bench/rows.sh`). Into numpy's allocation one
 /// thread decodes: there, two threads
 /// faulting in huge pages at once stalled for 50 to 75 ms in about a third
 /// of MNIST's 45 MiB loads (against 8 to 10 ms; one thread never did).

@@ -310,8 +310,8 @@ pub const MIN_BYTES_PER_THREAD: usize = 4 << 20;
 /// kernel mapping the destination's pages as they are first written, one
 /// page fault per 4 KiB; decoding the parts at once takes those faults, and
 /// the copy, on as many cores. Measured on the project machine (2 vCPUs),
-/// a 1 GiB f32 file decodes into fresh memory in 0.96 s with one thread and
-/// 0.45 s with two (example `decode_at`, `bench/rows.sh`).
+/// a 1 GiB f32 file decodes into fresh memory in 0.70 s with one thread and
+/// 0.51 s with two (example `decode_at`; `bench/rows.sh`, medians of 5).
 ///
 /// # Errors
 /// As [`read_array_into`]: a truncated payload (IDX202) is reported at the
