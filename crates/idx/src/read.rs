@@ -432,8 +432,8 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
             for (i, h) in started {
                 match h.join() {
                     Ok(Some(r)) => results[i] = r,
-                    // invariant: the part was sent before the handle was kept
-                    Ok(None) => unreachable!("a started part's thread got its part"),
+                    // the part was sent before the handle was kept
+                    Ok(None) => unreachable!("no part"), // invariant: sent first
                     Err(p) => std::panic::resume_unwind(p),
                 }
             }
