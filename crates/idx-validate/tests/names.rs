@@ -150,6 +150,24 @@ fn json_carries_a_non_utf8_path_exactly() {
 }
 
 #[test]
+fn sarif_lists_a_gzip_file_named_twice_once() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("t.idx.gz"), gzip(&TRAILING)).unwrap();
+    let doc = sarif(d.path(), &["t.idx.gz", "t.idx.gz"]);
+    let run = &doc["runs"][0];
+    let arts = run["artifacts"].as_array().unwrap();
+    assert_eq!(arts.len(), 2, "{arts:#?}");
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    for r in results {
+        assert_eq!(
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["index"],
+            1
+        );
+    }
+}
+
+#[test]
 fn sarif_locates_gzip_findings_in_a_nested_artifact() {
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("t.idx.gz"), gzip(&TRAILING)).unwrap();

@@ -109,7 +109,8 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         std::collections::HashMap::new();
     for r in results {
         if let Ok(c) = &r.outcome {
-            if c.report.compression.is_some() {
+            // a file named twice is one artifact pair
+            if c.report.compression.is_some() && !streams.contains_key(&r.source.display()) {
                 let uri = super::uri(r);
                 let parent = artifacts.len();
                 artifacts.push(json!({
