@@ -247,9 +247,9 @@ fn plan<R: Read + Seek>(
 /// [`idx::MIN_BYTES_PER_THREAD`] of the payload. Into fresh 4 KiB pages a
 /// 1 GiB f32 file decoded in 0.70 s with one thread and 0.51 s with two on
 /// the project machine (`bench/rows.sh`). Into numpy's allocation one
-/// thread decodes: there, two threads
-/// faulting in huge pages at once stalled for 50 to 75 ms in about a third
-/// of MNIST's 45 MiB loads (against 8 to 10 ms; one thread never did).
+/// thread decodes: there, two threads faulting in huge pages at once
+/// stalled for 50 to 75 ms in about a third of MNIST's 45 MiB loads
+/// (against 8 to 10 ms; one thread never did).
 const MAX_LOAD_THREADS: usize = 4;
 
 fn load_threads() -> std::num::NonZeroUsize {

@@ -179,24 +179,48 @@ pub fn read_array_into<R: Read>(
     out: &mut [u8],
 ) -> Result<(), ReadError> {
     fits(header, out)?;
-    let size = header.dtype().size();
-    let start = header.header_len() as u64;
+    decode_stream(r, out, header.dtype().size()).map_err(|e| e.at(header, 0))?;
+    check_end(r, header, header.header_len() as u64, &mut Vec::new())
+}
+
+/// Why decoding a stretch of the payload stopped short.
+enum Short {
+    /// The source ended after this many of the stretch's bytes.
+    End(usize),
+    /// The source failed.
+    Io(io::Error),
+}
+
+impl Short {
+    /// The error, for a stretch that starts `from` bytes into the payload.
+    fn at(self, header: &Header, from: usize) -> ReadError {
+        match self {
+            Short::Io(e) => ReadError::Io(e),
+            Short::End(k) => {
+                let seen = (from + k) as u64;
+                let start = header.header_len() as u64;
+                invalid(validate::truncated_payload(header, seen, start + seen))
+            }
+        }
+    }
+}
+
+/// Reads `out.len()` payload bytes from `r` a [`CHUNK_LEN`](crate::CHUNK_LEN)
+/// chunk at a time into a page-aligned buffer that stays in the cache, and
+/// byte-swaps elements of `size` bytes from there into `out`.
+fn decode_stream<R: Read>(r: &mut R, out: &mut [u8], size: usize) -> Result<(), Short> {
     let mut storage = vec![0u8; crate::CHUNK_LEN + validate::PAGE];
     let buf = validate::page_aligned(&mut storage);
     let mut seen = 0usize;
     for part in out.chunks_mut(crate::CHUNK_LEN) {
-        let k = fill(r, &mut buf[..part.len()])?;
+        let k = fill(r, &mut buf[..part.len()]).map_err(Short::Io)?;
         be_to_native(&buf[..k], &mut part[..k], size);
         seen += k;
         if k < part.len() {
-            return Err(invalid(validate::truncated_payload(
-                header,
-                seen as u64,
-                start + seen as u64,
-            )));
+            return Err(Short::End(seen));
         }
     }
-    check_end(r, header, start, &mut storage)
+    Ok(())
 }
 
 /// The payload's length, when `out` holds exactly that many bytes; an
@@ -350,45 +374,29 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     let start = header.header_len() as u64;
     let parts = threads.get().min(out.len() / min_part.max(1)).max(1);
     let starts = part_starts(out.as_ptr().addr(), out.len(), parts, size, align);
-    // Each part: Ok, or how many of its bytes were read before it failed.
-    let decode = |from: usize, part: &mut [u8]| -> Result<(), (usize, Option<io::Error>)> {
-        if let Some(bytes) = src.as_bytes() {
-            // in memory: decoded from where it lies
-            let at = usize::try_from(start).map_or(bytes.len(), |s| s.saturating_add(from));
-            let have = bytes.get(at..).unwrap_or_default();
-            let k = have.len().min(part.len());
-            for (to, from) in part[..k]
-                .chunks_mut(crate::CHUNK_LEN)
-                .zip(have[..k].chunks(crate::CHUNK_LEN))
-            {
-                be_to_native(from, to, size);
-            }
-            return if k < part.len() {
-                Err((k, None))
-            } else {
-                Ok(())
+    let decode = |from: usize, part: &mut [u8]| -> Result<(), Short> {
+        let Some(bytes) = src.as_bytes() else {
+            let mut r = Cursor {
+                src,
+                pos: start + from as u64,
             };
+            return decode_stream(&mut r, part, size);
+        };
+        // in memory: decoded from where it lies
+        let at = usize::try_from(start).map_or(bytes.len(), |s| s.saturating_add(from));
+        let have = bytes.get(at..).unwrap_or_default();
+        let k = have.len().min(part.len());
+        for (to, from) in part[..k]
+            .chunks_mut(crate::CHUNK_LEN)
+            .zip(have[..k].chunks(crate::CHUNK_LEN))
+        {
+            be_to_native(from, to, size);
         }
-        let mut storage = vec![0u8; crate::CHUNK_LEN + validate::PAGE];
-        let buf = validate::page_aligned(&mut storage);
-        let mut done = 0usize;
-        for piece in part.chunks_mut(crate::CHUNK_LEN) {
-            let mut k = 0;
-            while k < piece.len() {
-                match src.read_at(&mut buf[k..piece.len()], start + (from + done + k) as u64) {
-                    Ok(0) => break,
-                    Ok(n) => k += n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err((done + k, Some(e))),
-                }
-            }
-            be_to_native(&buf[..k], &mut piece[..k], size);
-            done += k;
-            if k < piece.len() {
-                return Err((done, None));
-            }
+        if k < part.len() {
+            Err(Short::End(k))
+        } else {
+            Ok(())
         }
-        Ok(())
     };
     let results: Vec<_> = if starts.len() == 1 {
         vec![decode(0, out)]
@@ -442,19 +450,8 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     };
     // The first part that failed: its first missing byte is the payload's
     // (a later part's failure is at a later offset).
-    for (from, r) in starts.iter().zip(results) {
-        match r {
-            Ok(()) => {}
-            Err((_, Some(e))) => return Err(ReadError::Io(e)),
-            Err((k, None)) => {
-                let seen = (from + k) as u64;
-                return Err(invalid(validate::truncated_payload(
-                    header,
-                    seen,
-                    start + seen,
-                )));
-            }
-        }
+    for (&from, r) in starts.iter().zip(results) {
+        r.map_err(|e| e.at(header, from))?;
     }
     let mut tail = Cursor {
         src,
