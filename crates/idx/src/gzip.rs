@@ -269,6 +269,30 @@ mod tests {
     }
 
     #[test]
+    fn a_block_without_an_end_of_block_code_is_damage_at_its_header() {
+        // fuzz/regressions/inflate_diff/eob-missing-lit-len-code: a final
+        // dynamic block whose literal/length code has one symbol (0x1d,
+        // eight bits) and no code for 256, the end of block. No symbol of
+        // it can be followed by a valid end, so nothing of it is decoded:
+        // the damage is the block header (zlib: "invalid code -- missing
+        // end-of-block"), while an inflater that checks only symbol by
+        // symbol emits 0x1d bytes until a bit pattern fails to decode.
+        let hex = concat!(
+            "1d52494600010000000000010000000000000000000000000000000000000000",
+            "0000000000000000000000000000000000000000000000000000000000000000",
+            "0000000b0b0b0b0b0b0b0b0b0b0b0b0b0b2b29d47a082e00360b0b0b0b0b0b0b",
+            "0b0b0b0b0b0b0b0b0b040b0b0b0b000e00400921fb5420442d18",
+        );
+        let mut b = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+        b.extend((0..hex.len() / 2).map(|i| {
+            u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap() // ok: unit test
+        }));
+        let (out, why, _) = decode(&b);
+        assert_eq!(out, b"");
+        assert!(why.unwrap().contains("end-of-block")); // ok: unit test
+    }
+
+    #[test]
     fn a_distance_before_the_start_is_damage_and_the_prefix_is_kept() {
         // issue #12, bug 2: zlib says "invalid distance too far back" after
         // decoding 00 00 08 01
