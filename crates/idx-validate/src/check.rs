@@ -144,15 +144,14 @@ pub fn check(source: &Source, settings: &Settings) -> FileResult {
         Source::File(p) => File::open(p).and_then(|f| {
             // a labels file's values are read even then: the dataset
             // rules (--classes, gaps) need them (its own lints stay off)
+            let len = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
             if settings.structure_only && opts.scan_labels.is_none() {
-                structure_only(f, &opts)
+                idx::validate_structure(f, len, &opts)
             } else if settings.structure_only {
-                let len = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
                 idx::validate_reader_len(f, len, &opts.clone().with_lints(false))
             } else {
                 // a regular file's length comes from its metadata, so the
                 // library can stop reading once nothing else can change
-                let len = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
                 idx::validate_reader_len(f, len, &opts)
             }
         }),
@@ -163,28 +162,6 @@ pub fn check(source: &Source, settings: &Settings) -> FileResult {
             .map(|r| cap(r, settings.max_findings))
             .map_err(|e| e.to_string()),
     }
-}
-
-/// Reads the first bytes only; the rest is accounted for by length. Gzip
-/// and non-regular files are read in full (their length is not known).
-fn structure_only(mut f: File, opts: &Options) -> io::Result<Report> {
-    let meta = f.metadata()?;
-    let mut head = vec![0u8; idx::MAX_HEADER_LEN];
-    let mut n = 0;
-    while n < head.len() {
-        match f.read(&mut head[n..])? {
-            0 => break,
-            k => n += k,
-        }
-    }
-    let gz = head[..n].starts_with(&[0x1f, 0x8b]) && opts.decompress;
-    if !meta.is_file() || gz {
-        return idx::validate_reader(io::Cursor::new(head[..n].to_vec()).chain(f), opts);
-    }
-    let mut v = idx::Validator::new(opts.clone().with_lints(false));
-    v.feed(&head[..n]);
-    v.skip(meta.len().saturating_sub(n as u64));
-    Ok(v.finish())
 }
 
 /// Caps the findings of `report` at `max` per rule (0: no cap).

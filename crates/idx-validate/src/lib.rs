@@ -45,15 +45,9 @@ pub fn fix_column(rule: idx::Rule) -> String {
     }
 }
 
-/// `--max-decompressed`'s default: 64 GiB.
-pub const DEFAULT_MAX_DECOMPRESSED: u64 = 64 << 30;
-
-/// The decompression limit for a `--max-decompressed` setting: the
-/// default ([`DEFAULT_MAX_DECOMPRESSED`]) when none is given, no limit for 0
-/// (as for `--max-findings`, spec 7.20).
-pub fn decompression_limit(setting: Option<u64>) -> Option<u64> {
-    Some(setting.unwrap_or(DEFAULT_MAX_DECOMPRESSED)).filter(|&n| n > 0)
-}
+/// `--max-decompressed`'s default and meaning are the library's: see
+/// [`idx::input::decompression_limit`].
+pub use idx::input::{decompression_limit, DEFAULT_MAX_DECOMPRESSED};
 
 /// An `--expect-shape` pattern: dimensions, `None` for `*`.
 #[derive(Debug, Clone, PartialEq, Eq)]

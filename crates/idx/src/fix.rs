@@ -855,7 +855,7 @@ fn is_gzip<R: Read + Seek>(input: &mut R, opts: &FixOptions) -> io::Result<bool>
     input.seek(SeekFrom::Start(0))?;
     let mut magic = [0u8; 2];
     let n = fill(input, &mut magic)?;
-    Ok(n == 2 && magic == [0x1f, 0x8b])
+    Ok(crate::is_gzip(&magic[..n]))
 }
 
 /// Validates `input` with `plan` applied; returns the report and the raw

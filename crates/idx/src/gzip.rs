@@ -85,18 +85,8 @@ impl<R: Read> Members<R> {
             return Ok(());
         }
         self.pos = 0;
-        self.len = 0;
-        while self.len < self.buf.len() {
-            match self.src.read(&mut self.buf[self.len..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    break;
-                }
-                Ok(k) => self.len += k,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
+        self.len = crate::input::fill(&mut self.src, &mut self.buf)?;
+        self.eof = self.len < self.buf.len();
         Ok(())
     }
 

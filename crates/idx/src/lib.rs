@@ -28,6 +28,7 @@ mod fix;
 mod formats;
 mod gzip;
 mod header;
+pub mod input;
 pub mod lint;
 mod parse;
 pub mod plural;
@@ -57,7 +58,7 @@ pub use read::{
 pub use rules::{Rule, Severity, RETIRED};
 pub use sniff::SNIFF_LEN;
 pub use validate::{
-    is_gzip, validate, validate_reader, validate_reader_len, validate_with, Options, Validator,
-    CHUNK_LEN, TRAILING_COUNT_LIMIT,
+    is_gzip, validate, validate_reader, validate_reader_len, validate_structure, validate_with,
+    Options, Validator, CHUNK_LEN, TRAILING_COUNT_LIMIT,
 };
 pub use write::{encode_header, to_bytes, write, write_raw, write_slice, WriteError};

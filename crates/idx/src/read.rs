@@ -53,20 +53,6 @@ fn invalid(f: Finding) -> ReadError {
     ReadError::Invalid(f.into())
 }
 
-/// Reads until `buf` is full or the reader ends; returns the bytes read.
-fn fill<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
-}
-
 /// Reads a whole raw IDX stream into an owned, native-endian array, in one
 /// pass, without holding the file's bytes: the payload is decoded as it is
 /// read, through a fixed 256 KiB buffer.
@@ -114,14 +100,14 @@ pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
 /// for the reader's errors.
 pub fn read_header<R: Read>(r: &mut R) -> Result<Header, ReadError> {
     let mut head = [0u8; MAGIC_LEN];
-    let n = fill(r, &mut head)?;
+    let n = crate::input::fill(r, &mut head)?;
     let mut pos = n as u64;
     let got = &head[..n];
     if got.iter().take(2).any(|&b| b != 0) {
         // Enough of the stream to recognise what it is instead.
         let mut prefix = got.to_vec();
         let mut more = [0u8; 512];
-        let k = fill(r, &mut more[..crate::SNIFF_LEN - n.min(crate::SNIFF_LEN)])?;
+        let k = crate::input::fill(r, &mut more[..crate::SNIFF_LEN - n.min(crate::SNIFF_LEN)])?;
         prefix.extend_from_slice(&more[..k]);
         return Err(invalid(
             sniff(&prefix).unwrap_or_else(|| validate::reserved_bytes(&got[..n.min(2)])),
@@ -136,7 +122,7 @@ pub fn read_header<R: Read>(r: &mut R) -> Result<Header, ReadError> {
     let rank = head[3];
     let mut dim_bytes = [0u8; 4 * 255];
     let want = 4 * usize::from(rank);
-    let k = fill(r, &mut dim_bytes[..want])?;
+    let k = crate::input::fill(r, &mut dim_bytes[..want])?;
     pos += k as u64;
     if k < want {
         return Err(invalid(validate::truncated_dimensions(pos as usize, rank)));
@@ -213,7 +199,7 @@ fn decode_stream<R: Read>(r: &mut R, out: &mut [u8], size: usize) -> Result<(), 
     let buf = validate::page_aligned(&mut storage);
     let mut seen = 0usize;
     for part in out.chunks_mut(crate::CHUNK_LEN) {
-        let k = fill(r, &mut buf[..part.len()]).map_err(Short::Io)?;
+        let k = crate::input::fill(r, &mut buf[..part.len()]).map_err(Short::Io)?;
         be_to_native(&buf[..k], &mut part[..k], size);
         seen += k;
         if k < part.len() {
@@ -537,20 +523,18 @@ fn be_to_native(src: &[u8], dst: &mut [u8], size: usize) {
 /// # Errors
 /// As [`read_array`]; a damaged gzip stream is an `InvalidData`
 /// [`ReadError::Io`] (validate the input to locate it as IDX701).
-pub fn read_input<R: Read>(mut r: R, opts: &crate::Options) -> Result<Array, ReadError> {
-    let mut magic = [0u8; 2];
-    let n = fill(&mut r, &mut magic)?;
-    let stream = io::Cursor::new(magic).take(n as u64).chain(r);
-    if !(opts.decompress && crate::is_gzip(&magic[..n])) {
-        return read_array(stream);
-    }
-    let mut limited = Limited {
-        inner: crate::gzip_decoder(stream),
-        left: opts.max_decompressed,
-        over: false,
+pub fn read_input<R: Read>(r: R, opts: &crate::Options) -> Result<Array, ReadError> {
+    let limit = if opts.decompress {
+        opts.max_decompressed
+    } else {
+        None
     };
-    let got = read_array(&mut limited);
-    match (opts.max_decompressed, limited.over) {
+    if !opts.decompress {
+        return read_array(r);
+    }
+    let mut stream = crate::input::open_cut(r, limit)?;
+    let got = read_array(&mut stream);
+    match (limit, stream.hit_limit()) {
         (Some(limit), true) => match got {
             // spec 7.19: the limit hides the truncations it causes, never a
             // finding located before it (trailing bytes already seen)
@@ -568,37 +552,6 @@ pub fn read_input<R: Read>(mut r: R, opts: &crate::Options) -> Result<Array, Rea
     }
 }
 
-/// A reader that ends after `left` bytes (when a limit is set) and records
-/// whether its source held more.
-struct Limited<R> {
-    inner: R,
-    left: Option<u64>,
-    over: bool,
-}
-
-impl<R: Read> Read for Limited<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let Some(left) = self.left else {
-            return self.inner.read(buf);
-        };
-        if buf.is_empty() {
-            return Ok(0);
-        }
-        if left == 0 {
-            // one more byte tells whether the source goes on
-            let mut one = [0u8; 1];
-            if !self.over && fill(&mut self.inner, &mut one)? > 0 {
-                self.over = true;
-            }
-            return Ok(0);
-        }
-        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
-        let k = self.inner.read(&mut buf[..want])?;
-        self.left = Some(left - k as u64);
-        Ok(k)
-    }
-}
-
 fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec<T>, ReadError> {
     let size = T::TYPE.size();
     let declared = h.payload_len();
@@ -612,7 +565,7 @@ fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec
     while seen < declared {
         let room = (buf.len() - carry) as u64;
         let want = (declared - seen).min(room) as usize;
-        let k = fill(r, &mut buf[carry..carry + want])?;
+        let k = crate::input::fill(r, &mut buf[carry..carry + want])?;
         if k == 0 {
             break;
         }
@@ -646,7 +599,7 @@ fn check_end<R: Read>(
 ) -> Result<(), ReadError> {
     let declared = h.payload_len();
     let mut tail = [0u8; 4];
-    let t = fill(r, &mut tail)?;
+    let t = crate::input::fill(r, &mut tail)?;
     if t > 0 {
         if buf.len() < crate::CHUNK_LEN {
             buf.resize(crate::CHUNK_LEN, 0);
@@ -656,11 +609,11 @@ fn check_end<R: Read>(
         let mut cut = false;
         loop {
             if extra >= validate::TRAILING_COUNT_LIMIT {
-                cut = fill(r, &mut buf[..1])? > 0;
+                cut = crate::input::fill(r, &mut buf[..1])? > 0;
                 break;
             }
             let want = (validate::TRAILING_COUNT_LIMIT - extra).min(buf.len() as u64) as usize;
-            let k = fill(r, &mut buf[..want])?;
+            let k = crate::input::fill(r, &mut buf[..want])?;
             if k == 0 {
                 break;
             }

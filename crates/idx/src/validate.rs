@@ -149,6 +149,32 @@ pub fn validate_reader<R: Read>(reader: R, opts: &Options) -> io::Result<Report>
     validate_reader_len(reader, None, opts)
 }
 
+/// Structure-only validation (`idx-validate --structure-only`): the magic,
+/// the dimensions and the length, with no lint and without reading the
+/// payload when `len` (a regular file's size) is known; gzip input, and a
+/// source of unknown length, is read in full (its length is not known
+/// otherwise). Reads at most [`MAX_HEADER_LEN`](crate::MAX_HEADER_LEN)
+/// bytes of a raw source of known length.
+///
+/// # Errors
+/// Only the reader's own I/O errors.
+pub fn validate_structure<R: Read>(
+    mut reader: R,
+    len: Option<u64>,
+    opts: &Options,
+) -> io::Result<Report> {
+    let opts = opts.clone().with_lints(false);
+    let mut head = [0u8; crate::MAX_HEADER_LEN];
+    let n = crate::input::fill(&mut reader, &mut head)?;
+    let Some(len) = len.filter(|_| !(opts.decompress && is_gzip(&head[..n]))) else {
+        return validate_reader_len(io::Cursor::new(&head[..n]).chain(reader), len, &opts);
+    };
+    let mut v = Validator::new(opts);
+    v.feed(&head[..n]);
+    v.skip(len.saturating_sub(n as u64));
+    Ok(v.finish())
+}
+
 /// [`validate_reader`] for a source whose length is known, e.g. a regular
 /// file's size from its metadata: once no further byte can change the
 /// findings, the rest is accounted for by `len` instead of being read, and
@@ -163,15 +189,7 @@ pub fn validate_reader_len<R: Read>(
     opts: &Options,
 ) -> io::Result<Report> {
     let mut peek = [0u8; 2];
-    let mut n = 0;
-    while n < 2 {
-        match reader.read(&mut peek[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
+    let n = crate::input::fill(&mut reader, &mut peek)?;
     if opts.decompress && is_gzip(&peek[..n]) {
         return drive_gzip(io::Cursor::new(&peek[..n]).chain(reader), opts);
     }

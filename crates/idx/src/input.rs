@@ -1,0 +1,247 @@
+//! One way in: how every reader of IDX bytes opens a stream.
+//!
+//! [`fill`] is the one "read until full or the end" loop; [`open`] sniffs
+//! the gzip magic without losing a byte and returns either the raw stream
+//! or the library's own gzip decoder (the one validation uses, so every
+//! front end accepts exactly the gzip data validation accepts) behind a
+//! decompression limit whose default, [`DEFAULT_MAX_DECOMPRESSED`], lives
+//! here. Front ends (the CLIs, `idx convert`, the Python module, the
+//! differential fuzzer) open their inputs through this module and never
+//! sniff or decompress on their own.
+
+use std::io::{self, Read};
+
+/// The default decompression limit (64 GiB): gzip input that would
+/// decompress to more is reported as IDX702, not decoded without end.
+pub const DEFAULT_MAX_DECOMPRESSED: u64 = 64 << 30;
+
+/// The decompression limit for a user's setting: the setting, or the
+/// default ([`DEFAULT_MAX_DECOMPRESSED`]) when none is given; `Some(0)`
+/// means no limit.
+pub fn decompression_limit(setting: Option<u64>) -> Option<u64> {
+    Some(setting.unwrap_or(DEFAULT_MAX_DECOMPRESSED)).filter(|&n| n > 0)
+}
+
+/// Reads until `buf` is full or the stream ends; returns the bytes read.
+/// Interrupted reads are retried.
+///
+/// # Errors
+/// The stream's errors.
+pub fn fill<R: Read + ?Sized>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// A stream opened by [`open`]: the raw bytes, or the decompressed bytes of
+/// a gzip container.
+pub struct Stream<R> {
+    inner: Inner<R>,
+    limit: Option<u64>,
+    /// Decompressed bytes returned so far (gzip only).
+    out: u64,
+    over: bool,
+    /// End the stream at the limit (read_input's mode) instead of failing.
+    end_at_limit: bool,
+}
+
+/// The source with its sniffed bytes put back in front.
+type Sniffed<R> = io::Chain<io::Take<io::Cursor<[u8; 2]>>, R>;
+
+enum Inner<R> {
+    Raw(Sniffed<R>),
+    Gzip(Box<crate::gzip::Members<Sniffed<R>>>),
+}
+
+impl<R> std::fmt::Debug for Stream<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stream")
+            .field("gzip", &self.is_gzip())
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Opens `r` as IDX input: gzip (recognised by its magic, `1f 8b`) is
+/// decoded by the library's decoder, at most `max_decompressed` bytes
+/// (`None`: no limit); anything else is passed through unchanged. Nothing
+/// is lost: the sniffed bytes are returned first.
+///
+/// A damaged gzip stream reads as an `InvalidData` error after the bytes
+/// decoded before the damage; a stream that holds more than the limit
+/// reads as an error (kind `Other`, [`Stream::hit_limit`] true) after
+/// exactly the limit. Callers that report findings validate instead
+/// ([`validate_reader`](crate::validate_reader)), which locates both as
+/// IDX701 and IDX702.
+///
+/// # Errors
+/// The source's errors while sniffing.
+pub fn open<R: Read>(mut r: R, max_decompressed: Option<u64>) -> io::Result<Stream<R>> {
+    let mut magic = [0u8; 2];
+    let n = fill(&mut r, &mut magic)?;
+    let stream = io::Cursor::new(magic).take(n as u64).chain(r);
+    let inner = if crate::is_gzip(&magic[..n]) {
+        Inner::Gzip(Box::new(crate::gzip::Members::new(stream)))
+    } else {
+        Inner::Raw(stream)
+    };
+    Ok(Stream {
+        inner,
+        limit: max_decompressed,
+        out: 0,
+        over: false,
+        end_at_limit: false,
+    })
+}
+
+/// [`open`], but a stream over the limit ends there (`Ok(0)`) with
+/// [`Stream::hit_limit`] set, so that a reader sees the bytes up to the
+/// limit as the validator does (spec 7.19: a finding located before the
+/// limit is kept).
+pub(crate) fn open_cut<R: Read>(r: R, max_decompressed: Option<u64>) -> io::Result<Stream<R>> {
+    let mut s = open(r, max_decompressed)?;
+    s.end_at_limit = true;
+    Ok(s)
+}
+
+impl<R> Stream<R> {
+    /// True when the input was a gzip container.
+    pub fn is_gzip(&self) -> bool {
+        matches!(self.inner, Inner::Gzip(_))
+    }
+
+    /// True when reading stopped at the decompression limit.
+    pub fn hit_limit(&self) -> bool {
+        self.over
+    }
+}
+
+impl<R: Read> Read for Stream<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match &mut self.inner {
+            Inner::Raw(r) => r.read(buf),
+            Inner::Gzip(g) => {
+                let Some(limit) = self.limit else {
+                    return g.read(buf);
+                };
+                if self.over {
+                    return if self.end_at_limit {
+                        Ok(0)
+                    } else {
+                        Err(limit_error(limit))
+                    };
+                }
+                let left = limit - self.out;
+                if left == 0 {
+                    // one more byte tells whether the stream holds more
+                    let mut probe = [0u8; 1];
+                    return match g.read(&mut probe)? {
+                        0 => Ok(0),
+                        _ => {
+                            self.over = true;
+                            if self.end_at_limit {
+                                Ok(0)
+                            } else {
+                                Err(limit_error(limit))
+                            }
+                        }
+                    };
+                }
+                let room = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+                let n = g.read(&mut buf[..room])?;
+                self.out += n as u64;
+                Ok(n)
+            }
+        }
+    }
+}
+
+fn limit_error(limit: u64) -> io::Error {
+    io::Error::other(format!(
+        "the gzip stream decompresses to more than {limit} bytes (IDX702; raise the limit to read it)"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn gz(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(bytes).unwrap(); // ok: unit test
+        e.finish().unwrap() // ok: unit test
+    }
+
+    fn all<R: Read>(mut s: Stream<R>) -> (Vec<u8>, Option<io::ErrorKind>, bool) {
+        let mut out = Vec::new();
+        let mut buf = [0u8; 3];
+        loop {
+            match s.read(&mut buf) {
+                Ok(0) => return (out, None, s.is_gzip()),
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+                Err(e) => return (out, Some(e.kind()), s.is_gzip()),
+            }
+        }
+    }
+
+    #[test]
+    fn raw_input_passes_through_whole_even_shorter_than_the_magic() {
+        for b in [
+            &b""[..],
+            b"\x00",
+            b"\x1f",
+            b"\x00\x00\x08\x01\x00\x00\x00\x01\x07",
+        ] {
+            assert_eq!(all(open(b, None).unwrap()), (b.to_vec(), None, false)); // ok: unit test
+        }
+    }
+
+    #[test]
+    fn gzip_is_decoded_by_the_library_decoder_padding_included() {
+        let mut g = gz(b"\x00\x00\x08\x01\x00\x00\x00\x01\x07");
+        g.extend([0, 0, 0]); // zero padding after the last member (spec 7.18)
+        let (out, err, gzip) = all(open(&g[..], None).unwrap()); // ok: unit test
+        assert_eq!(
+            (out.as_slice(), err, gzip),
+            (&b"\x00\x00\x08\x01\x00\x00\x00\x01\x07"[..], None, true)
+        );
+    }
+
+    #[test]
+    fn the_limit_stops_after_exactly_its_bytes_and_says_so() {
+        let g = gz(&[5u8; 100]);
+        let mut s = open(&g[..], Some(10)).unwrap(); // ok: unit test
+        let mut out = Vec::new();
+        let err = s.read_to_end(&mut out).unwrap_err(); // ok: unit test
+        assert_eq!(out, [5u8; 10]);
+        assert!(s.hit_limit());
+        assert!(err.to_string().contains("IDX702"));
+        // exactly at the limit is not over it
+        let (out, err, _) = all(open(&g[..], Some(100)).unwrap()); // ok: unit test
+        assert_eq!((out.len(), err), (100, None));
+    }
+
+    #[test]
+    fn damage_is_invalid_data_after_the_decoded_prefix() {
+        let g = gz(&[7u8; 50]);
+        let cut = &g[..g.len() - 4];
+        let (out, err, _) = all(open(cut, None).unwrap()); // ok: unit test
+        assert_eq!(out, [7u8; 50]);
+        assert_eq!(err, Some(io::ErrorKind::InvalidData));
+    }
+
+    #[test]
+    fn the_default_limit_and_zero() {
+        assert_eq!(decompression_limit(None), Some(DEFAULT_MAX_DECOMPRESSED));
+        assert_eq!(decompression_limit(Some(0)), None);
+        assert_eq!(decompression_limit(Some(5)), Some(5));
+    }
+}
