@@ -220,12 +220,18 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
         }
         let py = dir.join("pyproject.toml");
         if let Ok(text) = std::fs::read_to_string(&py) {
-            if toml::from_str::<Pyproject>(&text)
-                .ok()
-                .and_then(|p| p.tool)
-                .and_then(|t| t.idx_validate)
-                .is_some()
-            {
+            // The table counts when it is there, valid or not: an invalid
+            // table is found, so that `load` reports it (exit 2) instead of
+            // the run going on without the configuration. A file that is
+            // not TOML at all counts when it names the table.
+            let has_table = match toml::from_str::<toml::Table>(&text) {
+                Ok(t) => t
+                    .get("tool")
+                    .and_then(toml::Value::as_table)
+                    .is_some_and(|t| t.contains_key("idx-validate")),
+                Err(_) => text.contains("idx-validate"),
+            };
+            if has_table {
                 return Some(py);
             }
         }
@@ -440,6 +446,21 @@ expect-shape = "*"
         assert_eq!(c.overrides[0].expect_shape, Some(None));
         assert!(c.overrides[0].applies(Path::new("data/train-labels-idx1-ubyte.gz")));
         assert!(!c.overrides[0].applies(Path::new("data/train-images-idx3-ubyte.gz")));
+    }
+
+    #[test]
+    fn an_invalid_discovered_table_is_found_so_that_it_fails() {
+        let d = tempfile::tempdir().unwrap(); // ok: unit test
+        let py = d.path().join("pyproject.toml");
+        std::fs::write(&py, "[tool.idx-validate]\ndeny-warnings = \"yes\"\n").unwrap(); // ok: unit test
+        assert_eq!(discover(d.path()), Some(py.clone()));
+        let e = load(&py).unwrap_err(); // ok: unit test
+        assert!(e.contains("pyproject.toml:2"), "{e}");
+        std::fs::write(&py, "[tool.idx-validate\n").unwrap(); // ok: unit test
+        assert_eq!(discover(d.path()), Some(py.clone()));
+        assert!(load(&py).is_err());
+        std::fs::write(&py, "[tool.black]\nline-length = 88\n").unwrap(); // ok: unit test
+        assert_eq!(discover(d.path()), None);
     }
 
     #[test]

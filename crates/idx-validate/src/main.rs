@@ -376,6 +376,21 @@ where
         eprintln!("error: with --fix, standard input is repaired to standard output, so it must be the only input");
         return ExitCode::from(2);
     }
+    // --output-file never replaces an input (checked before any work, and
+    // again by the atomic writer)
+    let input_ids: Vec<idx_io::Identity> = inputs
+        .iter()
+        .filter_map(|i| match i {
+            Ok(Source::File(p)) => idx_io::Identity::of_path(p),
+            _ => None,
+        })
+        .collect();
+    if let Some(p) = &cli.output_file {
+        if let Err(e) = idx_io::output::check(p, idx_io::Policy::Overwrite, &input_ids) {
+            eprintln!("error: --output-file {e}");
+            return ExitCode::from(2);
+        }
+    }
     // the repair of standard input writes to standard output from a worker
     drop(stdout);
     let mut results = run(&inputs, &per_file, cli.jobs, fixing.as_ref());
@@ -416,8 +431,10 @@ where
     };
     match &cli.output_file {
         Some(p) => {
-            if let Err(e) = std::fs::write(p, text.as_bytes()) {
-                eprintln!("error: cannot write {}: {e}", p.display());
+            let written =
+                idx_io::output::write(p, idx_io::Policy::Overwrite, &input_ids, text.as_bytes());
+            if let Err(e) = written {
+                eprintln!("error: --output-file {e}");
                 return ExitCode::from(2);
             }
         }

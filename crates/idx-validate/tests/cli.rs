@@ -678,3 +678,38 @@ fn completions_and_the_committed_man_page() {
         "regenerate: idx-validate --man > docs/idx-validate.1"
     );
 }
+
+#[test]
+fn output_file_never_replaces_an_input_by_path_symlink_or_hard_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.idx");
+    let bytes = std::fs::read(root().join(corpus("valid/valid-mnist-labels-u8-10.idx"))).unwrap();
+    std::fs::write(&input, &bytes).unwrap();
+    let hard = dir.path().join("hard.idx");
+    std::fs::hard_link(&input, &hard).unwrap();
+    let soft = dir.path().join("soft.idx");
+    std::os::unix::fs::symlink(&input, &soft).unwrap();
+    for dest in [&input, &hard, &soft] {
+        let o = run(&[
+            "--output-file",
+            dest.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ]);
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        assert!(o.stderr.contains("is one of the inputs"), "{}", o.stderr);
+        assert_eq!(std::fs::read(&input).unwrap(), bytes);
+    }
+    // any other file is replaced by the report, atomically
+    let report = dir.path().join("report.json");
+    std::fs::write(&report, "old").unwrap();
+    let o = run(&[
+        "--format",
+        "json",
+        "--output-file",
+        report.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert!(v.is_object());
+}

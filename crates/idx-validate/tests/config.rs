@@ -288,3 +288,29 @@ fn sizes_take_suffixes() {
     assert_eq!(o.code, 2);
     assert!(o.stderr.contains("bad size"), "{}", o.stderr);
 }
+
+#[test]
+fn a_discovered_invalid_pyproject_table_exits_2_as_config_does() {
+    // a warning-only file: with the configuration's deny-warnings it fails
+    let d = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("corpus/valid/valid-mnist-labels-u8-10.idx"),
+        d.path().join("labels.idx"),
+    )
+    .unwrap();
+    std::fs::write(
+        d.path().join("pyproject.toml"),
+        "[project]\nname = \"x\"\n\n[tool.idx-validate]\ndeny-warnings = true\nexpect-dtype = \"u9\"\n",
+    )
+    .unwrap();
+    let found = run_in(d.path(), &["labels.idx"]);
+    let given = run_in(d.path(), &["--config", "pyproject.toml", "labels.idx"]);
+    assert_eq!(found.code, 2, "{}", found.stderr);
+    assert_eq!(found.code, given.code);
+    assert!(
+        found.stderr.contains("pyproject.toml:6"),
+        "{}",
+        found.stderr
+    );
+    assert!(found.stderr.contains("expect-dtype"), "{}", found.stderr);
+}
