@@ -300,7 +300,7 @@ fn a_discovered_invalid_pyproject_table_exits_2_as_config_does() {
     .unwrap();
     std::fs::write(
         d.path().join("pyproject.toml"),
-        "[project]\nname = \"x\"\n\n[tool.idx-validate]\ndeny-warnings = true\nexpect-dtype = \"u9\"\n",
+        "[project]\nname = \"x\"\n\n[tool.idx-validate]\ndeny-warnings = \"yes\"\n",
     )
     .unwrap();
     let found = run_in(d.path(), &["labels.idx"]);
@@ -308,9 +308,9 @@ fn a_discovered_invalid_pyproject_table_exits_2_as_config_does() {
     assert_eq!(found.code, 2, "{}", found.stderr);
     assert_eq!(found.code, given.code);
     assert!(
-        found.stderr.contains("pyproject.toml:6"),
+        found.stderr.contains("pyproject.toml:5"),
         "{}",
         found.stderr
     );
-    assert!(found.stderr.contains("expect-dtype"), "{}", found.stderr);
+    assert!(found.stderr.contains("deny-warnings"), "{}", found.stderr);
 }
