@@ -5,35 +5,22 @@
 
 use idx::{Report, Severity};
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, BufReader};
 use std::path::Path;
 
-/// An opened input: a seekable file (standard input is first copied to an
-/// anonymous temporary file, so it can be read twice in bounded memory).
+/// An opened input ([`idx_io::Input`]: a file, or standard input spooled
+/// to an anonymous temporary file, so it can be read twice in bounded
+/// memory).
 #[derive(Debug)]
 pub struct Input {
-    file: File,
-    /// The name shown to users (`<stdin>` for `-`), with control
-    /// characters escaped.
+    inner: idx_io::Input,
+    /// The name shown to users (`<stdin>` for `-`), escaped for a terminal.
     pub name: String,
-    /// The last path component, for the MNIST naming lint.
-    file_name: Option<String>,
 }
 
-/// `path` with control characters escaped, so that nothing from a file
-/// name reaches a terminal unescaped.
+/// `path` escaped for a terminal ([`idx_io::escape::path`]).
 pub fn shown(path: &Path) -> String {
-    path.display()
-        .to_string()
-        .chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect()
+    idx_io::escape::path(path)
 }
 
 impl Input {
@@ -42,61 +29,43 @@ impl Input {
     /// # Errors
     /// The file cannot be opened, or standard input cannot be copied.
     pub fn open(path: &Path) -> io::Result<Input> {
-        if path.as_os_str() == "-" {
-            let mut file = tempfile::tempfile()?;
-            io::copy(&mut io::stdin().lock(), &mut file)?;
-            file.seek(SeekFrom::Start(0))?;
-            return Ok(Input {
-                file,
-                name: "<stdin>".into(),
-                file_name: None,
-            });
-        }
+        let inner = idx_io::Input::open(path)?;
         Ok(Input {
-            file: File::open(path)?,
-            name: shown(path),
-            file_name: path.file_name().map(|n| n.to_string_lossy().into_owned()),
+            name: inner.name().to_string(),
+            inner,
         })
     }
 
+    /// Its file identity (outputs never replace an input).
+    pub fn identity(&self) -> Option<idx_io::Identity> {
+        self.inner.identity()
+    }
+
     /// Validates the whole input (decompressing gzip, lints off) with the
-    /// library, in bounded memory, and rewinds it.
+    /// library, in bounded memory. A raw file of known length is not read
+    /// past what can change the findings (lints off: the header and the
+    /// length).
     ///
     /// # Errors
     /// The input's I/O errors only; everything wrong with the data is in the
     /// report.
     pub fn validate(&mut self) -> io::Result<Report> {
-        self.file.seek(SeekFrom::Start(0))?;
         let opts = idx::Options::default()
             .with_decompress(true)
             .with_lints(false)
-            .with_file_name(self.file_name.clone());
-        let report = idx::validate_reader(&mut self.file, &opts)?;
-        self.file.seek(SeekFrom::Start(0))?;
-        Ok(report)
+            .with_max_decompressed(idx::input::decompression_limit(None))
+            .with_file_name(self.inner.file_name());
+        let len = self.inner.len()?;
+        idx::validate_reader_len(self.inner.rewound()?, Some(len), &opts)
     }
 
-    /// The (decompressed) bytes of the input from the start.
+    /// The (decompressed) bytes of the input from the start, opened by the
+    /// library ([`idx::input::open`]).
     ///
     /// # Errors
     /// The input's I/O errors.
-    pub fn stream(&mut self) -> io::Result<Box<dyn Read + '_>> {
-        self.file.seek(SeekFrom::Start(0))?;
-        let mut magic = [0u8; 2];
-        let mut n = 0;
-        while n < 2 {
-            match self.file.read(&mut magic[n..])? {
-                0 => break,
-                k => n += k,
-            }
-        }
-        self.file.seek(SeekFrom::Start(0))?;
-        let reader = io::BufReader::with_capacity(256 * 1024, &mut self.file);
-        Ok(if magic[..n] == [0x1f, 0x8b] {
-            Box::new(flate2::read::MultiGzDecoder::new(reader))
-        } else {
-            Box::new(reader)
-        })
+    pub fn stream(&mut self) -> io::Result<idx::input::Stream<BufReader<&mut File>>> {
+        self.inner.stream(idx::input::decompression_limit(None))
     }
 }
 
@@ -133,19 +102,4 @@ pub fn has_errors(report: &Report) -> bool {
     report.errors().next().is_some()
 }
 
-/// Reads until `buf` is full or the stream ends; returns the bytes read.
-///
-/// # Errors
-/// The stream's errors.
-pub fn fill<R: Read + ?Sized>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
-}
+pub use idx::input::fill;

@@ -75,6 +75,9 @@ enum Cmd {
         /// Write a PNG (contact sheet, image, or a histogram for rank 1) here instead of drawing in the terminal.
         #[arg(long, value_name = "OUT.png")]
         png: Option<PathBuf>,
+        /// Replace an existing OUT.png (never one of the inputs).
+        #[arg(long, requires = "png")]
+        force: bool,
         /// Enlarge the PNG K times in each direction.
         #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         scale: u16,
@@ -141,6 +144,7 @@ where
             start,
             cols,
             png,
+            force,
             scale,
             color,
         } => show(
@@ -150,6 +154,11 @@ where
                 start,
                 cols,
                 png: png.as_deref(),
+                png_policy: if force {
+                    idx_io::Policy::Overwrite
+                } else {
+                    idx_io::Policy::Create
+                },
                 scale: usize::from(scale),
                 color,
             },
@@ -169,27 +178,14 @@ fn fail(msg: impl std::fmt::Display, code: u8) -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Opens and validates an input; on failure, the exit status and the
-/// message or findings already printed on stderr.
-fn open_valid(path: &Path) -> Result<(Input, idx::Report), ExitCode> {
-    let mut input = Input::open(path).map_err(|e| fail(format!("{}: {e}", shown(path)), 2))?;
-    let report = input
-        .validate()
-        .map_err(|e| fail(format!("{}: {e}", input.name), 2))?;
-    if input::has_errors(&report) {
-        eprint!("{}", input::render_errors(&input.name, &report));
-        eprintln!("(run idx-validate for every finding, warnings included)");
-        return Err(ExitCode::from(1));
-    }
-    Ok((input, report))
-}
-
 /// What `idx show` draws and how.
 struct Picture<'a> {
     n: usize,
     start: usize,
     cols: Option<usize>,
     png: Option<&'a Path>,
+    /// `--force`: the PNG may replace an existing file (never an input).
+    png_policy: idx_io::Policy,
     scale: usize,
     color: Color,
 }
@@ -209,39 +205,38 @@ fn terminal_width() -> usize {
 
 /// The longest side of one drawn item, in pixels.
 const MAX_SIDE: u64 = 16_384;
-/// The most pixels one `show` draws (items with their separators, scaled).
-const MAX_PIXELS: u64 = 1 << 28;
+/// The most source pixels one `show` reads and draws (items with their
+/// separators): what it holds is about 17 bytes a pixel at most (the
+/// elements, their values as f64, the grey level), so 64 MiB here.
+const MAX_PIXELS: u64 = 1 << 22;
+/// The most pixels of a PNG after `--scale`.
+const MAX_SCALED_PIXELS: u64 = 1 << 26;
 
-fn show(path: &Path, p: &Picture<'_>) -> ExitCode {
-    let (mut input, report) = match open_valid(path) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
-    let Some(h) = report.header.clone() else {
-        return fail(format!("{}: no header", input.name), 1);
-    };
-    let dims = h.dims().to_vec();
+/// What `show` will read of a valid header: `(first, count)` items of a
+/// rank-3 file, `(0, 1)` otherwise; refused (exit 2) before anything is
+/// read when nothing drawable fits the limits.
+fn drawable(name: &str, h: &idx::Header, p: &Picture<'_>) -> Result<(usize, usize), ExitCode> {
+    let dims = h.dims();
     if dims.is_empty() || dims.len() > 3 {
-        return fail(
+        return Err(fail(
             format!(
                 "show draws rank 1, 2 or 3; this file has rank {} (see idx info)",
                 dims.len()
             ),
             2,
-        );
+        ));
     }
-    // Read only what is drawn: the items [start, start + n) of a rank-3
-    // file, the whole array otherwise.
     let (first, count) = if let [d0, _, _] = dims[..] {
         let d0 = d0 as usize;
         if p.start >= d0 {
-            return fail(
+            return Err(fail(
                 format!(
-                    "--start {} is past the last item ({} items, numbered from 0)",
-                    p.start, d0
+                    "--start {} is past the last item ({}, numbered from 0)",
+                    p.start,
+                    idx::plural::count(d0 as u64, "item")
                 ),
                 2,
-            );
+            ));
         }
         (p.start, p.n.min(d0 - p.start))
     } else {
@@ -255,21 +250,111 @@ fn show(path: &Path, p: &Picture<'_>) -> ExitCode {
         let scale = p.scale.max(1) as u64;
         let pixels = (count as u64)
             .saturating_mul(ih.saturating_add(1))
-            .saturating_mul(iw.saturating_add(1))
-            .saturating_mul(scale.saturating_mul(scale));
-        if ih > MAX_SIDE || iw > MAX_SIDE || pixels > MAX_PIXELS {
-            return fail(
+            .saturating_mul(iw.saturating_add(1));
+        let scaled = pixels.saturating_mul(scale.saturating_mul(scale));
+        if ih > MAX_SIDE || iw > MAX_SIDE || pixels > MAX_PIXELS || scaled > MAX_SCALED_PIXELS {
+            let what = if dims.len() == 3 {
                 format!(
-                    "{}: {} of {ih} x {iw} pixels are too large to draw \
-                     (at most {MAX_SIDE} pixels a side and {MAX_PIXELS} pixels in all; \
-                     draw fewer items with -n or a smaller --scale)",
-                    input.name,
+                    "{} of {ih} x {iw} pixels {} too large to draw",
                     idx::plural::count(count as u64, "item"),
+                    if count == 1 { "is" } else { "are" }
+                )
+            } else {
+                format!("an image of {ih} x {iw} pixels is too large to draw")
+            };
+            let fewer = if dims.len() == 3 {
+                "draw fewer items with --items, or a smaller --scale"
+            } else {
+                "a smaller --scale, if any"
+            };
+            return Err(fail(
+                format!(
+                    "{name}: {what} (at most {MAX_SIDE} pixels a side, {MAX_PIXELS} pixels read \
+                     and {MAX_SCALED_PIXELS} pixels drawn; {fewer}); nothing was read"
                 ),
                 2,
-            );
+            ));
         }
     }
+    Ok((first, count))
+}
+
+fn show(path: &Path, p: &Picture<'_>) -> ExitCode {
+    let mut input = match Input::open(path) {
+        Ok(i) => i,
+        Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
+    };
+    // A PNG destination is checked before any work: never an input, never
+    // an existing file without --force.
+    let ids: Vec<idx_io::Identity> = input.identity().into_iter().collect();
+    if let Some(png) = p.png {
+        if let Err(e) = idx_io::output::check(png, p.png_policy, &ids) {
+            return fail(e, 2);
+        }
+    }
+    // The header first, so that what cannot be drawn is refused before the
+    // payload is read; an input that is not valid IDX is reported below
+    // with every finding.
+    let early = input
+        .stream()
+        .ok()
+        .and_then(|mut s| idx::read_header(&mut s).ok());
+    if let Some(h) = &early {
+        if let Err(code) = drawable(&input.name, h, p) {
+            return code;
+        }
+    }
+    let report = match input.validate() {
+        Ok(r) => r,
+        Err(e) => return fail(format!("{}: {e}", input.name), 2),
+    };
+    if input::has_errors(&report) {
+        eprint!("{}", input::render_errors(&input.name, &report));
+        eprintln!("(run idx-validate for every finding, warnings included)");
+        return ExitCode::from(1);
+    }
+    let Some(h) = report.header.clone() else {
+        return fail(format!("{}: no header", input.name), 1);
+    };
+    let (first, count) = match drawable(&input.name, &h, p) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let dims = h.dims().to_vec();
+    let mut out = std::io::stdout().lock();
+    if dims.len() == 1 {
+        let (rows, other) = match histogram_of(&mut input, &h) {
+            Ok(x) => x,
+            Err(e) => return fail(format!("{}: {e}", input.name), 2),
+        };
+        let Some(png_out) = p.png else {
+            let _ = out.write_all(picture::histogram_text(&rows, other, 50).as_bytes());
+            return ExitCode::SUCCESS;
+        };
+        let Some(img) = picture::histogram_picture(&rows) else {
+            return fail(
+                format!(
+                    "{}: no finite value to draw a histogram of; nothing written",
+                    input.name
+                ),
+                1,
+            );
+        };
+        let img = picture::scaled(&img, p.scale);
+        return write_png(
+            &mut out,
+            png_out,
+            p.png_policy,
+            &ids,
+            &img,
+            &format!(
+                "a histogram of {}",
+                idx::plural::count(rows.len() as u64, "bin")
+            ),
+        );
+    }
+    // Read only what is drawn: the items [start, start + n) of a rank-3
+    // file, the image of a rank-2 one (both bounded by `drawable`).
     let item_len = if dims.len() == 3 {
         h.payload_len() / u64::from(dims[0].max(1))
     } else {
@@ -292,38 +377,12 @@ fn show(path: &Path, p: &Picture<'_>) -> ExitCode {
     }
     let mut bytes = idx::encode_header(h.dtype(), &shape).unwrap_or_default();
     bytes.extend_from_slice(&part);
+    drop(part);
     let view = match idx::parse(&bytes) {
         Ok(v) => v,
         Err(e) => return fail(format!("{}: {e}", input.name), 2),
     };
     let array = view.array();
-    let mut out = std::io::stdout().lock();
-    if array.dims().len() == 1 {
-        let Some(png_out) = p.png else {
-            let _ = out.write_all(picture::histogram(&array, 50).as_bytes());
-            return ExitCode::SUCCESS;
-        };
-        let (bins, _) = picture::histogram_bins(&array);
-        let Some(img) = picture::histogram_picture(&bins) else {
-            return fail(
-                format!(
-                    "{}: no finite value to draw a histogram of; nothing written",
-                    input.name
-                ),
-                1,
-            );
-        };
-        let img = picture::scaled(&img, p.scale);
-        return write_png(
-            &mut out,
-            png_out,
-            &img,
-            &format!(
-                "a histogram of {}",
-                idx::plural::count(bins.len() as u64, "bin")
-            ),
-        );
-    }
     let Some(items) = picture::items(&array, count) else {
         return fail("show draws rank 1, 2 or 3", 2);
     };
@@ -343,7 +402,7 @@ fn show(path: &Path, p: &Picture<'_>) -> ExitCode {
         } else {
             "the image".to_string()
         };
-        return write_png(&mut out, png_out, &sheet, &what);
+        return write_png(&mut out, png_out, p.png_policy, &ids, &sheet, &what);
     }
     let color = match p.color {
         Color::Always => true,
@@ -371,11 +430,56 @@ fn show(path: &Path, p: &Picture<'_>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn write_png(out: &mut impl Write, path: &Path, img: &picture::Grey, what: &str) -> ExitCode {
-    match picture::png(img)
-        .map_err(|e| e.to_string())
-        .and_then(|b| std::fs::write(path, b).map_err(|e| e.to_string()))
-    {
+/// The histogram of a rank-1 payload, streamed through a fixed buffer (a
+/// second pass when the values are binned): memory does not grow with the
+/// file.
+fn histogram_of(
+    input: &mut Input,
+    h: &idx::Header,
+) -> std::io::Result<(Vec<(String, usize)>, usize)> {
+    let mut hist = picture::Histogram::new(h.dtype());
+    let size = h.dtype().size();
+    let mut buf = vec![0u8; (256 << 10) / size * size];
+    for pass in 0..2 {
+        if pass == 1 && !hist.needs_bins() {
+            break;
+        }
+        let mut s = input.stream()?;
+        std::io::copy(
+            &mut (&mut s).take(h.header_len() as u64),
+            &mut std::io::sink(),
+        )?;
+        let mut left = h.payload_len();
+        while left > 0 {
+            let want = usize::try_from(left).unwrap_or(usize::MAX).min(buf.len());
+            let n = input::fill(&mut s, &mut buf[..want])?;
+            if n == 0 {
+                break;
+            }
+            if pass == 0 {
+                hist.scan(&buf[..n]);
+            } else {
+                hist.bin(&buf[..n]);
+            }
+            left -= n as u64;
+        }
+    }
+    Ok(hist.rows())
+}
+
+fn write_png(
+    out: &mut impl Write,
+    path: &Path,
+    policy: idx_io::Policy,
+    inputs: &[idx_io::Identity],
+    img: &picture::Grey,
+    what: &str,
+) -> ExitCode {
+    let bytes = match picture::png(img) {
+        Ok(b) => b,
+        Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
+    };
+    match idx_io::output::write(path, policy, inputs, &bytes) {
         Ok(()) => {
             let _ = writeln!(
                 out,
@@ -386,7 +490,7 @@ fn write_png(out: &mut impl Write, path: &Path, img: &picture::Grey, what: &str)
             );
             ExitCode::SUCCESS
         }
-        Err(e) => fail(format!("{}: {e}", shown(path)), 2),
+        Err(e) => fail(e, 2),
     }
 }
 
@@ -410,7 +514,9 @@ fn info(path: &Path) -> ExitCode {
         }
     ));
     let head = &report.head;
-    if head.len() >= 4 {
+    // the fields of something that is not IDX (a PNG, a byte-swapped
+    // header) would be noise: only the findings are shown
+    if head.len() >= 4 && report.looks_like_idx() {
         s.push_str(&format!(
             "0x0000  {:02x} {:02x}        reserved\n",
             head[0], head[1]
@@ -448,8 +554,11 @@ fn info(path: &Path) -> ExitCode {
         .clone()
         .filter(|_| !input::has_errors(&report))
     else {
-        // The fields that could be read, then the findings on stderr.
-        let _ = out.write_all(s.as_bytes());
+        // The fields that could be read (none when it is not IDX at all),
+        // then the findings on stderr.
+        if report.looks_like_idx() {
+            let _ = out.write_all(s.as_bytes());
+        }
         let _ = out.flush();
         eprint!("{}", input::render_errors(&input.name, &report));
         return ExitCode::from(1);

@@ -148,39 +148,149 @@ pub fn terminal(img: &Grey, color: bool) -> String {
 /// max; each is (label, count). Also the number of NaN or infinite values,
 /// which no bin holds.
 pub fn histogram_bins(v: &ArrayView<'_>) -> (Vec<(String, usize)>, usize) {
-    let vals = values(v);
-    let finite: Vec<f64> = vals.iter().copied().filter(|x| x.is_finite()).collect();
-    let mut rows: Vec<(String, usize)> = Vec::new();
-    let mut distinct: Vec<f64> = finite.clone();
-    distinct.sort_by(f64::total_cmp);
-    distinct.dedup();
-    if !v.dtype().is_float() && distinct.len() <= 64 {
-        for d in &distinct {
-            rows.push((format!("{d}"), finite.iter().filter(|&&x| x == *d).count()));
+    let mut h = Histogram::new(v.dtype());
+    let bytes = v.bytes();
+    h.scan(bytes);
+    if h.needs_bins() {
+        h.bin(bytes);
+    }
+    h.rows()
+}
+
+/// The most distinct integer values listed one by one; more are binned.
+const MAX_DISTINCT: usize = 64;
+/// Bins of a float (or many-valued) histogram.
+const BINS: usize = 16;
+
+/// A histogram built from big-endian payload bytes in fixed memory, in one
+/// pass ([`Histogram::scan`]) for integers with at most 64 distinct values
+/// (one row per value) and two otherwise ([`Histogram::bin`]: 16 bins
+/// between the finite minimum and maximum the first pass found).
+#[derive(Debug, Clone)]
+pub struct Histogram {
+    dtype: ElementType,
+    lo: f64,
+    hi: f64,
+    finite: usize,
+    other: usize,
+    distinct: Option<std::collections::BTreeMap<i64, usize>>,
+    bins: Option<Vec<usize>>,
+}
+
+impl Histogram {
+    /// An empty histogram of `dtype` elements.
+    pub fn new(dtype: ElementType) -> Self {
+        Histogram {
+            dtype,
+            lo: f64::INFINITY,
+            hi: f64::NEG_INFINITY,
+            finite: 0,
+            other: 0,
+            distinct: (!dtype.is_float()).then(Default::default),
+            bins: None,
         }
-    } else if let (Some(&lo), Some(&hi)) = (distinct.first(), distinct.last()) {
-        let bins = 16;
-        let mut counts = vec![0usize; bins];
-        for &x in &finite {
+    }
+
+    /// First pass: whole big-endian elements (a trailing partial element
+    /// is ignored).
+    pub fn scan(&mut self, bytes: &[u8]) {
+        if self.dtype.size() == 1 {
+            // one-byte elements: a count per byte value, then one update
+            // per value present
+            let mut counts = [0usize; 256];
+            for &b in bytes {
+                counts[usize::from(b)] += 1;
+            }
+            for (b, &c) in counts.iter().enumerate().filter(|(_, &c)| c > 0) {
+                let x = match self.dtype {
+                    ElementType::I8 => f64::from(b as u8 as i8),
+                    _ => b as f64,
+                };
+                self.add(x, c);
+            }
+            return;
+        }
+        for x in decoded(self.dtype, bytes) {
+            self.add(x, 1);
+        }
+    }
+
+    fn add(&mut self, x: f64, n: usize) {
+        {
+            if !x.is_finite() {
+                self.other += n;
+                return;
+            }
+            self.finite += n;
+            self.lo = self.lo.min(x);
+            self.hi = self.hi.max(x);
+            if let Some(d) = &mut self.distinct {
+                // integer types only: every value is an exact i64
+                *d.entry(x as i64).or_insert(0) += n;
+                if d.len() > MAX_DISTINCT {
+                    self.distinct = None;
+                }
+            }
+        }
+    }
+
+    /// True when a second pass ([`Histogram::bin`]) over the same bytes is
+    /// needed.
+    pub fn needs_bins(&self) -> bool {
+        self.distinct.is_none() && self.finite > 0
+    }
+
+    /// Second pass: counts the same elements into 16 bins.
+    pub fn bin(&mut self, bytes: &[u8]) {
+        let (lo, hi) = (self.lo, self.hi);
+        let counts = self.bins.get_or_insert_with(|| vec![0; BINS]);
+        for x in decoded(self.dtype, bytes).filter(|x| x.is_finite()) {
             let k = if hi > lo {
-                (((x - lo) / (hi - lo)) * bins as f64) as usize
+                (((x - lo) / (hi - lo)) * BINS as f64) as usize
             } else {
                 0
             };
-            counts[k.min(bins - 1)] += 1;
-        }
-        for (k, c) in counts.into_iter().enumerate() {
-            let a = lo + (hi - lo) * k as f64 / bins as f64;
-            rows.push((format!("{a:.4e}"), c));
+            counts[k.min(BINS - 1)] += 1;
         }
     }
-    (rows, vals.len() - finite.len())
+
+    /// The rows (label, count) and the number of NaN or infinite values.
+    pub fn rows(&self) -> (Vec<(String, usize)>, usize) {
+        let mut rows = Vec::new();
+        if let Some(d) = &self.distinct {
+            rows.extend(d.iter().map(|(v, c)| (format!("{v}"), *c)));
+        } else if let Some(counts) = &self.bins {
+            let (lo, hi) = (self.lo, self.hi);
+            for (k, &c) in counts.iter().enumerate() {
+                let a = lo + (hi - lo) * k as f64 / BINS as f64;
+                rows.push((format!("{a:.4e}"), c));
+            }
+        }
+        (rows, self.other)
+    }
+}
+
+/// Whole big-endian elements of `dtype` as f64.
+fn decoded(dtype: ElementType, bytes: &[u8]) -> impl Iterator<Item = f64> + '_ {
+    bytes.chunks_exact(dtype.size()).map(move |c| match dtype {
+        ElementType::U8 => f64::from(c[0]),
+        ElementType::I8 => f64::from(c[0] as i8),
+        ElementType::I16 => f64::from(i16::from_be_bytes([c[0], c[1]])),
+        ElementType::I32 => f64::from(i32::from_be_bytes([c[0], c[1], c[2], c[3]])),
+        ElementType::F32 => f64::from(f32::from_be_bytes([c[0], c[1], c[2], c[3]])),
+        ElementType::F64 => f64::from_be_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]),
+    })
 }
 
 /// A histogram of a rank-1 array as text: one row per bin of
 /// [`histogram_bins`], bars up to `width` characters.
 pub fn histogram(v: &ArrayView<'_>, width: usize) -> String {
     let (rows, other) = histogram_bins(v);
+    histogram_text(&rows, other, width)
+}
+
+/// Histogram rows as text bars of at most `width` characters.
+pub fn histogram_text(rows: &[(String, usize)], other: usize, width: usize) -> String {
     let most = rows.iter().map(|r| r.1).max().unwrap_or(0).max(1);
     let label = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     let mut s = String::new();

@@ -297,7 +297,7 @@ fn png_sheets_are_near_square_scaled_and_start_where_asked() {
     );
     // --start 5 --items 2, scaled 3 times: item 5 first
     let o = run(&[
-        "show", "--start", "5", "--items", "2", "--scale", "3", "--png", p, f,
+        "show", "--start", "5", "--items", "2", "--scale", "3", "--force", "--png", p, f,
     ]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let (w, h, px) = png_of(&out);
@@ -403,4 +403,160 @@ fn show_never_sizes_a_picture_by_header_numbers_alone() {
         assert!(err.contains("too large to draw"), "{err}");
     }
     assert!(!png.exists(), "nothing is written");
+}
+
+/// Runs `sh -c "SETUP; exec idx ARGS"`: an address-space limit or a umask.
+fn run_sh(setup: &str, args: &[&str]) -> Out {
+    let quoted: Vec<String> = args
+        .iter()
+        .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+        .collect();
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{setup} && exec '{}' {}",
+            env!("CARGO_BIN_EXE_idx"),
+            quoted.join(" ")
+        ))
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: o.stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// A sparse u8 file of `dims` (header written, payload a hole).
+fn sparse(path: &Path, dims: &[u32]) {
+    let mut head = vec![0, 0, 0x08, dims.len() as u8];
+    for d in dims {
+        head.extend(d.to_be_bytes());
+    }
+    let n: u64 = dims.iter().map(|&d| u64::from(d)).product();
+    let f = std::fs::File::create(path).unwrap();
+    f.write_all_at(&head, 0).unwrap();
+    f.set_len(head.len() as u64 + n).unwrap();
+}
+
+use std::os::unix::fs::FileExt;
+
+#[test]
+fn show_draws_a_large_label_histogram_in_bounded_memory() {
+    // 768 Mi u8 labels (sparse): the histogram streams the payload; the
+    // old show decoded it whole (about 27 bytes an element)
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("labels-idx1-ubyte");
+    sparse(&file, &[768 << 20]);
+    let o = run_sh("ulimit -v 262144", &["show", file.to_str().unwrap()]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.text(), format!("0 | {} {}\n", "#".repeat(50), 768 << 20));
+}
+
+#[test]
+fn show_refuses_what_it_cannot_draw_before_reading_and_names_the_real_flag() {
+    // a 2 GiB rank-2 image (sparse): refused from the header alone
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wide.idx");
+    sparse(&file, &[1, 1 << 31]);
+    let o = run_sh("ulimit -v 262144", &["show", file.to_str().unwrap()]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("too large to draw"), "{}", o.stderr);
+    assert!(o.stderr.contains("nothing was read"), "{}", o.stderr);
+    // one big item: "1 item ... is", and the option is --items, not -n
+    let file = dir.path().join("big-items.idx");
+    sparse(&file, &[3, 4096, 4096]);
+    let o = run(&["show", "--items", "1", file.to_str().unwrap()]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("1 item of 4096 x 4096 pixels is too large"),
+        "{}",
+        o.stderr
+    );
+    let o = run(&["show", file.to_str().unwrap()]);
+    assert!(
+        o.stderr
+            .contains("3 items of 4096 x 4096 pixels are too large"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("--items"), "{}", o.stderr);
+    assert!(!o.stderr.contains(" -n "), "{}", o.stderr);
+}
+
+#[test]
+fn show_png_never_replaces_an_input_nor_an_existing_file_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x-idx3-ubyte");
+    let bytes = images(4, 2, 3);
+    std::fs::write(&file, &bytes).unwrap();
+    let f = file.to_str().unwrap();
+    let hard = dir.path().join("hard.png");
+    std::fs::hard_link(&file, &hard).unwrap();
+    let soft = dir.path().join("soft.png");
+    std::os::unix::fs::symlink(&file, &soft).unwrap();
+    for dest in [&file, &hard, &soft] {
+        for force in [&[][..], &["--force"][..]] {
+            let mut args = vec!["show", "--png", dest.to_str().unwrap()];
+            args.extend(force);
+            args.push(f);
+            let o = run(&args);
+            assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
+            assert_eq!(std::fs::read(&file).unwrap(), bytes, "{args:?}");
+        }
+    }
+    let o = run(&["show", "--force", "--png", hard.to_str().unwrap(), f]);
+    assert!(o.stderr.contains("is one of the inputs"), "{}", o.stderr);
+    // an existing file that is not an input: only with --force
+    let other = dir.path().join("other.png");
+    std::fs::write(&other, "keep").unwrap();
+    let o = run(&["show", "--png", other.to_str().unwrap(), f]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("already exists"), "{}", o.stderr);
+    assert_eq!(std::fs::read(&other).unwrap(), b"keep");
+    let o = run(&["show", "--force", "--png", other.to_str().unwrap(), f]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(png_of(&other).0, 2 * 4 - 1);
+}
+
+#[test]
+fn new_files_take_their_mode_from_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x-idx3-ubyte");
+    std::fs::write(&file, images(4, 2, 3)).unwrap();
+    for (umask, mode) in [("022", 0o644), ("077", 0o600), ("002", 0o664)] {
+        let png = dir.path().join(format!("u{umask}.png"));
+        let o = run_sh(
+            &format!("umask {umask}"),
+            &[
+                "show",
+                "--png",
+                png.to_str().unwrap(),
+                file.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let m = std::fs::metadata(&png).unwrap().permissions().mode() & 0o777;
+        assert_eq!(m, mode, "umask {umask}");
+    }
+}
+
+#[test]
+fn info_on_something_that_is_not_idx_prints_no_header_breakdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("picture.png");
+    // a PNG signature and the start of its IHDR chunk
+    std::fs::write(
+        &png,
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x00\x1c\x00\x00\x00\x1c\x08\x00\x00\x00\x00",
+    )
+    .unwrap();
+    let o = run(&["info", png.to_str().unwrap()]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(o.text(), "", "nothing on stdout");
+    assert!(o.stderr.contains("IDX410"), "{}", o.stderr);
 }

@@ -165,6 +165,13 @@ impl Report {
 }
 
 impl Report {
+    /// True unless a finding says the data is not IDX at all
+    /// ([`Rule::means_not_idx`]): then the bytes of its header mean nothing
+    /// as IDX fields, and a front end shows none of them.
+    pub fn looks_like_idx(&self) -> bool {
+        !self.findings.iter().any(|f| f.rule.means_not_idx())
+    }
+
     /// True when any finding is an error.
     pub fn has_errors(&self) -> bool {
         self.count(Severity::Error) > 0

@@ -155,6 +155,29 @@ rules! {
 pub const RETIRED: &[&str] = &[];
 
 impl Rule {
+    /// True for the rules that say the data is not an IDX header at all
+    /// (IDX401-IDX420: a byte-swapped header, another format, an
+    /// implausible header), so that its fields mean nothing as IDX.
+    pub const fn means_not_idx(self) -> bool {
+        matches!(
+            self,
+            Rule::ByteSwappedHeader
+                | Rule::GzipCompressed
+                | Rule::OtherCompression
+                | Rule::NumpyFile
+                | Rule::TextFile
+                | Rule::AppleDouble
+                | Rule::ImageFile
+                | Rule::PdfFile
+                | Rule::PickleFile
+                | Rule::Hdf5File
+                | Rule::TfrecordFile
+                | Rule::ParquetFile
+                | Rule::ExecutableFile
+                | Rule::NotIdx
+        )
+    }
+
     /// Looks a rule up by code (`IDX102`, case-insensitive) or name (`unknown-type`).
     pub fn find(code_or_name: &str) -> Option<Rule> {
         Rule::ALL
