@@ -18,6 +18,16 @@ pub enum Format {
     Npz,
 }
 
+/// The formats `--from` reads (an .npz is not one: extract an array and
+/// convert it `--from npy`).
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FromFormat {
+    /// A Caffe LMDB of Datum records (what convert_mnist_data writes).
+    CaffeLmdb,
+    /// A NumPy .npy file.
+    Npy,
+}
+
 /// The arguments of `idx convert`.
 #[derive(Args)]
 #[command(after_help = "\
@@ -28,9 +38,12 @@ Examples:
   idx convert --to npz IMAGES LABELS -o DATA.npz
   idx convert --from npy FILE.npy -o FILE.idx
 
-IDX inputs (gzipped or not) are validated first; an invalid one is refused
-with its findings. Outputs are written under a temporary name and renamed
-into place when complete; an existing output is refused unless --force.
+IDX inputs (gzipped or not, - for standard input) are validated first; an
+invalid one is refused with its findings. Outputs are written under a
+temporary name in their directory, with the permissions the umask gives a new
+file, and renamed into place when complete; an output that is one of the
+inputs is always refused, an existing one unless --force. -o - writes a .npy
+or IDX stream to standard output (the summary then goes to standard error).
 
 Exit status: 0 converted; 1 an input is invalid or cannot be converted
 faithfully; 2 usage, I/O or LMDB error, or an existing output.")]
@@ -45,14 +58,14 @@ pub struct ConvertArgs {
     to: Option<Format>,
     /// Convert from this format to IDX.
     #[arg(long, value_enum)]
-    from: Option<Format>,
-    /// The inputs: IMAGES LABELS, or one file or database.
+    from: Option<FromFormat>,
+    /// The inputs: IMAGES LABELS, or one file or database; - is standard input.
     #[arg(required = true, num_args = 1..=2)]
     inputs: Vec<PathBuf>,
-    /// The outputs: one, or IMAGES LABELS for --from caffe-lmdb.
+    /// The outputs: one, or IMAGES LABELS for --from caffe-lmdb; - is standard output for a stream (.npy, IDX).
     #[arg(short, long, required = true, num_args = 1..=2)]
     output: Vec<PathBuf>,
-    /// Replace an existing output (a database only if it is an LMDB directory).
+    /// Replace an existing output (never an input; a database only if it is an LMDB directory).
     #[arg(long)]
     force: bool,
 }
@@ -125,7 +138,7 @@ pub fn run(a: ConvertArgs) -> ExitCode {
         (Some(Format::CaffeLmdb), ..) => {
             return usage("--to caffe-lmdb takes IMAGES LABELS and -o DB")
         }
-        (_, Some(Format::CaffeLmdb), [db], [images, labels]) => {
+        (_, Some(FromFormat::CaffeLmdb), [db], [images, labels]) => {
             idx_convert::from_caffe_lmdb(db, images, labels, ow, &mut bar).map(|s| {
                 format!(
                     "wrote {} ({} {:?}) and {} ({} [{}]) from {} records",
@@ -139,7 +152,7 @@ pub fn run(a: ConvertArgs) -> ExitCode {
                 )
             })
         }
-        (_, Some(Format::CaffeLmdb), ..) => {
+        (_, Some(FromFormat::CaffeLmdb), ..) => {
             return usage("--from caffe-lmdb takes DB and -o IMAGES LABELS")
         }
         (Some(Format::Npy), _, [input], [out]) => idx_convert::to_npy(input, out, ow, &mut bar)
@@ -158,16 +171,24 @@ pub fn run(a: ConvertArgs) -> ExitCode {
             })
         }
         (Some(Format::Npz), ..) => return usage("--to npz takes IMAGES LABELS and -o FILE.npz"),
-        (_, Some(Format::Npy), [input], [out]) => idx_convert::from_npy(input, out, ow, &mut bar)
-            .map(|h| format!("wrote {} ({} {:?})", shown(out), h.dtype(), h.dims())),
-        (_, Some(Format::Npy), ..) => return usage("--from npy takes one FILE.npy and -o FILE"),
-        (_, Some(Format::Npz), ..) => {
-            return usage("--from npz is not supported: extract one array, then --from npy")
+        (_, Some(FromFormat::Npy), [input], [out]) => {
+            idx_convert::from_npy(input, out, ow, &mut bar)
+                .map(|h| format!("wrote {} ({} {:?})", shown(out), h.dtype(), h.dims()))
+        }
+        (_, Some(FromFormat::Npy), ..) => {
+            return usage("--from npy takes one FILE.npy and -o FILE")
         }
         (None, None, ..) => return usage("give --to FORMAT or --from FORMAT"),
     };
     bar.finish();
+    // with `-o -` standard output carries the data: the summary goes to
+    // standard error
+    let to_stdout = outs.iter().any(|o| idx_io::is_dash(o));
     match result {
+        Ok(line) if to_stdout => {
+            eprintln!("{line}");
+            ExitCode::SUCCESS
+        }
         Ok(line) => {
             println!("{line}");
             ExitCode::SUCCESS

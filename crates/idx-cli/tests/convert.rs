@@ -105,11 +105,227 @@ fn refusals_exit_1_with_findings_and_usage_errors_exit_2() {
         &["--to", "caffe-lmdb", IMAGES, "-o", out][..],
         &["--from", "caffe-lmdb", out, "-o", out],
         &["--to", "npy", IMAGES, LABELS, "-o", out],
-        &["--from", "npz", IMAGES, "-o", out],
     ] {
         let (code, _, err) = convert(args);
         assert_eq!(code, 2, "{args:?}");
         assert!(err.starts_with("error: --"), "{err}");
     }
+    // --from offers only what it reads: npz is not among its values
+    let (code, _, err) = convert(&["--from", "npz", IMAGES, "-o", out]);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'npz'"), "{err}");
+    assert!(err.contains("[possible values: caffe-lmdb, npy]"), "{err}");
     assert!(!Path::new(out).exists());
+}
+
+/// `idx convert ARGS` under `sh -c "umask UMASK; ..."`, with `stdin` piped
+/// in from a file when given.
+fn convert_sh(umask: &str, args: &[&str], stdin: Option<&Path>) -> (i32, Vec<u8>, String) {
+    let quoted: Vec<String> = args
+        .iter()
+        .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+        .collect();
+    let redirect = stdin.map_or(String::new(), |p| format!(" < '{}'", p.display()));
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "umask {umask} && exec '{}' convert {}{redirect}",
+            env!("CARGO_BIN_EXE_idx"),
+            quoted.join(" ")
+        ))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        o.stdout,
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn mode(p: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn every_output_takes_its_mode_from_the_umask() {
+    let dir = tempfile::tempdir().unwrap();
+    let labels = dir.path().join("labels.idx");
+    let images = dir.path().join("images.idx");
+    // ten 2 x 3 images and their labels
+    let img: Vec<u8> = (0..60).collect();
+    std::fs::write(
+        &images,
+        idx::to_bytes(&idx::Array::from_vec(vec![10, 2, 3], img).unwrap()).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        &labels,
+        idx::to_bytes(&idx::Array::from_vec(vec![10], (0..10u8).collect()).unwrap()).unwrap(),
+    )
+    .unwrap();
+    let (i, l) = (images.to_str().unwrap(), labels.to_str().unwrap());
+    for (umask, want) in [("022", 0o644), ("077", 0o600)] {
+        let sub = dir.path().join(format!("u{umask}"));
+        std::fs::create_dir(&sub).unwrap();
+        let p = |n: &str| sub.join(n).to_str().unwrap().to_string();
+        let runs: Vec<Vec<String>> = vec![
+            vec![
+                "--to".into(),
+                "npy".into(),
+                i.into(),
+                "-o".into(),
+                p("a.npy"),
+            ],
+            vec![
+                "--to".into(),
+                "npz".into(),
+                i.into(),
+                l.into(),
+                "-o".into(),
+                p("a.npz"),
+            ],
+            vec![
+                "--from".into(),
+                "npy".into(),
+                p("a.npy"),
+                "-o".into(),
+                p("a.idx"),
+            ],
+            vec![
+                "--to".into(),
+                "caffe-lmdb".into(),
+                i.into(),
+                l.into(),
+                "-o".into(),
+                p("db"),
+            ],
+            vec![
+                "--from".into(),
+                "caffe-lmdb".into(),
+                p("db"),
+                "-o".into(),
+                p("i.idx"),
+                p("l.idx"),
+            ],
+        ];
+        for args in &runs {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let (code, _, err) = convert_sh(umask, &args, None);
+            assert_eq!(code, 0, "{args:?}: {err}");
+        }
+        for f in [
+            "a.npy",
+            "a.npz",
+            "a.idx",
+            "db/data.mdb",
+            "db/lock.mdb",
+            "i.idx",
+            "l.idx",
+        ] {
+            assert_eq!(mode(&sub.join(f)), want, "umask {umask}: {f}");
+        }
+        assert_eq!(mode(&sub.join("db")) & 0o700, 0o700);
+        assert_eq!(
+            mode(&sub.join("db")) & 0o077 == 0,
+            umask == "077",
+            "db directory"
+        );
+    }
+}
+
+#[test]
+fn dash_reads_standard_input_and_writes_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let npy = dir.path().join("t.npy");
+    // the real MNIST test labels, gzipped, on standard input
+    let (code, _, err) = convert_sh(
+        "022",
+        &["--to", "npy", "-", "-o", npy.to_str().unwrap()],
+        Some(&root().join(LABELS)),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty() || !err.contains("error"), "{err}");
+    let bytes = std::fs::read(&npy).unwrap();
+    assert!(bytes.starts_with(b"\x93NUMPY"));
+    assert_eq!(bytes.len() % 64, 10_000 % 64);
+    // -o -: the .npy on standard output, the summary on standard error
+    let (code, out, err) = convert_sh("022", &["--to", "npy", LABELS, "-o", "-"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, bytes);
+    assert!(err.contains("wrote -"), "{err}");
+    // and back: .npy on standard input, IDX on standard output
+    let (code, out, err) = convert_sh("022", &["--from", "npy", "-", "-o", "-"], Some(&npy));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(&out[..8], &[0, 0, 8, 1, 0, 0, 0x27, 0x10]);
+    assert_eq!(out.len(), 8 + 10_000);
+    // a zip cannot be streamed; a database is a directory
+    let (code, _, err) = convert_sh("022", &["--to", "npz", IMAGES, LABELS, "-o", "-"], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("cannot be written to standard output"),
+        "{err}"
+    );
+}
+
+#[test]
+fn no_output_replaces_an_input_by_path_symlink_or_hard_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let labels = dir.path().join("labels.idx");
+    let bytes =
+        idx::to_bytes(&idx::Array::from_vec(vec![10], (0..10u8).collect()).unwrap()).unwrap();
+    std::fs::write(&labels, &bytes).unwrap();
+    let npy = dir.path().join("l.npy");
+    let (code, _, err) = convert_sh(
+        "022",
+        &[
+            "--to",
+            "npy",
+            labels.to_str().unwrap(),
+            "-o",
+            npy.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let npy_bytes = std::fs::read(&npy).unwrap();
+    let hard = dir.path().join("hard");
+    std::fs::hard_link(&labels, &hard).unwrap();
+    let soft = dir.path().join("soft");
+    std::os::unix::fs::symlink(&labels, &soft).unwrap();
+    for dest in [&labels, &hard, &soft] {
+        let (code, _, err) = convert_sh(
+            "022",
+            &[
+                "--to",
+                "npy",
+                labels.to_str().unwrap(),
+                "-o",
+                dest.to_str().unwrap(),
+                "--force",
+            ],
+            None,
+        );
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("is one of the inputs"), "{err}");
+        assert_eq!(std::fs::read(&labels).unwrap(), bytes);
+    }
+    // --from npy onto its own input, through a hard link
+    let npy_hard = dir.path().join("npy-hard");
+    std::fs::hard_link(&npy, &npy_hard).unwrap();
+    let (code, _, err) = convert_sh(
+        "022",
+        &[
+            "--from",
+            "npy",
+            npy.to_str().unwrap(),
+            "-o",
+            npy_hard.to_str().unwrap(),
+            "--force",
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(std::fs::read(&npy).unwrap(), npy_bytes);
 }

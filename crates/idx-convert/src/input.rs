@@ -2,9 +2,7 @@
 
 use crate::error::Error;
 use crate::Progress;
-use flate2::read::MultiGzDecoder;
 use idx::{Header, Options};
-use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
@@ -16,7 +14,7 @@ const BUF: usize = 256 << 10;
 pub(crate) struct IdxInput {
     pub path: PathBuf,
     pub header: Header,
-    gzip: bool,
+    source: idx_io::Input,
 }
 
 impl IdxInput {
@@ -24,10 +22,14 @@ impl IdxInput {
     /// is [`Error::Invalid`] with its error findings. Progress is reported
     /// in bytes of the file as stored (compressed, if it is).
     pub fn check(path: &Path, progress: &mut dyn Progress) -> Result<IdxInput, Error> {
-        let f = File::open(path).map_err(Error::io(path))?;
-        let len = f.metadata().map_err(Error::io(path))?.len();
-        let opts = Options::default().with_decompress(true).with_lints(false);
+        let mut source = idx_io::Input::open(path).map_err(Error::io(path))?;
+        let len = source.len().map_err(Error::io(path))?;
+        let opts = Options::default()
+            .with_decompress(true)
+            .with_lints(false)
+            .with_max_decompressed(idx::input::decompression_limit(None));
         progress.start("validating (bytes)", len);
+        let f = source.rewound().map_err(Error::io(path))?;
         let counted = Counted { inner: f, progress };
         let report = idx::validate_reader(counted, &opts).map_err(Error::io(path))?;
         progress.finish();
@@ -45,20 +47,25 @@ impl IdxInput {
         Ok(IdxInput {
             path: path.into(),
             header,
-            gzip: report.compression.is_some(),
+            source,
         })
     }
 
-    /// The payload stream: the file reopened, decompressed, and the header
-    /// read and checked against the validated one.
+    /// Its file identity: no output may replace it.
+    pub fn identity(&self) -> Option<idx_io::Identity> {
+        self.source.identity()
+    }
+
+    /// The payload stream: the input read again from its start (standard
+    /// input from its spooled copy), opened by the library (gzip by its
+    /// magic, the library's decoder), and the header read and checked
+    /// against the validated one.
     pub fn payload(&self) -> Result<Box<dyn Read>, Error> {
-        let f = File::open(&self.path).map_err(Error::io(&self.path))?;
-        let f = BufReader::with_capacity(BUF, f);
-        let mut r: Box<dyn Read> = if self.gzip {
-            Box::new(BufReader::with_capacity(BUF, MultiGzDecoder::new(f)))
-        } else {
-            Box::new(f)
-        };
+        let s = self
+            .source
+            .stream_owned(idx::input::decompression_limit(None))
+            .map_err(Error::io(&self.path))?;
+        let mut r: Box<dyn Read> = Box::new(BufReader::with_capacity(BUF, s));
         // At most 1024 bytes (4 + 4 * 255).
         let mut head = vec![0u8; self.header.header_len()];
         read_exact(&mut r, &mut head, &self.path)?;

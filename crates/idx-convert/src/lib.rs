@@ -55,17 +55,8 @@ pub enum Overwrite {
     Force,
 }
 
-/// A path for messages: control characters escaped, so that no file name
-/// reaches a terminal raw.
+/// A path for messages, escaped for a terminal ([`idx_io::escape::path`]):
+/// no file name reaches a terminal raw.
 pub fn shown(path: &std::path::Path) -> String {
-    let s = path.to_string_lossy();
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    idx_io::escape::path(path)
 }

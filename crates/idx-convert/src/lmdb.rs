@@ -211,7 +211,11 @@ pub fn to_caffe_lmdb(
     let map = map_size(n, value_len as u64)
         .map_err(|_| unsupported(images, "the database would not fit in the address space"))?;
 
-    let dir = NewDir::create(dest, overwrite)?;
+    let ids: Vec<_> = [img.identity(), lab.identity()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let dir = NewDir::create(dest, overwrite, &ids)?;
     let env = open_env(dir.path(), Some(map), false)?;
     let written = write_records(&env, &img, &lab, pixels, datum, item_len, dest, progress);
     env.prepare_for_closing().wait();
@@ -400,8 +404,22 @@ pub fn from_caffe_lmdb(
             "not an LMDB environment directory (no data.mdb in it)",
         ));
     }
-    let mut images_out = NewFile::create(images_dest, overwrite)?;
-    let mut labels_out = NewFile::create(labels_dest, overwrite)?;
+    // the database's own files are inputs too
+    let ids: Vec<_> = ["data.mdb", "lock.mdb"]
+        .iter()
+        .filter_map(|f| idx_io::Identity::of_path(&db_dir.join(f)))
+        .collect();
+    if images_dest == labels_dest
+        || idx_io::Identity::of_path(images_dest)
+            .is_some_and(|i| idx_io::Identity::of_path(labels_dest) == Some(i))
+    {
+        return Err(unsupported(
+            labels_dest,
+            "the images and the labels cannot be written to the same file",
+        ));
+    }
+    let mut images_out = NewFile::create(images_dest, overwrite, &ids)?;
+    let mut labels_out = NewFile::create(labels_dest, overwrite, &ids)?;
     let env = open_env(db_dir, None, true)?;
     let result = read_records(&env, db_dir, &mut images_out, &mut labels_out, progress);
     env.prepare_for_closing().wait();

@@ -8,11 +8,10 @@
 
 use crate::error::Error;
 use crate::input::{read_exact, IdxInput};
-use crate::output::{persist, NewFile};
+use crate::output::NewFile;
 use crate::{Overwrite, Progress};
 use idx::{ElementType, Header};
 use npyz::{DType, Endianness, NpyHeader, Order, TypeChar};
-use std::fs::File;
 use std::io::{BufReader, Read, Write};
 use std::path::Path;
 
@@ -122,7 +121,8 @@ pub fn to_npy(
     progress: &mut dyn Progress,
 ) -> Result<Header, Error> {
     let src = IdxInput::check(input, progress)?;
-    let mut out = NewFile::create(dest, overwrite)?;
+    let ids: Vec<_> = src.identity().into_iter().collect();
+    let mut out = NewFile::create(dest, overwrite, &ids)?;
     write_npy(&src, &mut out, dest, progress)?;
     out.commit()?;
     Ok(src.header)
@@ -180,8 +180,13 @@ pub fn to_npz(
             ),
         });
     }
-    let out = NewFile::create(dest, overwrite)?;
-    let (tmp, dest, overwrite) = out.into_parts()?;
+    let ids: Vec<_> = [img.identity(), lab.identity()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut out = NewFile::create(dest, overwrite, &ids)?;
+    let dest = out.dest().to_path_buf();
+    let tmp = out.seekable()?;
     let zerr = |e: zip::result::ZipError| match e {
         zip::result::ZipError::Io(source) => Error::Io {
             path: dest.clone(),
@@ -201,8 +206,8 @@ pub fn to_npz(
         zip.start_file(name, opts).map_err(zerr)?;
         write_npy(src, &mut zip, &dest, progress)?;
     }
-    let tmp = zip.finish().map_err(zerr)?;
-    persist(tmp, &dest, overwrite)?;
+    zip.finish().map_err(zerr)?;
+    out.commit()?;
     Ok((img.header, lab.header))
 }
 
@@ -333,13 +338,14 @@ pub fn from_npy(
     overwrite: Overwrite,
     progress: &mut dyn Progress,
 ) -> Result<Header, Error> {
-    let f = File::open(input).map_err(Error::io(input))?;
-    let file_len = f.metadata().map_err(Error::io(input))?.len();
-    let mut r = BufReader::with_capacity(CHUNK, f);
+    let mut source = idx_io::Input::open(input).map_err(Error::io(input))?;
+    let file_len = source.len().map_err(Error::io(input))?;
+    let ids: Vec<_> = source.identity().into_iter().collect();
+    let mut r = BufReader::with_capacity(CHUNK, source.rewound().map_err(Error::io(input))?);
     let (t, dims, little) = read_npy_header(&mut r, input)?;
     let header =
         Header::new(t, dims).ok_or_else(|| npy_err(input, "the array size overflows 64 bits"))?;
-    let mut out = NewFile::create(dest, overwrite)?;
+    let mut out = NewFile::create(dest, overwrite, &ids)?;
     out.write_all(&header.to_bytes()).map_err(Error::io(dest))?;
     let len = header.payload_len();
     progress.start("converting (bytes)", len);

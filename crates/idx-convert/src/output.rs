@@ -5,56 +5,79 @@
 
 use crate::error::Error;
 use crate::Overwrite;
+use idx_io::{AtomicFile, Identity, OutputError, Policy};
 use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use tempfile::{NamedTempFile, TempDir};
+use tempfile::TempDir;
 
 const PREFIX: &str = ".idx-convert-";
 
 fn parent(dest: &Path) -> &Path {
-    match dest.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
+    idx_io::output::parent(dest)
+}
+
+fn policy(overwrite: Overwrite) -> Policy {
+    match overwrite {
+        Overwrite::Refuse => Policy::Create,
+        Overwrite::Force => Policy::Overwrite,
     }
 }
 
-/// Refuses an existing destination unless `Force`.
-fn check_free(dest: &Path, overwrite: Overwrite) -> Result<(), Error> {
-    if overwrite == Overwrite::Refuse && fs::symlink_metadata(dest).is_ok() {
-        return Err(Error::Exists {
-            path: dest.into(),
+/// The crate's error for the atomic writer's.
+fn output_error(e: OutputError) -> Error {
+    match e {
+        OutputError::IsInput(path) => Error::Exists {
+            path,
+            reason: "is one of the inputs; nothing was written (an output never replaces an input)"
+                .into(),
+        },
+        OutputError::Exists(path) => Error::Exists {
+            path,
             reason: "already exists; nothing was written (--force replaces it)".into(),
-        });
+        },
+        OutputError::IsDirectory(path) => Error::Exists {
+            path,
+            reason: "is a directory".into(),
+        },
+        OutputError::Io { path, source, .. } => Error::Io { path, source },
+        other => Error::Io {
+            path: PathBuf::new(),
+            source: other.into(),
+        },
     }
-    Ok(())
 }
 
-/// A file being written.
+/// A file output being written: through [`idx_io::AtomicFile`] (never an
+/// input, an existing file only with `--force`, permissions from the
+/// umask), or to standard output when the destination is `-`.
 #[derive(Debug)]
 pub(crate) struct NewFile {
     dest: PathBuf,
-    overwrite: Overwrite,
-    out: BufWriter<NamedTempFile>,
+    out: Out,
+}
+
+#[derive(Debug)]
+enum Out {
+    File(AtomicFile),
+    Stdout(BufWriter<std::io::Stdout>),
 }
 
 impl NewFile {
-    pub fn create(dest: &Path, overwrite: Overwrite) -> Result<NewFile, Error> {
-        check_free(dest, overwrite)?;
-        if fs::metadata(dest).is_ok_and(|m| m.is_dir()) {
-            return Err(Error::Exists {
-                path: dest.into(),
-                reason: "is a directory".into(),
-            });
-        }
-        let tmp = tempfile::Builder::new()
-            .prefix(PREFIX)
-            .tempfile_in(parent(dest))
-            .map_err(Error::io(dest))?;
+    /// `inputs`: the identities of the conversion's inputs.
+    pub fn create(
+        dest: &Path,
+        overwrite: Overwrite,
+        inputs: &[Identity],
+    ) -> Result<NewFile, Error> {
+        let out = if idx_io::is_dash(dest) {
+            Out::Stdout(BufWriter::with_capacity(256 << 10, std::io::stdout()))
+        } else {
+            Out::File(AtomicFile::create(dest, policy(overwrite), inputs).map_err(output_error)?)
+        };
         Ok(NewFile {
             dest: dest.into(),
-            overwrite,
-            out: BufWriter::with_capacity(256 << 10, tmp),
+            out,
         })
     }
 
@@ -62,50 +85,45 @@ impl NewFile {
         &self.dest
     }
 
-    /// The temporary file, for formats that need `Seek` (zip).
-    pub fn into_parts(self) -> Result<(NamedTempFile, PathBuf, Overwrite), Error> {
-        let dest = self.dest;
-        let tmp = self
-            .out
-            .into_inner()
-            .map_err(|e| Error::io(dest.clone())(e.into_error()))?;
-        Ok((tmp, dest, self.overwrite))
-    }
-
-    /// Flushes, syncs and renames into place.
-    pub fn commit(self) -> Result<(), Error> {
-        let (tmp, dest, overwrite) = self.into_parts()?;
-        persist(tmp, &dest, overwrite)
-    }
-}
-
-pub(crate) fn persist(tmp: NamedTempFile, dest: &Path, overwrite: Overwrite) -> Result<(), Error> {
-    tmp.as_file().sync_all().map_err(Error::io(dest))?;
-    let r = match overwrite {
-        Overwrite::Refuse => tmp.persist_noclobber(dest),
-        Overwrite::Force => tmp.persist(dest),
-    };
-    r.map(|_| ()).map_err(|e| {
-        if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-            Error::Exists {
-                path: dest.into(),
-                reason: "appeared while converting; nothing was written".into(),
-            }
-        } else {
-            Error::io(dest)(e.error)
+    /// The file being written, for formats that need `Seek` (zip); `-`
+    /// (standard output) cannot seek and is refused.
+    pub fn seekable(&mut self) -> Result<&mut fs::File, Error> {
+        match &mut self.out {
+            Out::File(f) => f.file().map_err(Error::io(&self.dest)),
+            Out::Stdout(_) => Err(Error::Exists {
+                path: self.dest.clone(),
+                reason: "a .npz archive cannot be written to standard output (it is a zip, written with seeks): give a file".into(),
+            }),
         }
-    })
+    }
+
+    /// Flushes, syncs and renames into place (or flushes standard output).
+    pub fn commit(self) -> Result<(), Error> {
+        match self.out {
+            Out::File(f) => f.commit().map_err(output_error),
+            Out::Stdout(mut w) => w.flush().map_err(Error::io(&self.dest)),
+        }
+    }
 }
 
 impl Write for NewFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.out.write(buf)
+        match &mut self.out {
+            Out::File(f) => f.write(buf),
+            Out::Stdout(w) => w.write(buf),
+        }
     }
     fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.out.write_all(buf)
+        match &mut self.out {
+            Out::File(f) => f.write_all(buf),
+            Out::Stdout(w) => w.write_all(buf),
+        }
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
+        match &mut self.out {
+            Out::File(f) => f.flush(),
+            Out::Stdout(w) => w.flush(),
+        }
     }
 }
 
@@ -120,8 +138,15 @@ impl NewDir {
     /// Refuses an existing destination unless `Force`, and even then
     /// replaces only an LMDB directory (one holding `data.mdb`) or an empty
     /// directory, never anything else.
-    pub fn create(dest: &Path, overwrite: Overwrite) -> Result<NewDir, Error> {
-        check_free(dest, overwrite)?;
+    pub fn create(dest: &Path, overwrite: Overwrite, inputs: &[Identity]) -> Result<NewDir, Error> {
+        if idx_io::is_dash(dest) {
+            return Err(Error::Exists {
+                path: dest.into(),
+                reason: "an LMDB database is a directory: it cannot be written to standard output"
+                    .into(),
+            });
+        }
+        idx_io::output::check(dest, policy(overwrite), inputs).map_err(output_error)?;
         if fs::symlink_metadata(dest).is_ok() && !replaceable(dest) {
             return Err(Error::Exists {
                 path: dest.into(),
@@ -130,10 +155,15 @@ impl NewDir {
                     .into(),
             });
         }
-        let tmp = tempfile::Builder::new()
-            .prefix(PREFIX)
-            .tempdir_in(parent(dest))
-            .map_err(Error::io(dest))?;
+        let mut b = tempfile::Builder::new();
+        b.prefix(PREFIX);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            // the kernel applies the umask to mkdir(2)'s mode
+            b.permissions(fs::Permissions::from_mode(0o777));
+        }
+        let tmp = b.tempdir_in(parent(dest)).map_err(Error::io(dest))?;
         Ok(NewDir {
             dest: dest.into(),
             tmp,
@@ -149,6 +179,7 @@ impl NewDir {
     pub fn commit(self) -> Result<(), Error> {
         let dest = self.dest;
         let tmp = self.tmp;
+        umask_modes(tmp.path()).map_err(Error::io(&dest))?;
         let mut old = None;
         if fs::symlink_metadata(&dest).is_ok() {
             // Move the old database aside first, so that a failure leaves it.
@@ -185,4 +216,33 @@ fn replaceable(dest: &Path) -> bool {
         return true;
     }
     fs::read_dir(dest).is_ok_and(|mut d| d.next().is_none())
+}
+
+/// LMDB creates its files with mode 0600; they get the mode a new file gets
+/// from the umask (`0666 & !umask`), as every other output does. The umask
+/// is read without changing it: a probe file created with mode 0666 shows
+/// it.
+fn umask_modes(dir: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let probe = dir.join(".umask-probe");
+        let f = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o666)
+            .open(&probe)?;
+        let mode = f.metadata()?.permissions().mode() & 0o777;
+        drop(f);
+        fs::remove_file(&probe)?;
+        for e in fs::read_dir(dir)? {
+            let e = e?;
+            if e.file_type()?.is_file() {
+                fs::set_permissions(e.path(), fs::Permissions::from_mode(mode))?;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
 }

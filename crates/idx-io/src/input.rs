@@ -148,6 +148,23 @@ impl Input {
     }
 }
 
+impl Input {
+    /// [`Input::stream`] over a handle of its own (the same open file,
+    /// rewound), for a caller that keeps reading while it uses the input's
+    /// other fields. One stream at a time: the handles share the offset.
+    ///
+    /// # Errors
+    /// The input's I/O errors.
+    pub fn stream_owned(
+        &self,
+        max_decompressed: Option<u64>,
+    ) -> io::Result<idx::input::Stream<BufReader<File>>> {
+        let mut f = self.file.try_clone()?;
+        f.seek(SeekFrom::Start(0))?;
+        idx::input::open(BufReader::with_capacity(256 * 1024, f), max_decompressed)
+    }
+}
+
 #[cfg(unix)]
 fn stdin_identity() -> Option<Identity> {
     use std::os::fd::AsFd;

@@ -25,5 +25,5 @@ pub mod escape;
 mod input;
 pub mod output;
 
-pub use input::{Identity, Input};
+pub use input::{is_dash, Identity, Input};
 pub use output::{AtomicFile, OutputError, Policy};
