@@ -307,7 +307,10 @@ pub fn input(seeds: &[&Case], seed: u64, index: u64) -> (Vec<u8>, Vec<&'static s
 
 fn gunzip(b: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
-    flate2::read::MultiGzDecoder::new(b)
+    // the library's own opener and decoder, as every front end reads gzip
+    // (its first MAX_DECOMPRESSED bytes: a bomb is mutated as its prefix)
+    idx::input::open(b, None)
+        .ok()?
         .take(MAX_DECOMPRESSED)
         .read_to_end(&mut out)
         .ok()?;
