@@ -24,6 +24,15 @@ impl Source {
             Source::Stdin => "<stdin>".into(),
         }
     }
+
+    /// The name for a terminal ([`idx_io::escape::path`]: controls, bidi
+    /// overrides and bytes that are not UTF-8 shown escaped).
+    pub fn shown(&self) -> String {
+        match self {
+            Source::File(p) => idx_io::escape::path(p),
+            Source::Stdin => "<stdin>".into(),
+        }
+    }
 }
 
 /// How to check.

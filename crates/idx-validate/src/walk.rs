@@ -184,17 +184,7 @@ fn io_message(err: &ignore::Error) -> String {
     }
 }
 
-/// A path for a message: control characters escaped, never raw.
+/// A path for a message ([`idx_io::escape::path`]), never raw.
 fn esc(p: &Path) -> String {
-    p.display()
-        .to_string()
-        .chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    idx_io::escape::path(p)
 }

@@ -385,3 +385,54 @@ fn a_paired_file_s_hostile_name_is_escaped_in_every_text_that_names_it() {
         );
     }
 }
+
+#[test]
+fn github_names_no_file_it_cannot_carry_and_escapes_the_name_in_the_message() {
+    // the runner decodes only %25 %0D %0A %3A %2C in `file=`: an ESC written
+    // as the text \u{1b} named a file that does not exist
+    let d = tempfile::tempdir().unwrap();
+    let bad = "e\u{1b}[31m\u{202e}x.idx";
+    std::fs::write(d.path().join(bad), [0, 0, 7, 1, 0, 0, 0, 1, 5]).unwrap();
+    std::fs::write(d.path().join("a,b:c%d.idx"), [0, 0, 7, 1, 0, 0, 0, 1, 5]).unwrap();
+    let o = run_in(d.path(), &["--format", "github", bad, "a,b:c%d.idx"]);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("::error title=IDX102::e\\u{1b}[31m\\u{202e}x.idx: "),
+        "{}",
+        lines[0]
+    );
+    assert!(!lines[0].contains("file="), "{}", lines[0]);
+    assert!(
+        lines[1].starts_with("::error file=a%2Cb%3Ac%25d.idx,title=IDX102::unknown"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('\u{202e}'),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn an_invalid_utf8_name_is_shown_with_its_bytes_in_every_text_format() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = tempfile::tempdir().unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"l\xffn\x1b\n.idx");
+    std::fs::write(d.path().join(name), [0, 0, 7, 1, 0, 0, 0, 1, 5]).unwrap();
+    for format in ["human", "short"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_idx-validate"))
+            .args(["--format", format, "--color", "never"])
+            .arg(name)
+            .current_dir(d.path())
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(out.contains("l\\xffn\\u{1b}\\n.idx"), "{format}: {out}");
+        assert!(
+            !o.stdout.contains(&0x1b) && !o.stdout.contains(&0xff),
+            "{format}: {out:?}"
+        );
+    }
+}

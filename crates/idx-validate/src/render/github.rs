@@ -5,43 +5,38 @@ use crate::check::FileResult;
 use idx::Severity;
 use std::fmt::Write;
 
-/// The workflow-command escapes of the actions toolkit (`%`, CR, LF); any
-/// other control character or bidi override (from a file name) is written
-/// as a Rust escape, since the log is shown on terminals and GitHub
-/// defines no escape for it.
+/// The data of a workflow command, with the runner's escapes
+/// ([`idx_io::escape::github_data`]).
 fn data(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '%' => o.push_str("%25"),
-            '\r' => o.push_str("%0D"),
-            '\n' => o.push_str("%0A"),
-            c if c.is_control()
-                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') =>
-            {
-                o.extend(c.escape_default());
-            }
-            c => o.push(c),
-        }
-    }
-    o
+    idx_io::escape::github_data(s)
 }
 
+/// A property of a workflow command ([`idx_io::escape::github_property`]).
 fn property(s: &str) -> String {
-    data(s).replace(':', "%3A").replace(',', "%2C")
+    idx_io::escape::github_property(s)
 }
 
 /// Renders workflow commands.
 pub fn render(results: &[FileResult], ctx: &Context) -> String {
     let mut s = String::new();
     for r in results {
-        let file = property(&super::path_text(r));
+        // The runner decodes only %25 %0D %0A %3A %2C: a name holding any
+        // other control character or a bidi override cannot be carried in
+        // `file=` (its escaped text would name another file), so such an
+        // annotation names no file and its message starts with the escaped
+        // name instead.
+        let name = super::path_text(r);
+        let (file, prefix) = if idx_io::escape::github_can_carry(&name) {
+            (format!("file={},", property(&name)), String::new())
+        } else {
+            (String::new(), format!("{}: ", idx_io::escape::text(&name)))
+        };
         match &r.outcome {
             Err(e) => {
                 let _ = writeln!(
                     s,
-                    "::error file={file},title=unreadable::{}",
-                    data(&format!("cannot read: {e}"))
+                    "::error {file}title=unreadable::{}",
+                    data(&format!("{prefix}cannot read: {e}"))
                 );
             }
             Ok(c) => {
@@ -53,7 +48,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         Severity::Info => "notice",
                     };
                     let mut msg = format!(
-                        "{} (at byte {}){}",
+                        "{prefix}{} (at byte {}){}",
                         f.message,
                         f.offset,
                         super::offset_note(c)
@@ -63,7 +58,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     }
                     let _ = writeln!(
                         s,
-                        "::{level} file={file},title={}::{}",
+                        "::{level} {file}title={}::{}",
                         property(f.rule.code()),
                         data(&msg)
                     );

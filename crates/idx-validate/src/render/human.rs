@@ -146,7 +146,7 @@ fn location(r: &FileResult, f: &Finding, gz: bool) -> String {
     };
     format!(
         "{} @ {:#x} (byte {}{of})",
-        super::terminal_safe(&r.source.display()),
+        r.source.shown(),
         f.offset,
         f.offset
     )
@@ -221,7 +221,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         if ctx.quiet && !failing {
             continue;
         }
-        let path = super::terminal_safe(&r.source.display());
+        let path = r.source.shown();
         match &r.outcome {
             Err(e) => {
                 let _ = writeln!(
@@ -405,20 +405,9 @@ fn header_hex(head: &[u8], n: usize) -> String {
     s.join(" ")
 }
 
-/// A path for the terminal: control characters escaped.
+/// A path for the terminal ([`idx_io::escape::path`]).
 fn shown(p: &std::path::Path) -> String {
-    p.display()
-        .to_string()
-        .chars()
-        .flat_map(|c| {
-            let e: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            e
-        })
-        .collect()
+    idx_io::escape::path(p)
 }
 
 /// What `--fix` or `--diff` did to one file.

@@ -149,19 +149,11 @@ pub fn counts(c: &Checked) -> String {
     parts.join(", ")
 }
 
-/// Text for a terminal: control characters (newlines, escape sequences,
-/// C1 controls) and bidirectional overrides from a file name or message are
-/// shown escaped (`\n`, `\u{1b}`), never interpreted (issue #12, bug 7).
+/// Text for a terminal ([`idx_io::escape::text`]): control characters
+/// and bidirectional overrides from a file name or message are shown
+/// escaped (`\n`, `\u{1b}`), never interpreted.
 pub fn terminal_safe(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
-            o.extend(c.escape_default());
-        } else {
-            o.push(c);
-        }
-    }
-    o
+    idx_io::escape::text(s).into_owned()
 }
 
 /// ` (offset in the decompressed stream)` when the report's offsets are in

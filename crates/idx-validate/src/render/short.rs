@@ -9,7 +9,7 @@ use std::fmt::Write;
 pub fn render(results: &[FileResult], _ctx: &Context) -> String {
     let mut s = String::new();
     for r in results {
-        let path = super::terminal_safe(&r.source.display());
+        let path = r.source.shown();
         match &r.outcome {
             Err(e) => {
                 let _ = writeln!(
