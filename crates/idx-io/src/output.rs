@@ -55,6 +55,8 @@ pub enum OutputError {
     Exists(PathBuf),
     /// The destination is a directory.
     IsDirectory(PathBuf),
+    /// The caller's check before the rename failed (its message).
+    Aborted(String),
     /// An I/O error, with what was being done.
     Io {
         /// The destination.
@@ -86,6 +88,7 @@ impl fmt::Display for OutputError {
                     escape::path(p)
                 )
             }
+            OutputError::Aborted(why) => f.write_str(why),
             OutputError::Io {
                 path,
                 action,
@@ -110,6 +113,7 @@ impl From<OutputError> for io::Error {
             OutputError::IsInput(_) => io::ErrorKind::InvalidInput,
             OutputError::Exists(_) => io::ErrorKind::AlreadyExists,
             OutputError::IsDirectory(_) => io::ErrorKind::IsADirectory,
+            OutputError::Aborted(_) => io::ErrorKind::Other,
             OutputError::Io { source, .. } => source.kind(),
         };
         io::Error::new(kind, e.to_string())
@@ -225,12 +229,28 @@ impl AtomicFile {
     /// Any of these fails (the destination is then untouched), or, for
     /// [`Policy::Create`], a file appeared at the destination meanwhile.
     pub fn commit(self) -> Result<(), OutputError> {
+        self.commit_checked(|| Ok(()))
+    }
+
+    /// [`AtomicFile::commit`] with `check` run after the new file is
+    /// complete and synced and before the rename (a repair checks there
+    /// that its input did not change): its error leaves the destination
+    /// untouched.
+    ///
+    /// # Errors
+    /// As [`AtomicFile::commit`], and [`OutputError::Aborted`] with
+    /// `check`'s message.
+    pub fn commit_checked(
+        self,
+        check: impl FnOnce() -> Result<(), String>,
+    ) -> Result<(), OutputError> {
         let dest = self.dest;
         let tmp = self
             .out
             .into_inner()
             .map_err(|e| io_err(&dest, "write")(e.into_error()))?;
         tmp.as_file().sync_all().map_err(io_err(&dest, "sync"))?;
+        check().map_err(OutputError::Aborted)?;
         let r = match self.policy {
             Policy::Create => tmp.persist_noclobber(&dest),
             Policy::Overwrite | Policy::Repair => tmp.persist(&dest),

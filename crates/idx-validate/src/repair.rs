@@ -277,9 +277,19 @@ fn repair_file_with(
         None => (target.clone(), Action::Rewritten(target.clone())),
     };
     let before = planned.report().before.clone();
+    // in place: the input itself is the destination (a repair); a copy
+    // (--output) replaces any file but the input
+    let (policy, inputs) = match output {
+        None => (idx_io::Policy::Repair, Vec::new()),
+        Some(_) => (
+            idx_io::Policy::Overwrite,
+            idx_io::Identity::of_path(&target).into_iter().collect(),
+        ),
+    };
     match write_atomically(
         &dest,
-        &meta,
+        policy,
+        &inputs,
         |w| planned.write(&mut input, w),
         || {
             before_rename();
@@ -307,57 +317,23 @@ fn unchanged_since(path: &Path, meta: &fs::Metadata) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes `dest` atomically: a temporary file in its directory, `write`,
-/// flush, the permission bits of `like`, sync, `check`, rename, and a sync
-/// of the directory. On any error the temporary file is removed and `dest`
-/// is untouched.
+/// Writes `dest` through the one atomic writer ([`idx_io::AtomicFile`]:
+/// a temporary file in its directory, the permissions of the file it
+/// replaces or the umask's, sync, `check`, rename, sync of the directory).
+/// On any error the temporary file is removed and `dest` is untouched.
 fn write_atomically(
     dest: &Path,
-    like: &fs::Metadata,
-    write: impl FnOnce(&mut BufWriter<&File>) -> Result<FixReport, FixError>,
+    policy: idx_io::Policy,
+    inputs: &[idx_io::Identity],
+    write: impl FnOnce(&mut idx_io::AtomicFile) -> Result<FixReport, FixError>,
     check: impl FnOnce() -> Result<(), String>,
 ) -> Result<FixReport, String> {
-    let dir = match dest.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = dest
-        .file_name()
-        .map_or_else(|| "idx".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".idx-fix.tmp")
-        .tempfile_in(&dir)
-        .map_err(|e| io_err("cannot create a temporary file in", &dir, e))?;
-    let report = {
-        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
-        let r = write(&mut w).map_err(|e| match e {
-            FixError::Io(e) => io_err("cannot write the repaired copy in", &dir, e),
-            other => other.to_string(),
-        })?;
-        w.flush()
-            .map_err(|e| io_err("cannot write the repaired copy in", &dir, e))?;
-        r
-    };
-    tmp.as_file()
-        .set_permissions(like.permissions())
-        .map_err(|e| {
-            io_err(
-                "cannot set the permissions of the repaired copy in",
-                &dir,
-                e,
-            )
-        })?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| io_err("cannot sync the repaired copy in", &dir, e))?;
-    check()?;
-    tmp.persist(dest)
-        .map_err(|e| io_err("cannot rename the repaired copy over", dest, e.error))?;
-    // the rename itself is durable once the directory is synced
-    if let Ok(d) = File::open(&dir) {
-        let _ = d.sync_all();
-    }
+    let mut out = idx_io::AtomicFile::create(dest, policy, inputs).map_err(|e| e.to_string())?;
+    let report = write(&mut out).map_err(|e| match e {
+        FixError::Io(e) => io_err("cannot write the repaired copy of", dest, e),
+        other => other.to_string(),
+    })?;
+    out.commit_checked(check).map_err(|e| e.to_string())?;
     Ok(report)
 }
 
