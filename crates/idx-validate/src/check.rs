@@ -87,6 +87,24 @@ impl Checked {
             idx::Severity::Warning => deny_warnings,
             idx::Severity::Info => false,
         };
+        // --diff wrote nothing: the file on disk is what was planned from
+        let on_disk = self.repair.as_ref().is_some_and(|x| {
+            x.action == crate::repair::Action::WouldRewrite
+                && x.before_rules.iter().any(|&r| bad(r))
+        });
+        on_disk
+            || self.report.findings.iter().any(|f| bad(f.rule))
+            || self.suppressed.keys().any(|&r| bad(r))
+    }
+
+    /// [`Checked::fails`] of the stream as it is after the repair (with
+    /// `--diff`, as it would be).
+    pub fn fails_after(&self, deny_warnings: bool) -> bool {
+        let bad = |r: Rule| match r.severity() {
+            idx::Severity::Error => true,
+            idx::Severity::Warning => deny_warnings,
+            idx::Severity::Info => false,
+        };
         self.report.findings.iter().any(|f| bad(f.rule)) || self.suppressed.keys().any(|&r| bad(r))
     }
 

@@ -19,7 +19,7 @@ enum Format {
     Human,
     /// one line per finding: path:offset: severity[CODE]: message
     Short,
-    /// one JSON document (schema: schema/idx-validate.schema.json)
+    /// one JSON document (schema: crates/idx-validate/schema/idx-validate.schema.json in the source)
     Json,
     /// one JSON object per finding
     Jsonl,
@@ -302,6 +302,25 @@ where
     for note in &expansion.notes {
         eprintln!("note: {note}");
     }
+    // an empty directory is an error of the run, not an unreadable file
+    for e in &expansion.empty {
+        eprintln!("error: {e}");
+    }
+    let nothing_found = !expansion.empty.is_empty();
+    let empty_annotations: String = if cli.format == Format::Github {
+        expansion
+            .empty
+            .iter()
+            .map(|e| {
+                format!(
+                    "::error title=no-idx-files::{}\n",
+                    idx_io::escape::github_data(e)
+                )
+            })
+            .collect()
+    } else {
+        String::new()
+    };
     let mut inputs = expansion.inputs;
     let pairs: Vec<(PathBuf, PathBuf)> = cli
         .pair
@@ -415,6 +434,7 @@ where
         sarif_github: cli.sarif_github,
         spec_url: cli.spec_url.clone().or(cfg.spec_url.clone()),
         unsafe_fixes,
+        fix_run: fix_on && !cli.diff,
     };
     let text = if cli.statistics {
         render::stats::render(&results, cli.format == Format::Json)
@@ -426,7 +446,7 @@ where
             Format::Jsonl => render::json::render_lines(&results, &ctx),
             Format::Sarif => render::sarif::render(&results, &ctx),
             Format::Junit => render::junit::render(&results, &ctx),
-            Format::Github => render::github::render(&results, &ctx),
+            Format::Github => empty_annotations + &render::github::render(&results, &ctx),
         }
     };
     match &cli.output_file {
@@ -448,7 +468,7 @@ where
         }
     }
     let t = render::totals(&results, deny_warnings);
-    if t.unreadable > 0 || t.repair_failed > 0 {
+    if t.unreadable > 0 || t.repair_failed > 0 || nothing_found {
         ExitCode::from(2)
     } else if (t.invalid > 0 && !cli.exit_zero)
         || (t.fixed > 0 && (cli.exit_non_zero_on_fix || cli.diff))

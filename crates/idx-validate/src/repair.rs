@@ -64,6 +64,9 @@ pub struct Repair {
     pub head_after: Vec<u8>,
     /// What was written.
     pub action: Action,
+    /// The rules the stream broke before the fixes (with `--diff` the file
+    /// on disk is still that stream).
+    pub before_rules: Vec<idx::Rule>,
 }
 
 impl Repair {
@@ -74,6 +77,7 @@ impl Repair {
             head_before: r.before.head.clone(),
             head_after: r.after.head.clone(),
             action,
+            before_rules: r.before.findings.iter().map(|f| f.rule).collect(),
         }
     }
 
@@ -274,7 +278,17 @@ fn repair_file_with(
                 action: Action::Unchanged,
             });
         }
-        None => (target.clone(), Action::Rewritten(target.clone())),
+        // the path as given, unless it is a symlink: then its target,
+        // which is what was rewritten (the link stays a link)
+        None => {
+            let link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+            let shown = if link {
+                target.clone()
+            } else {
+                path.to_path_buf()
+            };
+            (target.clone(), Action::Rewritten(shown))
+        }
     };
     let before = planned.report().before.clone();
     // in place: the input itself is the destination (a repair); a copy

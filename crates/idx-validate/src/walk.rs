@@ -39,6 +39,9 @@ pub struct Expansion {
     pub notes: Vec<String>,
     /// The indices of the inputs found by walking a directory (not named).
     pub walked: Vec<usize>,
+    /// Directories named on the command line in which no IDX file was found
+    /// (without `--allow-empty`): an error each, and no file counted.
+    pub empty: Vec<String>,
 }
 
 /// Expands `paths`.
@@ -126,13 +129,10 @@ fn walk(root: &Path, opts: &WalkOptions, out: &mut Expansion) -> Result<(), Stri
         ));
     }
     if out.inputs.len() == before && !opts.allow_empty {
-        out.inputs.push(Err((
-            root.to_path_buf(),
-            format!(
-                "no IDX files found under {} (a run that checks nothing fails; --allow-empty accepts it)",
-                esc(root)
-            ),
-        )));
+        out.empty.push(format!(
+            "no IDX files found under {} (a run that checks nothing fails; --allow-empty accepts it)",
+            esc(root)
+        ));
     }
     Ok(())
 }

@@ -216,3 +216,86 @@ fn spec_links_are_absolute_or_absent_in_every_format() {
     assert!(String::from_utf8_lossy(&o.stderr)
         .contains("key `spec-url`: \"spec/idx.md\" is not an absolute URL"));
 }
+
+fn run_in(dir: &Path, args: &[&str]) -> Out {
+    let o = Command::new(env!("CARGO_BIN_EXE_idx-validate"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// u8 [2] and one trailing byte: IDX203, fixed by a truncation (unsafe).
+const TRAILING: [u8; 11] = [0, 0, 8, 1, 0, 0, 0, 2, 1, 2, 9];
+
+#[test]
+fn quiet_prints_nothing_when_nothing_fails() {
+    let o = run(&["-q", "corpus/valid/valid-mnist-labels-u8-10.idx"]);
+    assert_eq!((o.code, o.stdout.as_str()), (0, ""), "{}", o.stdout);
+    let o = run(&["-q", "corpus/invalid/invalid-unknown-type-07.idx"]);
+    assert_eq!(o.code, 1);
+    assert!(o.stdout.contains("1 file checked"), "{}", o.stdout);
+}
+
+#[test]
+fn diff_never_calls_a_file_ok_that_is_still_invalid_on_disk() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("t.idx"), TRAILING).unwrap();
+    let o = run_in(
+        d.path(),
+        &["--diff", "--unsafe-fixes", "--color", "never", "t.idx"],
+    );
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert!(
+        o.stdout
+            .contains("t.idx: INVALID: valid once the fixes above are applied"),
+        "{}",
+        o.stdout
+    );
+    assert!(!o.stdout.contains(": OK"), "{}", o.stdout);
+    assert!(o.stdout.contains("0 valid, 1 invalid"), "{}", o.stdout);
+    assert_eq!(std::fs::read(d.path().join("t.idx")).unwrap(), TRAILING);
+}
+
+#[test]
+fn a_rewrite_names_the_path_as_given_and_a_failed_fix_is_not_fixable_with_fix() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("t.idx"), TRAILING).unwrap();
+    let o = run_in(
+        d.path(),
+        &["--fix", "--unsafe-fixes", "--color", "never", "t.idx"],
+    );
+    assert_eq!(o.code, 0, "{}", o.stdout);
+    assert!(
+        o.stdout
+            .contains("t.idx: FIX: 1 fix (0 remaining); rewritten\n"),
+        "{}",
+        o.stdout
+    );
+    assert!(!o.stdout.contains("the target"), "{}", o.stdout);
+    // a repair that cannot be written: the summary does not send a --fix
+    // run back to --fix
+    std::fs::write(d.path().join("u.idx"), TRAILING).unwrap();
+    let o = run_in(
+        d.path(),
+        &[
+            "--fix",
+            "--unsafe-fixes",
+            "--color",
+            "never",
+            "--output",
+            "no/such/dir/out.idx",
+            "u.idx",
+        ],
+    );
+    assert_eq!(o.code, 2, "{}", o.stdout);
+    assert!(o.stdout.contains("NOT REPAIRED"), "{}", o.stdout);
+    assert!(!o.stdout.contains("fixable with --fix"), "{}", o.stdout);
+    assert!(o.stdout.contains("fixable, not applied"), "{}", o.stdout);
+}

@@ -62,10 +62,28 @@ fn a_directory_with_nothing_to_check_fails_in_every_format() {
         let o = run_in(t.path(), &["--format", format, "data"]);
         assert_eq!(o.code, 2, "{format}: {}", o.stdout);
         assert!(
-            o.stdout.contains("no IDX files found under data"),
+            o.stderr.contains("error: no IDX files found under data"),
             "{format}: {}",
-            o.stdout
+            o.stderr
         );
+        // not a file: nothing unreadable, nothing counted
+        assert!(!o.stdout.contains("UNREADABLE"), "{format}: {}", o.stdout);
+        if format == "human" {
+            assert!(
+                o.stdout
+                    .ends_with("0 files checked: 0 valid, 0 invalid, 0 unreadable\n"),
+                "{}",
+                o.stdout
+            );
+        }
+        if format == "github" {
+            assert!(
+                o.stdout
+                    .contains("::error title=no-idx-files::no IDX files found under data"),
+                "{}",
+                o.stdout
+            );
+        }
     }
     let o = run_in(t.path(), &["--allow-empty", "data"]);
     assert_eq!(o.code, 0, "{}", o.stdout);

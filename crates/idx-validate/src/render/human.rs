@@ -313,7 +313,17 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     ""
                 };
                 let n = counts(c);
-                if failing {
+                let would = c
+                    .repair
+                    .as_ref()
+                    .is_some_and(|x| x.action == crate::repair::Action::WouldRewrite);
+                if failing && would && !c.fails_after(ctx.deny_warnings) {
+                    let _ = writeln!(
+                        out,
+                        "{path}: {}: valid once the fixes above are applied (nothing written: --diff){gzs}",
+                        paint.sev(Severity::Error, "INVALID")
+                    );
+                } else if failing {
                     let _ = writeln!(
                         out,
                         "{path}: {}: {n}{gzs}",
@@ -336,6 +346,11 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         }
     }
     let t = totals(results, ctx.deny_warnings);
+    let note = fix_note(results, ctx);
+    // -q: nothing at all when nothing failed and nothing was repaired
+    if ctx.quiet && t.invalid == 0 && t.unreadable == 0 && note.is_empty() {
+        return out;
+    }
     let _ = write!(
         out,
         "{} checked: {} valid, {} invalid, {} unreadable",
@@ -344,7 +359,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         t.invalid,
         t.unreadable
     );
-    let _ = writeln!(out, "{}", fix_note(results, ctx));
+    let _ = writeln!(out, "{note}");
     out
 }
 
@@ -374,7 +389,11 @@ fn fix_note(results: &[FileResult], ctx: &Context) -> String {
             plural(f.repair_failed, "file", "files")
         ));
     }
-    if f.fixable > 0 {
+    if f.fixable > 0 && ctx.fix_run {
+        // a --fix run: what is still fixable was not applied (its repair
+        // failed, or it needs --unsafe-fixes)
+        s.push_str(&format!("; [*] {} fixable, not applied", f.fixable));
+    } else if f.fixable > 0 {
         s.push_str(&format!("; [*] {} fixable with --fix", f.fixable));
     }
     if f.unsafe_fixable > 0 {

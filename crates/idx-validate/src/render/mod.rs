@@ -31,6 +31,9 @@ pub struct Context {
     pub spec_url: Option<String>,
     /// `--unsafe-fixes`: unsafe fixes count as applicable (`[*]`).
     pub unsafe_fixes: bool,
+    /// `--fix` (not `--diff`): fixes were applied, so what is left is not
+    /// "fixable with --fix".
+    pub fix_run: bool,
 }
 
 /// The absolute spec link of a rule (`<spec-url>#idx102-unknown-type`), or
