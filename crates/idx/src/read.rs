@@ -11,10 +11,6 @@ use crate::validate;
 use std::fmt;
 use std::io::{self, Read};
 
-/// The most elements reserved ahead of the data actually read: the vector
-/// grows with the data, never by the header's word alone.
-const RESERVE_AHEAD: usize = 16 << 20;
-
 /// Why [`read_array`] failed.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -556,8 +552,10 @@ fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec
     let size = T::TYPE.size();
     let declared = h.payload_len();
     let count = usize::try_from(h.element_count()).unwrap_or(usize::MAX);
+    // Memory is reserved only as payload bytes arrive (never by the
+    // header's word alone): the vector doubles at most, up to the declared
+    // count, so it holds at most twice the bytes read.
     let mut out: Vec<T> = Vec::new();
-    let _ = out.try_reserve_exact(count.min(RESERVE_AHEAD));
     let mut storage = vec![0u8; crate::CHUNK_LEN + validate::PAGE];
     let buf = validate::page_aligned(&mut storage);
     let mut carry = 0usize; // bytes of a partial element at the front of buf
@@ -573,9 +571,11 @@ fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec
         let have = carry + k;
         let whole = have / size * size;
         if out.capacity() - out.len() < whole / size {
-            let _ = out.try_reserve(
-                (whole / size).max(count.saturating_sub(out.len()).min(RESERVE_AHEAD)),
-            );
+            let grow = (whole / size)
+                .max(out.len())
+                .min(count.saturating_sub(out.len()))
+                .max(whole / size);
+            let _ = out.try_reserve_exact(grow);
         }
         T::extend_from_be(&mut out, &buf[..whole]);
         buf.copy_within(whole..have, 0);

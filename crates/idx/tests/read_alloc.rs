@@ -1,0 +1,34 @@
+//! `read_array` reserves memory only as payload bytes arrive: a header that
+//! declares a large array over a short stream costs what the stream holds
+//! (plus the fixed read buffer), not what the header says. Measured with a
+//! counting global allocator (this test binary's own; one test, so no other
+//! test allocates meanwhile).
+
+use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
+use std::alloc::System;
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+#[test]
+fn memory_follows_the_bytes_read_not_the_header() {
+    // f64 [16777216] (128 MiB declared), then 64 bytes of payload
+    let mut b = vec![0, 0, 0x0e, 1, 1, 0, 0, 0];
+    b.extend([0x3f; 64]);
+    let region = Region::new(GLOBAL);
+    let r = idx::read_array(&b[..]);
+    let got = region.change().bytes_allocated;
+    assert!(r.is_err(), "truncated");
+    assert!(got < 1 << 20, "{got} bytes allocated for a 72-byte stream");
+
+    // u8 [3 MiB], whole: the array (doubling as it grows) and the buffer
+    let n = 3usize << 20;
+    let mut b = vec![0, 0, 0x08, 1];
+    b.extend((n as u32).to_be_bytes());
+    b.extend((0..n).map(|i| i as u8));
+    let region = Region::new(GLOBAL);
+    let a = idx::read_array(&b[..]).unwrap();
+    let got = region.change().bytes_allocated;
+    assert_eq!(a.dims(), &[n]);
+    assert!(got <= 3 * n, "{got} bytes allocated for {n} elements");
+}
