@@ -7,6 +7,7 @@ pub mod dump;
 pub mod input;
 pub mod picture;
 pub mod stats;
+pub mod write;
 
 // The binary's source, compiled into the library too, so that front ends
 // other than the binary (the Python package's console script) run exactly

@@ -14,7 +14,6 @@ mod convert;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use idx_cli::input::{self, shown, Input};
 use idx_cli::{picture, stats::Stats};
-use idx_conformance::content::Content;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -641,25 +640,14 @@ fn dump(path: &Path, error_document: bool) -> ExitCode {
 }
 
 fn write() -> ExitCode {
-    let mut input = Vec::new();
-    if let Err(e) = std::io::stdin().read_to_end(&mut input) {
-        return fail(format!("stdin: {e}"), 2);
-    }
-    let array = match serde_json::from_slice(&input)
-        .map_err(|e| e.to_string())
-        .and_then(|v| Content::from_json(&v))
-        .and_then(|c| c.to_array().map_err(|e| e.to_string()))
-    {
-        Ok(a) => a,
-        Err(e) => return refuse(format!("bad content JSON: {e}")),
-    };
+    // the output is complete or absent: the writer spools, then copies
     let mut out = std::io::stdout().lock();
-    match idx::write(&mut out, &array).map(|_| out.flush()) {
-        Ok(Ok(())) => ExitCode::SUCCESS,
-        Ok(Err(e)) => fail(e, 2),
-        Err(e) => {
+    match idx_cli::write::write(std::io::stdin().lock(), &mut out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(idx_cli::write::Error::Io(e)) => fail(e, 2),
+        Err(idx_cli::write::Error::Content(m)) => {
             drop(out);
-            refuse(e.to_string())
+            refuse(format!("bad content JSON: {m}"))
         }
     }
 }

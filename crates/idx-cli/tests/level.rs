@@ -560,3 +560,63 @@ fn info_on_something_that_is_not_idx_prints_no_header_breakdown() {
     assert_eq!(o.text(), "", "nothing on stdout");
     assert!(o.stderr.contains("IDX410"), "{}", o.stderr);
 }
+
+#[test]
+fn write_streams_the_json_in_bounded_memory() {
+    // 24 Mi u8 elements (48 MiB of JSON): the old write held the parsed
+    // document (a JSON value per element), gigabytes for MNIST
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("big.json");
+    let n: usize = 24 << 20;
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&json).unwrap());
+        write!(f, "{{\"dtype\":\"u8\",\"shape\":[{n}],\"data\":[").unwrap();
+        let chunk = "7,".repeat(1 << 16);
+        for _ in 0..(n - 1) / (1 << 16) {
+            f.write_all(chunk.as_bytes()).unwrap();
+        }
+        for _ in 0..(n - 1) % (1 << 16) {
+            f.write_all(b"7,").unwrap();
+        }
+        f.write_all(b"9]}").unwrap();
+    }
+    let out = dir.path().join("out.idx");
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 262144 && exec '{}' write < '{}' > '{}'",
+            env!("CARGO_BIN_EXE_idx"),
+            json.display(),
+            out.display()
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let b = std::fs::read(&out).unwrap();
+    assert_eq!(b.len(), 8 + n);
+    assert_eq!(&b[..8], &[0, 0, 8, 1, 0x01, 0x80, 0, 0]);
+    assert_eq!((b[8], b[b.len() - 1]), (7, 9));
+}
+
+#[test]
+fn write_names_the_element_out_of_range_and_writes_nothing() {
+    let o = run_env(
+        &["write"],
+        br#"{"dtype":"i16","shape":[3],"data":[1,40000,2]}"#,
+        &[],
+    );
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr
+            .contains("element 1 is 40000, outside the range of i16 (-32768..=32767)"),
+        "{}",
+        o.stderr
+    );
+    // stdout holds the protocol's error document only, no IDX bytes
+    assert!(o.text().starts_with("{\"error\""), "{}", o.text());
+}
