@@ -25,7 +25,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -589,9 +589,13 @@ fn encode_to<W: Write>(
 #[pyfunction]
 #[pyo3(signature = (path, array, compress=false))]
 fn save_path(path: PathBuf, array: &Bound<'_, PyUntypedArray>, compress: bool) -> PyResult<()> {
+    // through the one atomic writer: a complete file or none, replacing
+    // an existing one as numpy.save does, with the umask's permissions
     with_elements(array, |dims, s| {
-        let f = File::create(&path)?;
-        encode_to(BufWriter::with_capacity(1 << 16, f), dims, s, compress)
+        let io = |e: idx_io::OutputError| idx::WriteError::Io(e.into());
+        let mut f = idx_io::AtomicFile::create(&path, idx_io::Policy::Overwrite, &[]).map_err(io)?;
+        encode_to(&mut f, dims, s, compress)?;
+        f.commit().map_err(io)
     })?
     .map_err(write_error)
 }
