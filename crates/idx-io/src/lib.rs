@@ -24,6 +24,8 @@
 pub mod escape;
 mod input;
 pub mod output;
+mod status;
 
 pub use input::{is_dash, Identity, Input};
 pub use output::{AtomicFile, OutputError, Policy};
+pub use status::ExitStatus;

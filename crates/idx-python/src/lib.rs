@@ -593,7 +593,8 @@ fn save_path(path: PathBuf, array: &Bound<'_, PyUntypedArray>, compress: bool) -
     // an existing one as numpy.save does, with the umask's permissions
     with_elements(array, |dims, s| {
         let io = |e: idx_io::OutputError| idx::WriteError::Io(e.into());
-        let mut f = idx_io::AtomicFile::create(&path, idx_io::Policy::Overwrite, &[]).map_err(io)?;
+        let mut f =
+            idx_io::AtomicFile::create(&path, idx_io::Policy::Overwrite, &[]).map_err(io)?;
         encode_to(&mut f, dims, s, compress)?;
         f.commit().map_err(io)
     })?
@@ -1478,13 +1479,13 @@ fn check_pair(
 /// The `idx-validate` command (console script), GIL released.
 #[pyfunction]
 fn run_idx_validate(py: Python<'_>, argv: Vec<OsString>) -> i32 {
-    py.detach(|| idx_validate::run(argv))
+    py.detach(|| idx_validate::run(argv).into())
 }
 
 /// The `idx` command (console script), GIL released.
 #[pyfunction]
 fn run_idx(py: Python<'_>, argv: Vec<OsString>) -> i32 {
-    py.detach(|| idx_cli::run(argv))
+    py.detach(|| idx_cli::run(argv).into())
 }
 
 #[pymodule]

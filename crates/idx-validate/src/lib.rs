@@ -79,17 +79,18 @@ pub fn parse_shape(s: &str) -> Result<ShapePattern, String> {
 // the same command. `extern crate self` lets it name this crate as the
 // binary does.
 extern crate self as idx_validate;
-#[allow(dead_code, clippy::print_stdout, clippy::print_stderr)]
-#[path = "main.rs"]
+#[allow(clippy::print_stdout, clippy::print_stderr)]
 mod command;
 
+pub use idx_io::ExitStatus;
+
 /// Runs the command on `args` (the first is the program name, as in
-/// `std::env::args_os`) and returns its exit status: what the binary does,
-/// for callers that are not the binary.
-pub fn run(args: Vec<std::ffi::OsString>) -> i32 {
-    let code = command::run_command(args);
-    // `ExitCode` has no accessor for its value; it compares by value.
-    (0..=u8::MAX)
-        .find(|&n| std::process::ExitCode::from(n) == code)
-        .map_or(1, i32::from)
+/// `std::env::args_os`): what the binary does, for every caller (the
+/// binary's `main`, the Python package's console script, tests).
+pub fn run<I, T>(args: I) -> ExitStatus
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    command::run_command(args)
 }

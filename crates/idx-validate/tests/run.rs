@@ -5,9 +5,10 @@ fn run(args: &[&str]) -> i32 {
     idx_validate::run(
         std::iter::once("idx-validate")
             .chain(args.iter().copied())
-            .map(Into::into)
-            .collect(),
+            .map(std::ffi::OsString::from)
+            .collect::<Vec<_>>(),
     )
+    .into()
 }
 
 #[test]

@@ -3,10 +3,10 @@
 
 use clap::{Args, ValueEnum};
 use idx_convert::{shown, Error, Overwrite, Progress};
+use idx_io::ExitStatus;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -107,12 +107,12 @@ impl Progress for Bar {
     }
 }
 
-fn usage(msg: &str) -> ExitCode {
+fn usage(msg: &str) -> ExitStatus {
     eprintln!("error: {msg}");
-    ExitCode::from(2)
+    ExitStatus::from(2)
 }
 
-pub fn run(a: ConvertArgs) -> ExitCode {
+pub fn run(a: ConvertArgs) -> ExitStatus {
     let ow = if a.force {
         Overwrite::Force
     } else {
@@ -187,11 +187,11 @@ pub fn run(a: ConvertArgs) -> ExitCode {
     match result {
         Ok(line) if to_stdout => {
             eprintln!("{line}");
-            ExitCode::SUCCESS
+            ExitStatus::SUCCESS
         }
         Ok(line) => {
             println!("{line}");
-            ExitCode::SUCCESS
+            ExitStatus::SUCCESS
         }
         Err(e) => {
             eprintln!("error: {e}");
@@ -218,7 +218,7 @@ pub fn run(a: ConvertArgs) -> ExitCode {
                 }
                 _ => {}
             }
-            ExitCode::from(match e {
+            ExitStatus::from(match e {
                 Error::Invalid { .. }
                 | Error::Unsupported { .. }
                 | Error::Mismatch { .. }
