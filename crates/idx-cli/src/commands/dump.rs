@@ -1,0 +1,48 @@
+//! `idx dump`: the content JSON, streamed (the runner's reference reader).
+
+use super::fail;
+use idx_cli::input::{self, shown, Input};
+use idx_io::ExitStatus;
+use std::io::Write;
+use std::path::Path;
+
+pub(super) fn dump(path: &Path, error_document: bool) -> ExitStatus {
+    let mut input = match Input::open(path) {
+        Ok(i) => i,
+        Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
+    };
+    let report = match input.validate() {
+        Ok(r) => r,
+        Err(e) => return fail(format!("{}: {e}", input.name), 2),
+    };
+    let header = report
+        .header
+        .clone()
+        .filter(|_| !input::has_errors(&report));
+    let Some(h) = header else {
+        if error_document {
+            let e = report.errors().next();
+            let _ = writeln!(
+                std::io::stdout().lock(),
+                "{}",
+                serde_json::json!({"error": {
+                    "rule": e.map(|f| f.rule.code()),
+                    "offset": e.map(|f| f.offset),
+                    "message": e.map(|f| f.message.clone()),
+                }})
+            );
+        } else {
+            eprint!("{}", input::render_errors(&input.name, &report));
+        }
+        return ExitStatus::from(1);
+    };
+    let name = input.name.clone();
+    let mut out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout().lock());
+    match input
+        .stream()
+        .and_then(|mut s| idx_cli::dump::dump(&mut s, &h, &mut out))
+    {
+        Ok(()) => ExitStatus::SUCCESS,
+        Err(e) => fail(format!("{name}: {e}"), 2),
+    }
+}
