@@ -7,6 +7,7 @@ use idx_validate::check::{self, FileResult, Settings, Source};
 use idx_validate::config;
 use idx_validate::render::{self, Context};
 use idx_validate::repair::{self, FixSettings};
+use idx_validate::resolve;
 use idx_validate::walk::{expand, Input, WalkOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -254,16 +255,7 @@ where
         }
     };
     let deny_warnings = cli.deny_warnings || cfg.deny_warnings.unwrap_or(false);
-    let filter = config::RuleFilter {
-        select: cli
-            .select
-            .clone()
-            .unwrap_or_else(|| cfg.filter.select.clone()),
-        ignore: cli
-            .ignore
-            .clone()
-            .unwrap_or_else(|| cfg.filter.ignore.clone()),
-    };
+    let filter = resolve::rule_filter(cli.select.clone(), cli.ignore.clone(), &cfg.filter);
     let settings = Settings {
         options: idx::Options::default()
             .with_decompress(!cli.no_decompress)
@@ -359,12 +351,16 @@ where
         .collect();
     // --fix / --unsafe-fixes, or `fix` / `unsafe-fixes` in the configuration
     // (--no-fix overrides the configuration: a report-only run never writes)
-    let fix_on = !cli.no_fix && (cli.fix || cfg.fix.unwrap_or(false));
+    let fix_on = resolve::fix_on(cli.fix, cli.no_fix, cfg.fix);
     let unsafe_fixes = cli.unsafe_fixes || cfg.unsafe_fixes.unwrap_or(false);
-    if cli.output.is_some() && !fix_on {
-        eprintln!("error: --output needs --fix");
-        return ExitStatus::from(2);
-    }
+    let stdin_fixed = match resolve::repair_inputs(fix_on, cli.diff, cli.output.as_deref(), &inputs)
+    {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitStatus::from(2);
+        }
+    };
     let fixing = (fix_on || cli.diff).then(|| FixSettings {
         options: idx::FixOptions::default()
             .with_unsafe_fixes(unsafe_fixes)
@@ -376,21 +372,6 @@ where
         diff: cli.diff,
         output: if cli.diff { None } else { cli.output.clone() },
     });
-    if cli.output.is_some() {
-        let files = inputs
-            .iter()
-            .filter(|i| matches!(i, Ok(Source::File(_))))
-            .count();
-        if files != 1 || inputs.len() != 1 {
-            eprintln!("error: --output takes exactly one input file (standard input is repaired to standard output)");
-            return ExitStatus::from(2);
-        }
-    }
-    let stdin_fixed = fix_on && !cli.diff && inputs.iter().any(|i| matches!(i, Ok(Source::Stdin)));
-    if stdin_fixed && inputs.len() != 1 {
-        eprintln!("error: with --fix, standard input is repaired to standard output, so it must be the only input");
-        return ExitStatus::from(2);
-    }
     // --output-file never replaces an input (checked before any work, and
     // again by the atomic writer)
     let input_ids: Vec<idx_io::Identity> = inputs
@@ -464,15 +445,13 @@ where
         }
     }
     let t = render::totals(&results, deny_warnings);
-    if t.unreadable > 0 || t.repair_failed > 0 || nothing_found {
-        ExitStatus::from(2)
-    } else if (t.invalid > 0 && !cli.exit_zero)
-        || (t.fixed > 0 && (cli.exit_non_zero_on_fix || cli.diff))
-    {
-        ExitStatus::from(1)
-    } else {
-        ExitStatus::SUCCESS
-    }
+    resolve::exit_status(
+        &t,
+        nothing_found,
+        cli.exit_zero,
+        cli.exit_non_zero_on_fix,
+        cli.diff,
+    )
 }
 
 /// Checks every input on `jobs` threads; results in input order.

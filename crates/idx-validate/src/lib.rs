@@ -9,6 +9,7 @@ pub mod dataset;
 pub mod help;
 pub mod render;
 pub mod repair;
+pub mod resolve;
 pub mod size;
 pub mod walk;
 
