@@ -538,11 +538,7 @@ struct Scratch {
 
 impl Scratch {
     fn write(&self, bytes: &[u8]) -> std::io::Result<PathBuf> {
-        let ext = if bytes.starts_with(&[0x1f, 0x8b]) {
-            "idx.gz"
-        } else {
-            "idx"
-        };
+        let ext = if idx::is_gzip(bytes) { "idx.gz" } else { "idx" };
         let p = self.dir.join(format!("input-{}.{ext}", self.worker));
         std::fs::write(&p, bytes)?;
         Ok(p)

@@ -306,19 +306,7 @@ fn read_npy_header(r: &mut dyn Read, path: &Path) -> Result<(ElementType, Vec<u3
     Ok((t, dims, ts.endianness() == Endianness::Little))
 }
 
-/// Reads until `buf` is full or the reader ends; returns the bytes read.
-fn fill(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
-}
+use idx::input::fill;
 
 /// Converts a `.npy` file to IDX: dtype and shape exact (uint8, int8,
 /// int16, int32, float32 and float64, in either byte order; C order, or

@@ -164,19 +164,7 @@ impl From<idx::ReadError> for LoadError {
     }
 }
 
-/// Reads until `buf` is full or the reader ends.
-fn fill(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
-}
+use idx::input::fill;
 
 /// The largest payload decoded into numpy's own allocation; larger ones
 /// go into a system allocation handed to numpy. numpy asks for transparent

@@ -714,19 +714,7 @@ fn stated_swap(report: &Report) -> Option<AppliedFix> {
 // ---------------------------------------------------------------------------
 // Streaming the input through the edits
 
-/// Fills `buf` as far as the reader allows; returns the bytes read.
-fn fill<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
-}
+use crate::input::fill;
 
 /// Streams `input` through `plan` into `sink`, a chunk at a time; returns
 /// the bytes of `input` read.
