@@ -620,3 +620,81 @@ fn write_names_the_element_out_of_range_and_writes_nothing() {
     // stdout holds the protocol's error document only, no IDX bytes
     assert!(o.text().starts_with("{\"error\""), "{}", o.text());
 }
+
+#[test]
+fn no_name_reaches_a_terminal_raw_in_any_subcommand() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    // ESC, a newline, a bidi override and a byte that is not UTF-8
+    let raw: &[u8] = b"x\x1b[31m\n\xe2\x80\xae\xff";
+    let name = |suffix: &str| {
+        let mut b = raw.to_vec();
+        b.extend(suffix.as_bytes());
+        dir.path().join(std::ffi::OsStr::from_bytes(&b))
+    };
+    let good = name("-idx1-ubyte");
+    std::fs::write(&good, [0, 0, 8, 1, 0, 0, 0, 2, 1, 2]).unwrap();
+    let bad = name("-bad.idx");
+    std::fs::write(&bad, [0, 0, 7, 1, 0, 0, 0, 1, 5]).unwrap();
+    let missing = name("-missing.idx");
+    let png = name(".png");
+    let npy = name(".npy");
+    let runs: Vec<Vec<std::ffi::OsString>> = vec![
+        vec!["show".into(), bad.clone().into()],
+        vec!["show".into(), missing.clone().into()],
+        vec![
+            "show".into(),
+            "--png".into(),
+            png.clone().into(),
+            good.clone().into(),
+        ],
+        vec!["info".into(), bad.clone().into()],
+        vec!["info".into(), good.clone().into()],
+        vec!["dump".into(), bad.clone().into()],
+        vec![
+            "convert".into(),
+            "--to".into(),
+            "npy".into(),
+            good.clone().into(),
+            "-o".into(),
+            npy.clone().into(),
+        ],
+        vec![
+            "convert".into(),
+            "--to".into(),
+            "npy".into(),
+            bad.clone().into(),
+            "-o".into(),
+            npy.clone().into(),
+        ],
+        vec![
+            "convert".into(),
+            "--to".into(),
+            "npy".into(),
+            good.clone().into(),
+            "-o".into(),
+            npy.clone().into(),
+        ],
+    ];
+    for args in runs {
+        let o = Command::new(env!("CARGO_BIN_EXE_idx"))
+            .args(&args)
+            .output()
+            .unwrap();
+        for (what, out) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+            for needle in [&b"\x1b"[..], b"\xe2\x80\xae", b"\xff", b"[31m\n"] {
+                assert!(
+                    !out.windows(needle.len()).any(|w| w == needle),
+                    "{args:?} {what}: {:?}",
+                    String::from_utf8_lossy(out)
+                );
+            }
+        }
+        let text =
+            String::from_utf8_lossy(&o.stderr).into_owned() + &String::from_utf8_lossy(&o.stdout);
+        assert!(
+            text.contains("x\\u{1b}[31m\\n\\u{202e}\\xff"),
+            "{args:?}: {text}"
+        );
+    }
+}
