@@ -698,3 +698,36 @@ fn no_name_reaches_a_terminal_raw_in_any_subcommand() {
         );
     }
 }
+
+#[test]
+fn info_and_convert_run_in_bounded_memory_on_a_large_sparse_file() {
+    // u8 [16, 4096, 2048]: 128 MiB, a hole on disk, under 64 MiB of
+    // address space
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big-images-idx3-ubyte");
+    sparse(&file, &[16, 4096, 2048]);
+    let f = file.to_str().unwrap();
+    let o = run_sh("ulimit -v 65536", &["info", f]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.text().contains("134217728 elements"), "{}", o.text());
+    let npy = dir.path().join("big.npy");
+    let o = run_sh(
+        "ulimit -v 65536",
+        &["convert", "--to", "npy", f, "-o", npy.to_str().unwrap()],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let back = dir.path().join("back.idx");
+    let o = run_sh(
+        "ulimit -v 65536",
+        &[
+            "convert",
+            "--from",
+            "npy",
+            npy.to_str().unwrap(),
+            "-o",
+            back.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(std::fs::metadata(&back).unwrap().len(), 16 + (128 << 20));
+}
