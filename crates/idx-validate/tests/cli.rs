@@ -713,3 +713,31 @@ fn output_file_never_replaces_an_input_by_path_symlink_or_hard_link() {
     let v: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
     assert!(v.is_object());
 }
+
+#[test]
+fn a_2_gib_file_is_checked_under_a_64_mib_address_space() {
+    use std::os::unix::fs::FileExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("labels.idx");
+    let f = std::fs::File::create(&file).unwrap();
+    f.write_all_at(&[0, 0, 8, 1, 0x7f, 0xff, 0xff, 0xf8], 0)
+        .unwrap();
+    f.set_len(8 + 0x7fff_fff8).unwrap();
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 65536 && exec '{}' '{}'",
+            env!("CARGO_BIN_EXE_idx-validate"),
+            file.display()
+        ))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("OK u8 [2147483640]"), "{out}");
+}
