@@ -113,3 +113,33 @@ def test_numpy_refusing_the_allocation_is_a_memory_error(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("MemoryError Unable to allocate 100. MiB"), out.stdout + out.stderr
+
+
+VALIDATE_BOUNDED = """
+import resource, sys
+import idxkit
+def vm(key):
+    for line in open('/proc/self/status'):
+        if line.startswith(key):
+            return int(line.split()[1]) * 1024
+# what the interpreter and the module already map, and 64 MiB more
+limit = vm('VmSize') + (64 << 20)
+resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+r = idxkit.validate(sys.argv[1])
+print(r.ok, r.shape)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
+def test_validate_checks_a_2_gib_file_in_bounded_memory(tmp_path):
+    # a sparse 2 GiB u8 file, validated with 64 MiB of address space to spare
+    n = (1 << 31) - 8
+    p = tmp_path / "labels.idx"
+    with open(p, "wb") as f:
+        f.write(b"\x00\x00\x08\x01" + n.to_bytes(4, "big"))
+        f.truncate(8 + n)
+    out = subprocess.run(
+        [sys.executable, "-c", VALIDATE_BOUNDED, str(p)], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[0] == "True", out.stdout
