@@ -3,11 +3,9 @@
 #![forbid(unsafe_code)]
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
-pub mod dump;
 pub mod input;
 pub mod picture;
 pub mod stats;
-pub mod write;
 
 // The binary's source, compiled into the library too, so that front ends
 // other than the binary (the Python package's console script) run exactly

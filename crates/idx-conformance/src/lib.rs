@@ -4,7 +4,8 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod cases;
-pub mod content;
+/// The content encoding (the `idx-content` crate).
+pub use idx_content as content;
 pub mod corpus;
 pub mod datasets;
 pub mod differential;

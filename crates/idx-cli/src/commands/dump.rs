@@ -40,7 +40,7 @@ pub(super) fn dump(path: &Path, error_document: bool) -> ExitStatus {
     let mut out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout().lock());
     match input
         .stream()
-        .and_then(|mut s| idx_cli::dump::dump(&mut s, &h, &mut out))
+        .and_then(|mut s| idx_content::dump::dump(&mut s, &h, &mut out))
     {
         Ok(()) => ExitStatus::SUCCESS,
         Err(e) => fail(format!("{name}: {e}"), 2),

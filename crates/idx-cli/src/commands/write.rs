@@ -1,5 +1,5 @@
 //! `idx write`: content JSON on standard input to IDX on standard output
-//! (the runner's reference writer), streamed by [`idx_cli::write`].
+//! (the runner's reference writer), streamed by [`idx_content::write`].
 
 use super::fail;
 use idx_io::ExitStatus;
@@ -7,10 +7,10 @@ use idx_io::ExitStatus;
 pub(super) fn write() -> ExitStatus {
     // the output is complete or absent: the writer spools, then copies
     let mut out = std::io::stdout().lock();
-    match idx_cli::write::write(std::io::stdin().lock(), &mut out) {
+    match idx_content::write::write(std::io::stdin().lock(), &mut out) {
         Ok(()) => ExitStatus::SUCCESS,
-        Err(idx_cli::write::Error::Io(e)) => fail(e, 2),
-        Err(idx_cli::write::Error::Content(m)) => {
+        Err(idx_content::write::Error::Io(e)) => fail(e, 2),
+        Err(idx_content::write::Error::Content(m)) => {
             drop(out);
             refuse(format!("bad content JSON: {m}"))
         }

@@ -1,10 +1,10 @@
 //! `idx dump`, streamed: the content JSON (`{"dtype", "shape", "data"}`,
 //! floats as bit patterns, byte for byte what
-//! `idx_conformance::content::Content::to_json` gives) written element by
+//! [`Content::to_json`](crate::Content::to_json) gives) written element by
 //! element through a fixed buffer, so memory stays bounded whatever the
 //! size of the file.
 
-use crate::input::fill;
+use idx::input::fill;
 use idx::{ElementType, Header};
 use std::io::{self, Read, Write};
 
