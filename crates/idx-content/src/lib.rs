@@ -4,9 +4,9 @@
 //!
 //! - [`Content`] and [`Values`]: an array's logical content in memory, to
 //!   and from JSON (the corpus manifests, the conformance runner);
-//! - [`dump`]: the encoding of a payload streamed element by element
+//! - [`dump`](mod@dump): the encoding of a payload streamed element by element
 //!   (`idx dump`, the runner's reference reader);
-//! - [`write`]: the JSON parsed element by element into IDX bytes (`idx
+//! - [`write`](mod@write): the JSON parsed element by element into IDX bytes (`idx
 //!   write`, the runner's reference writer).
 //!
 //! A leaf: it depends on the `idx` library only, so the `idx` command and
