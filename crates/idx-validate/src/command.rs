@@ -381,7 +381,7 @@ where
             _ => None,
         })
         .collect();
-    if let Some(p) = &cli.output_file {
+    if let Some(p) = cli.output_file.as_deref().filter(|p| !idx_io::is_dash(p)) {
         if let Err(e) = idx_io::output::check(p, idx_io::Policy::Overwrite, &input_ids) {
             eprintln!("error: --output-file {e}");
             return ExitStatus::from(2);
@@ -426,7 +426,9 @@ where
             Format::Github => empty_annotations + &render::github::render(&results, &ctx),
         }
     };
-    match &cli.output_file {
+    // `--output-file -` is standard output, as everywhere `-` names a stream
+    let output_file = cli.output_file.as_deref().filter(|p| !idx_io::is_dash(p));
+    match output_file {
         Some(p) => {
             let written =
                 idx_io::output::write(p, idx_io::Policy::Overwrite, &input_ids, text.as_bytes());

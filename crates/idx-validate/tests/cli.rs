@@ -741,3 +741,18 @@ fn a_2_gib_file_is_checked_under_a_64_mib_address_space() {
     );
     assert!(out.contains("OK u8 [2147483640]"), "{out}");
 }
+
+#[test]
+fn output_file_dash_is_standard_output() {
+    let o = run(&[
+        "--format",
+        "json",
+        "--output-file",
+        "-",
+        &corpus("valid/valid-mnist-labels-u8-10.idx"),
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["files"][0]["verdict"], "valid");
+    assert!(!root().join("-").exists());
+}
