@@ -191,10 +191,10 @@ def test_an_unwritable_destination_raises_and_leaves_the_input_alone(tmp_path):
     original = gz_with_trailing(p)
     with pytest.raises(OSError, match="x.idx.gz was left unchanged") as info:
         idxkit.fix(p, tmp_path / "missing-dir" / "out.idx", unsafe=True)
-    assert "cannot create a temporary file in" in str(info.value)
-    # a directory in the way: the rename fails, no temporary file is left
+    assert "cannot create a temporary file beside" in str(info.value)
+    # a directory in the way: refused before anything is written
     (tmp_path / "adir").mkdir()
-    with pytest.raises(OSError, match="cannot rename the repaired copy over"):
+    with pytest.raises(OSError, match="is a directory; nothing was written"):
         idxkit.fix(p, tmp_path / "adir", unsafe=True)
     assert p.read_bytes() == original
     assert sorted(x.name for x in tmp_path.iterdir()) == ["adir", "x.idx.gz"]
@@ -231,9 +231,11 @@ def test_a_destination_that_exists_is_replaced_atomically_as_the_command_does(tm
     dest = tmp_path / "out.idx"
     dest.write_bytes(b"old contents")
     os.chmod(p, 0o640)
+    os.chmod(dest, 0o604)
     r = idxkit.fix(p, dest, unsafe=True)
     assert r.path == str(dest) and dest.read_bytes() == CANONICAL
-    assert stat.S_IMODE(os.stat(dest).st_mode) == 0o640  # the input's mode bits
+    # the output policy: a replaced file keeps its own mode bits
+    assert stat.S_IMODE(os.stat(dest).st_mode) == 0o604
     assert p.read_bytes() == CANONICAL + b"\x01" * 7
     cli_dest = tmp_path / "cli-out.idx"
     cli_dest.write_bytes(b"old contents")
