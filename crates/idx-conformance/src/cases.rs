@@ -585,6 +585,79 @@ fn implementation_defined_cases(out: &mut Vec<Case>) {
         bytes,
         &[("IDX501", 8, 256)],
     ));
+    // the small and sparse payloads of the IDX technical report's own
+    // writer (a big-endian header, then `array.tofile(f)` on x86)
+    let picture: Vec<f64> = (0..784)
+        .map(|i| {
+            let (x, y) = ((i % 28) as f64 - 13.5, (i / 28) as f64 - 13.5);
+            let r = (x * x + y * y).sqrt();
+            if r > 9.0 {
+                0.0
+            } else {
+                (255.0 * (1.0 - r / 9.0)).round() / 255.0
+            }
+        })
+        .collect();
+    let mut sparse = vec![0.0; 4096];
+    for (k, i) in [3usize, 500, 1024, 1500, 2047, 3000, 3500, 4095]
+        .into_iter()
+        .enumerate()
+    {
+        sparse[i] = 0.125 * (k + 1) as f64;
+    }
+    for (id, desc, t, shape, values) in [
+        (
+            "impl-little-endian-f32-one-picture",
+            "one 28x28 picture scaled to [0, 1], f32, written little-endian",
+            F32,
+            vec![28u32, 28],
+            picture,
+        ),
+        (
+            "impl-little-endian-f32-arange",
+            "numpy.arange(256, dtype='<f4') * 0.5 + 1 written after a big-endian header",
+            F32,
+            vec![256],
+            (0..256).map(|i| f64::from(i) * 0.5 + 1.0).collect(),
+        ),
+        (
+            "impl-little-endian-f64-ramp",
+            "an f64 ramp 0..23 written little-endian",
+            F64,
+            vec![24],
+            (0..24).map(f64::from).collect(),
+        ),
+        (
+            "impl-little-endian-i16-labels",
+            "ten i16 labels 0..9 written little-endian",
+            I16,
+            vec![10],
+            (0..10).map(f64::from).collect(),
+        ),
+        (
+            "impl-little-endian-f32-sparse",
+            "4096 f32 values, 8 of them non-zero, written little-endian",
+            F32,
+            vec![4096],
+            sparse,
+        ),
+    ] {
+        let (bytes, c) = little_endian(t, &shape, &values);
+        let start = 4 + 4 * shape.len() as u64;
+        let len = bytes.len() as u64 - start;
+        // read big-endian, eight of the picture's values are NaN
+        let nan: &[(&str, u64, u64)] = if t == F32 && shape.len() == 2 {
+            &[("IDX502", 1072, 4)]
+        } else {
+            &[]
+        };
+        let findings: Vec<_> = [("IDX501", start, len)]
+            .iter()
+            .chain(nan)
+            .copied()
+            .collect();
+        out.push(implementation_defined(id, desc, c, bytes, &findings));
+    }
     let c = indexed(U8, &[4, 5]);
     let gz = gzip_stored(&c.golden_bytes());
     out.push(implementation_defined(
@@ -1314,4 +1387,51 @@ fn spec_position_cases(out: &mut Vec<Case>) {
         hx("00 00 0d 00  40 49"),
         &[("IDX301", 3, 1), ("IDX202", 6, 0)],
     ));
+}
+
+/// An IDX file of `values` (as `t`) with a big-endian header and a
+/// little-endian payload, and its content as the spec reads it.
+fn little_endian(t: ElementType, shape: &[u32], values: &[f64]) -> (Vec<u8>, Content) {
+    let mut bytes = vec![0, 0, t.code(), shape.len() as u8];
+    shape
+        .iter()
+        .for_each(|d| bytes.extend_from_slice(&d.to_be_bytes()));
+    let le: Vec<Vec<u8>> = values
+        .iter()
+        .map(|&v| match t {
+            I16 => (v as i16).to_le_bytes().to_vec(),
+            I32 => (v as i32).to_le_bytes().to_vec(),
+            F32 => (v as f32).to_le_bytes().to_vec(),
+            _ => v.to_le_bytes().to_vec(),
+        })
+        .collect();
+    le.iter().for_each(|e| bytes.extend_from_slice(e));
+    let values = match t {
+        I16 => Values::Int(
+            le.iter()
+                .map(|e| i64::from(i16::from_be_bytes([e[0], e[1]])))
+                .collect(),
+        ),
+        I32 => Values::Int(
+            le.iter()
+                .map(|e| i64::from(i32::from_be_bytes([e[0], e[1], e[2], e[3]])))
+                .collect(),
+        ),
+        F32 => Values::F32(
+            le.iter()
+                .map(|e| u32::from_be_bytes([e[0], e[1], e[2], e[3]]))
+                .collect(),
+        ),
+        _ => Values::F64(
+            le.iter()
+                .map(|e| u64::from_be_bytes(e[..8].try_into().unwrap_or([0; 8])))
+                .collect(),
+        ),
+    };
+    let c = Content {
+        dtype: t,
+        shape: shape.to_vec(),
+        values,
+    };
+    (bytes, c)
 }

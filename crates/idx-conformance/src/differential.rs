@@ -362,7 +362,7 @@ pub fn reference(bytes: &[u8]) -> (Reference, Option<Content>) {
     if let Some(f) = report
         .findings
         .iter()
-        .find(|f| f.severity() == Severity::Error)
+        .find(|f| f.severity() == Severity::Error && f.rule != idx::Rule::LikelyLittleEndian)
     {
         return (Reference::Invalid(f.rule.code()), None);
     }
@@ -382,7 +382,9 @@ pub fn reference(bytes: &[u8]) -> (Reference, Option<Content>) {
     let mut warned: Vec<&'static str> = report
         .findings
         .iter()
-        .filter(|f| f.severity() == Severity::Warning)
+        // a readable file whose payload is (certainly) little-endian is
+        // warned about: readers decode it as it is
+        .filter(|f| f.severity() == Severity::Warning || f.rule == idx::Rule::LikelyLittleEndian)
         .map(|f| f.rule.code())
         .collect();
     warned.sort_unstable();

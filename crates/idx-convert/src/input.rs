@@ -33,10 +33,14 @@ impl IdxInput {
         let counted = Counted { inner: f, progress };
         let report = idx::validate_reader(counted, &opts).map_err(Error::io(path))?;
         progress.finish();
-        if report.has_errors() {
+        if !report.is_well_formed() {
             return Err(Error::Invalid {
                 path: path.into(),
-                findings: report.errors().cloned().collect(),
+                findings: report
+                    .errors()
+                    .filter(|f| f.rule != idx::Rule::LikelyLittleEndian)
+                    .cloned()
+                    .collect(),
             });
         }
         let Some(header) = report.header else {

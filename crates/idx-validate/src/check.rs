@@ -82,30 +82,30 @@ impl Checked {
     /// True when an error (or, when denied, a warning) was found; counts
     /// suppressed findings too.
     pub fn fails(&self, deny_warnings: bool) -> bool {
-        let bad = |r: Rule| match r.severity() {
+        let bad = |s: idx::Severity| match s {
             idx::Severity::Error => true,
             idx::Severity::Warning => deny_warnings,
             idx::Severity::Info => false,
         };
         // --diff wrote nothing: the file on disk is what was planned from
         let on_disk = self.repair.as_ref().is_some_and(|x| {
-            x.action == crate::repair::Action::WouldRewrite
-                && x.before_rules.iter().any(|&r| bad(r))
+            x.action == crate::repair::Action::WouldRewrite && x.before.iter().any(|&(_, s)| bad(s))
         });
         on_disk
-            || self.report.findings.iter().any(|f| bad(f.rule))
-            || self.suppressed.keys().any(|&r| bad(r))
+            || self.report.findings.iter().any(|f| bad(f.severity()))
+            || self.suppressed.keys().any(|&r| bad(r.severity()))
     }
 
     /// [`Checked::fails`] of the stream as it is after the repair (with
     /// `--diff`, as it would be).
     pub fn fails_after(&self, deny_warnings: bool) -> bool {
-        let bad = |r: Rule| match r.severity() {
+        let bad = |s: idx::Severity| match s {
             idx::Severity::Error => true,
             idx::Severity::Warning => deny_warnings,
             idx::Severity::Info => false,
         };
-        self.report.findings.iter().any(|f| bad(f.rule)) || self.suppressed.keys().any(|&r| bad(r))
+        self.report.findings.iter().any(|f| bad(f.severity()))
+            || self.suppressed.keys().any(|&r| bad(r.severity()))
     }
 
     /// Number of findings of a severity, suppressed ones included.

@@ -66,7 +66,7 @@ pub struct Repair {
     pub action: Action,
     /// The rules the stream broke before the fixes (with `--diff` the file
     /// on disk is still that stream).
-    pub before_rules: Vec<idx::Rule>,
+    pub before: Vec<(idx::Rule, idx::Severity)>,
 }
 
 impl Repair {
@@ -77,7 +77,12 @@ impl Repair {
             head_before: r.before.head.clone(),
             head_after: r.after.head.clone(),
             action,
-            before_rules: r.before.findings.iter().map(|f| f.rule).collect(),
+            before: r
+                .before
+                .findings
+                .iter()
+                .map(|f| (f.rule, f.severity()))
+                .collect(),
         }
     }
 

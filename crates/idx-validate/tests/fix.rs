@@ -115,7 +115,8 @@ fn without_fix_nothing_is_ever_written() {
             &["--format", fmt, "--unsafe-fixes", "le.idx"],
             None,
         );
-        assert_eq!(o.code, 0, "{fmt}: {}", o.stderr);
+        // the byte-order test is certain: IDX501 is an error
+        assert_eq!(o.code, 1, "{fmt}: {}", o.stderr);
     }
     let o = run_in(d.path(), &["--diff", "--unsafe-fixes", "le.idx"], None);
     assert_eq!(o.code, 1, "--diff exits 1 when it would change a file");
@@ -152,7 +153,7 @@ fn technical_report_writer_file_is_repaired_exactly() {
     // safe fixes alone never guess the byte order
     let (d, p) = setup("le.idx", &tech_report(&a));
     let o = run_in(d.path(), &["--fix", "le.idx"], None);
-    assert_eq!(o.code, 0);
+    assert_eq!(o.code, 1, "the certain IDX501 error remains");
     assert_eq!(std::fs::read(&p).unwrap(), tech_report(&a));
     assert!(o.text().contains("1 has an unsafe fix"), "{}", o.text());
 }
@@ -575,7 +576,7 @@ fn configuration_keys_fix_and_unsafe_fixes() {
     let (d, p) = setup("le.idx", &tech_report(&a));
     std::fs::write(d.path().join("idx-validate.toml"), "fix = true\n").unwrap();
     let o = run_in(d.path(), &["le.idx"], None);
-    assert_eq!(o.code, 0, "{}{}", o.text(), o.stderr);
+    assert_eq!(o.code, 1, "{}{}", o.text(), o.stderr);
     assert_eq!(
         std::fs::read(&p).unwrap(),
         tech_report(&a),
@@ -592,11 +593,11 @@ fn configuration_keys_fix_and_unsafe_fixes() {
     // --no-fix overrides the configuration: nothing is written
     std::fs::write(&p, tech_report(&a)).unwrap();
     let o = run_in(d.path(), &["--no-fix", "le.idx"], None);
-    assert_eq!(o.code, 0, "{}{}", o.text(), o.stderr);
+    assert_eq!(o.code, 1, "{}{}", o.text(), o.stderr);
     assert_eq!(std::fs::read(&p).unwrap(), tech_report(&a));
     // --isolated reads no configuration: nothing is written
     let o = run_in(d.path(), &["--isolated", "le.idx"], None);
-    assert_eq!(o.code, 0);
+    assert_eq!(o.code, 1);
     assert_eq!(std::fs::read(&p).unwrap(), tech_report(&a));
 }
 

@@ -2,6 +2,7 @@
 
 use crate::fix::Fix;
 use crate::header::Header;
+use crate::lint::ByteOrderScore;
 use crate::rules::{Rule, Severity};
 use std::fmt;
 
@@ -15,6 +16,10 @@ use std::fmt;
 pub struct Finding {
     /// The rule broken.
     pub rule: Rule,
+    /// How serious this finding is: the rule's severity, except where the
+    /// spec grades a rule by its evidence (IDX501: a warning when the
+    /// payload is probably little-endian, an error when certainly).
+    pub severity: Severity,
     /// Byte offset of the first offending byte.
     pub offset: u64,
     /// Number of offending bytes (0 for missing data).
@@ -33,6 +38,8 @@ pub struct Finding {
     /// For a dataset rule (spec §11): the place in the other file of the
     /// pair that the finding is also about.
     pub related: Option<Related>,
+    /// For IDX501: the byte-order test's score.
+    pub byte_order: Option<ByteOrderScore>,
 }
 
 /// A place in another file that a dataset finding is also about.
@@ -50,6 +57,7 @@ impl Finding {
     pub(crate) fn new(rule: Rule, offset: u64, length: u64, message: impl Into<String>) -> Self {
         Finding {
             rule,
+            severity: rule.severity(),
             offset,
             length,
             message: message.into(),
@@ -58,7 +66,18 @@ impl Finding {
             hint: None,
             fix: None,
             related: None,
+            byte_order: None,
         }
+    }
+
+    pub(crate) fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    pub(crate) fn with_byte_order(mut self, score: ByteOrderScore) -> Self {
+        self.byte_order = Some(score);
+        self
     }
 
     pub(crate) fn expected(mut self, e: impl Into<String>) -> Self {
@@ -81,9 +100,9 @@ impl Finding {
         self
     }
 
-    /// The severity of the finding's rule.
+    /// The finding's severity ([`Finding::severity`], the field).
     pub fn severity(&self) -> Severity {
-        self.rule.severity()
+        self.severity
     }
 }
 
@@ -170,6 +189,14 @@ impl Report {
     /// as IDX fields, and a front end shows none of them.
     pub fn looks_like_idx(&self) -> bool {
         !self.findings.iter().any(|f| f.rule.means_not_idx())
+    }
+
+    /// True when no error concerns the file's structure: the bytes are IDX
+    /// as the spec defines it, and a reader decodes them. Only IDX501 can be
+    /// an error of a well-formed file: the payload's byte order is wrong,
+    /// which no reader can see.
+    pub fn is_well_formed(&self) -> bool {
+        self.errors().all(|f| f.rule == Rule::LikelyLittleEndian)
     }
 
     /// True when any finding is an error.

@@ -9,20 +9,21 @@
 use crate::dtype::ElementType;
 use crate::finding::Finding;
 use crate::plural::count;
-use crate::rules::Rule;
+use crate::rules::{Rule, Severity};
 
-/// Minimum number of neighbouring non-zero pairs before the byte-order lint
-/// may fire: below that the statistic says nothing.
-pub const MIN_PAIRS: u64 = 32;
-/// For integers: how many bits larger (in mean) the big-endian neighbour
-/// differences must be than the little-endian ones for the lint to fire.
-pub const INT_MARGIN_BITS: f64 = 3.0;
-/// The byte-order statistic looks at the first [`SAMPLE_LEN`] elements of
-/// every [`SAMPLE_BLOCK`] (by element index): 1/256 of a large payload,
-/// all of a small one.
+pub mod byteorder;
+
+pub use byteorder::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS};
+
+/// The byte-order test scores the first [`SAMPLE_LEN`] elements of every
+/// [`SAMPLE_BLOCK`] (by element index): 1/256 of a large payload, all of a
+/// small one; and, outside those, the first [`EXTRA_ELEMENTS`] non-zero
+/// elements, so that a sparse payload is scored on its non-zero values.
 pub const SAMPLE_BLOCK: u64 = 65536;
 /// See [`SAMPLE_BLOCK`].
 pub const SAMPLE_LEN: u64 = 256;
+/// See [`SAMPLE_BLOCK`].
+pub const EXTRA_ELEMENTS: u64 = 1024;
 
 /// One-pass payload statistics for the byte-order and non-finite lints.
 #[derive(Debug, Clone)]
@@ -32,12 +33,10 @@ pub(crate) struct PayloadLinter {
     carry: [u8; 8],
     carry_len: usize,
     elements: u64,
-    // byte-order statistic
-    pairs: u64,
-    sum_be: u64,
-    sum_le: u64,
-    /// The last non-zero sampled element: (sample block, big-endian reading, little-endian reading).
-    prev: Option<(u64, u64, u64)>,
+    /// The byte-order test.
+    scorer: byteorder::Scorer,
+    /// Non-zero elements outside the sample still to score.
+    extra_left: u64,
     // non-finite
     nan: u64,
     inf: u64,
@@ -55,10 +54,8 @@ impl PayloadLinter {
             carry: [0; 8],
             carry_len: 0,
             elements: 0,
-            pairs: 0,
-            sum_be: 0,
-            sum_le: 0,
-            prev: None,
+            scorer: byteorder::Scorer::new(dtype),
+            extra_left: EXTRA_ELEMENTS,
             nan: 0,
             inf: 0,
             first_non_finite: None,
@@ -108,26 +105,27 @@ impl PayloadLinter {
             }
             _ => {}
         }
-        // The byte-order statistic looks at a sample fixed by element index
-        // (the first SAMPLE of every BLOCK), so chunking cannot change it.
+        // The byte-order test looks at elements fixed by index (and the
+        // first non-zero ones outside those), so chunking cannot change it.
         let mut i = start;
         while i < end {
             let block = i / SAMPLE_BLOCK;
             let sample_end = block * SAMPLE_BLOCK + SAMPLE_LEN;
-            if i < sample_end {
-                let stop = sample_end.min(end);
-                let part = &bytes[(i - start) as usize * size..(stop - start) as usize * size];
-                match self.dtype {
-                    ElementType::I16 => self.ints::<2>(part, block),
-                    ElementType::I32 => self.ints::<4>(part, block),
-                    ElementType::F32 => self.floats::<4>(part, block, 23, 0xff),
-                    ElementType::F64 => self.floats::<8>(part, block, 52, 0x7ff),
-                    ElementType::U8 | ElementType::I8 => {}
-                }
-                i = stop;
+            let sampled = i < sample_end;
+            let stop = if sampled {
+                sample_end.min(end)
             } else {
-                i = (block + 1) * SAMPLE_BLOCK;
+                ((block + 1) * SAMPLE_BLOCK).min(end)
+            };
+            if sampled || self.extra_left > 0 {
+                let part = &bytes[(i - start) as usize * size..(stop - start) as usize * size];
+                match size {
+                    2 => self.score::<2>(part, i, sampled),
+                    4 => self.score::<4>(part, i, sampled),
+                    _ => self.score::<8>(part, i, sampled),
+                }
             }
+            i = stop;
         }
         self.elements = end;
     }
@@ -157,86 +155,37 @@ impl PayloadLinter {
         }
     }
 
-    /// Integers: mean bit length of the difference between neighbouring
-    /// non-zero elements (within a sample block), read both ways. Smooth or
-    /// small-valued data has small differences in its true byte order and
-    /// near-random ones in the other.
-    fn ints<const N: usize>(&mut self, bytes: &[u8], block: u64) {
-        let shift = 64 - 8 * N as u32;
-        let (mut pairs, mut sum_be, mut sum_le) = (0u64, 0u64, 0u64);
-        let mut prev = self.prev.filter(|p| p.0 == block).map(|p| (p.1, p.2));
-        for c in bytes.chunks_exact(N) {
-            let mut be = 0u64;
-            for &b in c {
-                be = (be << 8) | u64::from(b);
+    /// Scores the elements of `bytes` (the first is element `first`): all
+    /// of them when `sampled`, else non-zero ones while `extra_left` lasts,
+    /// skipping runs of zero bytes 64 at a time.
+    fn score<const N: usize>(&mut self, bytes: &[u8], first: u64, sampled: bool) {
+        if sampled {
+            for (k, c) in bytes.chunks_exact(N).enumerate() {
+                self.scorer.element::<N>(first + k as u64, c);
             }
-            if be == 0 {
+            return;
+        }
+        let per = 64 / N;
+        for (j, run) in bytes.chunks(64).enumerate() {
+            if self.extra_left == 0 {
+                return;
+            }
+            if run.iter().all(|&b| b == 0) {
                 continue;
             }
-            let mut le = 0u64;
-            for &b in c.iter().rev() {
-                le = (le << 8) | u64::from(b);
+            for (k, c) in run.chunks_exact(N).enumerate() {
+                if c.iter().any(|&b| b != 0) && self.extra_left > 0 {
+                    self.extra_left -= 1;
+                    self.scorer.element::<N>(first + (j * per + k) as u64, c);
+                }
             }
-            // sign-extend both readings
-            let v_be = ((be << shift) as i64 >> shift) as u64;
-            let v_le = ((le << shift) as i64 >> shift) as u64;
-            if let Some((p_be, p_le)) = prev {
-                pairs += 1;
-                sum_be += u64::from(
-                    64 - (v_be as i64)
-                        .wrapping_sub(p_be as i64)
-                        .unsigned_abs()
-                        .leading_zeros(),
-                );
-                sum_le += u64::from(
-                    64 - (v_le as i64)
-                        .wrapping_sub(p_le as i64)
-                        .unsigned_abs()
-                        .leading_zeros(),
-                );
-            }
-            prev = Some((v_be, v_le));
         }
-        if let Some((b, l)) = prev {
-            self.prev = Some((block, b, l));
-        }
-        self.pairs += pairs;
-        self.sum_be += sum_be;
-        self.sum_le += sum_le;
     }
 
-    /// Floats: mean jump of the exponent field between neighbouring non-zero
-    /// elements (within a sample block), read both ways.
-    fn floats<const N: usize>(&mut self, bytes: &[u8], block: u64, mant_bits: u32, exp_mask: u64) {
-        let (mut pairs, mut sum_be, mut sum_le) = (0u64, 0u64, 0u64);
-        let mut prev = self.prev.filter(|p| p.0 == block).map(|p| (p.1, p.2));
-        for c in bytes.chunks_exact(N) {
-            let mut be = 0u64;
-            for &b in c {
-                be = (be << 8) | u64::from(b);
-            }
-            if be == 0 {
-                continue;
-            }
-            let mut le = 0u64;
-            for &b in c.iter().rev() {
-                le = (le << 8) | u64::from(b);
-            }
-            let e_be = (be >> mant_bits) & exp_mask;
-            let e_le = (le >> mant_bits) & exp_mask;
-            if let Some((p_be, p_le)) = prev {
-                pairs += 1;
-                sum_be += e_be.abs_diff(p_be);
-                sum_le += e_le.abs_diff(p_le);
-            }
-            prev = Some((e_be, e_le));
-        }
-        if let Some((b, l)) = prev {
-            self.prev = Some((block, b, l));
-        }
-        self.pairs += pairs;
-        self.sum_be += sum_be;
-        self.sum_le += sum_le;
+    /// The byte-order test's score of everything fed (`None` for a
+    /// one-byte type).
+    pub fn byte_order_score(&self) -> Option<ByteOrderScore> {
+        self.scorer.score()
     }
 
     /// The lint findings for everything fed.
@@ -246,26 +195,37 @@ impl PayloadLinter {
         if size == 1 {
             return out;
         }
-        if self.pairs >= MIN_PAIRS {
-            let n = self.pairs as f64;
-            let (be, le) = (self.sum_be as f64 / n, self.sum_le as f64 / n);
-            let (fires, unit) = if self.dtype.is_float() {
-                (be >= 2.0 * le + 8.0, "exponent steps")
-            } else {
-                (be - le >= INT_MARGIN_BITS, "bits")
+        if let Some(score) = self.scorer.score() {
+            let severity = match score.verdict() {
+                Verdict::Certain => Some(Severity::Error),
+                Verdict::Likely => Some(Severity::Warning),
+                Verdict::None => None,
             };
-            if fires {
+            if let Some(severity) = severity {
                 let t = self.dtype.name();
+                let how = if severity == Severity::Error {
+                    format!("beyond reasonable doubt (certain from {CERTAIN_BITS} bits)")
+                } else {
+                    format!(
+                        "probably (likely from {LIKELY_BITS} bits, certain from {CERTAIN_BITS})"
+                    )
+                };
                 out.push(
                     Finding::new(
                         Rule::LikelyLittleEndian,
                         self.start,
                         self.elements * size,
-                        format!("the {t} payload reads far more plausibly little-endian than big-endian"),
+                        format!("the {t} payload is little-endian {how}: score {:.1} bits", score.bits),
                     )
+                    .with_severity(severity)
+                    .with_byte_order(score)
                     .expected(format!("big-endian {t} data"))
                     .found(format!(
-                        "mean change between neighbouring values: {be:.1} {unit} read big-endian, {le:.1} read little-endian"
+                        "{} non-zero {} scored; against random bytes, read big-endian: {:.1} bits, read little-endian: {:.1} bits",
+                        score.elements,
+                        if score.elements == 1 { "element" } else { "elements" },
+                        score.big_bits,
+                        score.little_bits
                     ))
                     .hint(format!(
                         "the writer probably wrote native little-endian values (e.g. numpy '<{}' or tofile() on x86); write big-endian ('>{}') or byte-swap",

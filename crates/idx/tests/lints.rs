@@ -123,9 +123,11 @@ fn silent_on_data_without_order_information() {
     let noise: Vec<u8> = (0..8000).map(|_| r.next() as u8).collect();
     assert!(!fires(&file(0x0c, 2000, noise.clone())));
     assert!(!fires(&file(0x0d, 2000, noise)));
-    // too few elements to say anything
-    let few: Vec<u8> = (0..10i32).flat_map(|v| v.to_le_bytes()).collect();
-    assert!(!fires(&file(0x0c, 10, few)));
+    // palindromic elements read the same both ways
+    let palindromes: Vec<u8> = (0..1000u16).flat_map(|v| [v as u8, v as u8]).collect();
+    assert!(!fires(&file(0x0b, 1000, palindromes)));
+    // all zeros: nothing to score
+    assert!(!fires(&file(0x0d, 1000, vec![0; 4000])));
 }
 
 #[test]

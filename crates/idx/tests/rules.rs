@@ -36,7 +36,7 @@ fn case_with(name: &str, hex: &str, opts: &Options, expected: &[(&str, u64, u64)
         let parsed = idx::parse(&bytes);
         assert_eq!(
             parsed.is_ok(),
-            !report.has_errors(),
+            report.is_well_formed(),
             "case {name}: parse vs validate"
         );
         if let Err(e) = parsed {

@@ -21,7 +21,9 @@ pub(super) fn dump(path: &Path, error_document: bool) -> ExitStatus {
         .filter(|_| !input::has_errors(&report));
     let Some(h) = header else {
         if error_document {
-            let e = report.errors().next();
+            let e = report
+                .errors()
+                .find(|f| f.rule != idx::Rule::LikelyLittleEndian);
             let _ = writeln!(
                 std::io::stdout().lock(),
                 "{}",

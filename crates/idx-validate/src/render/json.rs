@@ -27,7 +27,24 @@ pub fn finding(f: &Finding) -> Value {
     if let Some(x) = &f.fix {
         v["fix"] = fix(x);
     }
+    if let Some(s) = &f.byte_order {
+        v["byte_order"] = byte_order(s);
+    }
     v
+}
+
+/// The byte-order test's score (IDX501) as JSON, with its thresholds.
+pub fn byte_order(s: &idx::lint::ByteOrderScore) -> Value {
+    let round = |x: f64| (x * 10.0).round() / 10.0;
+    json!({
+        "score_bits": round(s.bits),
+        "z": (s.z * 100.0).round() / 100.0,
+        "big_endian_bits": round(s.big_bits),
+        "little_endian_bits": round(s.little_bits),
+        "elements": s.elements,
+        "likely_bits": idx::lint::LIKELY_BITS,
+        "certain_bits": idx::lint::CERTAIN_BITS,
+    })
 }
 
 /// A fix as JSON: `{applicability, description, edits}`; each edit is

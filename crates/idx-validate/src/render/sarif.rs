@@ -170,6 +170,9 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         props["decompressed"] =
                             json!({"byteOffset": f.offset, "byteLength": f.length});
                     }
+                    if let Some(s) = &f.byte_order {
+                        props["byteOrder"] = super::json::byte_order(s);
+                    }
                     let mut fixes = Vec::new();
                     if let Some(x) = &f.fix {
                         props["fix"] = super::json::fix(x);
