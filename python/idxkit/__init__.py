@@ -22,6 +22,7 @@ import os
 from typing import BinaryIO, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _native
 from ._native import (
@@ -252,7 +253,7 @@ def _idx_type(dtype: object, what: str) -> str:
 def validate(
     source: Source,
     *,
-    expect_dtype: object = None,
+    expect_dtype: npt.DTypeLike = None,
     expect_shape: Union[str, Sequence[Optional[int]], None] = None,
     select: Optional[Iterable[str]] = None,
     ignore: Optional[Iterable[str]] = None,
