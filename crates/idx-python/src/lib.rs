@@ -182,21 +182,28 @@ fn errno_error(py: Python<'_>, errno: i32, strerror: &str, path: Option<&Path>) 
 fn strerror(py: Python<'_>, errno: i32) -> String {
     py.import("os")
         .and_then(|os| os.getattr("strerror")?.call1((errno,))?.extract::<String>())
-        .unwrap_or_else(|_| {
-            let s = io::Error::from_raw_os_error(errno).to_string();
-            match s.rfind(" (os error ") {
-                Some(i) => s[..i].to_string(),
-                None => s,
-            }
-        })
+        .unwrap_or_else(|_| system_message(&io::Error::from_raw_os_error(errno)))
 }
 
-/// The OS error number of an I/O error: its own, or for an error made in
-/// Rust (`io::ErrorKind::IsADirectory` from the output policy, a temporary
+/// Rust's message for an OS error, without its " (os error N)".
+fn system_message(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" (os error ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// The `errno` of an I/O error: its OS error number (not on Windows, where
+/// that is a Windows error code), or for an error made in Rust
+/// (`io::ErrorKind::IsADirectory` from the output policy, a temporary
 /// file's error) the number of its kind, when it has one.
 fn errno_of(py: Python<'_>, e: &io::Error) -> Option<i32> {
-    e.raw_os_error()
-        .or_else(|| errno_name(e.kind()).and_then(|name| errno_number(py, name)))
+    #[cfg(not(windows))]
+    if let Some(n) = e.raw_os_error() {
+        return Some(n);
+    }
+    errno_name(e.kind()).and_then(|name| errno_number(py, name))
 }
 
 /// An I/O error as Python's own file functions raise it: the `OSError`
@@ -206,6 +213,18 @@ fn errno_of(py: Python<'_>, e: &io::Error) -> Option<i32> {
 /// (escaped) path: `filename` stays None, as Python's `str()` of an
 /// `OSError` with a file name but no number would be `[Errno None] None`.
 fn os_error(py: Python<'_>, e: &io::Error, path: Option<&Path>) -> PyErr {
+    #[cfg(windows)]
+    if let Some(code) = e.raw_os_error() {
+        // a Windows error code: Python's OSError maps it to errno and the
+        // subclass and keeps it as `winerror`, as `open` does on Windows
+        let made = py.get_type::<PyOSError>().call1((
+            0,
+            system_message(e),
+            path.map(Path::as_os_str),
+            code,
+        ));
+        return made.map_or_else(|e| e, PyErr::from_value);
+    }
     match (errno_of(py, e), path) {
         (Some(n), _) => errno_error(py, n, &strerror(py, n), path),
         (None, Some(p)) => PyOSError::new_err(format!("{}: {e}", idx_io::escape::path(p))),
