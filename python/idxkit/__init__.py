@@ -22,9 +22,11 @@ import os
 from typing import BinaryIO, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _native
 from ._native import (
+    __version__,
     AppliedFix,
     CaseResult,
     ConformanceReport,
@@ -137,8 +139,12 @@ def load(
     that of parsing the header.
 
     Raises :class:`InvalidFileError` (a ``ValueError``) for any error finding,
-    with ``.findings[0]`` the violation (rule, offset, ...), and ``OSError``
-    when the file cannot be read.
+    with ``.findings[0]`` the violation (rule, offset, ...), and, when the
+    file cannot be read, the ``OSError`` subclass ``open`` raises
+    (``FileNotFoundError``, ``PermissionError``, ``IsADirectoryError``, ...)
+    with ``errno`` and ``filename`` set. A rank above the running numpy's
+    limit (``NPY_MAXDIMS``: 64 in numpy 2, 32 in numpy 1) raises
+    :class:`IdxError` stating the limit.
     """
     if mmap:
         return _load_mapped(source, decompress)
@@ -183,7 +189,11 @@ def save(dest: Union[str, "os.PathLike[str]", BinaryIO, None], array: object, *,
     float32, float64, either byte order); others raise
     :class:`UnsupportedDtypeError` saying which type to cast to. Floats are
     written bit for bit (NaN payloads, signalling NaNs and -0.0 included).
-    ``compress=True`` writes gzip.
+    ``compress=True`` writes gzip. A path is written atomically (a complete
+    file or none); when it cannot be, the ``OSError`` subclass of the
+    system's error (``FileNotFoundError`` for a missing directory,
+    ``IsADirectoryError``, ``PermissionError``, ...) with ``errno`` and
+    ``filename`` set.
     """
     a = np.asarray(array)
     if not a.dtype.isnative:
@@ -201,6 +211,8 @@ def save(dest: Union[str, "os.PathLike[str]", BinaryIO, None], array: object, *,
     raise TypeError(f"dest must be a path, a binary file or None, not {type(dest).__name__}")
 
 
+# numpy dtypes (native byte order) and the IDX element type names the
+# native module takes.
 _IDX_NAMES = {
     np.dtype("u1"): "u8",
     np.dtype("i1"): "i8",
@@ -210,24 +222,38 @@ _IDX_NAMES = {
     np.dtype("f8"): "f64",
 }
 
+_IDX_TYPES = "uint8, int8, int16, int32, float32, float64"
 
-def _dtype_name(dtype: object) -> str:
+
+def _idx_type(dtype: object, what: str) -> str:
+    """The IDX element type name of anything ``numpy.dtype`` takes, with
+    numpy's meaning (either byte order). IDX's short names are refused:
+    numpy reads ``"u8"`` and ``"i8"`` as uint64 and int64, and not the
+    others at all, so the message says which type was probably meant."""
     if isinstance(dtype, str) and dtype in _BIG_ENDIAN:
-        return dtype
+        meant = _BIG_ENDIAN[dtype].newbyteorder("=")
+        try:
+            numpy_reads = f"numpy reads {dtype!r} as {np.dtype(dtype)}"
+        except TypeError:
+            numpy_reads = f"numpy does not read {dtype!r}"
+        raise ValueError(
+            f"{what} {dtype!r} is IDX's name for {meant}, but {numpy_reads}: "
+            f"pass numpy.{meant} or {str(meant)!r}"
+        )
     try:
-        d = np.dtype(dtype).newbyteorder("=")  # type: ignore[call-overload]
-    except TypeError:
-        raise ValueError(f"expect_dtype {dtype!r}: one of u8, i8, i16, i32, f32, f64") from None
-    name = _IDX_NAMES.get(d)
+        d = np.dtype(dtype)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} {dtype!r} is not a numpy dtype (IDX holds {_IDX_TYPES})") from None
+    name = _IDX_NAMES.get(d.newbyteorder("="))
     if name is None:
-        raise ValueError(f"expect_dtype {dtype!r} is not an IDX element type (u8, i8, i16, i32, f32, f64)")
+        raise ValueError(f"{what} {d} is not an IDX element type (IDX holds {_IDX_TYPES})")
     return name
 
 
 def validate(
     source: Source,
     *,
-    expect_dtype: object = None,
+    expect_dtype: npt.DTypeLike = None,
     expect_shape: Union[str, Sequence[Optional[int]], None] = None,
     select: Optional[Iterable[str]] = None,
     ignore: Optional[Iterable[str]] = None,
@@ -236,9 +262,12 @@ def validate(
     """Validate IDX data and return every finding, as ``idx-validate`` does.
 
     ``source`` as for :func:`load` (gzip is decompressed; offsets are then in
-    the decompressed stream). ``expect_dtype`` (``"u8"`` or a numpy dtype)
-    and ``expect_shape`` (``(None, 28, 28)`` or ``"*,28,28"``) add IDX601 and
-    IDX602. ``select`` keeps only the given rules and ``ignore`` drops rules
+    the decompressed stream). ``expect_dtype`` (anything ``numpy.dtype``
+    takes, with numpy's meaning: ``numpy.uint8``, ``"uint8"``, ``">i2"``;
+    either byte order) and ``expect_shape`` (``(None, 28, 28)`` or
+    ``"*,28,28"``) add IDX601 and IDX602. IDX's short type names
+    (``"u8"``, ``"i8"``, ``"f32"``, ...) raise ``ValueError`` naming the
+    numpy type meant: numpy reads ``"u8"`` as uint64 and ``"i8"`` as int64. ``select`` keeps only the given rules and ``ignore`` drops rules
     (codes such as ``"IDX503"``, names such as ``"file-name-mismatch"``, or
     code prefixes such as ``"IDX5"``), exactly as ``idx-validate --select``
     and ``--ignore`` accept them (an unknown entry raises ``ValueError`` with
@@ -246,13 +275,15 @@ def validate(
     as for :func:`load` (beyond it: IDX702).
 
     The :class:`Report` has ``.ok`` (no error), ``.findings`` (rule,
-    severity, offset, length, message, expected, found, hint), ``.dtype``,
-    ``.shape``, and ``str(report)`` is the command's human output. Raises
-    ``OSError`` only when the file cannot be read: everything wrong with the
+    severity, offset, length, message, expected, found, hint), ``.dtype``
+    (the ``numpy.dtype`` :func:`load` gives: native byte order), ``.shape``,
+    and ``str(report)`` is the command's human output. Raises
+    ``OSError`` (the subclass ``open`` raises, with ``errno`` and
+    ``filename``) only when the file cannot be read: everything wrong with the
     data is a finding.
     """
     kwargs = dict(
-        expect_dtype=None if expect_dtype is None else _dtype_name(expect_dtype),
+        expect_dtype=None if expect_dtype is None else _idx_type(expect_dtype, "expect_dtype"),
         expect_shape=expect_shape,
         select=None if select is None else list(select),
         ignore=None if ignore is None else list(ignore),
@@ -282,7 +313,8 @@ def load_pair(
     (IDX803). Raises :class:`DatasetError` (a ``ValueError``) when a dataset
     rule finds an error, with ``.findings`` the dataset findings (warnings
     such as IDX804 included) and ``.files`` the index of the file each is
-    about (0 images, 1 labels).
+    about (0 images, 1 labels); when the pair passes the rules the other way
+    round, the message says the images and labels look swapped.
     """
     if hasattr(images, "read"):
         images = _bytes_of(images)
@@ -292,8 +324,27 @@ def load_pair(
     y = load(labels, mmap=mmap, decompress=decompress, max_decompressed=max_decompressed)
     # the label values are those just loaded, as the file stores them
     # (big-endian): the labels file is read once
+    found = _check_pair(images, x, labels, y, classes)
+    if any(f.severity == "error" for _, f in found):
+        first = next(f for _, f in found if f.severity == "error")
+        message = f"{first.rule}: {first.message}"
+        swapped = _check_pair(labels, y, images, x, classes)
+        if not any(f.severity == "error" for _, f in swapped):
+            message += (
+                "; the images and labels look swapped (they form a dataset the other way round): "
+                "load_pair(images, labels) takes the images first"
+            )
+        err = DatasetError(message)
+        err.findings = [f for _, f in found]
+        err.files = [i for i, _ in found]
+        raise err
+    return x, y
+
+
+def _check_pair(images, x, labels, y, classes):
+    """The library's dataset findings for the loaded pair (x, y)."""
     payload = np.ascontiguousarray(y, dtype=y.dtype.newbyteorder(">")).reshape(-1).view(np.uint8)
-    found = _native.check_pair(
+    return _native.check_pair(
         _pair_name(images, "images"),
         _header_of(x),
         _pair_name(labels, "labels"),
@@ -301,13 +352,6 @@ def load_pair(
         payload,
         classes=classes,
     )
-    if any(f.severity == "error" for _, f in found):
-        first = next(f for _, f in found if f.severity == "error")
-        err = DatasetError(f"{first.rule}: {first.message}")
-        err.findings = [f for _, f in found]
-        err.files = [i for i, _ in found]
-        raise err
-    return x, y
 
 
 def _pair_name(source: object, role: str) -> str:
@@ -352,7 +396,9 @@ def fix(
     applicability, description), ``.after`` (the :class:`Finding` objects
     that remain), ``.before``, ``.dropped_bytes``, ``.compressed_output``,
     ``.changed``, ``.ok``. Raises ``OSError`` when the file cannot be read
-    or the copy cannot be written (the input is then unchanged).
+    (the subclass ``open`` raises, with ``errno`` and ``filename``, when the
+    input is missing, unreadable or a directory) or the copy cannot be
+    written (the input is then unchanged; ``filename`` is the destination).
     """
     if _is_path(source):
         dest_path = None if dest is None else os.fspath(dest)

@@ -6,6 +6,12 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
+__version__: str
+"""The package version (the Rust workspace's)."""
+
+NUMPY_MAX_RANK: int
+"""The most dimensions the running numpy gives an array (asked of numpy at import)."""
+
 class IdxError(ValueError):
     """Base class of idxkit's errors; a ValueError."""
 
@@ -58,7 +64,8 @@ class Report:
     @property
     def path(self) -> Optional[str]: ...
     @property
-    def dtype(self) -> Optional[str]: ...
+    def dtype(self) -> Optional[np.dtype[Any]]:
+        """The numpy dtype load() gives (native byte order), when the header could be read."""
     @property
     def shape(self) -> Optional[Tuple[int, ...]]: ...
     @property
@@ -149,7 +156,7 @@ def encode(array: np.ndarray, compress: bool = False) -> bytes: ...
 def validate(
     path: Optional[Union[str, os.PathLike[str]]] = None,
     data: Optional[npt.NDArray[np.uint8]] = None,
-    expect_dtype: Optional[str] = None,
+    expect_dtype: Optional[str] = None,  # an IDX name ("u8"): idxkit.validate takes numpy's
     expect_shape: Union[str, Sequence[Optional[int]], None] = None,
     select: Optional[List[str]] = None,
     ignore: Optional[List[str]] = None,

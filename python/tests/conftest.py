@@ -18,6 +18,16 @@ MNIST = ROOT.parent / "shared" / "data" / "mnist"
 NUMPY_DTYPES = {"u8": "u1", "i8": "i1", "i16": "i2", "i32": "i4", "f32": "f4", "f64": "f8"}
 
 
+def numpy_max_rank():
+    """The running numpy's most dimensions, from numpy's own constant
+    (``NPY_MAXDIMS``, exposed privately by numpy 1 and 2)."""
+    try:
+        from numpy._core import multiarray  # numpy 2
+    except ImportError:
+        from numpy.core import multiarray  # numpy 1
+    return int(multiarray.MAXDIMS)
+
+
 def manifests():
     index = json.loads((CORPUS / "index.json").read_text())
     out = []

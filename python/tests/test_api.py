@@ -58,12 +58,12 @@ def test_missing_files_raise_os_errors(tmp_path):
 @pytest.mark.parametrize(
     "dtype, advice",
     [
-        (np.int64, "i32"),
-        (np.uint16, "i32"),
-        (np.bool_, "u8"),
-        (np.float16, "f32"),
+        (np.int64, "int32"),
+        (np.uint16, "int32"),
+        (np.bool_, "uint8"),
+        (np.float16, "float32"),
         (np.complex64, "no complex type"),
-        (object, "only u8"),
+        (object, "numbers only"),
     ],
 )
 def test_save_refuses_dtypes_idx_cannot_hold_and_says_what_to_cast_to(dtype, advice):
@@ -86,18 +86,18 @@ def test_save_to_a_path_a_file_and_gzip(tmp_path):
 
 
 def test_validate_options_and_rendering():
-    r = idxkit.validate(LABELS, expect_dtype="f32", expect_shape=(None, 28, 28))
+    r = idxkit.validate(LABELS, expect_dtype="float32", expect_shape=(None, 28, 28))
     assert not r.ok
     assert [f.rule for f in r.findings] == ["IDX601", "IDX602"]
     assert idxkit.validate(LABELS, expect_dtype=np.uint8, expect_shape="*").ok
-    assert [f.rule for f in idxkit.validate(LABELS, expect_dtype="f32", ignore=["IDX6"]).findings] == []
-    assert [f.rule for f in idxkit.validate(LABELS, expect_dtype="f32", expect_shape="5", select=["unexpected-shape"]).findings] == ["IDX602"]
+    assert [f.rule for f in idxkit.validate(LABELS, expect_dtype=np.float32, ignore=["IDX6"]).findings] == []
+    assert [f.rule for f in idxkit.validate(LABELS, expect_dtype="f4", expect_shape="5", select=["unexpected-shape"]).findings] == ["IDX602"]
     with pytest.raises(ValueError):
         idxkit.validate(LABELS, select=["IDX999"])
     with pytest.raises(ValueError):
         idxkit.validate(LABELS, expect_dtype=np.int64)
     t = idxkit.validate(TRUNCATED)
-    assert t.path == str(TRUNCATED) and t.dtype == "u8" and t.errors == t.findings
+    assert t.path == str(TRUNCATED) and t.dtype == np.uint8 and t.errors == t.findings
     assert json.loads(t.to_json())["files"][0]["findings"][0]["rule"] == "IDX202"
     b = idxkit.validate(TRUNCATED.read_bytes())
     assert b.path is None and b.findings == t.findings

@@ -38,7 +38,7 @@ def test_mnist_loads_gzipped_and_plain_with_the_published_checksum(name, tmp_pat
         assert np.array_equal(idxkit.load(f), a)
     report = idxkit.validate(gz)
     assert report.ok and report.findings == [] and report.compression == "gzip"
-    assert report.shape == shape and report.dtype == "u8"
+    assert report.shape == shape and report.dtype == np.uint8
 
 
 def test_mnist_label_counts_and_pairs():

@@ -14,7 +14,7 @@ use idx_conformance::content::Content;
 use idx_conformance::runner::{self, Answer, Mode, Outcome, Skipped, Status};
 use idx_validate::check::{self, Checked, FileResult, Settings, Source};
 use idx_validate::render;
-use numpy::ndarray::{ArrayD, IxDyn};
+use numpy::ndarray::IxDyn;
 use numpy::{
     PyArray, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArray,
     PyUntypedArrayMethods,
@@ -26,7 +26,7 @@ use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -126,11 +126,142 @@ enum LoadError {
 }
 
 impl LoadError {
-    fn into_py(self, py: Python<'_>) -> PyErr {
+    /// The Python exception; `path` is the file read, if any.
+    fn into_py(self, py: Python<'_>, path: Option<&Path>) -> PyErr {
         match self {
-            LoadError::Io(e) => PyOSError::new_err(e.to_string()),
+            LoadError::Io(e) => os_error(py, &e, path),
             LoadError::Invalid(findings) => invalid_file_error(py, &findings),
         }
+    }
+}
+
+/// The `errno` name of an error kind that has one, for errors made without
+/// an OS error number (`io::ErrorKind::IsADirectory` from the output
+/// policy, ...).
+fn errno_name(kind: io::ErrorKind) -> Option<&'static str> {
+    Some(match kind {
+        io::ErrorKind::NotFound => "ENOENT",
+        io::ErrorKind::PermissionDenied => "EACCES",
+        io::ErrorKind::AlreadyExists => "EEXIST",
+        io::ErrorKind::IsADirectory => "EISDIR",
+        io::ErrorKind::NotADirectory => "ENOTDIR",
+        io::ErrorKind::ReadOnlyFilesystem => "EROFS",
+        io::ErrorKind::StorageFull => "ENOSPC",
+        io::ErrorKind::FileTooLarge => "EFBIG",
+        io::ErrorKind::InvalidFilename => "ENAMETOOLONG",
+        io::ErrorKind::BrokenPipe => "EPIPE",
+        _ => return None,
+    })
+}
+
+/// The number of an `errno` name on this system (Python's `errno` module).
+fn errno_number(py: Python<'_>, name: &str) -> Option<i32> {
+    py.import("errno")
+        .and_then(|m| m.getattr(name)?.extract::<i32>())
+        .ok()
+}
+
+/// An `OSError(errno, strerror, filename)`: Python's `OSError` constructor
+/// makes it the subclass for `errno` (FileNotFoundError, PermissionError,
+/// IsADirectoryError, ...), exactly as `open` raises it, and `str()` is
+/// `[Errno 2] No such file or directory: 'path'` (the file name through
+/// `repr`, so no control character reaches a terminal).
+fn errno_error(py: Python<'_>, errno: i32, strerror: &str, path: Option<&Path>) -> PyErr {
+    let made = match path {
+        // a str, as `open` gives it (a Path would convert to pathlib.Path)
+        Some(p) => py
+            .get_type::<PyOSError>()
+            .call1((errno, strerror, p.as_os_str())),
+        None => py.get_type::<PyOSError>().call1((errno, strerror)),
+    };
+    made.map_or_else(|e| e, PyErr::from_value)
+}
+
+/// The system's message for an OS error number (`os.strerror`, as `open`
+/// uses), without Rust's " (os error N)".
+fn strerror(py: Python<'_>, errno: i32) -> String {
+    py.import("os")
+        .and_then(|os| os.getattr("strerror")?.call1((errno,))?.extract::<String>())
+        .unwrap_or_else(|_| system_message(&io::Error::from_raw_os_error(errno)))
+}
+
+/// Rust's message for an OS error, without its " (os error N)".
+fn system_message(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" (os error ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// The `errno` of an I/O error: its OS error number (not on Windows, where
+/// that is a Windows error code), or for an error made in Rust
+/// (`io::ErrorKind::IsADirectory` from the output policy, a temporary
+/// file's error) the number of its kind, when it has one.
+fn errno_of(py: Python<'_>, e: &io::Error) -> Option<i32> {
+    #[cfg(not(windows))]
+    if let Some(n) = e.raw_os_error() {
+        return Some(n);
+    }
+    errno_name(e.kind()).and_then(|name| errno_number(py, name))
+}
+
+/// An I/O error as Python's own file functions raise it: the `OSError`
+/// subclass of its error number, with `errno`, `strerror` (the system's
+/// message) and `filename` set. An error with no number to give (a damaged
+/// gzip stream) is a plain `OSError` whose message starts with the
+/// (escaped) path: `filename` stays None, as Python's `str()` of an
+/// `OSError` with a file name but no number would be `[Errno None] None`.
+fn os_error(py: Python<'_>, e: &io::Error, path: Option<&Path>) -> PyErr {
+    #[cfg(windows)]
+    if let Some(code) = e.raw_os_error() {
+        // a Windows error code: Python's OSError maps it to errno and the
+        // subclass and keeps it as `winerror`, as `open` does on Windows
+        let made = py.get_type::<PyOSError>().call1((
+            0,
+            system_message(e),
+            path.map(Path::as_os_str),
+            code,
+        ));
+        return made.map_or_else(|e| e, PyErr::from_value);
+    }
+    match (errno_of(py, e), path) {
+        (Some(n), _) => errno_error(py, n, &strerror(py, n), path),
+        (None, Some(p)) => PyOSError::new_err(format!("{}: {e}", idx_io::escape::path(p))),
+        (None, None) => PyOSError::new_err(e.to_string()),
+    }
+}
+
+/// An error of the output policy's atomic writer, as [`os_error`] gives
+/// it, with what was being done.
+fn output_error(py: Python<'_>, e: &idx_io::OutputError) -> PyErr {
+    match e {
+        idx_io::OutputError::IsDirectory(p) => match errno_number(py, "EISDIR") {
+            // "[Errno 21] Is a directory; nothing was written: 'dir'"
+            Some(n) => errno_error(
+                py,
+                n,
+                &format!("{}; nothing was written", strerror(py, n)),
+                Some(p),
+            ),
+            None => PyOSError::new_err(e.to_string()),
+        },
+        idx_io::OutputError::Io {
+            path,
+            action,
+            source,
+        } => match errno_of(py, source) {
+            // "[Errno 2] No such file or directory (cannot create a
+            // temporary file beside it): 'missing/out.idx'"
+            Some(n) => errno_error(
+                py,
+                n,
+                &format!("{} (cannot {action} it)", strerror(py, n)),
+                Some(path),
+            ),
+            None => PyOSError::new_err(e.to_string()),
+        },
+        other => PyOSError::new_err(other.to_string()),
     }
 }
 
@@ -249,11 +380,12 @@ fn load_threads() -> std::num::NonZeroUsize {
 /// Decodes the payload of `h` from `src` (which holds the header at offset
 /// 0, as an `Into` plan) straight into a new native-endian numpy array, by
 /// the library ([`idx::read_array_at`]; in parallel parts beyond numpy's
-/// allocation), with the GIL released.
+/// allocation), with the GIL released. `path` names the source in errors.
 fn decode_into<S: idx::ReadAt + ?Sized>(
     py: Python<'_>,
     src: &S,
     h: &idx::Header,
+    path: Option<&Path>,
 ) -> PyResult<Py<PyAny>> {
     let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
     fn into<T: numpy::Element + bytemuck::Pod, S: idx::ReadAt + ?Sized>(
@@ -261,6 +393,7 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
         dims: &[usize],
         src: &S,
         h: &idx::Header,
+        path: Option<&Path>,
     ) -> PyResult<Py<PyAny>> {
         if h.payload_len() <= NUMPY_ALLOCATION_MAX {
             // numpy's zeroed allocation (huge pages where numpy asks for
@@ -281,7 +414,7 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
                     .map_err(|e| PyValueError::new_err(e.to_string()))?;
                 let bytes: &mut [u8] = bytemuck::cast_slice_mut(elems);
                 py.detach(|| idx::read_array_at(src, h, bytes, std::num::NonZeroUsize::MIN))
-                    .map_err(|e| LoadError::from(e).into_py(py))?;
+                    .map_err(|e| LoadError::from(e).into_py(py, path))?;
             }
             return Ok(a.into_any().unbind());
         }
@@ -296,7 +429,7 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
         });
         let v = match v {
             Ok(v) => v,
-            Err(Some(e)) => return Err(LoadError::from(e).into_py(py)),
+            Err(Some(e)) => return Err(LoadError::from(e).into_py(py, path)),
             Err(None) => {
                 return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
                     "cannot allocate {} bytes for the array",
@@ -304,17 +437,15 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
                 )))
             }
         };
-        let a = ArrayD::from_shape_vec(IxDyn(dims), v)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(PyArray::from_owned_array(py, a).into_any().unbind())
+        owned_array(py, dims, v).map(Bound::unbind)
     }
     match h.dtype() {
-        ElementType::U8 => into::<u8, S>(py, &dims, src, h),
-        ElementType::I8 => into::<i8, S>(py, &dims, src, h),
-        ElementType::I16 => into::<i16, S>(py, &dims, src, h),
-        ElementType::I32 => into::<i32, S>(py, &dims, src, h),
-        ElementType::F32 => into::<f32, S>(py, &dims, src, h),
-        ElementType::F64 => into::<f64, S>(py, &dims, src, h),
+        ElementType::U8 => into::<u8, S>(py, &dims, src, h, path),
+        ElementType::I8 => into::<i8, S>(py, &dims, src, h, path),
+        ElementType::I16 => into::<i16, S>(py, &dims, src, h, path),
+        ElementType::I32 => into::<i32, S>(py, &dims, src, h, path),
+        ElementType::F32 => into::<f32, S>(py, &dims, src, h, path),
+        ElementType::F64 => into::<f64, S>(py, &dims, src, h, path),
     }
 }
 
@@ -351,15 +482,64 @@ fn limit_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     Ok(idx_validate::decompression_limit(setting))
 }
 
-/// The most dimensions the numpy crate gives an array (numpy 1's limit);
-/// IDX allows 255.
-const NUMPY_MAX_RANK: usize = 32;
+/// The running numpy's limits, found once when the module is imported
+/// ([`numpy_limits`]).
+struct NumpyLimits {
+    /// The most dimensions an array may have (`NPY_MAXDIMS`: 32 in numpy 1,
+    /// 64 in numpy 2); IDX allows 255.
+    max_rank: usize,
+    /// `numpy.__version__`, for messages.
+    version: String,
+}
 
-/// Whether numpy can make an array of this shape: at most 32 dimensions,
-/// and the product of the non-zero dimensions (numpy ignores none of them)
-/// times the element size within `isize`.
+static NUMPY_LIMITS: OnceLock<NumpyLimits> = OnceLock::new();
+
+/// Asks the running numpy for its limits. numpy 2 keeps its rank limit in
+/// a private module (`numpy._core.multiarray.MAXDIMS`), so the limit is
+/// what numpy does: the largest rank `numpy.empty` makes an array of (a
+/// binary search over IDX's ranks, eight calls with one element each).
+fn numpy_limits(py: Python<'_>) -> PyResult<&'static NumpyLimits> {
+    if let Some(l) = NUMPY_LIMITS.get() {
+        return Ok(l);
+    }
+    let np = py.import("numpy")?;
+    let empty = np.getattr("empty")?;
+    let fits = |rank: usize| -> PyResult<bool> {
+        match empty.call1((PyTuple::new(py, vec![1usize; rank])?,)) {
+            Ok(_) => Ok(true),
+            // "maximum supported dimension for an ndarray is currently 64"
+            Err(e) if e.is_instance_of::<PyValueError>(py) => Ok(false),
+            Err(e) => Err(e),
+        }
+    };
+    // numpy makes arrays of rank 1 and no IDX file has rank 256
+    let (mut fits_rank, mut too_many) = (1usize, usize::from(u8::MAX) + 1);
+    while too_many - fits_rank > 1 {
+        let mid = fits_rank + (too_many - fits_rank) / 2;
+        if fits(mid)? {
+            fits_rank = mid;
+        } else {
+            too_many = mid;
+        }
+    }
+    let version = np.getattr("__version__")?.extract::<String>()?;
+    Ok(NUMPY_LIMITS.get_or_init(|| NumpyLimits {
+        max_rank: fits_rank,
+        version,
+    }))
+}
+
+/// The running numpy's rank limit (found when the module is imported, before
+/// any function can be called; numpy 1's limit until then).
+fn numpy_max_rank() -> usize {
+    NUMPY_LIMITS.get().map_or(32, |l| l.max_rank)
+}
+
+/// Whether numpy can make an array of this shape: at most numpy's rank
+/// limit, and the product of the non-zero dimensions (numpy ignores none
+/// of them) times the element size within `isize`.
 fn numpy_holds(dims: &[usize], dtype: ElementType) -> bool {
-    dims.len() <= NUMPY_MAX_RANK
+    dims.len() <= numpy_max_rank()
         && dims
             .iter()
             .filter(|&&d| d != 0)
@@ -368,8 +548,12 @@ fn numpy_holds(dims: &[usize], dtype: ElementType) -> bool {
 }
 
 fn numpy_error(dims: &[usize]) -> PyErr {
-    let why = if dims.len() > NUMPY_MAX_RANK {
-        format!("numpy arrays hold at most {NUMPY_MAX_RANK} dimensions")
+    let why = if dims.len() > numpy_max_rank() {
+        let version = NUMPY_LIMITS.get().map_or("", |l| l.version.as_str());
+        format!(
+            "numpy arrays hold at most {} dimensions (numpy {version})",
+            numpy_max_rank()
+        )
     } else {
         "numpy cannot make an array of that shape (the product of its non-zero \
          dimensions is too large)"
@@ -382,6 +566,33 @@ fn numpy_error(dims: &[usize]) -> PyErr {
     ))
 }
 
+/// A numpy array of shape `dims` owning `v` (no copy). A one-dimensional
+/// array reshaped: the numpy crate's constructors of other shapes assume
+/// numpy 1's 32 dimensions at most.
+fn owned_array<'py, T: numpy::Element>(
+    py: Python<'py>,
+    dims: &[usize],
+    v: Vec<T>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let flat = PyArray::from_vec(py, v);
+    if dims.len() == 1 {
+        return Ok(flat.into_any());
+    }
+    Ok(flat.reshape(IxDyn(dims))?.into_any())
+}
+
+/// The native-endian numpy dtype of an element type.
+fn numpy_dtype(py: Python<'_>, t: ElementType) -> Bound<'_, numpy::PyArrayDescr> {
+    match t {
+        ElementType::U8 => numpy::dtype::<u8>(py),
+        ElementType::I8 => numpy::dtype::<i8>(py),
+        ElementType::I16 => numpy::dtype::<i16>(py),
+        ElementType::I32 => numpy::dtype::<i32>(py),
+        ElementType::F32 => numpy::dtype::<f32>(py),
+        ElementType::F64 => numpy::dtype::<f64>(py),
+    }
+}
+
 /// Moves an owned array into numpy without copying the elements.
 fn to_numpy(py: Python<'_>, a: Array) -> PyResult<Py<PyAny>> {
     if !numpy_holds(a.dims(), a.dtype()) {
@@ -389,9 +600,7 @@ fn to_numpy(py: Python<'_>, a: Array) -> PyResult<Py<PyAny>> {
     }
     let (dims, data) = a.into_parts();
     fn arr<T: numpy::Element>(py: Python<'_>, dims: &[usize], v: Vec<T>) -> PyResult<Py<PyAny>> {
-        let a = ArrayD::from_shape_vec(IxDyn(dims), v)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(PyArray::from_owned_array(py, a).into_any().unbind())
+        owned_array(py, dims, v).map(Bound::unbind)
     }
     match data {
         Data::U8(v) => arr(py, &dims, v),
@@ -426,9 +635,9 @@ fn load_path(
         }
     });
     match planned {
-        Ok(Plan::Into(f, h)) => decode_into(py, &f, &h),
+        Ok(Plan::Into(f, h)) => decode_into(py, &f, &h, Some(&path)),
         Ok(Plan::Done(a)) => to_numpy(py, a),
-        Err(e) => Err(e.into_py(py)),
+        Err(e) => Err(e.into_py(py, Some(&path))),
     }
 }
 
@@ -447,9 +656,9 @@ fn load_buffer(
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let len = bytes.len() as u64;
     match py.detach(|| plan(io::Cursor::new(bytes), Some(len), &opts)) {
-        Ok(Plan::Into(_, h)) => decode_into(py, bytes, &h),
+        Ok(Plan::Into(_, h)) => decode_into(py, bytes, &h, None),
         Ok(Plan::Done(a)) => to_numpy(py, a),
-        Err(e) => Err(e.into_py(py)),
+        Err(e) => Err(e.into_py(py, None)),
     }
 }
 
@@ -496,25 +705,31 @@ fn write_slice<W: Write>(w: W, dims: &[usize], s: &Slice<'_>) -> Result<u64, idx
     }
 }
 
+/// IDX's element types by their numpy names (IDX's own short names, `u8`
+/// and `i8` above all, mean other types in numpy).
+const IDX_NUMPY_TYPES: &str = "uint8, int8, int16, int32, float32, float64";
+
 /// Why a dtype cannot be stored, and what to cast to.
 fn unsupported(array: &Bound<'_, PyUntypedArray>) -> PyErr {
     let d = array.dtype();
     let name = d.str().map(|s| s.to_string()).unwrap_or_default();
     let advice = match (d.kind(), d.itemsize()) {
-        (b'b', _) => "cast to u8: array.astype(numpy.uint8)",
-        (b'u', 2) => "cast to i32, which holds every uint16 value: array.astype(numpy.int32)",
+        (b'b', _) => "cast to uint8: array.astype(numpy.uint8)",
+        (b'u', 2) => "cast to int32, which holds every uint16 value: array.astype(numpy.int32)",
         (b'u', _) | (b'i', _) => {
-            "cast to i32 if the values fit in 32 bits (array.astype(numpy.int32)), or to f64"
+            "cast to int32 if the values fit in 32 bits (array.astype(numpy.int32)), or to float64"
         }
-        (b'f', 2) => "cast to f32, which holds every float16 value: array.astype(numpy.float32)",
-        (b'f', _) => "cast to f64 (array.astype(numpy.float64)), which rounds wider floats",
+        (b'f', 2) => {
+            "cast to float32, which holds every float16 value: array.astype(numpy.float32)"
+        }
+        (b'f', _) => "cast to float64 (array.astype(numpy.float64)), which rounds wider floats",
         (b'c', _) => {
             "IDX has no complex type: save the real and imaginary parts as two float arrays"
         }
-        _ => "IDX holds only u8, i8, i16, i32, f32 and f64 numbers",
+        _ => "IDX holds numbers only",
     };
     UnsupportedDtypeError::new_err(format!(
-        "dtype {name} cannot be stored in IDX (it holds u8, i8, i16, i32, f32, f64): {advice}"
+        "dtype {name} cannot be stored in IDX (it holds {IDX_NUMPY_TYPES}): {advice}"
     ))
 }
 
@@ -547,11 +762,20 @@ fn with_elements<R: Send>(
     Err(unsupported(array))
 }
 
-fn write_error(e: idx::WriteError) -> PyErr {
+/// A write error as a Python exception; `path` is the file written, if any.
+fn write_error(py: Python<'_>, e: idx::WriteError, path: Option<&Path>) -> PyErr {
     match e {
-        idx::WriteError::Io(e) => PyOSError::new_err(e.to_string()),
+        idx::WriteError::Io(e) => os_error(py, &e, path),
         other => IdxError::new_err(other.to_string()),
     }
+}
+
+/// Why saving to a path failed.
+enum SaveError {
+    /// The atomic writer (creating, committing).
+    Output(idx_io::OutputError),
+    /// Encoding, or writing the encoding.
+    Write(idx::WriteError),
 }
 
 /// Encodes to `w`, gzip-compressed when asked.
@@ -579,14 +803,18 @@ fn encode_to<W: Write>(
 fn save_path(path: PathBuf, array: &Bound<'_, PyUntypedArray>, compress: bool) -> PyResult<()> {
     // through the one atomic writer: a complete file or none, replacing
     // an existing one as numpy.save does, with the umask's permissions
-    with_elements(array, |dims, s| {
-        let io = |e: idx_io::OutputError| idx::WriteError::Io(e.into());
-        let mut f =
-            idx_io::AtomicFile::create(&path, idx_io::Policy::Overwrite, &[]).map_err(io)?;
-        encode_to(&mut f, dims, s, compress)?;
-        f.commit().map_err(io)
-    })?
-    .map_err(write_error)
+    let done = with_elements(array, |dims, s| {
+        let mut f = idx_io::AtomicFile::create(&path, idx_io::Policy::Overwrite, &[])
+            .map_err(SaveError::Output)?;
+        encode_to(&mut f, dims, s, compress).map_err(SaveError::Write)?;
+        f.commit().map_err(SaveError::Output)
+    })?;
+    let py = array.py();
+    match done {
+        Ok(()) => Ok(()),
+        Err(SaveError::Output(e)) => Err(output_error(py, &e)),
+        Err(SaveError::Write(e)) => Err(write_error(py, e, Some(&path))),
+    }
 }
 
 /// The canonical encoding of `array`, as bytes.
@@ -601,7 +829,7 @@ fn encode(
         let mut out = Vec::new();
         encode_to(&mut out, dims, s, compress).map(|()| out)
     })?
-    .map_err(write_error)?;
+    .map_err(|e| write_error(py, e, None))?;
     Ok(PyBytes::new(py, &out).unbind())
 }
 
@@ -647,12 +875,13 @@ impl Report {
             _ => None,
         }
     }
-    /// The element type name (`u8`, ...), when the header could be read.
+    /// The element type as the `numpy.dtype` `load` gives it (native byte
+    /// order; the file stores it big-endian), when the header could be read.
     #[getter]
-    fn dtype(&self) -> Option<&'static str> {
+    fn dtype<'py>(&self, py: Python<'py>) -> Option<Bound<'py, numpy::PyArrayDescr>> {
         self.checked()
             .and_then(|c| c.report.header.as_ref())
-            .map(|h| h.dtype().name())
+            .map(|h| numpy_dtype(py, h.dtype()))
     }
     /// The dimensions, when the header could be read.
     #[getter]
@@ -690,6 +919,25 @@ impl Report {
             if self.ok() { "True" } else { "False" },
             self.findings.len()
         )
+    }
+}
+
+/// A reader that keeps the kind and OS error number of the first error it
+/// returns (other than an interruption, which is retried).
+struct Recorded<R> {
+    inner: R,
+    error: Option<(io::ErrorKind, Option<i32>)>,
+}
+
+impl<R: Read> Read for Recorded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let r = self.inner.read(buf);
+        if let Err(e) = &r {
+            if self.error.is_none() && e.kind() != io::ErrorKind::Interrupted {
+                self.error = Some((e.kind(), e.raw_os_error()));
+            }
+        }
+        r
     }
 }
 
@@ -771,21 +1019,44 @@ fn validate(
         ),
         None => None,
     };
-    let mut result = py.detach(|| match (bytes, &path) {
-        (Some(b), _) => check::check_reader(
-            Source::File(PathBuf::from(BYTES_NAME)),
-            b,
-            Some(b.len() as u64),
-            &settings,
-        ),
-        (None, Some(p)) => check::check(&Source::File(p.clone()), &settings),
-        (None, None) => FileResult {
-            source: Source::File(PathBuf::from(BYTES_NAME)),
-            outcome: Err("nothing to validate".into()),
-        },
+    let checked = py.detach(|| match (bytes, &path) {
+        (Some(b), _) => Ok((
+            check::check_reader(
+                Source::File(PathBuf::from(BYTES_NAME)),
+                b,
+                Some(b.len() as u64),
+                &settings,
+            ),
+            None,
+        )),
+        // what `check::check` does for a path, with the file opened here
+        // and its read errors kept, so that each is raised as the OSError
+        // it is (the checker reports it as text)
+        (None, Some(p)) => {
+            let f = File::open(p)?;
+            let len = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+            let mut r = Recorded {
+                inner: f,
+                error: None,
+            };
+            let result = check::check_reader(Source::File(p.clone()), &mut r, len, &settings);
+            Ok((result, r.error))
+        }
+        (None, None) => Ok((
+            FileResult {
+                source: Source::File(PathBuf::from(BYTES_NAME)),
+                outcome: Err("nothing to validate".into()),
+            },
+            None,
+        )),
     });
+    let (mut result, read_error) = checked.map_err(|e| os_error(py, &e, path.as_deref()))?;
     if let Err(e) = &result.outcome {
-        return Err(PyOSError::new_err(e.clone()));
+        return Err(match read_error {
+            Some((_, Some(n))) => os_error(py, &io::Error::from_raw_os_error(n), path.as_deref()),
+            Some((kind, None)) => os_error(py, &io::Error::new(kind, e.clone()), path.as_deref()),
+            None => PyOSError::new_err(e.clone()),
+        });
     }
     idx_validate::config::filter_result(&mut result, &filter);
     let findings = match &result.outcome {
@@ -913,8 +1184,9 @@ impl ConformanceReport {
 
 /// The conformance corpus, generated once from the recipes compiled into
 /// this module (a test in `idx-conformance` proves them equal to `corpus/`),
-/// less the cases no numpy array can hold (rank over 32, or a shape whose
-/// non-zero dimensions multiply past numpy's limit).
+/// less the cases no numpy array can hold (a rank over the running numpy's
+/// limit, or a shape whose non-zero dimensions multiply past numpy's size
+/// limit).
 fn corpus() -> &'static [Case] {
     static CASES: OnceLock<Vec<Case>> = OnceLock::new();
     CASES.get_or_init(|| {
@@ -1118,12 +1390,12 @@ fn check_reader(
     let sel = Selection::new(&run, &skip, &expected_failures)?;
     let np = py.import("numpy")?;
     let bytes_io = py.import("io")?.getattr("BytesIO")?;
-    let dir = tempfile::tempdir().map_err(|e| PyOSError::new_err(e.to_string()))?;
+    let dir = tempfile::tempdir().map_err(|e| os_error(py, &e, None))?;
     run_in_process(Mode::Reader, &sel, callable_name(func), |case| {
         let arg = match pass_as {
             "path" => {
                 let p = dir.path().join(case.file_name());
-                std::fs::write(&p, &case.bytes).map_err(|e| PyOSError::new_err(e.to_string()))?;
+                std::fs::write(&p, &case.bytes).map_err(|e| os_error(py, &e, Some(&p)))?;
                 p.into_pyobject(py)?.into_any()
             }
             "bytes" => PyBytes::new(py, &case.bytes).into_any(),
@@ -1151,7 +1423,7 @@ fn check_writer(
     let sel = Selection::new(&run, &skip, &expected_failures)?;
     let bytes_io = py.import("io")?.getattr("BytesIO")?;
     let to_bytes = py.import("builtins")?.getattr("bytes")?;
-    let dir = tempfile::tempdir().map_err(|e| PyOSError::new_err(e.to_string()))?;
+    let dir = tempfile::tempdir().map_err(|e| os_error(py, &e, None))?;
     run_in_process(Mode::Writer, &sel, callable_name(func), |case| {
         let Some(content) = &case.content else {
             return Ok(Answer::Crash("case has no content".into()));
@@ -1166,7 +1438,7 @@ fn check_writer(
                 let p = dir.path().join(case.file_name());
                 let _ = std::fs::remove_file(&p);
                 func.call1((p.clone(), array)).and_then(|_| {
-                    let b = std::fs::read(&p).map_err(|e| PyOSError::new_err(e.to_string()))?;
+                    let b = std::fs::read(&p).map_err(|e| os_error(py, &e, Some(&p)))?;
                     Ok(PyBytes::new(py, &b).into_any())
                 })
             }
@@ -1359,8 +1631,19 @@ fn fix_path(
     max_decompressed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<FixReport> {
     let opts = fix_options(unsafe_fixes, assume_byte_order, max_decompressed)?;
+    // the input's own errors (missing, unreadable, a directory) as open()
+    // raises them: the repair reports them as text
+    let meta = py
+        .detach(|| File::open(&path).and_then(|f| f.metadata()))
+        .map_err(|e| os_error(py, &e, Some(&path)))?;
+    if meta.is_dir() {
+        let e = io::Error::from(io::ErrorKind::IsADirectory);
+        return Err(os_error(py, &e, Some(&path)));
+    }
     let done = py
         .detach(|| idx_validate::repair::repair_file(&path, dest.as_deref(), &opts))
+        // the repair's own message: what failed, on which file, and that
+        // the input is unchanged
         .map_err(|e| PyOSError::new_err(e.to_string()))?;
     let written = match done.action {
         idx_validate::repair::Action::Rewritten(p) | idx_validate::repair::Action::WrittenTo(p) => {
@@ -1395,7 +1678,7 @@ fn fix_buffer(
             idx::repair(io::Cursor::new(bytes), &mut out, &opts).map(|r| (r, out))
         })
         .map_err(|e| match e {
-            idx::FixError::Io(e) => PyOSError::new_err(e.to_string()),
+            idx::FixError::Io(e) => os_error(py, &e, None),
             other => IdxError::new_err(other.to_string()),
         })?;
     Ok(FixReport {
@@ -1480,6 +1763,8 @@ fn run_idx(py: Python<'_>, argv: Vec<OsString>) -> i32 {
 #[pyo3(name = "_native")]
 fn idxkit_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("NUMPY_MAX_RANK", numpy_limits(py)?.max_rank)?;
     m.add("IdxError", py.get_type::<IdxError>())?;
     m.add("InvalidFileError", py.get_type::<InvalidFileError>())?;
     m.add(
