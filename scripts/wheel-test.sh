@@ -8,12 +8,13 @@
 #  3. its file name carries exactly the cp39-abi3-manylinux2014 tags and
 #     `auditwheel show` agrees it is manylinux_2_17;
 #  4. scripts/wheel-smoke.sh: installed into a fresh venv on a PATH with no
-#     cargo or rustc, and the smoke test (MNIST from ../shared/data/mnist
-#     or $MNIST_DIR,
-#     validate, the idx-validate and idx commands).
-# Pinned tools: scripts/requirements-wheel.txt. The release workflow
-# (.github/workflows/release.yml) builds the same wheel in the manylinux2014
-# container and runs the same smoke test on Linux, macOS and Windows.
+#     cargo or rustc, and the smoke test (MNIST from ../shared/data/mnist or
+#     $MNIST_DIR, validate, the idx-validate and idx commands);
+#  5. the release workflow (.github/workflows/release.yml, which builds the
+#     same wheel in the manylinux2014 container and runs the same smoke test
+#     on Linux, macOS and Windows): GitHub's workflow schema, zizmor's audit,
+#     and the maturin it pins is the one pinned here.
+# Pinned tools: scripts/requirements-wheel.txt.
 #
 # usage: scripts/wheel-test.sh   (leaves the sdist and wheel in target/python-dist/)
 set -euo pipefail
@@ -33,6 +34,17 @@ fi
 "$tools/bin/pip" install -q --disable-pip-version-check -r scripts/requirements-wheel.txt
 # maturin finds zig as `python -m ziglang` on PATH.
 export PATH="$tools/bin:$PATH"
+
+echo "-- the release workflow"
+check-jsonschema -q --builtin-schema vendor.github-workflows .github/workflows/release.yml
+zizmor -q --offline .github/workflows/release.yml
+maturin_pin="$(grep -m1 '^maturin==' scripts/requirements-wheel.txt | cut -d= -f3)"
+for f in python/requirements-test.txt scripts/requirements-ecosystem.txt; do
+  grep -qx "maturin==$maturin_pin" "$f" || { echo "$f does not pin maturin==$maturin_pin"; exit 1; }
+done
+grep -q "^  MATURIN_VERSION: v$maturin_pin\$" .github/workflows/release.yml || {
+  echo "release.yml's MATURIN_VERSION is not v$maturin_pin (scripts/requirements-wheel.txt)"; exit 1; }
+echo "release.yml: schema, zizmor and maturin $maturin_pin: ok"
 
 echo "-- sdist"
 rm -rf "$dist"
