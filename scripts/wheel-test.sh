@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # The idxkit distribution a user without Rust installs (run by .ci/run):
-#  1. the sdist (maturin sdist) into target/python-dist/;
-#  2. the wheel built FROM that sdist, unpacked in a temporary folder:
+#  1. the release workflow (.github/workflows/release.yml, which builds the
+#     same wheel in the manylinux2014 container and runs the same smoke test
+#     on Linux, macOS and Windows): GitHub's workflow schema, zizmor's audit,
+#     and the maturin it pins is the one pinned here;
+#  2. the sdist (maturin sdist) into target/python-dist/;
+#  3. the wheel built FROM that sdist, unpacked in a temporary folder:
 #     abi3 (CPython 3.9+), manylinux2014 through maturin --zig (zig's glibc
 #     2.17 stubs, so the wheel runs on any glibc 2.17+ Linux whatever glibc
 #     builds it), --locked, with maturin's manylinux compliance check;
-#  3. its file name carries exactly the cp39-abi3-manylinux2014 tags and
-#     `auditwheel show` agrees it is manylinux_2_17;
-#  4. scripts/wheel-smoke.sh: installed into a fresh venv on a PATH with no
+#  4. its file name carries exactly the cp39-abi3-manylinux2014 tags,
+#     `auditwheel show` agrees it is manylinux_2_17, and the README's
+#     install line names it;
+#  5. scripts/wheel-smoke.sh: installed into a fresh venv on a PATH with no
 #     cargo or rustc, and the smoke test (MNIST from ../shared/data/mnist or
-#     $MNIST_DIR, validate, the idx-validate and idx commands);
-#  5. the release workflow (.github/workflows/release.yml, which builds the
-#     same wheel in the manylinux2014 container and runs the same smoke test
-#     on Linux, macOS and Windows): GitHub's workflow schema, zizmor's audit,
-#     and the maturin it pins is the one pinned here.
+#     $MNIST_DIR, validate, the idx-validate and idx commands).
 # Pinned tools: scripts/requirements-wheel.txt.
 #
 # usage: scripts/wheel-test.sh   (leaves the sdist and wheel in target/python-dist/)
@@ -24,7 +25,9 @@ dist="$repo/target/python-dist"
 tools="$repo/target/wheel-tools"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# Release builds of the dependencies are kept between runs.
+# The wheel's release build (target/x86_64-unknown-linux-gnu/release with
+# zig as the linker: nothing is shared with scripts/test's build) is kept
+# between runs.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
 
 echo "-- pinned tools (maturin, zig, auditwheel)"
@@ -61,15 +64,19 @@ tar -xzf "$sdist" -C "$work"
 echo "(wheel built from the sdist in ${SECONDS}s)"
 
 echo "-- platform tag"
-wheel="$dist/idxkit-$version-cp39-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"
+arch="$(uname -m)"
+wheel="$dist/idxkit-$version-cp39-abi3-manylinux2014_$arch.manylinux_2_17_$arch.whl"
 if [ ! -f "$wheel" ] || [ "$(ls "$dist"/*.whl | wc -l)" -ne 1 ]; then
   ls "$dist"; echo "expected exactly $(basename "$wheel")"; exit 1
 fi
 auditwheel show "$wheel" > "$work/auditwheel.log"
-if ! tr -s ' \n' ' ' < "$work/auditwheel.log" | grep -q 'is consistent with the following platform tag: "manylinux_2_17_x86_64"'; then
+if ! tr -s ' \n' ' ' < "$work/auditwheel.log" | grep -q "is consistent with the following platform tag: \"manylinux_2_17_$arch\""; then
   cat "$work/auditwheel.log"; echo "auditwheel does not call the wheel manylinux_2_17"; exit 1
 fi
-echo "$(basename "$wheel"): auditwheel: manylinux_2_17_x86_64"
+echo "$(basename "$wheel"): auditwheel: manylinux_2_17_$arch"
+# The README's install line names the wheel a release publishes.
+[ "$arch" != x86_64 ] || grep -q "^pip install $(basename "$wheel") " README.md || {
+  echo "README.md does not show: pip install $(basename "$wheel")"; exit 1; }
 
 echo "-- installed without Rust: the smoke test"
 mnist="${MNIST_DIR:-$repo/../shared/data/mnist}"
