@@ -9,7 +9,8 @@
 #  - the smoke test runs from a temporary folder, not the checkout.
 # Used by scripts/wheel-test.sh (.ci/run) and .github/workflows/release.yml.
 #
-# usage: scripts/wheel-smoke.sh [--mnist DIR] [--numpy SPEC] WHEEL_DIR
+# usage: [PYTHON=python3] scripts/wheel-smoke.sh [--mnist DIR] [--numpy SPEC] WHEEL_DIR
+#   PYTHON        the interpreter the venv is made from (default: python3)
 #   --mnist DIR   also load and validate the gzipped MNIST test set in DIR
 #   --numpy SPEC  the numpy to install (default: numpy)
 set -euo pipefail
@@ -28,7 +29,7 @@ wheels="$(cd "$1" && pwd)"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-python3 -m venv "$work/venv" 2>/dev/null || python -m venv "$work/venv"
+"${PYTHON:-python3}" -m venv "$work/venv"
 bin="$work/venv/bin"
 [ -d "$bin" ] || bin="$work/venv/Scripts"
 

@@ -38,7 +38,7 @@ def check(condition: bool, what: str) -> None:
 
 
 def run(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, capture_output=True, text=True, check=False)
+    return subprocess.run(argv, capture_output=True, encoding="utf-8", errors="replace", check=False)
 
 
 def main() -> None:
