@@ -66,7 +66,7 @@ echo "(wheel built from the sdist in ${SECONDS}s)"
 echo "-- platform tag"
 arch="$(uname -m)"
 wheel="$dist/idxkit-$version-cp39-abi3-manylinux2014_$arch.manylinux_2_17_$arch.whl"
-if [ ! -f "$wheel" ] || [ "$(ls "$dist"/*.whl | wc -l)" -ne 1 ]; then
+if [ ! -f "$wheel" ] || [ "$(find "$dist" -maxdepth 1 -name "*.whl" | wc -l)" -ne 1 ]; then
   ls "$dist"; echo "expected exactly $(basename "$wheel")"; exit 1
 fi
 auditwheel show "$wheel" > "$work/auditwheel.log"
