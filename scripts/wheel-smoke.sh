@@ -51,7 +51,8 @@ fi
 echo "no cargo or rustc on PATH"
 
 python -m pip install -q --disable-pip-version-check --only-binary :all: "$numpy"
-python -m pip install -q --disable-pip-version-check --only-binary :all: --no-index --find-links "$wheels" idxkit
+# idxkit from this folder only (not from a PIP_FIND_LINKS folder either)
+env -u PIP_FIND_LINKS python -m pip install -q --disable-pip-version-check --only-binary :all: --no-index --find-links "$wheels" idxkit
 python -m pip list --disable-pip-version-check 2>/dev/null | grep -i '^idxkit '
 cd "$work"
 python "$repo/scripts/wheel_smoke.py" --corpus "$repo/corpus" ${mnist[@]+"${mnist[@]}"}
