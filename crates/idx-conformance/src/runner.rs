@@ -1019,16 +1019,6 @@ pub fn compare(expected: &Content, got: &Content) -> Result<(), Mismatch> {
     if got.values == expected.values {
         return Ok(());
     }
-    if swapped(&expected.values, expected.dtype).as_ref() == Some(&got.values) {
-        return Err(Mismatch {
-            detail: format!(
-                "reads multi-byte elements little-endian: every element is byte-swapped (element 0 is {} instead of {})",
-                element(&got.values, 0),
-                element(&expected.values, 0)
-            ),
-            byte_swapped: true,
-        });
-    }
     let n = got.values.len();
     let differs = |i: usize| match (&got.values, &expected.values) {
         (Values::Int(a), Values::Int(b)) => a.get(i) != b.get(i),
@@ -1037,7 +1027,21 @@ pub fn compare(expected: &Content, got: &Content) -> Result<(), Mismatch> {
         _ => true,
     };
     let diffs: Vec<usize> = (0..n).filter(|&i| differs(i)).collect();
+    // the first element that differs (an element that reads the same either
+    // way, 0 byte-swapped, is not one)
     let first = diffs.first().copied().unwrap_or(0);
+    if swapped(&expected.values, expected.dtype).as_ref() == Some(&got.values) {
+        return Err(Mismatch {
+            detail: format!(
+                "reads multi-byte elements little-endian: every element is byte-swapped \
+                 (element {first} is {} instead of {}; {} of {n} elements differ)",
+                element(&got.values, first),
+                element(&expected.values, first),
+                diffs.len()
+            ),
+            byte_swapped: true,
+        });
+    }
     Err(plain(format!(
         "element {first} is {} instead of {} ({} of {n} elements differ; {} shape {})",
         element(&got.values, first),

@@ -226,6 +226,15 @@ fn a_little_endian_reader_is_named_as_such() {
     // u8 data reads the same either way: no little-endian claim.
     let (s, _) = one("little-endian", "valid-u8-rank3", &[]);
     assert_eq!(s, "pass");
+    // Element 0 is 0, the same byte-swapped: the detail names the first
+    // element that differs (1, read as 256), not one that does not.
+    let (s, d) = one("little-endian", "valid-transpose-i16-2x7", &[]);
+    assert_eq!(s, "wrong-content");
+    assert_eq!(
+        d,
+        "reads multi-byte elements little-endian: every element is byte-swapped \
+         (element 1 is 256 instead of 1; 13 of 14 elements differ)"
+    );
 }
 
 #[test]
