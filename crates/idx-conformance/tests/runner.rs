@@ -98,9 +98,154 @@ fn an_adapter_that_cannot_read_a_valid_file_stops_the_run_with_exit_2() {
         "{err}"
     );
     assert!(err.contains("ValueError: this reader has a bug"), "{err}");
-    let (code, _, err) = conformance(&["test-writer", "--", "sh", "-c", "exit 0"]);
+    let (code, _, err) = conformance(&["test-writer", "--", "sh", "-c", "exit 3"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("cannot write"), "{err}");
+    assert!(err.contains("(crash: exit status 3)"), "{err}");
+}
+
+/// The one note of `v` that is about the preflight.
+fn preflight_notes(v: &Value) -> Vec<String> {
+    v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .filter(|n| n.contains("preflight"))
+        .collect()
+}
+
+#[test]
+fn a_reader_that_fails_the_preflight_case_under_the_protocol_is_still_measured() {
+    // A reader that rejects valid-u8-rank1, or returns other content for
+    // it, works: it is non-conforming, and the run records that case's
+    // result instead of stopping with exit 2.
+    let some = ["valid-u8-rank1", "valid-u8-rank2", "invalid-trailing-byte"];
+    for (behaviour, status, detail) in [
+        (
+            "reject@valid-u8-rank1",
+            "rejected-valid",
+            "rejected: this reader rejects it",
+        ),
+        (
+            "off-by-one@valid-u8-rank1",
+            "wrong-content",
+            "element 3 is 2 instead of 3 (1 of 5 elements differ; u8 shape [5])",
+        ),
+    ] {
+        for extra in [&[][..], &["--persistent"]] {
+            let v = fake_run(behaviour, &some, extra);
+            let got: Vec<(&str, &str)> = v["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| (r["id"].as_str().unwrap(), r["status"].as_str().unwrap()))
+                .collect();
+            assert_eq!(
+                got,
+                [
+                    ("valid-u8-rank1", status),
+                    ("valid-u8-rank2", "pass"),
+                    ("invalid-trailing-byte", "pass")
+                ],
+                "{behaviour} {extra:?}: {v}"
+            );
+            assert_eq!(v["results"][0]["detail"], detail, "{v}");
+            assert_eq!(
+                preflight_notes(&v),
+                [format!(
+                    "the preflight case valid-u8-rank1 did not pass ({status}: {detail}); \
+                     the adapter answers under the protocol, so the run goes on"
+                )],
+                "{v}"
+            );
+        }
+    }
+    // said once in the human report too, and neither --skip nor an
+    // expected-failures file is refused
+    let f = fake();
+    let (code, out, err) = conformance(&[
+        "test-reader",
+        "--skip",
+        "valid-u8-rank1",
+        "--run",
+        "valid-u8-rank*",
+        "--",
+        "python3",
+        &f,
+        "reject@valid-u8-rank1",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.matches("valid-u8-rank1").count(), 1, "{out}");
+    assert!(
+        out.contains("NOTE  the preflight case valid-u8-rank1 did not pass (rejected-valid: "),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("xfail.txt");
+    std::fs::write(&list, "valid-u8-rank1\n").unwrap();
+    let (code, out, _) = conformance(&[
+        "test-reader",
+        "--run",
+        "valid-u8-rank*",
+        "--expected-failures",
+        list.to_str().unwrap(),
+        "--",
+        "python3",
+        &f,
+        "reject@valid-u8-rank1",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("XFAIL valid-u8-rank1"), "{out}");
+}
+
+#[test]
+fn a_writer_that_writes_other_bytes_for_the_preflight_case_is_still_measured() {
+    let (code, out, err) = conformance(&[
+        "test-writer",
+        "--run",
+        "valid-u8-rank*",
+        "--format",
+        "json",
+        "--",
+        "sh",
+        "-c",
+        "cat >/dev/null; printf '\\000'",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    for r in v["results"].as_array().unwrap() {
+        assert_eq!(r["status"], "wrong-bytes", "{r}");
+    }
+    assert_eq!(preflight_notes(&v).len(), 1, "{v}");
+}
+
+#[test]
+// Before, the preflight waited at least 30 s, then 90 s more: a hanging
+// adapter was refused after two minutes whatever --timeout said.
+fn the_preflight_honours_a_short_timeout() {
+    let f = fake();
+    for extra in [&[][..], &["--persistent"]] {
+        let t = Instant::now();
+        let mut args = vec!["test-reader", "--timeout", "3"];
+        args.extend(extra);
+        args.extend(["--", "python3", &f, "hang@valid-u8-rank1"]);
+        args.extend(extra);
+        let (code, out, err) = conformance(&args);
+        assert_eq!(code, 2, "{out}");
+        assert!(
+            err.contains(
+                "cannot read the simplest valid case, valid-u8-rank1 \
+                 (timeout: no answer in 3.00 s, nor in 9.00 s when run again)"
+            ),
+            "{err}"
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(25),
+            "{extra:?}: {:?}",
+            t.elapsed()
+        );
+    }
 }
 
 #[test]

@@ -4,8 +4,9 @@
     fake.py BEHAVIOUR --persistent     persistent (protocol 2)
 
 It reads IDX correctly (a strict little reader below) and then misbehaves as
-BEHAVIOUR says (BEHAVIOUR@CASE: on that case only), except on valid-u8-rank1, the runner's preflight case, which
-it always answers correctly (unless BEHAVIOUR is "broken").
+BEHAVIOUR says (BEHAVIOUR@CASE: on that case only), except on valid-u8-rank1,
+the runner's preflight case, which it answers correctly unless BEHAVIOUR is
+"broken" or names that case (BEHAVIOUR@valid-u8-rank1).
 """
 import json
 import os
@@ -50,7 +51,11 @@ def read(path, endian=">"):
 def answer(behaviour, path, persistent):
     """The answer document, after misbehaving as asked."""
     base = os.path.basename(path)
-    if base.startswith("valid-u8-rank1.") and behaviour != "broken":
+    if (
+        base.startswith("valid-u8-rank1.")
+        and behaviour != "broken"
+        and not behaviour.endswith("@valid-u8-rank1")
+    ):
         return read(path)
     if "@" in behaviour:  # BEHAVIOUR@CASE: misbehave on that case only
         behaviour, only = behaviour.split("@")
@@ -58,6 +63,8 @@ def answer(behaviour, path, persistent):
             return read(path)
     if behaviour in ("broken", "traceback"):
         raise ValueError("this reader has a bug")  # uncaught
+    if behaviour == "reject":
+        raise Reject("this reader rejects it")
     if behaviour == "garbage":
         return "not the content encoding"
     if behaviour == "sleep-background":
