@@ -614,3 +614,69 @@ fn a_slow_start_is_said_once() {
         );
     }
 }
+
+#[test]
+// Before, the runner waited only for a line or the end of stdout, which the
+// child kept open: the case was a timeout after four deadlines (10 s, then
+// 30 s), and the traceback was lost.
+fn a_persistent_adapter_that_dies_while_its_child_holds_stdout_is_a_crash_with_its_stderr() {
+    let t = Instant::now();
+    let v = fake_run(
+        "die-child@valid-u8-rank3",
+        &["valid-u8-rank2", "valid-u8-rank3", "valid-u8-rank4"],
+        &["--persistent", "--timeout", "10"],
+    );
+    let got: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, ["pass", "crash", "pass"], "{v}");
+    let r = &v["results"][1];
+    let d = r["detail"].as_str().unwrap();
+    assert!(
+        d.starts_with("the persistent adapter exited with status 1; stderr: Traceback"),
+        "{d}"
+    );
+    assert!(d.ends_with("ValueError: this reader died"), "{d}");
+    assert!(r["seconds"].as_f64().unwrap() < 5.0, "{r}");
+    // one crash, one restart: not a timeout run again
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(notes.iter().any(|n| n.contains("restarted 1 times")), "{v}");
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+}
+
+#[test]
+// Before, it was refused only when its child ended (30 s here), or when the
+// 30 s start-up deadline passed, and then tried again.
+fn a_persistent_adapter_that_exits_at_start_is_refused_at_once() {
+    let f = fake();
+    let t = Instant::now();
+    let (code, out, err) = conformance(&[
+        "test-reader",
+        "--persistent",
+        "--",
+        "python3",
+        &f,
+        "die-at-start",
+        "--persistent",
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains(
+            "(crash: persistent adapter did not start: exited with status 1; stderr: Traceback"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("ValueError: this adapter cannot start"),
+        "{err}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(15), "{:?}", t.elapsed());
+}

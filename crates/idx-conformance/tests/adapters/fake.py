@@ -83,6 +83,11 @@ def answer(behaviour, path, persistent):
         os._exit(101)
     if behaviour == "hang":
         time.sleep(30)
+    if behaviour == "die-child":
+        # Dies with a traceback while a child of it holds our stdout and
+        # stderr for 30 s: stdout stays open after the adapter is gone.
+        subprocess.Popen(["sleep", "30"])
+        raise ValueError("this reader died")  # uncaught
     if behaviour == "hang-child":
         # A child that holds our stdout and stderr while we wait for it:
         # killing only this process leaves the pipes open for 30 s.
@@ -129,6 +134,10 @@ def one_shot(behaviour, path):
 def persistent(behaviour):
     if behaviour == "slow-start":
         time.sleep(0.6)
+    if behaviour == "die-at-start":
+        # exits at once, while a child of it holds stdout for 30 s
+        subprocess.Popen(["sleep", "30"])
+        raise ValueError("this adapter cannot start")  # uncaught
     print(json.dumps({"protocol": 2}), flush=True)
     for line in sys.stdin:
         path = json.loads(line)["file"]
