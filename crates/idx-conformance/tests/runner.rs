@@ -440,7 +440,7 @@ fn the_json_results_carry_name_version_limits_counts_and_timings() {
     let (code, out, _) = conformance(&[
         "test-reader",
         "--run",
-        "valid-u8-*",
+        "valid-u8-rank*",
         "--run",
         "invalid-gzip-bomb",
         "--name",
