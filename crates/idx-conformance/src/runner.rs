@@ -153,7 +153,8 @@ pub struct Adapter {
     /// Started once, one request per line (protocol section "Persistent
     /// mode"), instead of once per input.
     pub persistent: bool,
-    /// Per-input deadline (and, in persistent mode, the start-up deadline).
+    /// Per-input deadline, the preflight case's included (a persistent
+    /// adapter's start-up gets the larger of it and [`STARTUP_MIN`]).
     pub timeout: Duration,
     /// Address-space limit (`ulimit -v`) of the adapter's process, in MiB.
     pub memory_mib: Option<u64>,
