@@ -161,6 +161,16 @@ fn a_reader_that_fails_the_preflight_case_under_the_protocol_is_still_measured()
             );
         }
     }
+    // the preflight's answer is the case's result: the case is not run again
+    // (this reader would read it the second time)
+    let (s, d) = one("reject-once@valid-u8-rank1", "valid-u8-rank1", &[]);
+    assert_eq!(
+        (s.as_str(), d.as_str()),
+        (
+            "rejected-valid",
+            "rejected: this reader rejects it the first time"
+        )
+    );
     // said once in the human report too, and neither --skip nor an
     // expected-failures file is refused
     let f = fake();

@@ -65,6 +65,12 @@ def answer(behaviour, path, persistent):
         raise ValueError("this reader has a bug")  # uncaught
     if behaviour == "reject":
         raise Reject("this reader rejects it")
+    if behaviour == "reject-once":
+        # rejects a file the first time it sees it, reads it after that
+        marker = path + ".seen"
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            raise Reject("this reader rejects it the first time")
     if behaviour == "garbage":
         return "not the content encoding"
     if behaviour == "sleep-background":
