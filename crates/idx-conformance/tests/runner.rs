@@ -690,3 +690,42 @@ fn a_persistent_adapter_that_exits_at_start_is_refused_at_once() {
     );
     assert!(t.elapsed() < Duration::from_secs(15), "{:?}", t.elapsed());
 }
+
+#[test]
+// Every MNIST-shaped case has 28 x 28 items: a reader that never reads the
+// row and column counts passed them all.
+fn a_reader_that_hard_codes_28_x_28_fails_the_same_bytes_cases() {
+    let v = fake_run(
+        "hard-28x28",
+        &["valid-mnist-images-*", "valid-u8-same-bytes-*"],
+        &[],
+    );
+    let mut failed = Vec::new();
+    for r in v["results"].as_array().unwrap() {
+        if r["status"] != "pass" {
+            assert_eq!(r["status"], "wrong-content", "{r}");
+            failed.push((
+                r["id"].as_str().unwrap().to_string(),
+                r["detail"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    assert_eq!(
+        failed,
+        [
+            (
+                "valid-u8-same-bytes-2x14x56".to_string(),
+                "shape [2, 28, 28] instead of [2, 14, 56] (u8, 1568 elements instead of 1568; \
+                 the same elements in the same order)"
+                    .to_string()
+            ),
+            (
+                "valid-u8-same-bytes-3x56x14".to_string(),
+                "shape [3, 28, 28] instead of [3, 56, 14] (u8, 2352 elements instead of 2352; \
+                 the same elements in the same order)"
+                    .to_string()
+            ),
+        ],
+        "{v}"
+    );
+}

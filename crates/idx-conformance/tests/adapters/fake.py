@@ -105,6 +105,13 @@ def answer(behaviour, path, persistent):
         if not os.path.exists(marker):
             open(marker, "w").close()
             time.sleep(2)
+    if behaviour == "hard-28x28":
+        # reads u8 images as n x 28 x 28 whatever the header's row and
+        # column counts say (n from the byte count), as a loader seen in use
+        c = read(path)
+        if c["dtype"] == "u8" and len(c["shape"]) == 3 and len(c["data"]) % 784 == 0:
+            c["shape"] = [len(c["data"]) // 784, 28, 28]
+        return c
     if behaviour == "little-endian":
         return read(path, "<")
     if behaviour == "accept-all":
