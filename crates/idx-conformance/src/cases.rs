@@ -225,6 +225,22 @@ fn mnist_images(n: usize) -> Content {
     ints(U8, &[n as u32, 28, 28], &v)
 }
 
+/// `valid-u8-same-bytes-<shape>`: u8 of `shape`, each element encoding its
+/// own index, whose payload is as long as that of `like`.
+fn same_bytes(shape: &[u32], like: &str) -> Case {
+    let dims: Vec<String> = shape.iter().map(u32::to_string).collect();
+    valid(
+        &format!("valid-u8-same-bytes-{}", dims.join("x")),
+        &format!(
+            "u8, shape {shape:?}, each element encoding its own index: the byte count of \
+             {like} in another shape, which a reader that hard-codes that layout's dimensions \
+             gets wrong"
+        ),
+        indexed(U8, shape),
+        &[],
+    )
+}
+
 /// Every committed case, in a stable order.
 pub fn all() -> Vec<Case> {
     let mut out = Vec::new();
@@ -243,6 +259,7 @@ pub const ON_DEMAND: &[&str] = &[
     "valid-mnist-images-u8-10000x28x28",
     "invalid-trailing-mnist-images-10000",
     "invalid-truncated-payload-mnist-images-10000",
+    "valid-u8-same-bytes-5000x28x56",
 ];
 
 /// The on-demand cases (see [`ON_DEMAND`]), in that order.
@@ -269,10 +286,16 @@ pub fn on_demand() -> Vec<Case> {
         golden[..golden.len() - 28].to_vec(),
         &[("IDX202", 16 + 10_000 * 784 - 28, 0)],
     );
-    for c in [&mut valid_images, &mut trailing, &mut truncated] {
+    let mut same_bytes = same_bytes(&[5000, 28, 56], "t10k's 10,000 images of 28 x 28");
+    for c in [
+        &mut valid_images,
+        &mut trailing,
+        &mut truncated,
+        &mut same_bytes,
+    ] {
         c.on_demand = true;
     }
-    vec![valid_images, trailing, truncated]
+    vec![valid_images, trailing, truncated, same_bytes]
 }
 
 /// [`all`] and then [`on_demand`].
@@ -352,6 +375,28 @@ fn valid_cases(out: &mut Vec<Case>) {
         mnist_labels(10_000),
         &[],
     ));
+    // The byte count of a common layout with another shape: a reader that
+    // hard-codes a dimension (28 x 28 images, 10,000 or 60,000 items, one
+    // channel) and takes the rest from the byte count gets another shape.
+    for (shape, like) in [
+        (
+            &[2u32, 14, 56][..],
+            "two 28 x 28 images (784 bytes per item)",
+        ),
+        (&[3, 56, 14], "three 28 x 28 images (784 bytes per item)"),
+        (
+            &[1, 2, 28, 28],
+            "two 1-channel 28 x 28 images, channels first",
+        ),
+        (
+            &[1, 28, 28, 2],
+            "two 1-channel 28 x 28 images, channels last",
+        ),
+        (&[2, 5000], "t10k's 10,000 labels"),
+        (&[2, 30000], "train's 60,000 labels"),
+    ] {
+        out.push(same_bytes(shape, like));
+    }
     out.push(valid("valid-transpose-i16-2x7", "non-square i16 matrix whose values are 100*row + column: a transposing reader gets other values", ints(I16, &[2, 7], &(0..14).map(|i| (i / 7) * 100 + i % 7).collect::<Vec<_>>()), &[]));
     // edge values
     out.push(valid(
