@@ -1,4 +1,4 @@
-//! The runner checks the corpus it runs (issue 19 §1): a missing folder, an
+//! The runner checks the corpus it runs: a missing folder, an
 //! empty folder or one changed file stops it with exit 2 naming the file;
 //! without `--corpus` it generates the corpus from its own recipes, so an
 //! installed binary works from any directory.
@@ -113,7 +113,7 @@ fn a_runner_outside_the_source_tree_generates_its_corpus() {
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
 }
 
-/// Issue 19 §5: saved results merged into the matrix must be of the current
+/// Saved results merged into the matrix must be of the current
 /// corpus (same case set and bytes); others are flagged stale.
 #[test]
 fn saved_results_of_another_corpus_are_stale() {
