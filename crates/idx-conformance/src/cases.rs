@@ -1501,7 +1501,7 @@ fn width_cases(out: &mut Vec<Case>) {
         "invalid-width-f64-under-f32",
         "12 f64 values written under an f32 [12] header: the payload is twice the declared size",
         file(0x0d, &[12], p),
-        &[("IDX203", 60, 48)],
+        &[("IDX203", 56, 48)],
     ));
     // f32 under f64: 12 declared f64 elements, 12 f32 written
     let p: Vec<u8> = wave(12)
