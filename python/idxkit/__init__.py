@@ -19,12 +19,18 @@ from __future__ import annotations
 
 import mmap as _mmap
 import os
-from typing import BinaryIO, Iterable, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _native
+
+if TYPE_CHECKING:  # hypothesis is needed only by idxkit.testing
+    import hypothesis
+    from hypothesis.strategies import SearchStrategy
+
+    from .testing import PropertyReport
 from ._native import (
     __version__,
     AppliedFix,
@@ -408,14 +414,35 @@ def fix(
     return _native.fix_buffer(_bytes_of(source), unsafe, assume_byte_order, max_decompressed)
 
 
+@overload
 def check_reader(
-    func,
+    func: Callable[[Any], Any],
     *,
+    strategy: None = None,
     pass_as: str = "path",
     expected_failures: Sequence[str] = (),
     run: Sequence[str] = (),
     skip: Sequence[str] = (),
-) -> ConformanceReport:
+    settings: None = None,
+) -> ConformanceReport: ...
+@overload
+def check_reader(
+    func: Callable[[Any], Any],
+    *,
+    strategy: "SearchStrategy[Any]",
+    pass_as: str = "path",
+    settings: Optional["hypothesis.settings"] = None,
+) -> "PropertyReport": ...
+def check_reader(
+    func: Callable[[Any], Any],
+    *,
+    strategy: Optional["SearchStrategy[Any]"] = None,
+    pass_as: str = "path",
+    expected_failures: Sequence[str] = (),
+    run: Sequence[str] = (),
+    skip: Sequence[str] = (),
+    settings: Optional["hypothesis.settings"] = None,
+) -> Union[ConformanceReport, "PropertyReport"]:
     """Run the IDX conformance corpus (shipped in this package) against a reader.
 
     ``func`` receives each case file as a path (``pass_as="path"``, a ``str``
@@ -427,20 +454,58 @@ def check_reader(
     ``accepted``/``rejected`` for implementation-defined cases (never
     failures). ``expected_failures``, ``run`` and ``skip`` are case-ID globs.
     Call ``.assert_ok()`` on the result (or :func:`assert_conforms`) in a test.
+
+    With ``strategy=`` (a Hypothesis strategy of files, such as
+    ``idxkit.testing.files()``; needs ``hypothesis``), the files are drawn
+    from it instead and judged by the reference's verdict; the result is an
+    ``idxkit.testing.PropertyReport`` whose failures carry the shrunk file
+    and the rule it breaks (see :func:`idxkit.testing.check_reader`;
+    ``settings=`` are Hypothesis settings).
+
+    >>> import idxkit
+    >>> idxkit.check_reader(idxkit.load, run=["valid-*"]).ok
+    True
     """
+    if strategy is not None:
+        if expected_failures or run or skip:
+            raise TypeError("expected_failures, run and skip select corpus cases: not with strategy=")
+        from . import testing
+
+        return testing.check_reader(func, strategy, pass_as=pass_as, settings=settings)
     return _native.check_reader(
         func, pass_as, list(expected_failures), list(run), list(skip)
     )
 
 
+@overload
 def check_writer(
-    func,
+    func: Callable[..., Any],
     *,
+    strategy: None = None,
     pass_as: str = "bytes",
     expected_failures: Sequence[str] = (),
     run: Sequence[str] = (),
     skip: Sequence[str] = (),
-) -> ConformanceReport:
+    settings: None = None,
+) -> ConformanceReport: ...
+@overload
+def check_writer(
+    func: Callable[..., Any],
+    *,
+    strategy: "SearchStrategy[np.ndarray]",
+    pass_as: str = "bytes",
+    settings: Optional["hypothesis.settings"] = None,
+) -> "PropertyReport": ...
+def check_writer(
+    func: Callable[..., Any],
+    *,
+    strategy: Optional["SearchStrategy[np.ndarray]"] = None,
+    pass_as: str = "bytes",
+    expected_failures: Sequence[str] = (),
+    run: Sequence[str] = (),
+    skip: Sequence[str] = (),
+    settings: Optional["hypothesis.settings"] = None,
+) -> Union[ConformanceReport, "PropertyReport"]:
     """Run the IDX conformance corpus (shipped in this package) against a writer.
 
     For each case with content, ``func`` gets a native-endian numpy array
@@ -450,7 +515,24 @@ def check_writer(
     (``"file"``: ``func(file, array)``). The bytes must equal the golden file
     (``pass``, else ``wrong-bytes``); raising an ``Exception`` is a refusal
     (``rejected-valid``). Returns a :class:`ConformanceReport`.
+
+    With ``strategy=`` (a Hypothesis strategy of arrays, such as
+    ``idxkit.testing.arrays()``; needs ``hypothesis``), the arrays are drawn
+    from it instead and the bytes must be :func:`save`'s; the result is an
+    ``idxkit.testing.PropertyReport`` whose failures carry the shrunk array
+    and the rule it breaks (see :func:`idxkit.testing.check_writer`;
+    ``settings=`` are Hypothesis settings).
+
+    >>> import idxkit
+    >>> idxkit.check_writer(lambda a: idxkit.save(None, a), run=["valid-*"]).ok
+    True
     """
+    if strategy is not None:
+        if expected_failures or run or skip:
+            raise TypeError("expected_failures, run and skip select corpus cases: not with strategy=")
+        from . import testing
+
+        return testing.check_writer(func, strategy, pass_as=pass_as, settings=settings)
     return _native.check_writer(
         func, pass_as, list(expected_failures), list(run), list(skip)
     )
