@@ -46,6 +46,7 @@ from ._native import (
 )
 
 __all__ = [
+    "__version__",
     "load",
     "save",
     "validate",
@@ -151,6 +152,15 @@ def load(
     with ``errno`` and ``filename`` set. A rank above the running numpy's
     limit (``NPY_MAXDIMS``: 64 in numpy 2, 32 in numpy 1) raises
     :class:`IdxError` stating the limit.
+
+    >>> import numpy, idxkit
+    >>> data = idxkit.save(None, numpy.array([[1.5, -0.0]], dtype=numpy.float32))
+    >>> idxkit.load(data)
+    array([[ 1.5, -0. ]], dtype=float32)
+    >>> idxkit.load(data[:-1])
+    Traceback (most recent call last):
+    ...
+    idxkit.InvalidFileError: IDX202: ...
     """
     if mmap:
         return _load_mapped(source, decompress)
@@ -200,6 +210,14 @@ def save(dest: Union[str, "os.PathLike[str]", BinaryIO, None], array: object, *,
     system's error (``FileNotFoundError`` for a missing directory,
     ``IsADirectoryError``, ``PermissionError``, ...) with ``errno`` and
     ``filename`` set.
+
+    >>> import numpy, idxkit
+    >>> idxkit.save(None, numpy.array([1, 258], dtype=numpy.int16)).hex(" ")
+    '00 00 0b 01 00 00 00 02 00 01 01 02'
+    >>> idxkit.save(None, numpy.zeros(2, dtype=numpy.int64))
+    Traceback (most recent call last):
+    ...
+    idxkit.UnsupportedDtypeError: ...
     """
     a = np.asarray(array)
     if not a.dtype.isnative:
@@ -287,6 +305,14 @@ def validate(
     ``OSError`` (the subclass ``open`` raises, with ``errno`` and
     ``filename``) only when the file cannot be read: everything wrong with the
     data is a finding.
+
+    >>> import numpy, idxkit
+    >>> data = idxkit.save(None, numpy.zeros((3, 2), dtype=numpy.uint8))
+    >>> report = idxkit.validate(data + b"x", expect_dtype=numpy.uint8)
+    >>> report.ok, [f.rule for f in report.findings], report.shape
+    (False, ['IDX203'], (3, 2))
+    >>> idxkit.validate(data, expect_shape="*,3").findings[0].rule
+    'IDX602'
     """
     kwargs = dict(
         expect_dtype=None if expect_dtype is None else _idx_type(expect_dtype, "expect_dtype"),
@@ -321,6 +347,17 @@ def load_pair(
     such as IDX804 included) and ``.files`` the index of the file each is
     about (0 images, 1 labels); when the pair passes the rules the other way
     round, the message says the images and labels look swapped.
+
+    >>> import numpy, idxkit
+    >>> images = idxkit.save(None, numpy.zeros((3, 2, 2), dtype=numpy.uint8))
+    >>> labels = idxkit.save(None, numpy.array([0, 1, 1], dtype=numpy.uint8))
+    >>> x, y = idxkit.load_pair(images, labels)
+    >>> x.shape, y.tolist()
+    ((3, 2, 2), [0, 1, 1])
+    >>> idxkit.load_pair(images, idxkit.save(None, numpy.array([0, 1], dtype=numpy.uint8)))
+    Traceback (most recent call last):
+    ...
+    idxkit.DatasetError: IDX801: ...
     """
     if hasattr(images, "read"):
         images = _bytes_of(images)
@@ -405,6 +442,12 @@ def fix(
     (the subclass ``open`` raises, with ``errno`` and ``filename``, when the
     input is missing, unreadable or a directory) or the copy cannot be
     written (the input is then unchanged; ``filename`` is the destination).
+
+    >>> import numpy, idxkit
+    >>> data = idxkit.save(None, numpy.arange(4, dtype=numpy.uint8))
+    >>> report = idxkit.fix(data + b"junk", unsafe=True)
+    >>> [a.rule for a in report.applied], report.dropped_bytes, report.data == data
+    (['IDX203'], 4, True)
     """
     if _is_path(source):
         dest_path = None if dest is None else os.fspath(dest)
@@ -539,5 +582,9 @@ def check_writer(
 
 
 def assert_conforms(report: ConformanceReport) -> None:
-    """Raise ``AssertionError`` with the runner's report unless no case failed unexpectedly."""
+    """Raise ``AssertionError`` with the runner's report unless no case failed unexpectedly.
+
+    >>> import idxkit
+    >>> idxkit.assert_conforms(idxkit.check_reader(idxkit.load, run=["valid-u8-rank1"]))
+    """
     report.assert_ok()
