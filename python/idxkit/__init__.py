@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import mmap as _mmap
 import os
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Optional, Sequence, Tuple, Union, overload
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +28,7 @@ from . import _native
 
 if TYPE_CHECKING:  # hypothesis is needed only by idxkit.testing
     import hypothesis
+    from typing_extensions import TypeGuard
     from hypothesis.strategies import SearchStrategy
 
     from .testing import PropertyReport
@@ -72,7 +73,7 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
 _GZIP_MAGIC = b"\x1f\x8b"
 
 # IDX element type names and numpy dtypes (big-endian, as in the file).
-_BIG_ENDIAN = {
+_BIG_ENDIAN: Dict[str, "np.dtype[Any]"] = {
     "u8": np.dtype("u1"),
     "i8": np.dtype("i1"),
     "i16": np.dtype(">i2"),
@@ -82,7 +83,7 @@ _BIG_ENDIAN = {
 }
 
 
-def _is_path(source: object) -> bool:
+def _is_path(source: object) -> "TypeGuard[Union[str, os.PathLike[str]]]":
     return isinstance(source, (str, os.PathLike))
 
 
@@ -103,7 +104,7 @@ def _u8(data: object) -> np.ndarray:
 def _bytes_of(source: object) -> np.ndarray:
     """In-memory bytes of a bytes-like object or a binary file object."""
     if hasattr(source, "read"):
-        data = source.read()  # type: ignore[union-attr]
+        data = source.read()
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError("the file object must be opened in binary mode")
         return _u8(data)
@@ -230,14 +231,14 @@ def save(dest: Union[str, "os.PathLike[str]", BinaryIO, None], array: object, *,
         _native.save_path(os.fspath(dest), a, compress)
         return None
     if hasattr(dest, "write"):
-        dest.write(_native.encode(a, compress))  # type: ignore[union-attr]
+        dest.write(_native.encode(a, compress))
         return None
     raise TypeError(f"dest must be a path, a binary file or None, not {type(dest).__name__}")
 
 
 # numpy dtypes (native byte order) and the IDX element type names the
 # native module takes.
-_IDX_NAMES = {
+_IDX_NAMES: Dict["np.dtype[Any]", str] = {
     np.dtype("u1"): "u8",
     np.dtype("i1"): "i8",
     np.dtype("i2"): "i16",
@@ -277,7 +278,7 @@ def _idx_type(dtype: object, what: str) -> str:
 def validate(
     source: Source,
     *,
-    expect_dtype: npt.DTypeLike = None,
+    expect_dtype: Optional[npt.DTypeLike] = None,
     expect_shape: Union[str, Sequence[Optional[int]], None] = None,
     select: Optional[Iterable[str]] = None,
     ignore: Optional[Iterable[str]] = None,
@@ -314,16 +315,26 @@ def validate(
     >>> idxkit.validate(data, expect_shape="*,3").findings[0].rule
     'IDX602'
     """
-    kwargs = dict(
-        expect_dtype=None if expect_dtype is None else _idx_type(expect_dtype, "expect_dtype"),
+    dtype = None if expect_dtype is None else _idx_type(expect_dtype, "expect_dtype")
+    rules = None if select is None else list(select)
+    dropped = None if ignore is None else list(ignore)
+    if _is_path(source):
+        return _native.validate(
+            path=os.fspath(source),
+            expect_dtype=dtype,
+            expect_shape=expect_shape,
+            select=rules,
+            ignore=dropped,
+            max_decompressed=max_decompressed,
+        )
+    return _native.validate(
+        data=_bytes_of(source),
+        expect_dtype=dtype,
         expect_shape=expect_shape,
-        select=None if select is None else list(select),
-        ignore=None if ignore is None else list(ignore),
+        select=rules,
+        ignore=dropped,
         max_decompressed=max_decompressed,
     )
-    if _is_path(source):
-        return _native.validate(path=os.fspath(source), **kwargs)
-    return _native.validate(data=_bytes_of(source), **kwargs)
 
 
 def load_pair(
@@ -359,10 +370,11 @@ def load_pair(
     ...
     idxkit.DatasetError: IDX801: ...
     """
+    # a file object is read once, into bytes (a uint8 array: bytes-like)
     if hasattr(images, "read"):
-        images = _bytes_of(images)
+        images = cast(Source, _bytes_of(images))
     if hasattr(labels, "read"):
-        labels = _bytes_of(labels)
+        labels = cast(Source, _bytes_of(labels))
     x = load(images, mmap=mmap, decompress=decompress, max_decompressed=max_decompressed)
     y = load(labels, mmap=mmap, decompress=decompress, max_decompressed=max_decompressed)
     # the label values are those just loaded, as the file stores them
@@ -384,7 +396,9 @@ def load_pair(
     return x, y
 
 
-def _check_pair(images, x, labels, y, classes):
+def _check_pair(
+    images: Source, x: np.ndarray, labels: Source, y: np.ndarray, classes: Optional[int]
+) -> List[Tuple[int, Finding]]:
     """The library's dataset findings for the loaded pair (x, y)."""
     payload = np.ascontiguousarray(y, dtype=y.dtype.newbyteorder(">")).reshape(-1).view(np.uint8)
     return _native.check_pair(
@@ -398,10 +412,10 @@ def _check_pair(images, x, labels, y, classes):
 
 
 def _pair_name(source: object, role: str) -> str:
-    return os.fspath(source) if _is_path(source) else f"<{role} bytes>"  # type: ignore[arg-type]
+    return os.fspath(source) if _is_path(source) else f"<{role} bytes>"
 
 
-def _header_of(a: np.ndarray) -> Tuple[str, list]:
+def _header_of(a: np.ndarray) -> Tuple[str, List[int]]:
     """The IDX header of a loaded array: its element type name and shape."""
     return _IDX_NAMES[a.dtype.newbyteorder("=")], [int(d) for d in a.shape]
 

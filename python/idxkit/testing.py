@@ -195,7 +195,7 @@ def arrays(
         shape = draw(_shapes(min_rank, limit, max_side, max_size))
         count = int(np.prod(shape, dtype=np.int64))
         raw = draw(st.lists(_bits(dt), min_size=count, max_size=count))
-        a = np.array(raw, dtype=f"u{dt.itemsize}").view(dt).reshape(shape)
+        a: np.ndarray = np.array(raw, dtype=f"u{dt.itemsize}").view(dt).reshape(shape)
         order = draw(st.sampled_from(byte_orders))
         if order != "=":
             a = a.astype(dt.newbyteorder(order))
@@ -262,7 +262,7 @@ def reference(data: bytes) -> IdxFile:
     return IdxFile(data, "implementation-defined" if warned else "valid", None, rules, array)
 
 
-def _header_len(data: bytes) -> int:
+def _header_len(data: Union[bytes, bytearray]) -> int:
     return 4 + 4 * data[3] if len(data) >= 4 else len(data)
 
 
@@ -270,7 +270,7 @@ def _mutate(draw: Any, data: bytearray, op: str) -> bytearray:
     n = len(data)
     if op == "truncate" and n:
         cut = draw(st.one_of(st.just(min(_header_len(data), n - 1)), st.integers(0, n - 1)))
-        return data[:cut]
+        return bytearray(data[:cut])
     if op == "append":
         extra = draw(
             st.one_of(
@@ -279,7 +279,7 @@ def _mutate(draw: Any, data: bytearray, op: str) -> bytearray:
                 st.just(bytes(data)),
             )
         )
-        return data + extra
+        return bytearray(data + extra)
     if op == "magic" and n >= 2:
         data[draw(st.integers(0, 1))] = draw(st.integers(1, 255))
     elif op == "type" and n >= 3:
