@@ -225,6 +225,22 @@ fn mnist_images(n: usize) -> Content {
     ints(U8, &[n as u32, 28, 28], &v)
 }
 
+/// `valid-u8-same-bytes-<shape>`: u8 of `shape`, each element encoding its
+/// own index, whose payload is as long as that of `like`.
+fn same_bytes(shape: &[u32], like: &str) -> Case {
+    let dims: Vec<String> = shape.iter().map(u32::to_string).collect();
+    valid(
+        &format!("valid-u8-same-bytes-{}", dims.join("x")),
+        &format!(
+            "u8, shape {shape:?}, each element encoding its own index: the byte count of \
+             {like} in another shape, which a reader that hard-codes that layout's dimensions \
+             gets wrong"
+        ),
+        indexed(U8, shape),
+        &[],
+    )
+}
+
 /// Every committed case, in a stable order.
 pub fn all() -> Vec<Case> {
     let mut out = Vec::new();
@@ -243,6 +259,7 @@ pub const ON_DEMAND: &[&str] = &[
     "valid-mnist-images-u8-10000x28x28",
     "invalid-trailing-mnist-images-10000",
     "invalid-truncated-payload-mnist-images-10000",
+    "valid-u8-same-bytes-5000x28x56",
 ];
 
 /// The on-demand cases (see [`ON_DEMAND`]), in that order.
@@ -269,10 +286,16 @@ pub fn on_demand() -> Vec<Case> {
         golden[..golden.len() - 28].to_vec(),
         &[("IDX202", 16 + 10_000 * 784 - 28, 0)],
     );
-    for c in [&mut valid_images, &mut trailing, &mut truncated] {
+    let mut same_bytes = same_bytes(&[5000, 28, 56], "t10k's 10,000 images of 28 x 28");
+    for c in [
+        &mut valid_images,
+        &mut trailing,
+        &mut truncated,
+        &mut same_bytes,
+    ] {
         c.on_demand = true;
     }
-    vec![valid_images, trailing, truncated]
+    vec![valid_images, trailing, truncated, same_bytes]
 }
 
 /// [`all`] and then [`on_demand`].
@@ -352,6 +375,28 @@ fn valid_cases(out: &mut Vec<Case>) {
         mnist_labels(10_000),
         &[],
     ));
+    // The byte count of a common layout with another shape: a reader that
+    // hard-codes a dimension (28 x 28 images, 10,000 or 60,000 items, one
+    // channel) and takes the rest from the byte count gets another shape.
+    for (shape, like) in [
+        (
+            &[2u32, 14, 56][..],
+            "two 28 x 28 images (784 bytes per item)",
+        ),
+        (&[3, 56, 14], "three 28 x 28 images (784 bytes per item)"),
+        (
+            &[1, 2, 28, 28],
+            "two 1-channel 28 x 28 images, channels first",
+        ),
+        (
+            &[1, 28, 28, 2],
+            "two 1-channel 28 x 28 images, channels last",
+        ),
+        (&[2, 5000], "t10k's 10,000 labels"),
+        (&[2, 30000], "train's 60,000 labels"),
+    ] {
+        out.push(same_bytes(shape, like));
+    }
     out.push(valid("valid-transpose-i16-2x7", "non-square i16 matrix whose values are 100*row + column: a transposing reader gets other values", ints(I16, &[2, 7], &(0..14).map(|i| (i / 7) * 100 + i % 7).collect::<Vec<_>>()), &[]));
     // edge values
     out.push(valid(
@@ -680,6 +725,7 @@ fn implementation_defined_cases(out: &mut Vec<Case>) {
 }
 
 fn invalid_cases(out: &mut Vec<Case>) {
+    width_cases(out);
     out.push(invalid(
         "invalid-reserved-byte0",
         "byte 0 of the magic is 0x01",
@@ -1434,4 +1480,67 @@ fn little_endian(t: ElementType, shape: &[u32], values: &[f64]) -> (Vec<u8>, Con
         values,
     };
     (bytes, c)
+}
+
+/// Elements written at another width than the header declares: the payload
+/// is an exact power-of-two multiple or fraction of the declared size, and
+/// the finding's hint names the reading that makes it consistent.
+fn width_cases(out: &mut Vec<Case>) {
+    fn file(code: u8, dims: &[u32], payload: Vec<u8>) -> Vec<u8> {
+        let mut b = vec![0, 0, code, dims.len() as u8];
+        dims.iter()
+            .for_each(|d| b.extend_from_slice(&d.to_be_bytes()));
+        b.extend(payload);
+        b
+    }
+    let wave =
+        |n: usize| -> Vec<f64> { (0..n).map(|i| (i as f64 / 3.0).sin() * 2.0 + 3.0).collect() };
+    // f64 under f32: 12 declared f32 elements, 12 f64 written
+    let p: Vec<u8> = wave(12).iter().flat_map(|v| v.to_be_bytes()).collect();
+    out.push(invalid(
+        "invalid-width-f64-under-f32",
+        "12 f64 values written under an f32 [12] header: the payload is twice the declared size",
+        file(0x0d, &[12], p),
+        &[("IDX203", 60, 48)],
+    ));
+    // f32 under f64: 12 declared f64 elements, 12 f32 written
+    let p: Vec<u8> = wave(12)
+        .iter()
+        .flat_map(|&v| (v as f32).to_be_bytes())
+        .collect();
+    out.push(invalid(
+        "invalid-width-f32-under-f64",
+        "12 f32 values written under an f64 [12] header: the payload is half the declared size",
+        file(0x0e, &[12], p),
+        &[("IDX202", 56, 0)],
+    ));
+    // i32 under i16
+    let p: Vec<u8> = (0..16i32)
+        .flat_map(|v| (v * 37 - 200).to_be_bytes())
+        .collect();
+    out.push(invalid(
+        "invalid-width-i32-under-i16",
+        "16 i32 values written under an i16 [16] header: the payload is twice the declared size",
+        file(0x0b, &[16], p),
+        &[("IDX203", 40, 32)],
+    ));
+    // int64 labels (numpy's default integer, little-endian) under u8
+    let p: Vec<u8> = (0..10i64)
+        .map(|i| (i * 7) % 10)
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    out.push(invalid(
+        "invalid-width-i64-labels-under-u8",
+        "ten int64 labels (numpy's default, little-endian) written under a u8 [10] header: the payload is 8 times the declared size",
+        file(0x08, &[10], p),
+        &[("IDX203", 18, 70)],
+    ));
+    // u8 pixels under i16
+    let p: Vec<u8> = (0..20u8).map(|i| i * 12).collect();
+    out.push(invalid(
+        "invalid-width-u8-under-i16",
+        "20 u8 values written under an i16 [20] header: the payload is half the declared size",
+        file(0x0b, &[20], p),
+        &[("IDX202", 28, 0)],
+    ));
 }

@@ -164,8 +164,10 @@ struct RunArgs {
     /// Also run the on-demand cases (real-size MNIST files, tens of MB).
     #[arg(long)]
     large: bool,
-    /// Per-case time limit in seconds (in persistent mode also the start-up
-    /// limit).
+    /// Per-case time limit in seconds, the preflight case's included: an
+    /// input with no answer by then is run once more with 3 times the limit
+    /// before it counts as a timeout. A persistent adapter's start-up (its
+    /// ready line) has the larger of this and 30 s.
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
     /// Address-space limit of the adapter process in MiB (`ulimit -v`; 0:

@@ -2,7 +2,9 @@
 //! process group under an optional address-space limit, every pipe is read
 //! by a thread that hands chunks over a channel, and every wait is bounded by
 //! the deadline. When the adapter exits, its whole process group is killed,
-//! so a background process that keeps stdout open cannot make a case wait.
+//! so a background process that keeps stdout open cannot make a case wait;
+//! a persistent adapter's exit is watched while its answer is awaited, for
+//! the same reason.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -336,8 +338,17 @@ pub struct Persistent {
     stdin: Option<ChildStdin>,
     lines: Receiver<Result<Vec<u8>, ()>>,
     stderr: Arc<Mutex<HeadTail>>,
+    /// Disconnected when standard error is at its end (every holder gone).
+    stderr_end: Receiver<()>,
     reaped: bool,
 }
+
+/// How often a persistent adapter's exit is looked for while waiting.
+const POLL: Duration = Duration::from_millis(10);
+
+/// How long, after a persistent adapter's exit (its process group then
+/// killed), a last line or the rest of standard error is waited for.
+const AFTER_EXIT: Duration = Duration::from_secs(1);
 
 impl Persistent {
     /// Starts `args`.
@@ -384,10 +395,13 @@ impl Persistent {
             });
         }
         let stderr = Arc::new(Mutex::new(HeadTail::default()));
+        let (end_tx, stderr_end) = mpsc::channel::<()>();
         if let Some(err) = child.stderr.take() {
             let log = Arc::clone(&stderr);
             let rx = pump(err);
             std::thread::spawn(move || {
+                // dropped at the end of standard error
+                let _end = end_tx;
                 while let Ok(c) = rx.recv() {
                     if let Ok(mut l) = log.lock() {
                         l.push(&c);
@@ -400,6 +414,7 @@ impl Persistent {
             stdin,
             lines,
             stderr,
+            stderr_end,
             reaped: false,
         })
     }
@@ -417,21 +432,57 @@ impl Persistent {
                 return Reply::Ended(self.ending_soon(deadline));
             }
         }
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(Ok(line)) => Reply::Line(line),
-            Ok(Err(())) => Reply::TooLong,
-            Err(RecvTimeoutError::Timeout) => Reply::Timeout,
-            Err(RecvTimeoutError::Disconnected) => Reply::Ended(self.ending_soon(deadline)),
+        // Wait for a line in short slices, watching the process's exit (as
+        // run_once does): a child of it can hold stdout open after it died.
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left.min(POLL)) {
+                Ok(Ok(line)) => return Reply::Line(line),
+                Ok(Err(())) => return Reply::TooLong,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Reply::Ended(self.ending_soon(deadline))
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.reaped = true;
+                return self.after_exit(status);
+            }
+            if Instant::now() >= deadline {
+                return Reply::Timeout;
+            }
         }
     }
 
-    /// Its exit, waited for until `deadline` (it closed its stdout).
+    /// It exited while a line was awaited: its process group is killed, so
+    /// that a child holding its pipes lets them close, and then a line it
+    /// wrote before it exited and the rest of its standard error are read.
+    fn after_exit(&mut self, status: ExitStatus) -> Reply {
+        kill_group(&mut self.child);
+        let reply = match self.lines.recv_timeout(AFTER_EXIT) {
+            Ok(Ok(line)) => Reply::Line(line),
+            Ok(Err(())) => Reply::TooLong,
+            Err(_) => Reply::Ended(ending_of(status)),
+        };
+        self.stderr_at_end();
+        reply
+    }
+
+    /// Waits (at most [`AFTER_EXIT`]) until standard error is read to its
+    /// end.
+    fn stderr_at_end(&self) {
+        let _ = self.stderr_end.recv_timeout(AFTER_EXIT);
+    }
+
+    /// Its exit, waited for until `deadline` (it closed its stdout), then
+    /// the rest of its standard error.
     fn ending_soon(&mut self, deadline: Instant) -> Ending {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.child.wait_timeout(left.max(Duration::from_millis(50))) {
             Ok(Some(s)) => {
                 self.reaped = true;
+                kill_group(&mut self.child);
+                self.stderr_at_end();
                 ending_of(s)
             }
             _ => Ending::Timeout,

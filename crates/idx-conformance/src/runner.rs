@@ -26,9 +26,10 @@ pub const PROTOCOL: u32 = 2;
 /// The case run before every run, to check the adapter works at all.
 pub const PREFLIGHT_CASE: &str = "valid-u8-rank1";
 
-/// The least time given to a persistent adapter's start-up and to the
-/// preflight case (which includes a one-shot adapter's start-up): a loaded
-/// machine must not turn a slow interpreter into "cannot read a valid file".
+/// The least time given to a persistent adapter's start-up (its ready
+/// line): a loaded machine must not turn a slow interpreter import into
+/// "cannot read a valid file". Cases, the preflight case among them, have
+/// the per-case deadline.
 pub const STARTUP_MIN: Duration = Duration::from_secs(30);
 
 /// An input that gets no answer by its deadline is run once more with this
@@ -152,7 +153,8 @@ pub struct Adapter {
     /// Started once, one request per line (protocol section "Persistent
     /// mode"), instead of once per input.
     pub persistent: bool,
-    /// Per-input deadline (and, in persistent mode, the start-up deadline).
+    /// Per-input deadline, the preflight case's included (a persistent
+    /// adapter's start-up gets the larger of it and [`STARTUP_MIN`]).
     pub timeout: Duration,
     /// Address-space limit (`ulimit -v`) of the adapter's process, in MiB.
     pub memory_mib: Option<u64>,
@@ -697,23 +699,37 @@ pub fn run_case(session: &mut Session, case: &Case, corpus: &Path) -> (Status, S
     (judged.0, judged.1, attempt.elapsed)
 }
 
-/// The adapter checked on [`PREFLIGHT_CASE`]: its time, or why it cannot be
-/// used.
+/// The result of [`PREFLIGHT_CASE`], run before everything else.
+#[derive(Debug, Clone)]
+pub struct Preflight {
+    /// Its status: anything but a crash or a timeout.
+    pub status: Status,
+    /// Its detail.
+    pub detail: String,
+    /// Its wall time (a one-shot adapter's start-up included).
+    pub elapsed: Duration,
+}
+
+/// The adapter checked on [`PREFLIGHT_CASE`], with the per-case deadline
+/// (and its retry, [`RETRY_FACTOR`]) like any case; a persistent adapter's
+/// start-up has its own deadline ([`STARTUP_MIN`]). Only a crash or a
+/// timeout means the adapter cannot be used: a rejection or other content
+/// is an answer under the protocol, that case's result.
 ///
 /// # Errors
-/// A message for the user when the adapter fails the valid case.
-pub fn preflight(cases: &[Case], session: &mut Session, corpus: &Path) -> Result<Duration, String> {
+/// A message for the user when the adapter crashes or times out on the
+/// valid case.
+pub fn preflight(
+    cases: &[Case],
+    session: &mut Session,
+    corpus: &Path,
+) -> Result<Preflight, String> {
     let case = cases
         .iter()
         .find(|c| c.id == PREFLIGHT_CASE)
         .ok_or("the preflight case is missing from the recipes")?;
-    let timeout = session.adapter.timeout;
-    session.adapter.timeout = timeout.max(STARTUP_MIN);
-    let (status, detail, t) = run_case(session, case, corpus);
-    session.adapter.timeout = timeout;
-    if status == Status::Pass {
-        Ok(t)
-    } else {
+    let (status, detail, elapsed) = run_case(session, case, corpus);
+    if matches!(status, Status::Crash | Status::Timeout) {
         Err(format!(
             "the adapter cannot {} the simplest valid case, {PREFLIGHT_CASE} ({}: {detail}); \
              check the command and that its interpreter has the package installed",
@@ -724,13 +740,20 @@ pub fn preflight(cases: &[Case], session: &mut Session, corpus: &Path) -> Result
             },
             status.as_str()
         ))
+    } else {
+        Ok(Preflight {
+            status,
+            detail,
+            elapsed,
+        })
     }
 }
 
 /// Runs every applicable, selected case, after a preflight.
 ///
 /// # Errors
-/// Bad globs, an empty command, or a failed preflight.
+/// Bad globs, an empty command, or a failed preflight (a crash or a
+/// timeout).
 pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     if cfg.adapter.command.is_empty() {
         return Err("no command given (use -- CMD [ARGS...])".into());
@@ -742,8 +765,16 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     let mut session = Session::new(cfg.adapter.clone(), mode);
     let first = preflight(cases, &mut session, &cfg.corpus)?;
     let mut notes = Vec::new();
+    if first.status != Status::Pass {
+        notes.push(format!(
+            "the preflight case {PREFLIGHT_CASE} did not pass ({}: {}); \
+             the adapter answers under the protocol, so the run goes on",
+            first.status.as_str(),
+            first.detail
+        ));
+    }
     let t = cfg.adapter.timeout;
-    let startup = session.startups.first().copied().unwrap_or(first);
+    let startup = session.startups.first().copied().unwrap_or(first.elapsed);
     if startup * 4 > t {
         notes.push(format!(
             "start-up is a large share of the deadline: {} of {}{}",
@@ -769,7 +800,12 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
             });
             continue;
         }
-        let (status, detail, elapsed) = run_case(&mut session, case, &cfg.corpus);
+        // the preflight already ran this case: its result, not a second run
+        let (status, detail, elapsed) = if case.id == PREFLIGHT_CASE {
+            (first.status, first.detail.clone(), first.elapsed)
+        } else {
+            run_case(&mut session, case, &cfg.corpus)
+        };
         let failed = case.verdict != Verdict::ImplementationDefined && status != Status::Pass;
         out.push(Outcome {
             id: case.id.clone(),
@@ -1019,16 +1055,6 @@ pub fn compare(expected: &Content, got: &Content) -> Result<(), Mismatch> {
     if got.values == expected.values {
         return Ok(());
     }
-    if swapped(&expected.values, expected.dtype).as_ref() == Some(&got.values) {
-        return Err(Mismatch {
-            detail: format!(
-                "reads multi-byte elements little-endian: every element is byte-swapped (element 0 is {} instead of {})",
-                element(&got.values, 0),
-                element(&expected.values, 0)
-            ),
-            byte_swapped: true,
-        });
-    }
     let n = got.values.len();
     let differs = |i: usize| match (&got.values, &expected.values) {
         (Values::Int(a), Values::Int(b)) => a.get(i) != b.get(i),
@@ -1037,7 +1063,21 @@ pub fn compare(expected: &Content, got: &Content) -> Result<(), Mismatch> {
         _ => true,
     };
     let diffs: Vec<usize> = (0..n).filter(|&i| differs(i)).collect();
+    // the first element that differs (an element that reads the same either
+    // way, 0 byte-swapped, is not one)
     let first = diffs.first().copied().unwrap_or(0);
+    if swapped(&expected.values, expected.dtype).as_ref() == Some(&got.values) {
+        return Err(Mismatch {
+            detail: format!(
+                "reads multi-byte elements little-endian: every element is byte-swapped \
+                 (element {first} is {} instead of {}; {} of {n} elements differ)",
+                element(&got.values, first),
+                element(&expected.values, first),
+                diffs.len()
+            ),
+            byte_swapped: true,
+        });
+    }
     Err(plain(format!(
         "element {first} is {} instead of {} ({} of {n} elements differ; {} shape {})",
         element(&got.values, first),

@@ -233,6 +233,8 @@ fn mnist_sized_label_files_and_their_twins() {
     for c in &big {
         assert!(c.on_demand, "{}", c.id);
         assert!(!all.iter().any(|k| k.id == c.id), "{}", c.id);
+    }
+    for c in &big[..3] {
         // 10,000 images of 28 x 28
         assert_eq!(
             &c.bytes[..16],
@@ -254,4 +256,47 @@ fn mnist_sized_label_files_and_their_twins() {
     for c in &all {
         assert!(c.bytes.len() < 100_000, "{} should be on demand", c.id);
     }
+}
+
+/// A reader that hard-codes a dimension of MNIST's layout (28 x 28 images,
+/// 10,000 or 60,000 items, one channel) and takes the rest from the byte
+/// count passes every case of that layout: each such layout has a valid
+/// case with its byte count and another shape.
+#[test]
+fn each_hard_coded_mnist_dimension_meets_a_valid_case_with_its_byte_count_and_another_shape() {
+    let all = cases::with_on_demand();
+    for (assumed, id) in [
+        (&[2u32, 28, 28][..], "valid-u8-same-bytes-2x14x56"),
+        (&[3, 28, 28], "valid-u8-same-bytes-3x56x14"),
+        (&[2, 1, 28, 28], "valid-u8-same-bytes-1x2x28x28"),
+        (&[2, 28, 28, 1], "valid-u8-same-bytes-1x28x28x2"),
+        (&[10_000], "valid-u8-same-bytes-2x5000"),
+        (&[60_000], "valid-u8-same-bytes-2x30000"),
+        (&[10_000, 28, 28], "valid-u8-same-bytes-5000x28x56"),
+    ] {
+        let c = all
+            .iter()
+            .find(|c| c.id == id)
+            .unwrap_or_else(|| panic!("{id}"));
+        assert_eq!(c.verdict, Verdict::Valid, "{id}");
+        let content = c.content.as_ref().unwrap();
+        assert_eq!(content.dtype, idx::ElementType::U8, "{id}");
+        let n = |s: &[u32]| s.iter().map(|&d| u64::from(d)).product::<u64>();
+        assert_eq!(n(&content.shape), n(assumed), "{id}");
+        assert_ne!(content.shape, assumed, "{id}");
+        assert_eq!(
+            content.shape.len(),
+            if assumed.len() == 1 { 2 } else { assumed.len() },
+            "{id}"
+        );
+    }
+    // rank 3 with 784-byte items that are not 28 x 28 among the committed
+    let odd = cases::all()
+        .into_iter()
+        .filter(|c| c.verdict == Verdict::Valid)
+        .filter_map(|c| c.content)
+        .filter(|c| c.dtype == idx::ElementType::U8 && c.shape.len() == 3)
+        .filter(|c| c.shape[1] * c.shape[2] == 784 && c.shape[1] != 28)
+        .count();
+    assert!(odd >= 2, "{odd}");
 }

@@ -98,9 +98,164 @@ fn an_adapter_that_cannot_read_a_valid_file_stops_the_run_with_exit_2() {
         "{err}"
     );
     assert!(err.contains("ValueError: this reader has a bug"), "{err}");
-    let (code, _, err) = conformance(&["test-writer", "--", "sh", "-c", "exit 0"]);
+    let (code, _, err) = conformance(&["test-writer", "--", "sh", "-c", "exit 3"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("cannot write"), "{err}");
+    assert!(err.contains("(crash: exit status 3)"), "{err}");
+}
+
+/// The one note of `v` that is about the preflight.
+fn preflight_notes(v: &Value) -> Vec<String> {
+    v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .filter(|n| n.contains("preflight"))
+        .collect()
+}
+
+#[test]
+fn a_reader_that_fails_the_preflight_case_under_the_protocol_is_still_measured() {
+    // A reader that rejects valid-u8-rank1, or returns other content for
+    // it, works: it is non-conforming, and the run records that case's
+    // result instead of stopping with exit 2.
+    let some = ["valid-u8-rank1", "valid-u8-rank2", "invalid-trailing-byte"];
+    for (behaviour, status, detail) in [
+        (
+            "reject@valid-u8-rank1",
+            "rejected-valid",
+            "rejected: this reader rejects it",
+        ),
+        (
+            "off-by-one@valid-u8-rank1",
+            "wrong-content",
+            "element 3 is 2 instead of 3 (1 of 5 elements differ; u8 shape [5])",
+        ),
+    ] {
+        for extra in [&[][..], &["--persistent"]] {
+            let v = fake_run(behaviour, &some, extra);
+            let got: Vec<(&str, &str)> = v["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| (r["id"].as_str().unwrap(), r["status"].as_str().unwrap()))
+                .collect();
+            assert_eq!(
+                got,
+                [
+                    ("valid-u8-rank1", status),
+                    ("valid-u8-rank2", "pass"),
+                    ("invalid-trailing-byte", "pass")
+                ],
+                "{behaviour} {extra:?}: {v}"
+            );
+            assert_eq!(v["results"][0]["detail"], detail, "{v}");
+            assert_eq!(
+                preflight_notes(&v),
+                [format!(
+                    "the preflight case valid-u8-rank1 did not pass ({status}: {detail}); \
+                     the adapter answers under the protocol, so the run goes on"
+                )],
+                "{v}"
+            );
+        }
+    }
+    // the preflight's answer is the case's result: the case is not run again
+    // (this reader would read it the second time)
+    let (s, d) = one("reject-once@valid-u8-rank1", "valid-u8-rank1", &[]);
+    assert_eq!(
+        (s.as_str(), d.as_str()),
+        (
+            "rejected-valid",
+            "rejected: this reader rejects it the first time"
+        )
+    );
+    // said once in the human report too, and neither --skip nor an
+    // expected-failures file is refused
+    let f = fake();
+    let (code, out, err) = conformance(&[
+        "test-reader",
+        "--skip",
+        "valid-u8-rank1",
+        "--run",
+        "valid-u8-rank*",
+        "--",
+        "python3",
+        &f,
+        "reject@valid-u8-rank1",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.matches("valid-u8-rank1").count(), 1, "{out}");
+    assert!(
+        out.contains("NOTE  the preflight case valid-u8-rank1 did not pass (rejected-valid: "),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("xfail.txt");
+    std::fs::write(&list, "valid-u8-rank1\n").unwrap();
+    let (code, out, _) = conformance(&[
+        "test-reader",
+        "--run",
+        "valid-u8-rank*",
+        "--expected-failures",
+        list.to_str().unwrap(),
+        "--",
+        "python3",
+        &f,
+        "reject@valid-u8-rank1",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("XFAIL valid-u8-rank1"), "{out}");
+}
+
+#[test]
+fn a_writer_that_writes_other_bytes_for_the_preflight_case_is_still_measured() {
+    let (code, out, err) = conformance(&[
+        "test-writer",
+        "--run",
+        "valid-u8-rank*",
+        "--format",
+        "json",
+        "--",
+        "sh",
+        "-c",
+        "cat >/dev/null; printf '\\000'",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    for r in v["results"].as_array().unwrap() {
+        assert_eq!(r["status"], "wrong-bytes", "{r}");
+    }
+    assert_eq!(preflight_notes(&v).len(), 1, "{v}");
+}
+
+#[test]
+// Before, the preflight waited at least 30 s, then 90 s more: a hanging
+// adapter was refused after two minutes whatever --timeout said.
+fn the_preflight_honours_a_short_timeout() {
+    let f = fake();
+    for extra in [&[][..], &["--persistent"]] {
+        let t = Instant::now();
+        let mut args = vec!["test-reader", "--timeout", "3"];
+        args.extend(extra);
+        args.extend(["--", "python3", &f, "hang@valid-u8-rank1"]);
+        args.extend(extra);
+        let (code, out, err) = conformance(&args);
+        assert_eq!(code, 2, "{out}");
+        assert!(
+            err.contains(
+                "cannot read the simplest valid case, valid-u8-rank1 \
+                 (timeout: no answer in 3.00 s, nor in 9.00 s when run again)"
+            ),
+            "{err}"
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(25),
+            "{extra:?}: {:?}",
+            t.elapsed()
+        );
+    }
 }
 
 #[test]
@@ -226,6 +381,15 @@ fn a_little_endian_reader_is_named_as_such() {
     // u8 data reads the same either way: no little-endian claim.
     let (s, _) = one("little-endian", "valid-u8-rank3", &[]);
     assert_eq!(s, "pass");
+    // Element 0 is 0, the same byte-swapped: the detail names the first
+    // element that differs (1, read as 256), not one that does not.
+    let (s, d) = one("little-endian", "valid-transpose-i16-2x7", &[]);
+    assert_eq!(s, "wrong-content");
+    assert_eq!(
+        d,
+        "reads multi-byte elements little-endian: every element is byte-swapped \
+         (element 1 is 256 instead of 1; 13 of 14 elements differ)"
+    );
 }
 
 #[test]
@@ -286,7 +450,7 @@ fn the_json_results_carry_name_version_limits_counts_and_timings() {
     let (code, out, _) = conformance(&[
         "test-reader",
         "--run",
-        "valid-u8-*",
+        "valid-u8-rank*",
         "--run",
         "invalid-gzip-bomb",
         "--name",
@@ -459,4 +623,109 @@ fn a_slow_start_is_said_once() {
             "{v}"
         );
     }
+}
+
+#[test]
+// Before, the runner waited only for a line or the end of stdout, which the
+// child kept open: the case was a timeout after four deadlines (10 s, then
+// 30 s), and the traceback was lost.
+fn a_persistent_adapter_that_dies_while_its_child_holds_stdout_is_a_crash_with_its_stderr() {
+    let t = Instant::now();
+    let v = fake_run(
+        "die-child@valid-u8-rank3",
+        &["valid-u8-rank2", "valid-u8-rank3", "valid-u8-rank4"],
+        &["--persistent", "--timeout", "10"],
+    );
+    let got: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, ["pass", "crash", "pass"], "{v}");
+    let r = &v["results"][1];
+    let d = r["detail"].as_str().unwrap();
+    assert!(
+        d.starts_with("the persistent adapter exited with status 1; stderr: Traceback"),
+        "{d}"
+    );
+    assert!(d.ends_with("ValueError: this reader died"), "{d}");
+    assert!(r["seconds"].as_f64().unwrap() < 5.0, "{r}");
+    // one crash, one restart: not a timeout run again
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(notes.iter().any(|n| n.contains("restarted 1 times")), "{v}");
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+}
+
+#[test]
+// Before, it was refused only when its child ended (30 s here), or when the
+// 30 s start-up deadline passed, and then tried again.
+fn a_persistent_adapter_that_exits_at_start_is_refused_at_once() {
+    let f = fake();
+    let t = Instant::now();
+    let (code, out, err) = conformance(&[
+        "test-reader",
+        "--persistent",
+        "--",
+        "python3",
+        &f,
+        "die-at-start",
+        "--persistent",
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains(
+            "(crash: persistent adapter did not start: exited with status 1; stderr: Traceback"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("ValueError: this adapter cannot start"),
+        "{err}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(15), "{:?}", t.elapsed());
+}
+
+#[test]
+// Every MNIST-shaped case has 28 x 28 items: a reader that never reads the
+// row and column counts passed them all.
+fn a_reader_that_hard_codes_28_x_28_fails_the_same_bytes_cases() {
+    let v = fake_run(
+        "hard-28x28",
+        &["valid-mnist-images-*", "valid-u8-same-bytes-*"],
+        &[],
+    );
+    let mut failed = Vec::new();
+    for r in v["results"].as_array().unwrap() {
+        if r["status"] != "pass" {
+            assert_eq!(r["status"], "wrong-content", "{r}");
+            failed.push((
+                r["id"].as_str().unwrap().to_string(),
+                r["detail"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    assert_eq!(
+        failed,
+        [
+            (
+                "valid-u8-same-bytes-2x14x56".to_string(),
+                "shape [2, 28, 28] instead of [2, 14, 56] (u8, 1568 elements instead of 1568; \
+                 the same elements in the same order)"
+                    .to_string()
+            ),
+            (
+                "valid-u8-same-bytes-3x56x14".to_string(),
+                "shape [3, 28, 28] instead of [3, 56, 14] (u8, 2352 elements instead of 2352; \
+                 the same elements in the same order)"
+                    .to_string()
+            ),
+        ],
+        "{v}"
+    );
 }

@@ -344,6 +344,10 @@ pub(crate) fn attach(report: &mut Report, second_file: bool) {
         if let Some(fix) = swapped_header_fix(&head, len) {
             report.findings[i].fix = Some(fix);
         }
+        if let Some(says) = swapped_header_payload(&head) {
+            let f = &mut report.findings[i];
+            f.hint = Some(format!("{}; {says}", f.hint.as_deref().unwrap_or_default()));
+        }
         return;
     }
     // Dimensions stored little-endian, with a correct magic.
@@ -1129,4 +1133,32 @@ fn write_planned<R: Read + Seek, W: Write>(
     check_same(sum, summed.finish()?)?;
     report.after = v.finish();
     Ok(report)
+}
+
+/// What the byte-order test (spec 6.1) says of the payload under a
+/// byte-swapped header (IDX401), from its first bytes in `head`: whether
+/// the writer swapped the elements too.
+fn swapped_header_payload(head: &[u8]) -> Option<String> {
+    let (&rank, &code) = (head.first()?, head.get(1)?);
+    let t = ElementType::from_code(code)?;
+    if t.size() == 1 {
+        return None;
+    }
+    let start = 4 + 4 * usize::from(rank);
+    let sample = head.get(start..)?;
+    let score = crate::lint::byteorder::score(t, &sample[..sample.len() / t.size() * t.size()])?;
+    Some(match score.verdict() {
+        crate::lint::Verdict::None if score.bits <= -crate::lint::LIKELY_BITS => format!(
+            "its {t} payload reads big-endian (byte-order score {:.1} bits over its first {} non-zero elements): only the header was swapped",
+            score.bits, score.elements
+        ),
+        crate::lint::Verdict::None => format!(
+            "the byte order of its {t} payload cannot be told from its first bytes ({} non-zero elements scored)",
+            score.elements
+        ),
+        _ => format!(
+            "its {t} payload is little-endian too (byte-order score {:.1} bits over its first {} non-zero elements): swap the elements as well",
+            score.bits, score.elements
+        ),
+    })
 }

@@ -12,6 +12,7 @@ use crate::plural::count;
 use crate::rules::{Rule, Severity};
 
 pub mod byteorder;
+pub(crate) mod width;
 
 pub use byteorder::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS};
 

@@ -786,8 +786,18 @@ impl Validator {
         let a = self.analysis.take().unwrap_or_default();
         let mut findings = a.findings;
         if let Some(h) = &a.header {
+            // the payload's first bytes, for the element-width hint
+            let sample = self.prefix.get(h.header_len()..).unwrap_or(&[]);
             if self.payload_seen < h.payload_len() {
-                findings.push(truncated_payload(h, self.payload_seen, self.total));
+                let mut f = truncated_payload(h, self.payload_seen, self.total);
+                if self.stop.is_none() {
+                    if let Some(w) =
+                        lint::width::hint(h.dtype(), h.payload_len(), self.payload_seen, sample)
+                    {
+                        f.hint = Some(w);
+                    }
+                }
+                findings.push(f);
             }
             if self.trailing > 0 {
                 // trailing bytes follow a complete payload, so the stream
@@ -796,13 +806,16 @@ impl Validator {
                 let end = h.header_len() as u64 + h.payload_len();
                 // a lower bound when reading stopped before the end
                 let cut = !self.exact_len || matches!(self.stop, Some((_, true)));
-                findings.push(trailing_bytes(
-                    h,
-                    end,
-                    self.trailing,
-                    &self.trailing_head,
-                    cut,
-                ));
+                let mut f = trailing_bytes(h, end, self.trailing, &self.trailing_head, cut);
+                let actual = h.payload_len().checked_add(self.trailing);
+                if let (false, Some(actual)) =
+                    (cut || starts_with_idx_magic(&self.trailing_head), actual)
+                {
+                    if let Some(w) = lint::width::hint(h.dtype(), h.payload_len(), actual, sample) {
+                        f.hint = Some(w);
+                    }
+                }
+                findings.push(f);
             }
             if let Some(l) = &self.linter {
                 findings.extend(l.finish());

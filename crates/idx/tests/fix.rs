@@ -101,6 +101,17 @@ fn technical_report_writer_is_repaired_exactly_for_every_type() {
             canonical,
             "{t}: --unsafe-fixes"
         );
+        // the repair follows the verdict: the repaired file has no IDX501
+        let after = validate(&fixed(&written, &unsafe_fixes()));
+        assert!(
+            after.is_valid()
+                && after
+                    .findings
+                    .iter()
+                    .all(|f| f.rule != Rule::LikelyLittleEndian),
+            "{t}: {:#?}",
+            after.findings
+        );
         assert_eq!(
             fixed(&written, &stated_little()),
             canonical,
@@ -516,4 +527,39 @@ fn every_fix_on_the_corpus_is_one_the_table_allows() {
     }
     // the corpus exercises fixes of every fixable rule it holds
     assert!(seen.len() >= 4, "{seen:?}");
+}
+
+#[test]
+fn a_byte_swapped_header_says_whether_the_payload_is_swapped_too() {
+    for t in [
+        ElementType::I16,
+        ElementType::I32,
+        ElementType::F32,
+        ElementType::F64,
+    ] {
+        let a = array(t);
+        let both = little_endian_header_writer(&a);
+        let f = validate(&both)
+            .findings
+            .into_iter()
+            .find(|f| f.rule == Rule::ByteSwappedHeader)
+            .unwrap();
+        let hint = f.hint.unwrap();
+        assert!(hint.contains("little-endian too"), "{t}: {hint}");
+        // only the header swapped: the payload reads big-endian
+        let mut header_only = to_bytes(&a).unwrap();
+        for k in 0..=a.dims().len() {
+            header_only[4 * k..4 * k + 4].reverse();
+        }
+        let f = validate(&header_only)
+            .findings
+            .into_iter()
+            .find(|f| f.rule == Rule::ByteSwappedHeader)
+            .unwrap();
+        let hint = f.hint.unwrap();
+        assert!(
+            hint.contains("reads big-endian") && hint.contains("only the header"),
+            "{t}: {hint}"
+        );
+    }
 }

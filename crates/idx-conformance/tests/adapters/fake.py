@@ -4,8 +4,9 @@
     fake.py BEHAVIOUR --persistent     persistent (protocol 2)
 
 It reads IDX correctly (a strict little reader below) and then misbehaves as
-BEHAVIOUR says (BEHAVIOUR@CASE: on that case only), except on valid-u8-rank1, the runner's preflight case, which
-it always answers correctly (unless BEHAVIOUR is "broken").
+BEHAVIOUR says (BEHAVIOUR@CASE: on that case only), except on valid-u8-rank1,
+the runner's preflight case, which it answers correctly unless BEHAVIOUR is
+"broken" or names that case (BEHAVIOUR@valid-u8-rank1).
 """
 import json
 import os
@@ -50,7 +51,11 @@ def read(path, endian=">"):
 def answer(behaviour, path, persistent):
     """The answer document, after misbehaving as asked."""
     base = os.path.basename(path)
-    if base.startswith("valid-u8-rank1.") and behaviour != "broken":
+    if (
+        base.startswith("valid-u8-rank1.")
+        and behaviour != "broken"
+        and not behaviour.endswith("@valid-u8-rank1")
+    ):
         return read(path)
     if "@" in behaviour:  # BEHAVIOUR@CASE: misbehave on that case only
         behaviour, only = behaviour.split("@")
@@ -58,6 +63,14 @@ def answer(behaviour, path, persistent):
             return read(path)
     if behaviour in ("broken", "traceback"):
         raise ValueError("this reader has a bug")  # uncaught
+    if behaviour == "reject":
+        raise Reject("this reader rejects it")
+    if behaviour == "reject-once":
+        # rejects a file the first time it sees it, reads it after that
+        marker = path + ".seen"
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            raise Reject("this reader rejects it the first time")
     if behaviour == "garbage":
         return "not the content encoding"
     if behaviour == "sleep-background":
@@ -76,6 +89,11 @@ def answer(behaviour, path, persistent):
         os._exit(101)
     if behaviour == "hang":
         time.sleep(30)
+    if behaviour == "die-child":
+        # Dies with a traceback while a child of it holds our stdout and
+        # stderr for 30 s: stdout stays open after the adapter is gone.
+        subprocess.Popen(["sleep", "30"])
+        raise ValueError("this reader died")  # uncaught
     if behaviour == "hang-child":
         # A child that holds our stdout and stderr while we wait for it:
         # killing only this process leaves the pipes open for 30 s.
@@ -87,6 +105,13 @@ def answer(behaviour, path, persistent):
         if not os.path.exists(marker):
             open(marker, "w").close()
             time.sleep(2)
+    if behaviour == "hard-28x28":
+        # reads u8 images as n x 28 x 28 whatever the header's row and
+        # column counts say (n from the byte count), as a loader seen in use
+        c = read(path)
+        if c["dtype"] == "u8" and len(c["shape"]) == 3 and len(c["data"]) % 784 == 0:
+            c["shape"] = [len(c["data"]) // 784, 28, 28]
+        return c
     if behaviour == "little-endian":
         return read(path, "<")
     if behaviour == "accept-all":
@@ -122,6 +147,10 @@ def one_shot(behaviour, path):
 def persistent(behaviour):
     if behaviour == "slow-start":
         time.sleep(0.6)
+    if behaviour == "die-at-start":
+        # exits at once, while a child of it holds stdout for 30 s
+        subprocess.Popen(["sleep", "30"])
+        raise ValueError("this adapter cannot start")  # uncaught
     print(json.dumps({"protocol": 2}), flush=True)
     for line in sys.stdin:
         path = json.loads(line)["file"]

@@ -18,10 +18,10 @@
 //! their sum over the elements is the evidence `G` for a reading. The score
 //! is `G_little - G_big` in bits. Bytes that neither reading explains
 //! (random bit patterns) make the per-element terms `d_i` of the score
-//! symmetric around 0, so their sum wanders like a random walk while both
-//! readings fall ever further behind noise; a score counts only when the
-//! little-endian reading's shortfall against noise is smaller than its lead
-//! over the big-endian one (`G_little >= -score`), or the self-normalised statistic
+//! symmetric around 0, so their sum wanders like a random walk; a score
+//! counts only when at least [`MIN_ELEMENTS`] elements were scored and the
+//! little-endian reading explains the payload better than random bytes
+//! (`G_little >= 0`), or the self-normalised statistic
 //! `z = sum(d_i) / sqrt(sum(d_i^2))` reaches [`MIN_Z`]. The two features are
 //! treated as independent, which overstates the nominal odds when they are
 //! correlated; the thresholds are set from measurements
@@ -39,8 +39,11 @@ pub const LIKELY_BITS: f64 = 20.0;
 /// Score (bits) from which IDX501 is an error: the payload is little-endian
 /// beyond reasonable doubt.
 pub const CERTAIN_BITS: f64 = 48.0;
-/// When the little-endian reading falls behind random bytes by more than
-/// it leads the big-endian one, the score counts only if its self-normalised statistic
+/// Below this many scored elements the test says nothing: a few random
+/// elements reach [`LIKELY_BITS`] too often.
+pub const MIN_ELEMENTS: u64 = 8;
+/// When the little-endian reading explains the payload no better than
+/// random bytes, the score counts only if its self-normalised statistic
 /// ([`ByteOrderScore::z`]) reaches this: for bytes that neither reading
 /// explains, the per-element terms are symmetric and `P(z >= 5)` is below
 /// `exp(-12.5)`.
@@ -81,7 +84,7 @@ impl Eq for ByteOrderScore {}
 impl ByteOrderScore {
     /// What the score says, by [`LIKELY_BITS`] and [`CERTAIN_BITS`].
     pub fn verdict(&self) -> Verdict {
-        if self.little_bits < -self.bits && self.z < MIN_Z {
+        if self.elements < MIN_ELEMENTS || (self.little_bits < 0.0 && self.z < MIN_Z) {
             Verdict::None
         } else if self.bits >= CERTAIN_BITS {
             Verdict::Certain

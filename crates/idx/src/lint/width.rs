@@ -1,0 +1,165 @@
+//! The element-width hint (spec §6.4): a payload that is exactly 2, 4 or 8
+//! times (or a half, a quarter, an eighth of) the declared size, and whose
+//! first bytes decode plausibly at that other width, was probably written
+//! with another element type than its header says.
+
+use crate::dtype::ElementType;
+
+/// Share of the non-zero sampled elements that must be plausible.
+const PLAUSIBLE_SHARE: f64 = 0.9;
+/// Fewest non-zero sampled elements for a verdict on a multi-byte width.
+const MIN_NON_ZERO: usize = 4;
+
+/// The hint for a payload of `actual` bytes under a header declaring
+/// `declared` bytes of `dtype`, `sample` being the payload's first bytes;
+/// `None` when the sizes are not an exact power-of-two ratio or the other
+/// width does not decode plausibly.
+pub(crate) fn hint(
+    dtype: ElementType,
+    declared: u64,
+    actual: u64,
+    sample: &[u8],
+) -> Option<String> {
+    if declared == 0 || actual == 0 {
+        return None;
+    }
+    let size = dtype.size() as u64;
+    let (width, ratio) = [
+        (2u64, "twice", "half"),
+        (4, "4 times", "a quarter of"),
+        (8, "8 times", "an eighth of"),
+    ]
+    .into_iter()
+    .find_map(|(k, more, less)| {
+        if declared.checked_mul(k) == Some(actual) && size * k <= 8 {
+            Some((size * k, more))
+        } else if actual.checked_mul(k) == Some(declared) && size % k == 0 {
+            Some((size / k, less))
+        } else {
+            None
+        }
+    })?;
+    let (what, reading) = plausible(width as usize, sample)?;
+    let article = if dtype.name().starts_with('u') {
+        "a"
+    } else {
+        "an"
+    };
+    let idx_note = if width == 8 && what.starts_with("64-bit integer") {
+        " (IDX has no 64-bit integer type: convert them, e.g. to i32 or u8)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "the payload is exactly {ratio} the declared size ({actual} bytes for {declared}): {what} written under {article} {} header? Read as {reading}, its first elements are plausible{idx_note}",
+        dtype.name()
+    ))
+}
+
+/// What `sample` plausibly holds as elements of `width` bytes: a name and
+/// the reading (type and byte order) that makes it consistent.
+fn plausible(width: usize, sample: &[u8]) -> Option<(String, String)> {
+    if width == 1 {
+        return Some(("u8 values".into(), "u8".into()));
+    }
+    let elements: Vec<&[u8]> = sample
+        .chunks_exact(width)
+        .filter(|c| c.iter().any(|&b| b != 0))
+        .collect();
+    if elements.len() < MIN_NON_ZERO {
+        return None;
+    }
+    let share = |ok: &dyn Fn(u64) -> bool, little: bool| -> bool {
+        let good = elements
+            .iter()
+            .filter(|c| {
+                let mut v = 0u64;
+                for i in 0..width {
+                    let b = if little { c[width - 1 - i] } else { c[i] };
+                    v = (v << 8) | u64::from(b);
+                }
+                ok(v)
+            })
+            .count();
+        good as f64 >= PLAUSIBLE_SHARE * elements.len() as f64
+    };
+    let bits = 8 * width as u32;
+    // a float's unbiased exponent within 2^-32..2^32
+    let float = |v: u64| -> bool {
+        let (mant, mask, bias) = if width == 4 {
+            (23, 0xff, 127)
+        } else {
+            (52, 0x7ff, 1023)
+        };
+        let e = ((v >> mant) & mask) as i64 - bias;
+        (-32..=32).contains(&e)
+    };
+    // an integer whose upper half is sign extension
+    let int = |v: u64| -> bool {
+        let shift = 64 - bits;
+        let s = ((v << shift) as i64) >> shift;
+        s.unsigned_abs() < 1u64 << (bits / 2)
+    };
+    let order = |little: bool| {
+        if little {
+            "little-endian"
+        } else {
+            "big-endian"
+        }
+    };
+    for little in [false, true] {
+        if (width == 4 || width == 8) && share(&float, little) {
+            let t = if width == 4 { "f32" } else { "f64" };
+            return Some((format!("{t} values"), format!("{} {t}", order(little))));
+        }
+    }
+    for little in [false, true] {
+        if share(&int, little) {
+            let (what, t) = match width {
+                2 => ("i16 values", "i16"),
+                4 => ("i32 values", "i32"),
+                _ => ("64-bit integers (numpy int64)", "64-bit integers"),
+            };
+            return Some((what.into(), format!("{} {t}", order(little))));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn be_f64(v: &[f64]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_be_bytes()).collect()
+    }
+
+    #[test]
+    fn f64_data_under_an_f32_header() {
+        let sample = be_f64(&[0.5, 1.5, 2.25, 3.0, 4.0, 100.0]);
+        let h = hint(ElementType::F32, 24, 48, &sample).unwrap();
+        assert!(h.contains("exactly twice the declared size"), "{h}");
+        assert!(h.contains("f64 values written under an f32 header"), "{h}");
+        assert!(h.contains("big-endian f64"), "{h}");
+    }
+
+    #[test]
+    fn int64_labels_under_a_u8_header_little_endian() {
+        let sample: Vec<u8> = (0..10i64).flat_map(|v| v.to_le_bytes()).collect();
+        let h = hint(ElementType::U8, 10, 80, &sample).unwrap();
+        assert!(h.contains("exactly 8 times"), "{h}");
+        assert!(h.contains("little-endian 64-bit integers"), "{h}");
+        assert!(h.contains("no 64-bit integer type"), "{h}");
+    }
+
+    #[test]
+    fn no_hint_without_an_exact_ratio_or_plausible_values() {
+        let sample = be_f64(&[0.5, 1.5, 2.25, 3.0]);
+        assert_eq!(hint(ElementType::F32, 24, 47, &sample), None);
+        assert_eq!(hint(ElementType::F32, 0, 48, &sample), None);
+        let noise: Vec<u8> = (0..64u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 | 0x81)
+            .collect();
+        assert_eq!(hint(ElementType::I16, 32, 64, &noise), None);
+    }
+}
