@@ -44,9 +44,15 @@ import tempfile
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Type, Union
 
 import numpy as np
-from hypothesis import HealthCheck, given
-from hypothesis import settings as Settings
-from hypothesis import strategies as st
+
+try:
+    from hypothesis import HealthCheck, given
+    from hypothesis import settings as Settings
+    from hypothesis import strategies as st
+except ImportError as e:  # pragma: no cover (the tests have hypothesis)
+    raise ImportError(
+        "idxkit.testing needs hypothesis (pip install hypothesis); the rest of idxkit does not"
+    ) from e
 
 import idxkit
 

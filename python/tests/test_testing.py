@@ -241,3 +241,20 @@ def test_the_readme_example_finds_the_native_order_writer_in_under_a_second():
     assert "wrong-bytes (§2)" in str(e.value)
     assert "dtype='>i2').reshape(()).astype('int16')" in str(e.value)
     assert elapsed < 1.0, f"{elapsed:.2f} s"
+
+
+def test_idxkit_needs_no_hypothesis_and_testing_says_it_does():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['hypothesis'] = None\n"
+        "import idxkit, numpy\n"
+        "assert idxkit.load(idxkit.save(None, numpy.arange(3, dtype=numpy.uint8))).tolist() == [0, 1, 2]\n"
+        "try:\n"
+        "    import idxkit.testing\n"
+        "except ImportError as e:\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "idxkit.testing needs hypothesis (pip install hypothesis)" in out
