@@ -1,7 +1,7 @@
 """Type stubs of idxkit._native, the Rust extension (crates/idx-python)."""
 
 import os
-from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -80,6 +80,11 @@ class Finding:
     def found(self) -> Optional[str]: ...
     @property
     def hint(self) -> Optional[str]: ...
+    @property
+    def byte_order(self) -> Optional[Dict[str, Union[float, int]]]:
+        """IDX501's byte-order test (spec 6.1): score_bits, z, big_endian_bits,
+        little_endian_bits, elements, likely_bits, certain_bits; else None."""
+        ...
     def __eq__(self, other: object, /) -> bool: ...
 
 @final

@@ -242,3 +242,21 @@ def test_a_destination_that_exists_is_replaced_atomically_as_the_command_does(tm
     assert cli_fix(p, "--unsafe-fixes", "--output", str(cli_dest)).returncode == 0
     assert cli_dest.read_bytes() == dest.read_bytes()
     assert sorted(x.name for x in tmp_path.iterdir()) == ["cli-out.idx", "out.idx", "x.idx"]
+
+
+def test_the_byte_order_verdict_carries_its_score(tmp_path):
+    """IDX501 is graded by the byte-order test (spec 6.1): certain is an
+    error, and the finding carries the score the CLI's JSON carries."""
+    p = tmp_path / "x.idx"
+    report_writer(p, sample("f4"))
+    r = idxkit.validate(p)
+    f = next(f for f in r.findings if f.rule == "IDX501")
+    assert f.severity == "error" and not r.ok
+    s = f.byte_order
+    assert s["score_bits"] >= s["certain_bits"] == 48.0 and s["likely_bits"] == 20.0
+    assert s["elements"] > 0 and s["z"] > 0
+    assert all(g.byte_order is None for g in r.findings if g.rule != "IDX501")
+    # a file written big-endian has no IDX501
+    q = tmp_path / "y.idx"
+    idxkit.save(q, sample("f4"))
+    assert all(g.rule != "IDX501" for g in idxkit.validate(q).findings)

@@ -749,6 +749,82 @@ pub fn preflight(
     }
 }
 
+/// Which cases a run takes (`--run`, `--skip`) and which failures it
+/// expects (`--expected-failures`): the one selection and failure rule of
+/// every run, the runner's and `idxkit`'s in-process checks alike.
+#[derive(Debug, Clone)]
+pub struct Selection {
+    run: GlobSet,
+    any_run: bool,
+    skip: GlobSet,
+    xfail: GlobSet,
+}
+
+impl Selection {
+    /// From the three glob lists.
+    ///
+    /// # Errors
+    /// A bad glob.
+    pub fn new(
+        run: &[String],
+        skip: &[String],
+        expected_failures: &[String],
+    ) -> Result<Self, String> {
+        Ok(Selection {
+            run: globset(run)?,
+            any_run: !run.is_empty(),
+            skip: globset(skip)?,
+            xfail: globset(expected_failures)?,
+        })
+    }
+
+    /// The selected cases that apply to `mode`, in order; the selected ones
+    /// that do not apply go to `skipped` with the reason.
+    pub fn cases<'a>(
+        &'a self,
+        cases: &'a [Case],
+        mode: Mode,
+        skipped: &'a mut Vec<Skipped>,
+    ) -> impl Iterator<Item = &'a Case> + 'a {
+        cases.iter().filter(move |case| {
+            if (self.any_run && !self.run.is_match(&case.id)) || self.skip.is_match(&case.id) {
+                return false;
+            }
+            match applies(case, mode) {
+                Ok(()) => true,
+                Err(reason) => {
+                    skipped.push(Skipped {
+                        id: case.id.clone(),
+                        reason,
+                    });
+                    false
+                }
+            }
+        })
+    }
+
+    /// A judged case as an outcome: a failure unless it passed or the case
+    /// is implementation-defined; expected when the expected failures list
+    /// it.
+    pub fn outcome(
+        &self,
+        case: &Case,
+        status: Status,
+        detail: String,
+        elapsed: Duration,
+    ) -> Outcome {
+        Outcome {
+            id: case.id.clone(),
+            verdict: case.verdict,
+            status,
+            detail,
+            failed: case.verdict != Verdict::ImplementationDefined && status != Status::Pass,
+            expected_failure: self.xfail.is_match(&case.id),
+            elapsed,
+        }
+    }
+}
+
 /// Runs every applicable, selected case, after a preflight.
 ///
 /// # Errors
@@ -759,9 +835,7 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
         return Err("no command given (use -- CMD [ARGS...])".into());
     }
     let started = Instant::now();
-    let run = globset(&cfg.run)?;
-    let skip = globset(&cfg.skip)?;
-    let xfail = globset(&cfg.expected_failures)?;
+    let sel = Selection::new(&cfg.run, &cfg.skip, &cfg.expected_failures)?;
     let mut session = Session::new(cfg.adapter.clone(), mode);
     let first = preflight(cases, &mut session, &cfg.corpus)?;
     let mut notes = Vec::new();
@@ -789,33 +863,14 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     }
     let mut out = Vec::new();
     let mut skipped = Vec::new();
-    for case in cases {
-        if (!cfg.run.is_empty() && !run.is_match(&case.id)) || skip.is_match(&case.id) {
-            continue;
-        }
-        if let Err(reason) = applies(case, mode) {
-            skipped.push(Skipped {
-                id: case.id.clone(),
-                reason,
-            });
-            continue;
-        }
+    for case in sel.cases(cases, mode, &mut skipped) {
         // the preflight already ran this case: its result, not a second run
         let (status, detail, elapsed) = if case.id == PREFLIGHT_CASE {
             (first.status, first.detail.clone(), first.elapsed)
         } else {
             run_case(&mut session, case, &cfg.corpus)
         };
-        let failed = case.verdict != Verdict::ImplementationDefined && status != Status::Pass;
-        out.push(Outcome {
-            id: case.id.clone(),
-            verdict: case.verdict,
-            status,
-            detail,
-            failed,
-            expected_failure: xfail.is_match(&case.id),
-            elapsed,
-        });
+        out.push(sel.outcome(case, status, detail, elapsed));
     }
     if session.startups.len() > 1 {
         notes.push(format!(

@@ -7,11 +7,10 @@
 //! Parsing, decoding, encoding and validation run with the GIL released.
 //! The Python layer (`python/idxkit/__init__.py`) only normalises arguments.
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use idx::{Array, Data, ElementType};
 use idx_conformance::cases::Case;
 use idx_conformance::content::Content;
-use idx_conformance::runner::{self, Answer, Mode, Outcome, Skipped, Status};
+use idx_conformance::runner::{self, Answer, Mode};
 use idx_validate::check::{self, Checked, FileResult, Settings, Source};
 use idx_validate::render;
 use numpy::ndarray::IxDyn;
@@ -22,7 +21,7 @@ use numpy::{
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -87,6 +86,7 @@ struct Finding {
     #[pyo3(get)]
     hint: Option<String>,
     text: String,
+    score: Option<idx::lint::ByteOrderScore>,
 }
 
 impl From<&idx::Finding> for Finding {
@@ -102,6 +102,7 @@ impl From<&idx::Finding> for Finding {
             found: f.found.clone(),
             hint: f.hint.clone(),
             text: f.to_string(),
+            score: f.byte_order,
         }
     }
 }
@@ -116,6 +117,23 @@ impl Finding {
     }
     fn __str__(&self) -> String {
         self.text.clone()
+    }
+    /// IDX501's byte-order test (spec 6.1) as a dict, the same keys as
+    /// idx-validate's JSON `byte_order`; `None` for other findings.
+    #[getter]
+    fn byte_order<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(s) = self.score else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("score_bits", s.bits)?;
+        d.set_item("z", s.z)?;
+        d.set_item("big_endian_bits", s.big_bits)?;
+        d.set_item("little_endian_bits", s.little_bits)?;
+        d.set_item("elements", s.elements)?;
+        d.set_item("likely_bits", idx::lint::LIKELY_BITS)?;
+        d.set_item("certain_bits", idx::lint::CERTAIN_BITS)?;
+        Ok(Some(d))
     }
 }
 
@@ -1202,32 +1220,14 @@ fn corpus() -> &'static [Case] {
     })
 }
 
-fn globs(list: &[String]) -> PyResult<GlobSet> {
-    let mut b = GlobSetBuilder::new();
-    for g in list {
-        b.add(Glob::new(g).map_err(|e| PyValueError::new_err(format!("bad glob {g:?}: {e}")))?);
-    }
-    b.build().map_err(|e| PyValueError::new_err(e.to_string()))
-}
-
-/// Which cases to run: the runner's `--run`, `--skip` and
-/// `--expected-failures` globs.
-struct Selection {
-    run: GlobSet,
-    any_run: bool,
-    skip: GlobSet,
-    xfail: GlobSet,
-}
-
-impl Selection {
-    fn new(run: &[String], skip: &[String], expected_failures: &[String]) -> PyResult<Self> {
-        Ok(Selection {
-            run: globs(run)?,
-            any_run: !run.is_empty(),
-            skip: globs(skip)?,
-            xfail: globs(expected_failures)?,
-        })
-    }
+/// The runner's selection (`--run`, `--skip`, `--expected-failures`
+/// globs) and failure rule.
+fn selection(
+    run: &[String],
+    skip: &[String],
+    expected_failures: &[String],
+) -> PyResult<runner::Selection> {
+    runner::Selection::new(run, skip, expected_failures).map_err(PyValueError::new_err)
 }
 
 /// Runs the selected cases that apply to `mode` through `attempt` (the
@@ -1236,24 +1236,14 @@ impl Selection {
 /// stops the run and is raised.
 fn run_in_process(
     mode: Mode,
-    sel: &Selection,
+    sel: &runner::Selection,
     command: String,
     mut attempt: impl FnMut(&Case) -> PyResult<Answer>,
 ) -> PyResult<ConformanceReport> {
     let started = Instant::now();
     let mut outcomes = Vec::new();
     let mut skipped = Vec::new();
-    for case in corpus() {
-        if (sel.any_run && !sel.run.is_match(&case.id)) || sel.skip.is_match(&case.id) {
-            continue;
-        }
-        if let Err(reason) = runner::applies(case, mode) {
-            skipped.push(Skipped {
-                id: case.id.clone(),
-                reason,
-            });
-            continue;
-        }
+    for case in sel.cases(corpus(), mode, &mut skipped) {
         let t = Instant::now();
         let answer = attempt(case)?;
         let elapsed = t.elapsed();
@@ -1261,17 +1251,7 @@ fn run_in_process(
             Mode::Reader => runner::judge_reader(case, &answer, Duration::ZERO),
             _ => runner::judge_writer(case, &answer, Duration::ZERO),
         };
-        outcomes.push(Outcome {
-            id: case.id.clone(),
-            verdict: case.verdict,
-            status,
-            detail,
-            // as the runner counts: neither implementation-defined nor a pass
-            failed: case.verdict != idx_conformance::cases::Verdict::ImplementationDefined
-                && status != Status::Pass,
-            expected_failure: sel.xfail.is_match(&case.id),
-            elapsed,
-        });
+        outcomes.push(sel.outcome(case, status, detail, elapsed));
     }
     Ok(ConformanceReport {
         report: runner::Report {
@@ -1387,7 +1367,7 @@ fn check_reader(
     skip: Vec<String>,
 ) -> PyResult<ConformanceReport> {
     check_pass_as(pass_as)?;
-    let sel = Selection::new(&run, &skip, &expected_failures)?;
+    let sel = selection(&run, &skip, &expected_failures)?;
     let np = py.import("numpy")?;
     let bytes_io = py.import("io")?.getattr("BytesIO")?;
     let dir = tempfile::tempdir().map_err(|e| os_error(py, &e, None))?;
@@ -1420,7 +1400,7 @@ fn check_writer(
     skip: Vec<String>,
 ) -> PyResult<ConformanceReport> {
     check_pass_as(pass_as)?;
-    let sel = Selection::new(&run, &skip, &expected_failures)?;
+    let sel = selection(&run, &skip, &expected_failures)?;
     let bytes_io = py.import("io")?.getattr("BytesIO")?;
     let to_bytes = py.import("builtins")?.getattr("bytes")?;
     let dir = tempfile::tempdir().map_err(|e| os_error(py, &e, None))?;
