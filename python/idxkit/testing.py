@@ -10,7 +10,8 @@ Strategies:
   rule codes the reference (:func:`idxkit.validate`) gives them: valid
   encodings of :func:`arrays`, and invalid ones made by the differential
   fuzzer's mutations (truncate, append bytes, change the magic, the type
-  code, the rank or a dimension, replace a byte, a little-endian header).
+  code, the rank or a dimension, a shape too large for 64 bits, replace a
+  byte, a little-endian header).
 - :func:`reference`: the verdict of any bytes, as :func:`files` gives it.
 
 Checks: ``idxkit.check_writer(fn, strategy=arrays())`` and
@@ -84,6 +85,7 @@ MUTATIONS: Tuple[str, ...] = (
     "type",
     "rank",
     "dimension",
+    "size-overflow",
     "byte",
     "little-endian-header",
 )
@@ -314,6 +316,11 @@ def _mutate(draw: Any, data: bytearray, op: str) -> bytearray:
             )
         )
         data[at : at + 4] = new.to_bytes(4, "big")
+    elif op == "size-overflow" and n >= 4:
+        # a shape whose byte count does not fit in 64 bits (IDX201), the
+        # payload kept
+        rank = draw(st.integers(3, 4))
+        data[3:_header_len(data)] = bytes([rank]) + b"\xff\xff\xff\xff" * rank
     elif op == "byte" and n:
         # biased to the header
         i = draw(st.one_of(st.integers(0, min(n, _header_len(data)) - 1), st.integers(0, n - 1)))

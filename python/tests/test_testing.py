@@ -111,7 +111,7 @@ def test_files_carry_the_reference_verdict(f):
 
 
 @pytest.mark.parametrize(
-    "rule", ["IDX101", "IDX102", "IDX103", "IDX104", "IDX202", "IDX203", "IDX401"]
+    "rule", ["IDX101", "IDX102", "IDX103", "IDX104", "IDX201", "IDX202", "IDX203", "IDX401"]
 )
 def test_files_reach_each_header_and_size_error(rule):
     f = find(files(), lambda f: f.rule == rule, settings=SEARCH)
