@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole-process rows of issue #15, each against its baseline in the same
+# The whole-process rows, each against its baseline in the same
 # run (alternating runs, medians):
 #   read_array of a 1 GiB f32 file        vs  cat FILE > /dev/null
 #                                              (and allocating + touching 1 GiB,

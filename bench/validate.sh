@@ -17,8 +17,8 @@ types=("$@")
 [ ${#types[@]} -gt 0 ] || types=(u8 i8 i16 i32 f32 f64)
 out="bench/out"
 mkdir -p "$out"
-cargo build -q --release -p idx-validate
-bin=target/release/idx-validate
+[ -n "${BIN:-}" ] || cargo build -q --release -p idx-validate
+bin="${BIN:-target/release/idx-validate}"
 
 calc() { awk "BEGIN { print $1 }"; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

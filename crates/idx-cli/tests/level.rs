@@ -1,4 +1,4 @@
-//! The `idx` command at the level of `idx-validate` (issue #13 §4): gzip
+//! The `idx` command at the level of `idx-validate`: gzip
 //! and standard input everywhere, findings on stderr, `dump` in bounded
 //! memory, `show` sized to the terminal with item numbers, near-square PNG
 //! grids, scaling and histogram pictures, completions and a man page.

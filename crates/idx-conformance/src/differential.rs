@@ -1,4 +1,4 @@
-//! Differential fuzzing of IDX readers (issue 11 §3).
+//! Differential fuzzing of IDX readers.
 //!
 //! Inputs are made by structure-aware mutation of the corpus (header
 //! fields, type codes, rank, dimensions around 0, 1, 2^31, 2^32 - 1 and

@@ -3,12 +3,11 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use idx_conformance::cases;
-use idx_conformance::content::Content;
 use idx_conformance::corpus;
 use idx_conformance::differential;
 use idx_conformance::matrix;
 use idx_conformance::runner::{self, Adapter, Config, Mode};
-use std::io::{Read, Write};
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -50,12 +49,6 @@ enum Cmd {
     TestWriter(RunArgs),
     /// Run every shipped adapter and write the matrix.
     Matrix(MatrixArgs),
-    /// The reference reader (the `idx` library), for the runner.
-    #[command(hide = true)]
-    ReferenceReader { file: PathBuf },
-    /// The reference writer (the `idx` library), for the runner.
-    #[command(hide = true)]
-    ReferenceWriter,
 }
 
 /// Differential fuzzing of the described readers (see `corpus/README.md`).
@@ -260,8 +253,6 @@ fn main() -> ExitCode {
         Cmd::TestWriter(a) => run(Mode::Writer, a),
         Cmd::Matrix(m) => matrix_command(m),
         Cmd::Differential(d) => differential_command(d),
-        Cmd::ReferenceReader { file } => reference_reader(&file),
-        Cmd::ReferenceWriter => reference_writer(),
     }
 }
 
@@ -605,62 +596,4 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
-}
-
-fn reference_reader(file: &PathBuf) -> ExitCode {
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: {}: {e}", file.display());
-            return ExitCode::from(2);
-        }
-    };
-    match idx::parse(&bytes) {
-        Ok(view) => {
-            println!("{}", Content::of(&view.array()).to_json(false));
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            println!(
-                "{}",
-                serde_json::json!({"error": {"rule": e.rule().code(), "offset": e.offset(), "message": e.to_string()}})
-            );
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn reference_writer() -> ExitCode {
-    let mut input = Vec::new();
-    if let Err(e) = std::io::stdin().read_to_end(&mut input) {
-        eprintln!("error: stdin: {e}");
-        return ExitCode::from(2);
-    }
-    let content = serde_json::from_slice(&input)
-        .map_err(|e| e.to_string())
-        .and_then(|v| Content::from_json(&v));
-    let array = match content.and_then(|c| c.to_array().map_err(|e| e.to_string())) {
-        Ok(a) => a,
-        Err(e) => {
-            // A refusal is an error document on stdout (protocol 2).
-            println!("{}", serde_json::json!({"error": {"message": e}}));
-            return ExitCode::FAILURE;
-        }
-    };
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    match idx::write(&mut lock, &array).map(|_| lock.flush()) {
-        Ok(Ok(())) => ExitCode::SUCCESS,
-        Ok(Err(e)) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-        Err(e) => {
-            println!(
-                "{}",
-                serde_json::json!({"error": {"message": e.to_string()}})
-            );
-            ExitCode::FAILURE
-        }
-    }
 }

@@ -167,7 +167,7 @@ fn corpus_covers_every_type_and_rank() {
     }
 }
 
-/// Issue 19 §3: the wrapped size products equal the payload exactly, both
+/// The wrapped size products equal the payload exactly, both
 /// as elements and as bytes, modulo 2^64, while the true size overflows.
 #[test]
 fn wrapping_overflow_cases_wrap_to_exactly_their_payload() {
@@ -211,7 +211,7 @@ fn wrapping_overflow_cases_wrap_to_exactly_their_payload() {
     assert!(types.len() >= 4, "{types:?}");
 }
 
-/// Issue 19 §3: MNIST's own item count, valid and with both twins.
+/// MNIST's own item count, valid and with both twins.
 #[test]
 fn mnist_sized_label_files_and_their_twins() {
     let all = cases::all();

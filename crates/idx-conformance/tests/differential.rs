@@ -1,4 +1,4 @@
-//! Differential fuzzing (issue 11 §3) against synthetic readers: a strict
+//! Differential fuzzing against synthetic readers: a strict
 //! one (`fake.py none`) and one that ignores trailing bytes (`lenient.py`).
 
 use idx_conformance::cases;

@@ -19,10 +19,6 @@ fn conformance(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-fn exe() -> &'static str {
-    env!("CARGO_BIN_EXE_idx-conformance")
-}
-
 fn fake() -> String {
     format!("{}/tests/adapters/fake.py", env!("CARGO_MANIFEST_DIR"))
 }
@@ -56,15 +52,8 @@ fn one(behaviour: &str, id: &str, extra: &[&str]) -> (String, String) {
     )
 }
 
-#[test]
-fn the_reference_reader_and_writer_pass_everything() {
-    let (code, out, _) = conformance(&["test-reader", "--", exe(), "reference-reader"]);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains(" 0 failed"), "{out}");
-    let (code, out, _) = conformance(&["test-writer", "--", exe(), "reference-writer"]);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains(" 0 failed"), "{out}");
-}
+// The reference reader and writer (`idx dump`, `idx write`) pass the whole
+// suite: idx-cli/tests/cli.rs::dump_and_write_pass_the_whole_conformance_suite.
 
 #[test]
 fn an_uncaught_exception_is_a_crash_not_a_rejection() {

@@ -1,4 +1,4 @@
-//! Issue #13 §2 through the built binary: configuration files (discovery,
+//! Configuration files (discovery,
 //! precedence, per-path overrides, errors), --select/--ignore, --exit-zero,
 //! --output-file, --statistics, size suffixes, and the README's GitHub
 //! Action example run as written on the real MNIST folder.

@@ -1,4 +1,4 @@
-//! Endless and non-regular inputs finish (issue #12, bug 8): reading stops
+//! Endless and non-regular inputs finish: reading stops
 //! once nothing further can change the findings; trailing bytes on an input
 //! of unknown length are counted up to a bound and reported as "at least";
 //! a regular file's length comes from its metadata.
@@ -148,7 +148,7 @@ fn zero_limits_and_the_empty_shape() {
     );
 }
 
-/// Issue #12, bugs 4 and 7: every line-oriented format says when offsets
+/// Every line-oriented format says when offsets
 /// are in the decompressed stream; a file name's control characters reach
 /// no terminal raw; JUnit attributes keep newlines as `&#10;`.
 #[test]

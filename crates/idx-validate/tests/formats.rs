@@ -1,4 +1,4 @@
-//! Issue #13 §3 through the built binary: a file that is not IDX gets one
+//! A file that is not IDX gets one
 //! finding naming what it is, in every format.
 
 use serde_json::Value;
@@ -25,7 +25,7 @@ fn json(args: &[&str]) -> (i32, Value) {
 
 #[test]
 fn the_repository_png_is_one_finding_naming_png() {
-    // a real PNG (the README's contact sheet): before #13 §3, 3 errors and
+    // a real PNG (the README's contact sheet): before, 3 errors and
     // dozens of warnings about "dimensions"
     let (code, v) = json(&["--all-files", "docs/mnist-train-first64.png"]);
     assert_eq!(code, 1);

@@ -1,5 +1,4 @@
-//! Issue #12 items 4 and 7 and position 7.23 through the built binary: file
-//! names in the machine formats (SARIF URIs, GitHub's `file=`, non-UTF-8
+//! File names in the machine formats (SARIF URIs, GitHub's `file=`, non-UTF-8
 //! names in JSON), gzip offsets in SARIF, exact JSON integers, and
 //! hostile names in repair errors.
 
@@ -264,7 +263,7 @@ fn integers_above_2_pow_53_are_exact_in_json_jsonl_and_sarif() {
         .contains(&payload.to_string()));
 }
 
-/// Issue #12 item 7 for repairs: a `--fix` that fails on a file whose name
+/// A `--fix` that fails on a file whose name
 /// holds a newline, an escape sequence and a bidi override says so on one
 /// escaped line, in `human` and in `short`.
 #[test]

@@ -1,4 +1,4 @@
-//! Issue #13 §5 through the built binary: aligned --list-rules, grouped
+//! Aligned --list-rules, grouped
 //! --help with EXAMPLES, typo suggestions that never check less, man page
 //! section names, README install lines, the release profile, SARIF help
 //! text, and spec links only when absolute.

@@ -6,7 +6,7 @@
 //! miniz_oxide, in the streaming (wrapping 32 KiB window) mode flate2 uses,
 //! does not check a back-reference against the start of the output, so a
 //! distance "too far back" copies zeros from the fresh window and an
-//! invalid stream decodes as valid (issue #12, bug 2). And a `Read`
+//! invalid stream decodes as valid. And a `Read`
 //! adapter drops the bytes decoded in the same call as an error, so the
 //! findings of the prefix before the damage were lost (bug 3). Here every
 //! step says how many bytes it wrote, also when it fails.
@@ -284,7 +284,7 @@ mod tests {
 
     #[test]
     fn a_distance_before_the_start_is_damage_and_the_prefix_is_kept() {
-        // issue #12, bug 2: zlib says "invalid distance too far back" after
+        // zlib says "invalid distance too far back" after
         // decoding 00 00 08 01
         let b: Vec<u8> = (0..29)
             .map(|i| {

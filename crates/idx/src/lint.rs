@@ -451,7 +451,7 @@ mod tests {
                 dtype: Some(ElementType::F64)
             })
         );
-        // issue #12 item 6: a word outside the six claims nothing
+        // a word outside the six claims nothing
         assert_eq!(c("x-idx2-weird"), None);
         assert_eq!(c("x-idx2-uint8"), None);
         assert_eq!(c("images.idx3.bin"), None);

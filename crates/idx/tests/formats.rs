@@ -1,4 +1,4 @@
-//! Issue #13 §3: inputs that are not IDX say what they are in one finding;
+//! Inputs that are not IDX say what they are in one finding;
 //! byte-swapped dimensions are named with the dimensions they would have had.
 
 use idx::{validate, validate_with, Options, Rule};

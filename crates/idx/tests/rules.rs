@@ -372,7 +372,7 @@ fn idx503_file_name() {
     case_with("agrees", "00 00 08 01  00 00 00 01  2a", &opts, &[]);
 }
 
-/// Issue #12 item 6: only the six words of spec 6.3 make a claim, and the
+/// Only the six words of spec 6.3 make a claim, and the
 /// whole name (with `.gz`) is compared without regard to ASCII case.
 #[test]
 fn idx503_claims_only_from_names_in_the_convention() {
@@ -521,7 +521,7 @@ fn gz_findings(bytes: &[u8], limit: Option<u64>) -> Vec<(&'static str, u64, u64)
 
 #[test]
 fn idx701_a_distance_before_the_start_of_the_output_is_damage() {
-    // issue #12, bug 2: a back-reference reaching before the first output
+    // a back-reference reaching before the first output
     // byte ("invalid distance too far back" in zlib) was decoded as zeros
     // and the stream reported valid
     let b = hx(
@@ -536,7 +536,7 @@ fn idx701_a_distance_before_the_start_of_the_output_is_damage() {
 
 #[test]
 fn idx701_keeps_the_findings_of_the_decoded_prefix() {
-    // issue #12, bug 3: zlib decodes 29 bytes before "invalid distance
+    // zlib decodes 29 bytes before "invalid distance
     // code": 01 07 00 00 00 00 00 02 and 21 bytes of 0a
     let b = hx("1f 8b 08 00 00 00 00 00 02 03  63 64 67 00 01 26 2e 6c 00 ed 8b 90 06 0a 00 00 00");
     // 01 07 00 00: reserved bytes, type and rank all wrong, which the

@@ -170,7 +170,7 @@ fn every_layer_computes_the_exact_size() {
 
 #[test]
 fn a_zero_dimension_after_an_overflowing_prefix_gives_size_zero() {
-    // the reproducers of issue #12, bug 1
+    // the reproducers of the overflowing-prefix bug
     for (dtype, dims) in [
         (ElementType::I32, vec![u32::MAX, u32::MAX, 0]),
         (ElementType::U8, vec![u32::MAX, u32::MAX, u32::MAX, 0]),
