@@ -15,6 +15,7 @@ use crate::cases::{Case, Verdict};
 use crate::content::{Content, Values};
 use crate::process::{self, cut, Ending, HeadTail, Persistent, Reply};
 use globset::{Glob, GlobSet, GlobSetBuilder};
+use idx_content::protocol::error_message;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -445,19 +446,6 @@ fn quote(b: &[u8]) -> String {
         return "nothing".into();
     }
     format!("{:?}", cut(&String::from_utf8_lossy(b), 80))
-}
-
-/// The message of an error document (`{"error": ...}`), if `v` is one.
-fn error_message(v: &Value) -> Option<String> {
-    let e = v.as_object().filter(|o| o.len() == 1)?.get("error")?;
-    Some(match e {
-        Value::String(s) => s.clone(),
-        Value::Object(o) => match o.get("message").and_then(Value::as_str) {
-            Some(m) => m.to_string(),
-            None => e.to_string(),
-        },
-        _ => return None,
-    })
 }
 
 fn one_shot_answer(f: &process::Finished, mode: Mode, mem: Option<u64>) -> Answer {

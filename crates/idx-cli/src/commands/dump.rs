@@ -27,11 +27,11 @@ pub(super) fn dump(path: &Path, error_document: bool) -> ExitStatus {
             let _ = writeln!(
                 std::io::stdout().lock(),
                 "{}",
-                serde_json::json!({"error": {
-                    "rule": e.map(|f| f.rule.code()),
-                    "offset": e.map(|f| f.offset),
-                    "message": e.map(|f| f.message.clone()),
-                }})
+                idx_content::protocol::error_document(
+                    e.map(|f| f.rule.code()),
+                    e.map(|f| f.offset),
+                    e.map_or("", |f| f.message.as_str()),
+                )
             );
         } else {
             eprint!("{}", input::render_errors(&input.name, &report));

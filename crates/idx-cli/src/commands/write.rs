@@ -20,6 +20,9 @@ pub(super) fn write() -> ExitStatus {
 /// A writer's refusal under the conformance protocol (version 2): an error
 /// document on stdout and exit status 1 (the message also on stderr).
 fn refuse(msg: String) -> ExitStatus {
-    println!("{}", serde_json::json!({"error": {"message": msg}}));
+    println!(
+        "{}",
+        idx_content::protocol::error_document(None, None, &msg)
+    );
     fail(msg, 1)
 }
