@@ -71,7 +71,11 @@ macro_rules! read_as {
                 items += 1;
                 data.extend(item.iter().map(|x| x.encode()));
             }
-            Ok(document($name, &[items, dims[1] as usize, dims[2] as usize], &data))
+            Ok(document(
+                $name,
+                &[items, dims[1] as usize, dims[2] as usize],
+                &data,
+            ))
         } else {
             let decoder = IDXDecoder::<_, $t, nalgebra::U1>::new(std::io::BufReader::new(file))
                 .map_err(|e| e.to_string())?;
