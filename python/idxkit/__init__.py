@@ -19,12 +19,19 @@ from __future__ import annotations
 
 import mmap as _mmap
 import os
-from typing import BinaryIO, Iterable, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union, cast, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _native
+
+if TYPE_CHECKING:  # hypothesis is needed only by idxkit.testing
+    import hypothesis
+    from typing_extensions import TypeGuard
+    from hypothesis.strategies import SearchStrategy
+
+    from .testing import PropertyReport
 from ._native import (
     __version__,
     AppliedFix,
@@ -40,6 +47,7 @@ from ._native import (
 )
 
 __all__ = [
+    "__version__",
     "load",
     "save",
     "validate",
@@ -65,7 +73,7 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
 _GZIP_MAGIC = b"\x1f\x8b"
 
 # IDX element type names and numpy dtypes (big-endian, as in the file).
-_BIG_ENDIAN = {
+_BIG_ENDIAN: Dict[str, "np.dtype[Any]"] = {
     "u8": np.dtype("u1"),
     "i8": np.dtype("i1"),
     "i16": np.dtype(">i2"),
@@ -75,7 +83,7 @@ _BIG_ENDIAN = {
 }
 
 
-def _is_path(source: object) -> bool:
+def _is_path(source: object) -> "TypeGuard[Union[str, os.PathLike[str]]]":
     return isinstance(source, (str, os.PathLike))
 
 
@@ -96,7 +104,7 @@ def _u8(data: object) -> np.ndarray:
 def _bytes_of(source: object) -> np.ndarray:
     """In-memory bytes of a bytes-like object or a binary file object."""
     if hasattr(source, "read"):
-        data = source.read()  # type: ignore[union-attr]
+        data = source.read()
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError("the file object must be opened in binary mode")
         return _u8(data)
@@ -145,6 +153,15 @@ def load(
     with ``errno`` and ``filename`` set. A rank above the running numpy's
     limit (``NPY_MAXDIMS``: 64 in numpy 2, 32 in numpy 1) raises
     :class:`IdxError` stating the limit.
+
+    >>> import numpy, idxkit
+    >>> data = idxkit.save(None, numpy.array([[1.5, -0.0]], dtype=numpy.float32))
+    >>> idxkit.load(data)
+    array([[ 1.5, -0. ]], dtype=float32)
+    >>> idxkit.load(data[:-1])
+    Traceback (most recent call last):
+    ...
+    idxkit.InvalidFileError: IDX202: ...
     """
     if mmap:
         return _load_mapped(source, decompress)
@@ -194,6 +211,14 @@ def save(dest: Union[str, "os.PathLike[str]", BinaryIO, None], array: object, *,
     system's error (``FileNotFoundError`` for a missing directory,
     ``IsADirectoryError``, ``PermissionError``, ...) with ``errno`` and
     ``filename`` set.
+
+    >>> import numpy, idxkit
+    >>> idxkit.save(None, numpy.array([1, 258], dtype=numpy.int16)).hex(" ")
+    '00 00 0b 01 00 00 00 02 00 01 01 02'
+    >>> idxkit.save(None, numpy.zeros(2, dtype=numpy.int64))
+    Traceback (most recent call last):
+    ...
+    idxkit.UnsupportedDtypeError: ...
     """
     a = np.asarray(array)
     if not a.dtype.isnative:
@@ -206,14 +231,14 @@ def save(dest: Union[str, "os.PathLike[str]", BinaryIO, None], array: object, *,
         _native.save_path(os.fspath(dest), a, compress)
         return None
     if hasattr(dest, "write"):
-        dest.write(_native.encode(a, compress))  # type: ignore[union-attr]
+        dest.write(_native.encode(a, compress))
         return None
     raise TypeError(f"dest must be a path, a binary file or None, not {type(dest).__name__}")
 
 
 # numpy dtypes (native byte order) and the IDX element type names the
 # native module takes.
-_IDX_NAMES = {
+_IDX_NAMES: Dict["np.dtype[Any]", str] = {
     np.dtype("u1"): "u8",
     np.dtype("i1"): "i8",
     np.dtype("i2"): "i16",
@@ -253,7 +278,7 @@ def _idx_type(dtype: object, what: str) -> str:
 def validate(
     source: Source,
     *,
-    expect_dtype: npt.DTypeLike = None,
+    expect_dtype: Optional[npt.DTypeLike] = None,
     expect_shape: Union[str, Sequence[Optional[int]], None] = None,
     select: Optional[Iterable[str]] = None,
     ignore: Optional[Iterable[str]] = None,
@@ -281,17 +306,35 @@ def validate(
     ``OSError`` (the subclass ``open`` raises, with ``errno`` and
     ``filename``) only when the file cannot be read: everything wrong with the
     data is a finding.
+
+    >>> import numpy, idxkit
+    >>> data = idxkit.save(None, numpy.zeros((3, 2), dtype=numpy.uint8))
+    >>> report = idxkit.validate(data + b"x", expect_dtype=numpy.uint8)
+    >>> report.ok, [f.rule for f in report.findings], report.shape
+    (False, ['IDX203'], (3, 2))
+    >>> idxkit.validate(data, expect_shape="*,3").findings[0].rule
+    'IDX602'
     """
-    kwargs = dict(
-        expect_dtype=None if expect_dtype is None else _idx_type(expect_dtype, "expect_dtype"),
+    dtype = None if expect_dtype is None else _idx_type(expect_dtype, "expect_dtype")
+    rules = None if select is None else list(select)
+    dropped = None if ignore is None else list(ignore)
+    if _is_path(source):
+        return _native.validate(
+            path=os.fspath(source),
+            expect_dtype=dtype,
+            expect_shape=expect_shape,
+            select=rules,
+            ignore=dropped,
+            max_decompressed=max_decompressed,
+        )
+    return _native.validate(
+        data=_bytes_of(source),
+        expect_dtype=dtype,
         expect_shape=expect_shape,
-        select=None if select is None else list(select),
-        ignore=None if ignore is None else list(ignore),
+        select=rules,
+        ignore=dropped,
         max_decompressed=max_decompressed,
     )
-    if _is_path(source):
-        return _native.validate(path=os.fspath(source), **kwargs)
-    return _native.validate(data=_bytes_of(source), **kwargs)
 
 
 def load_pair(
@@ -315,11 +358,23 @@ def load_pair(
     such as IDX804 included) and ``.files`` the index of the file each is
     about (0 images, 1 labels); when the pair passes the rules the other way
     round, the message says the images and labels look swapped.
+
+    >>> import numpy, idxkit
+    >>> images = idxkit.save(None, numpy.zeros((3, 2, 2), dtype=numpy.uint8))
+    >>> labels = idxkit.save(None, numpy.array([0, 1, 1], dtype=numpy.uint8))
+    >>> x, y = idxkit.load_pair(images, labels)
+    >>> x.shape, y.tolist()
+    ((3, 2, 2), [0, 1, 1])
+    >>> idxkit.load_pair(images, idxkit.save(None, numpy.array([0, 1], dtype=numpy.uint8)))
+    Traceback (most recent call last):
+    ...
+    idxkit.DatasetError: IDX801: ...
     """
+    # a file object is read once, into bytes (a uint8 array: bytes-like)
     if hasattr(images, "read"):
-        images = _bytes_of(images)
+        images = cast(Source, _bytes_of(images))
     if hasattr(labels, "read"):
-        labels = _bytes_of(labels)
+        labels = cast(Source, _bytes_of(labels))
     x = load(images, mmap=mmap, decompress=decompress, max_decompressed=max_decompressed)
     y = load(labels, mmap=mmap, decompress=decompress, max_decompressed=max_decompressed)
     # the label values are those just loaded, as the file stores them
@@ -341,7 +396,9 @@ def load_pair(
     return x, y
 
 
-def _check_pair(images, x, labels, y, classes):
+def _check_pair(
+    images: Source, x: np.ndarray, labels: Source, y: np.ndarray, classes: Optional[int]
+) -> List[Tuple[int, Finding]]:
     """The library's dataset findings for the loaded pair (x, y)."""
     payload = np.ascontiguousarray(y, dtype=y.dtype.newbyteorder(">")).reshape(-1).view(np.uint8)
     return _native.check_pair(
@@ -355,10 +412,10 @@ def _check_pair(images, x, labels, y, classes):
 
 
 def _pair_name(source: object, role: str) -> str:
-    return os.fspath(source) if _is_path(source) else f"<{role} bytes>"  # type: ignore[arg-type]
+    return os.fspath(source) if _is_path(source) else f"<{role} bytes>"
 
 
-def _header_of(a: np.ndarray) -> Tuple[str, list]:
+def _header_of(a: np.ndarray) -> Tuple[str, List[int]]:
     """The IDX header of a loaded array: its element type name and shape."""
     return _IDX_NAMES[a.dtype.newbyteorder("=")], [int(d) for d in a.shape]
 
@@ -399,6 +456,12 @@ def fix(
     (the subclass ``open`` raises, with ``errno`` and ``filename``, when the
     input is missing, unreadable or a directory) or the copy cannot be
     written (the input is then unchanged; ``filename`` is the destination).
+
+    >>> import numpy, idxkit
+    >>> data = idxkit.save(None, numpy.arange(4, dtype=numpy.uint8))
+    >>> report = idxkit.fix(data + b"junk", unsafe=True)
+    >>> [a.rule for a in report.applied], report.dropped_bytes, report.data == data
+    (['IDX203'], 4, True)
     """
     if _is_path(source):
         dest_path = None if dest is None else os.fspath(dest)
@@ -408,14 +471,35 @@ def fix(
     return _native.fix_buffer(_bytes_of(source), unsafe, assume_byte_order, max_decompressed)
 
 
+@overload
 def check_reader(
-    func,
+    func: Callable[[Any], Any],
     *,
+    strategy: None = None,
     pass_as: str = "path",
     expected_failures: Sequence[str] = (),
     run: Sequence[str] = (),
     skip: Sequence[str] = (),
-) -> ConformanceReport:
+    settings: None = None,
+) -> ConformanceReport: ...
+@overload
+def check_reader(
+    func: Callable[[Any], Any],
+    *,
+    strategy: "SearchStrategy[Any]",
+    pass_as: str = "path",
+    settings: Optional["hypothesis.settings"] = None,
+) -> "PropertyReport": ...
+def check_reader(
+    func: Callable[[Any], Any],
+    *,
+    strategy: Optional["SearchStrategy[Any]"] = None,
+    pass_as: str = "path",
+    expected_failures: Sequence[str] = (),
+    run: Sequence[str] = (),
+    skip: Sequence[str] = (),
+    settings: Optional["hypothesis.settings"] = None,
+) -> Union[ConformanceReport, "PropertyReport"]:
     """Run the IDX conformance corpus (shipped in this package) against a reader.
 
     ``func`` receives each case file as a path (``pass_as="path"``, a ``str``
@@ -427,20 +511,58 @@ def check_reader(
     ``accepted``/``rejected`` for implementation-defined cases (never
     failures). ``expected_failures``, ``run`` and ``skip`` are case-ID globs.
     Call ``.assert_ok()`` on the result (or :func:`assert_conforms`) in a test.
+
+    With ``strategy=`` (a Hypothesis strategy of files, such as
+    ``idxkit.testing.files()``; needs ``hypothesis``), the files are drawn
+    from it instead and judged by the reference's verdict; the result is an
+    ``idxkit.testing.PropertyReport`` whose failures carry the shrunk file
+    and the rule it breaks (see :func:`idxkit.testing.check_reader`;
+    ``settings=`` are Hypothesis settings).
+
+    >>> import idxkit
+    >>> idxkit.check_reader(idxkit.load, run=["valid-*"]).ok
+    True
     """
+    if strategy is not None:
+        if expected_failures or run or skip:
+            raise TypeError("expected_failures, run and skip select corpus cases: not with strategy=")
+        from . import testing
+
+        return testing.check_reader(func, strategy, pass_as=pass_as, settings=settings)
     return _native.check_reader(
         func, pass_as, list(expected_failures), list(run), list(skip)
     )
 
 
+@overload
 def check_writer(
-    func,
+    func: Callable[..., Any],
     *,
+    strategy: None = None,
     pass_as: str = "bytes",
     expected_failures: Sequence[str] = (),
     run: Sequence[str] = (),
     skip: Sequence[str] = (),
-) -> ConformanceReport:
+    settings: None = None,
+) -> ConformanceReport: ...
+@overload
+def check_writer(
+    func: Callable[..., Any],
+    *,
+    strategy: "SearchStrategy[np.ndarray]",
+    pass_as: str = "bytes",
+    settings: Optional["hypothesis.settings"] = None,
+) -> "PropertyReport": ...
+def check_writer(
+    func: Callable[..., Any],
+    *,
+    strategy: Optional["SearchStrategy[np.ndarray]"] = None,
+    pass_as: str = "bytes",
+    expected_failures: Sequence[str] = (),
+    run: Sequence[str] = (),
+    skip: Sequence[str] = (),
+    settings: Optional["hypothesis.settings"] = None,
+) -> Union[ConformanceReport, "PropertyReport"]:
     """Run the IDX conformance corpus (shipped in this package) against a writer.
 
     For each case with content, ``func`` gets a native-endian numpy array
@@ -450,12 +572,33 @@ def check_writer(
     (``"file"``: ``func(file, array)``). The bytes must equal the golden file
     (``pass``, else ``wrong-bytes``); raising an ``Exception`` is a refusal
     (``rejected-valid``). Returns a :class:`ConformanceReport`.
+
+    With ``strategy=`` (a Hypothesis strategy of arrays, such as
+    ``idxkit.testing.arrays()``; needs ``hypothesis``), the arrays are drawn
+    from it instead and the bytes must be :func:`save`'s; the result is an
+    ``idxkit.testing.PropertyReport`` whose failures carry the shrunk array
+    and the rule it breaks (see :func:`idxkit.testing.check_writer`;
+    ``settings=`` are Hypothesis settings).
+
+    >>> import idxkit
+    >>> idxkit.check_writer(lambda a: idxkit.save(None, a), run=["valid-*"]).ok
+    True
     """
+    if strategy is not None:
+        if expected_failures or run or skip:
+            raise TypeError("expected_failures, run and skip select corpus cases: not with strategy=")
+        from . import testing
+
+        return testing.check_writer(func, strategy, pass_as=pass_as, settings=settings)
     return _native.check_writer(
         func, pass_as, list(expected_failures), list(run), list(skip)
     )
 
 
 def assert_conforms(report: ConformanceReport) -> None:
-    """Raise ``AssertionError`` with the runner's report unless no case failed unexpectedly."""
+    """Raise ``AssertionError`` with the runner's report unless no case failed unexpectedly.
+
+    >>> import idxkit
+    >>> idxkit.assert_conforms(idxkit.check_reader(idxkit.load, run=["valid-u8-rank1"]))
+    """
     report.assert_ok()

@@ -5,6 +5,35 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
+from typing import final
+
+__all__ = [
+    "__version__",
+    "NUMPY_MAX_RANK",
+    "IdxError",
+    "InvalidFileError",
+    "UnsupportedDtypeError",
+    "DatasetError",
+    "Finding",
+    "Report",
+    "CaseResult",
+    "ConformanceReport",
+    "AppliedFix",
+    "FixReport",
+    "load_path",
+    "load_buffer",
+    "parse_header",
+    "save_path",
+    "encode",
+    "validate",
+    "check_reader",
+    "check_writer",
+    "fix_path",
+    "fix_buffer",
+    "check_pair",
+    "run_idx_validate",
+    "run_idx",
+]
 
 __version__: str
 """The package version (the Rust workspace's)."""
@@ -29,6 +58,7 @@ class DatasetError(IdxError):
     findings: List["Finding"]
     files: List[int]
 
+@final
 class Finding:
     """One finding of the idx library."""
 
@@ -55,8 +85,9 @@ class Finding:
         """IDX501's byte-order test (spec 6.1): score_bits, z, big_endian_bits,
         little_endian_bits, elements, likely_bits, certain_bits; else None."""
         ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
+@final
 class Report:
     """The result of validating one input, as idx-validate sees it."""
 
@@ -77,6 +108,7 @@ class Report:
     def compression(self) -> Optional[str]: ...
     def to_json(self) -> str: ...
 
+@final
 class AppliedFix:
     """One fix that fix() applied."""
 
@@ -93,6 +125,7 @@ class AppliedFix:
     @property
     def message(self) -> str: ...
 
+@final
 class FixReport:
     """What fix() did to one input."""
 
@@ -115,6 +148,7 @@ class FixReport:
     @property
     def data(self) -> Optional[bytes]: ...
 
+@final
 class CaseResult:
     """One case of a conformance run."""
 
@@ -131,6 +165,7 @@ class CaseResult:
     @property
     def expected_failure(self) -> bool: ...
 
+@final
 class ConformanceReport:
     """The runner's report of check_reader or check_writer."""
 

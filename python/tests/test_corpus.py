@@ -101,7 +101,12 @@ def test_validate_reports_exactly_the_manifest_findings(m):
         )
         got = [(f.rule, f.offset, f.length) for f in report.findings]
         assert got == want
-        assert report.ok == (m["verdict"] != "invalid")
+        # a little-endian payload is implementation-defined, and an error
+        # (not ok) when the byte-order test is certain (spec 6.1)
+        certain_le = any(f.rule == "IDX501" and f.severity == "error" for f in report.findings)
+        assert report.ok == (m["verdict"] != "invalid" and not certain_le)
+        if certain_le:
+            assert m["verdict"] == "implementation-defined"
         assert report.compression == m["compression"]
 
 

@@ -198,3 +198,21 @@ fn write_refuses_with_an_error_document() {
         "{v}"
     );
 }
+
+/// A payload certainly written little-endian fails validation (IDX501 is
+/// an error then), but the file is well formed: `idx` reads it as the spec
+/// says, as every reader does.
+#[test]
+fn a_little_endian_payload_is_read_as_it_is() {
+    let file = "corpus/implementation-defined/impl-little-endian-i16-labels.idx";
+    let (code, out) = idx(&["dump", file]);
+    assert_eq!(code, 0, "{out}");
+    // label 1 written little-endian reads 256 big-endian
+    assert!(
+        out.contains("\"dtype\":\"i16\"") || out.contains("\"dtype\": \"i16\""),
+        "{out}"
+    );
+    assert!(out.contains("256"), "{out}");
+    let (code, out) = idx(&["info", file]);
+    assert_eq!(code, 0, "{out}");
+}

@@ -329,9 +329,9 @@ pub fn verify(root: &Path, cases: &[Case]) -> Result<(), String> {
     Ok(())
 }
 
-/// A path for a message: control characters escaped.
+/// A path for a message: the workspace's one escaper.
 fn escape(p: &Path) -> String {
-    p.display().to_string().escape_debug().to_string()
+    idx_io::escape::path(p)
 }
 
 /// The corpus a run reads: a checked folder, or one generated from the

@@ -699,8 +699,10 @@ pub fn run(cases: &[Case], cfg: &Config) -> Result<Outcome, String> {
     let deadline = cfg.budget.time.map(|t| Instant::now() + t);
     let limit = cfg.budget.cases.unwrap_or(usize::MAX);
     let next = AtomicUsize::new(0);
-    // class -> (count, lowest index, its bytes, mutations)
-    type Seen = BTreeMap<ClassKey, (usize, u64, Vec<u8>, Vec<&'static str>)>;
+    // class -> (count, lowest index, the bytes and mutations of its
+    // shortest input (the lowest index among equals): the best start for
+    // minimising, whatever order the threads finish in)
+    type Seen = BTreeMap<ClassKey, (usize, u64, Vec<u8>, Vec<&'static str>, u64)>;
     let seen: Mutex<Seen> = Mutex::new(BTreeMap::new());
     let done = AtomicUsize::new(0);
     let agreed = AtomicUsize::new(0);
@@ -730,12 +732,19 @@ pub fn run(cases: &[Case], cfg: &Config) -> Result<Outcome, String> {
                         }
                         let mut m = seen.lock().unwrap_or_else(|p| p.into_inner());
                         for (k, _) in found {
-                            let e = m.entry(k).or_insert((0, u64::MAX, Vec::new(), Vec::new()));
+                            let e = m.entry(k).or_insert((
+                                0,
+                                u64::MAX,
+                                Vec::new(),
+                                Vec::new(),
+                                u64::MAX,
+                            ));
                             e.0 += 1;
-                            if (i as u64) < e.1 {
-                                e.1 = i as u64;
+                            e.1 = e.1.min(i as u64);
+                            if (bytes.len(), i as u64) < (e.2.len(), e.4) || e.4 == u64::MAX {
                                 e.2 = bytes.clone();
                                 e.3 = muts.clone();
+                                e.4 = i as u64;
                             }
                         }
                         done.fetch_add(1, Ordering::SeqCst);
@@ -768,7 +777,7 @@ pub fn run(cases: &[Case], cfg: &Config) -> Result<Outcome, String> {
             let mut sessions = new_sessions();
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some((key, (count, first, bytes, muts))) = work.get(i) else {
+                let Some((key, (count, first, bytes, muts, _))) = work.get(i) else {
                     break;
                 };
                 let Some(k) = names.iter().position(|n| *n == key.implementation) else {

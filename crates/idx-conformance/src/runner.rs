@@ -400,12 +400,6 @@ impl Session {
     }
 }
 
-/// Runs `adapter` once on `file` (reader) with its deadline and memory
-/// limit: a convenience over [`Session`].
-pub fn read_one(adapter: &Adapter, file: &Path) -> Attempt {
-    Session::new(adapter.clone(), Mode::Reader).read(file)
-}
-
 fn ending_text(e: &Ending) -> String {
     match e {
         Ending::Code(c) => format!("exited with status {c}"),

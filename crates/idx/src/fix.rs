@@ -239,16 +239,6 @@ impl FixReport {
     pub fn changed(&self) -> bool {
         !self.applied.is_empty()
     }
-
-    /// Remaining findings that have a fix the options did not allow (an
-    /// unsafe fix without `unsafe_fixes`).
-    pub fn remaining_unsafe(&self) -> impl Iterator<Item = &Finding> {
-        self.after.findings.iter().filter(|f| {
-            f.fix
-                .as_ref()
-                .is_some_and(|x| x.applicability == Applicability::Unsafe)
-        })
-    }
 }
 
 /// Why a repair failed. The output is then incomplete and must be

@@ -17,6 +17,43 @@
 //!
 //! The library never panics on any input, never allocates by a size read
 //! from the input before checking that the bytes exist, and never prints.
+//!
+//! # Testing your own IDX code
+//!
+//! With the feature `arbitrary`, [`Array`] implements
+//! `arbitrary::Arbitrary`: any element type, rank 0 to 4, dimensions 0 to 8
+//! (at most 4096 elements), any bit patterns (NaN payloads, subnormals,
+//! -0.0). [`to_bytes`] gives the canonical encoding a writer must produce
+//! byte for byte (spec §3), and [`validate`] the verdict a reader must
+//! follow. A `quickcheck` property of your writer (quickcheck's random
+//! bytes drive `arbitrary`):
+//!
+//! ```
+//! use arbitrary::{Arbitrary, Unstructured};
+//!
+//! fn my_writer(a: &idx::Array) -> Vec<u8> {
+//!     idx::to_bytes(a).unwrap() // the writer under test
+//! }
+//!
+//! fn writes_the_canonical_bytes(seed: Vec<u8>) -> bool {
+//!     match idx::Array::arbitrary(&mut Unstructured::new(&seed)) {
+//!         Ok(a) => my_writer(&a) == idx::to_bytes(&a).unwrap(),
+//!         Err(_) => true, // too few bytes for an array
+//!     }
+//! }
+//! quickcheck::quickcheck(writes_the_canonical_bytes as fn(Vec<u8>) -> bool);
+//! ```
+//!
+//! The same with `cargo fuzz` (`idx = { version = "…", features =
+//! ["arbitrary"] }` in the fuzz crate; libFuzzer then shrinks a failure
+//! with `cargo fuzz tmin`):
+//!
+//! ```ignore
+//! #![no_main]
+//! libfuzzer_sys::fuzz_target!(|a: idx::Array| {
+//!     assert_eq!(my_crate::to_idx(&a), idx::to_bytes(&a).unwrap());
+//! });
+//! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 

@@ -8,7 +8,8 @@
 //! - **magnitude**: integers people store are small for their type (a
 //!   scale-free prior: every bit length equally likely, every value of a
 //!   bit length equally likely; the type's extremes, common as markers of
-//!   missing or saturated values, get 1 % of the mass), floats have an exponent near zero (95 % of
+//!   missing or saturated values, are as plausible as their byte-swapped
+//!   twins 128 and -129, so neither says anything), floats have an exponent near zero (95 % of
 //!   them within 2^-32..2^32, the rest anywhere, subnormals included);
 //! - **smoothness**: neighbouring values are close (the bit length of an
 //!   integer difference, the step of a float exponent, geometrically less
@@ -55,8 +56,6 @@ const FLOAT_TYPICAL_SHARE: f64 = 0.95;
 const FLOAT_WINDOW: i64 = 32;
 /// Ratio of the geometric law of exponent steps between neighbours.
 const STEP_RATIO: f64 = 0.5;
-/// Share of integer elements at each of the type's extremes.
-const EXTREME_SHARE: f64 = 0.005;
 /// A neighbour further away than this many elements is not a neighbour.
 pub(crate) const MAX_GAP: u64 = 16;
 
@@ -130,13 +129,13 @@ impl Tables {
                 let b = f64::from(bits);
                 // P(v) = 2^-L / bits for |v| of bit length L >= 1 (both
                 // signs), against 2^-bits for noise.
-                let share = 1.0 - 2.0 * EXTREME_SHARE;
                 let magnitude: Vec<f64> = (0..=bits)
-                    .map(|l| (b - f64::from(l.max(1))) * ln2 - b.ln() + share.ln())
+                    .map(|l| (b - f64::from(l.max(1))) * ln2 - b.ln())
                     .collect();
-                let extreme = (EXTREME_SHARE * 2f64.powf(b))
-                    .ln()
-                    .max(magnitude[bits as usize]);
+                // MIN and MAX (0x80.., 0x7f..ff) are the byte-swapped
+                // twins of 128 and -129: as plausible as those, so that a
+                // marker value and a mid-grey pixel say nothing either way
+                let extreme = magnitude[8];
                 // P(d) = 2^-L / (bits + 2) for a difference of bit length
                 // L >= 1 (both signs; 0 counted as 1), against 2^-bits.
                 let smooth = (0..=bits + 1)
