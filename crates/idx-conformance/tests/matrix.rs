@@ -33,6 +33,14 @@ fn every_shipped_description_parses_and_names_files_that_exist() {
         "ubyte",
         "idx-lib",
         "nuvec-io",
+        "mnists",
+        "emnist",
+        "mlxtend",
+        "get-mnist",
+        "idx-data",
+        "tiny-dnn",
+        "dlib",
+        "idx-decoder",
     ] {
         assert!(names.contains(&n), "{n} missing from {names:?}");
     }
@@ -58,6 +66,7 @@ fn the_rust_adapters_are_their_own_pinned_workspaces() {
     for (crate_dir, pin) in [
         ("idx-lib", "idx-lib = \"=0.0.2\""),
         ("nuvec-io", "nuvec-io = \"=0.5.0\""),
+        ("idx-decoder", "idx-decoder = \"=0.0.2\""),
     ] {
         let manifest = std::fs::read_to_string(dir.join(crate_dir).join("Cargo.toml")).unwrap();
         assert!(
