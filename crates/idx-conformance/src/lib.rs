@@ -10,7 +10,10 @@ pub mod corpus;
 pub mod datasets;
 pub mod differential;
 pub mod matrix;
+pub mod page;
+pub mod picture;
 pub mod process;
+pub mod reports;
 pub mod runner;
 
 /// The corpus folder of this repository.

@@ -130,6 +130,22 @@ struct MatrixArgs {
     /// Where to write the Markdown (nothing written when absent).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Also write the matrix as a self-contained HTML page (every case a
+    /// row, every implementation a column, a colour per status, filters;
+    /// e.g. corpus/matrix.html).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Also write a PNG of the whole grid (e.g. corpus/matrix.png).
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Write `<name>.md` here for every third-party implementation with
+    /// failures (one section per failure class; e.g. corpus/reports), and
+    /// remove the report of a run implementation that has none.
+    #[arg(long, value_name = "DIR")]
+    reports: Option<PathBuf>,
+    /// Run nothing: render only the results given with --merge.
+    #[arg(long, conflicts_with_all = ["install", "only", "check", "write_expected"])]
+    no_run: bool,
     /// Exit 1 when a result differs from the implementation's committed
     /// expected failures (a new failure, or a listed case that passed).
     #[arg(long)]
@@ -478,7 +494,9 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
     let selected: Vec<&matrix::Description> = descriptions
         .iter()
         .filter(|d| {
-            if m.only.is_empty() {
+            if m.no_run {
+                false
+            } else if m.only.is_empty() {
                 d.ci
             } else {
                 m.only.contains(&d.name)
@@ -554,7 +572,7 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
         reports.extend(rs);
     }
     let mut merge = m.merge.clone();
-    if m.only.is_empty() {
+    if m.only.is_empty() && !m.no_run {
         for d in descriptions.iter().filter(|d| !d.ci) {
             merge.extend(d.saved_results.iter().map(|f| places.adapters.join(f)));
         }
@@ -588,6 +606,28 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
         }
         println!("wrote {}", out.display());
     }
+    if let Some(out) = &m.html {
+        if let Err(e) = std::fs::write(out, idx_conformance::page::render_html(&cases, &reports)) {
+            eprintln!("error: {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+        println!("wrote {}", out.display());
+    }
+    if let Some(out) = &m.png {
+        let w = idx_conformance::picture::render_png(&cases, &reports)
+            .and_then(|b| std::fs::write(out, b).map_err(|e| e.to_string()));
+        if let Err(e) = w {
+            eprintln!("error: {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+        println!("wrote {}", out.display());
+    }
+    if let Some(dir) = &m.reports {
+        if let Err(e) = write_reports(dir, &cases, &reports) {
+            eprintln!("error: {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
     if m.check && !changes.is_empty() {
         eprintln!(
             "{} result(s) differ from the committed expected failures (see CHANGED above)",
@@ -596,4 +636,28 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+fn write_reports(
+    dir: &std::path::Path,
+    cases: &[cases::Case],
+    reports: &[runner::Report],
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let written = idx_conformance::reports::all(cases, reports);
+    for (name, md) in &written {
+        let p = dir.join(format!("{name}.md"));
+        std::fs::write(&p, md)?;
+        println!("wrote {}", p.display());
+    }
+    for r in reports {
+        if r.name != "reference" && !written.iter().any(|(n, _)| *n == r.name) {
+            let p = dir.join(format!("{}.md", r.name));
+            if p.is_file() {
+                std::fs::remove_file(&p)?;
+                println!("removed {} (no failures)", p.display());
+            }
+        }
+    }
+    Ok(())
 }

@@ -1,0 +1,142 @@
+//! A PNG of the whole matrix grid, drawn here (no browser): the page's grid
+//! turned on its side so it fits a README, one horizontal band per
+//! implementation run (in the page's column order, top to bottom) and one
+//! vertical stripe per case (in the page's row order, left to right, a wider
+//! gap between rule groups), each cell in its status colour
+//! ([`crate::page::STATUS_COLOURS`]), then a legend strip: one swatch per
+//! status in [`crate::runner::Status::ALL`] order, then not-run.
+
+use crate::cases::Case;
+use crate::page::{self, Grid};
+use crate::runner::{Report, Status};
+
+/// Width of a case's stripe, in pixels.
+pub const CELL_W: u32 = 5;
+/// Height of an implementation's band.
+pub const CELL_H: u32 = 12;
+/// Space between cells.
+pub const GAP: u32 = 1;
+/// Extra space between rule groups.
+pub const GROUP_GAP: u32 = 4;
+/// Border around everything.
+pub const MARGIN: u32 = 6;
+/// Legend swatch size.
+pub const SWATCH: u32 = 12;
+
+const BACKGROUND: [u8; 3] = [0xff, 0xff, 0xff];
+
+/// Where things are in the picture.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// Left edge of each case stripe, in the grid's row order.
+    pub xs: Vec<u32>,
+    /// Top edge of each implementation band, in the grid's column order.
+    pub ys: Vec<u32>,
+    /// Top edge of the legend strip.
+    pub legend_y: u32,
+    /// Picture width.
+    pub width: u32,
+    /// Picture height.
+    pub height: u32,
+}
+
+/// The legend's statuses, left to right.
+pub fn legend() -> Vec<Option<Status>> {
+    let mut v: Vec<Option<Status>> = Status::ALL.iter().copied().map(Some).collect();
+    v.push(None);
+    v
+}
+
+/// The left edge of legend swatch `i`.
+pub fn legend_x(i: usize) -> u32 {
+    MARGIN + i as u32 * (SWATCH * 2)
+}
+
+/// Lays the grid out.
+pub fn layout(g: &Grid<'_>) -> Layout {
+    let mut xs = Vec::new();
+    let mut x = MARGIN;
+    for (k, grp) in g.groups.iter().enumerate() {
+        if k > 0 {
+            x += GROUP_GAP;
+        }
+        for _ in &grp.rows {
+            xs.push(x);
+            x += CELL_W + GAP;
+        }
+    }
+    let ys: Vec<u32> = (0..g.columns.len() as u32)
+        .map(|i| MARGIN + i * (CELL_H + GAP))
+        .collect();
+    let grid_bottom = MARGIN + g.columns.len() as u32 * (CELL_H + GAP);
+    let legend_y = grid_bottom + MARGIN;
+    let width = (x + MARGIN).max(legend_x(legend().len()) + MARGIN);
+    Layout {
+        xs,
+        ys,
+        legend_y,
+        width,
+        height: legend_y + SWATCH + MARGIN,
+    }
+}
+
+/// RGB pixels of the picture, row-major, and its layout.
+pub fn pixels(g: &Grid<'_>) -> (Layout, Vec<u8>) {
+    let l = layout(g);
+    let mut px: Vec<u8> = BACKGROUND
+        .iter()
+        .copied()
+        .cycle()
+        .take((l.width * l.height * 3) as usize)
+        .collect();
+    let mut fill = |x0: u32, y0: u32, w: u32, h: u32, c: [u8; 3]| {
+        for y in y0..(y0 + h).min(l.height) {
+            for x in x0..(x0 + w).min(l.width) {
+                let i = ((y * l.width + x) * 3) as usize;
+                px[i..i + 3].copy_from_slice(&c);
+            }
+        }
+    };
+    let rows: Vec<&page::Row<'_>> = g.groups.iter().flat_map(|x| &x.rows).collect();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, cell) in row.cells.iter().enumerate() {
+            fill(
+                l.xs[r],
+                l.ys[c],
+                CELL_W,
+                CELL_H,
+                page::colour(cell.map(|o| o.status)),
+            );
+        }
+    }
+    for (i, st) in legend().into_iter().enumerate() {
+        fill(legend_x(i), l.legend_y, SWATCH, SWATCH, [0x88, 0x88, 0x88]);
+        fill(
+            legend_x(i) + 1,
+            l.legend_y + 1,
+            SWATCH - 2,
+            SWATCH - 2,
+            page::colour(st),
+        );
+    }
+    (l, px)
+}
+
+/// The PNG file of the grid of `reports` over `cases`.
+///
+/// # Errors
+/// Encoding errors (none expected for an in-memory buffer).
+pub fn render_png(cases: &[Case], reports: &[Report]) -> Result<Vec<u8>, String> {
+    let g = page::grid(cases, reports);
+    let (l, px) = pixels(&g);
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, l.width, l.height);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_compression(png::Compression::Best);
+        let mut w = enc.write_header().map_err(|e| e.to_string())?;
+        w.write_image_data(&px).map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
