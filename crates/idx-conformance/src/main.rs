@@ -200,6 +200,15 @@ struct RunArgs {
     /// A file of case-ID globs expected to fail (one per line, # comments).
     #[arg(long)]
     expected_failures: Option<PathBuf>,
+    /// Exit 1 also when a case the expected-failures file lists passes:
+    /// any change from the file fails (for CI; update the file with
+    /// --write-expected after checking the change).
+    #[arg(long)]
+    strict_expected: bool,
+    /// Write the expected-failures file these results imply (every failed
+    /// case, with its status and detail as a comment).
+    #[arg(long, value_name = "FILE")]
+    write_expected: Option<PathBuf>,
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -326,9 +335,23 @@ fn run(mode: Mode, a: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    if let Some(p) = &a.write_expected {
+        if let Err(e) = std::fs::write(p, matrix::expected_failures_text(&report)) {
+            eprintln!("error: {}: {e}", p.display());
+            return ExitCode::from(2);
+        }
+    }
     match a.format {
         Format::Human => print!("{}", report.render_human()),
         Format::Json => println!("{}", report.to_json()),
+    }
+    let passes = runner::unexpected_passes(&report.outcomes);
+    if a.strict_expected && passes > 0 {
+        eprintln!(
+            "{} listed in the expected failures passed (XPASS above): remove them from the file",
+            idx::plural::count(passes as u64, "case")
+        );
+        return ExitCode::FAILURE;
     }
     if runner::unexpected(&report.outcomes) == 0 {
         ExitCode::SUCCESS
