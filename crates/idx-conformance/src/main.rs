@@ -604,17 +604,26 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
         let v: Result<serde_json::Value, String> = std::fs::read(p)
             .map_err(|e| e.to_string())
             .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()));
+        let mut stale = None;
         if let Ok(v) = &v {
             // saved results must be of this corpus (same cases, same bytes)
             // flagged, not failed: rerunning them needs a heavy install
             // outside CI (scripts/torchvision-matrix.sh)
             if let Err(why) = corpus::results_match(v, &cases) {
                 println!("  STALE {}: {why}", p.display());
+                stale = Some(why);
             }
         }
         let r = v.and_then(|v| runner::Report::from_json(&v));
         match r {
-            Ok(r) => reports.push(r),
+            Ok(mut r) => {
+                if let Some(why) = stale {
+                    // the page and the reports mark the column
+                    r.notes
+                        .push(format!("{}{why}", idx_conformance::page::STALE));
+                }
+                reports.push(r);
+            }
             Err(e) => {
                 eprintln!("error: {}: {e}", p.display());
                 return ExitCode::from(2);

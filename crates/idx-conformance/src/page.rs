@@ -58,6 +58,10 @@ fn abbreviation(s: Option<Status>) -> &'static str {
     }
 }
 
+/// The start of a merged report's note when its results are of another
+/// corpus (`matrix` adds it; the page and the reports show it).
+pub const STALE: &str = "STALE (saved results of another corpus): ";
+
 /// One column: an implementation in one mode.
 #[derive(Debug, Clone)]
 pub struct Column {
@@ -67,12 +71,19 @@ pub struct Column {
     pub mode: Mode,
     /// Its version line.
     pub version: String,
+    /// Its results are of another corpus (saved results not rerun).
+    pub stale: bool,
 }
 
 impl Column {
-    /// `numpy reader`.
+    /// `numpy reader`, `torchvision reader (stale)`.
     pub fn label(&self) -> String {
-        format!("{} {}", self.name, self.mode.as_str())
+        format!(
+            "{} {}{}",
+            self.name,
+            self.mode.as_str(),
+            if self.stale { " (stale)" } else { "" }
+        )
     }
 }
 
@@ -138,6 +149,7 @@ pub fn grid<'a>(cases: &'a [Case], reports: &'a [Report]) -> Grid<'a> {
             name: r.name.clone(),
             mode: r.mode,
             version: r.version.clone(),
+            stale: r.notes.iter().any(|n| n.starts_with(STALE)),
         })
         .collect();
     let mut groups: Vec<Group<'a>> = Vec::new();
@@ -408,12 +420,29 @@ pub fn render_html(cases: &[Case], reports: &[Report]) -> String {
     for (i, c) in g.columns.iter().enumerate() {
         let _ = writeln!(
             s,
-            "<label title=\"{}\"><input type=\"checkbox\" checked data-col=\"{i}\">{}</label>",
+            "<label title=\"{}\"><input type=\"checkbox\" checked data-col=\"{i}\" data-name=\"{}\" data-mode=\"{}\">{}</label>",
             esc(&c.version),
+            esc(&c.name),
+            c.mode.as_str(),
             esc(&c.label())
         );
     }
     s.push_str("</fieldset>\n</div>\n");
+    let notes: Vec<String> = reports
+        .iter()
+        .flat_map(|r| {
+            r.notes
+                .iter()
+                .map(move |n| format!("{} {}: {n}", r.name, r.mode.as_str()))
+        })
+        .collect();
+    if !notes.is_empty() {
+        s.push_str("<details><summary>Notes from the runs</summary><ul>");
+        for n in notes {
+            let _ = write!(s, "<li>{}</li>", esc(&n));
+        }
+        s.push_str("</ul></details>\n");
+    }
     // the grid
     s.push_str("<table id=\"grid\">\n<thead><tr><th></th><th></th>");
     for (i, c) in g.columns.iter().enumerate() {

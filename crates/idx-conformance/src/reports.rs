@@ -185,6 +185,9 @@ pub fn render(cases: &[Case], reports: &[&Report]) -> Option<String> {
                 .collect::<Vec<_>>()
                 .join(" ")
         );
+        for n in r.notes.iter().filter(|n| n.starts_with(page::STALE)) {
+            let _ = writeln!(s, "  - {n}");
+        }
     }
     let _ = writeln!(
         s,

@@ -182,7 +182,7 @@ async function js(expr) {
 
 // every cell has a status, the one in the results
 const grid = await js(`(() => {
-  const cols = [...document.querySelectorAll('#impl-filter input')].map(i => i.parentElement.textContent.trim());
+  const cols = [...document.querySelectorAll('#impl-filter input')].map(i => i.dataset.name + ' ' + i.dataset.mode);
   const rows = [...document.querySelectorAll('#grid tr.case-row')].map(r => ({
     id: r.dataset.case,
     cells: [...r.querySelectorAll('td.c')].map(c => {
