@@ -9,6 +9,7 @@ pub use idx_content as content;
 pub mod corpus;
 pub mod datasets;
 pub mod differential;
+pub mod font;
 pub mod matrix;
 pub mod page;
 pub mod picture;

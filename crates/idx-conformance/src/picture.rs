@@ -3,10 +3,12 @@
 //! implementation run (in the page's column order, top to bottom) and one
 //! vertical stripe per case (in the page's row order, left to right, a wider
 //! gap between rule groups), each cell in its status colour
-//! ([`crate::page::STATUS_COLOURS`]), then a legend strip: one swatch per
-//! status in [`crate::runner::Status::ALL`] order, then not-run.
+//! ([`crate::page::STATUS_COLOURS`]), each band labelled on the left, then
+//! a legend strip: one swatch per status in [`crate::runner::Status::ALL`]
+//! order, then not-run, each with its name (in [`crate::font`]).
 
 use crate::cases::Case;
+use crate::font;
 use crate::page::{self, Grid};
 use crate::runner::{Report, Status};
 
@@ -24,6 +26,7 @@ pub const MARGIN: u32 = 6;
 pub const SWATCH: u32 = 12;
 
 const BACKGROUND: [u8; 3] = [0xff, 0xff, 0xff];
+const INK: [u8; 3] = [0x22, 0x22, 0x22];
 
 /// Where things are in the picture.
 #[derive(Debug, Clone)]
@@ -34,6 +37,8 @@ pub struct Layout {
     pub ys: Vec<u32>,
     /// Top edge of the legend strip.
     pub legend_y: u32,
+    /// Left edge of each legend swatch, in [`legend`] order.
+    pub legend_xs: Vec<u32>,
     /// Picture width.
     pub width: u32,
     /// Picture height.
@@ -47,15 +52,16 @@ pub fn legend() -> Vec<Option<Status>> {
     v
 }
 
-/// The left edge of legend swatch `i`.
-pub fn legend_x(i: usize) -> u32 {
-    MARGIN + i as u32 * (SWATCH * 2)
-}
-
 /// Lays the grid out.
 pub fn layout(g: &Grid<'_>) -> Layout {
+    let label_w = g
+        .columns
+        .iter()
+        .map(|c| font::width(&c.label()))
+        .max()
+        .unwrap_or(0);
     let mut xs = Vec::new();
-    let mut x = MARGIN;
+    let mut x = MARGIN + label_w + MARGIN;
     for (k, grp) in g.groups.iter().enumerate() {
         if k > 0 {
             x += GROUP_GAP;
@@ -70,11 +76,18 @@ pub fn layout(g: &Grid<'_>) -> Layout {
         .collect();
     let grid_bottom = MARGIN + g.columns.len() as u32 * (CELL_H + GAP);
     let legend_y = grid_bottom + MARGIN;
-    let width = (x + MARGIN).max(legend_x(legend().len()) + MARGIN);
+    let mut legend_xs = Vec::new();
+    let mut lx = MARGIN;
+    for st in legend() {
+        legend_xs.push(lx);
+        lx += SWATCH + 4 + font::width(page::status_word(st)) + 14;
+    }
+    let width = (x + MARGIN).max(lx + MARGIN);
     Layout {
         xs,
         ys,
         legend_y,
+        legend_xs,
         width,
         height: legend_y + SWATCH + MARGIN,
     }
@@ -97,6 +110,16 @@ pub fn pixels(g: &Grid<'_>) -> (Layout, Vec<u8>) {
             }
         }
     };
+    for (c, col) in g.columns.iter().enumerate() {
+        font::draw(
+            &col.label(),
+            MARGIN,
+            l.ys[c] + (CELL_H - font::H) / 2,
+            |x, y| {
+                fill(x, y, 1, 1, INK);
+            },
+        );
+    }
     let rows: Vec<&page::Row<'_>> = g.groups.iter().flat_map(|x| &x.rows).collect();
     for (r, row) in rows.iter().enumerate() {
         for (c, cell) in row.cells.iter().enumerate() {
@@ -110,13 +133,20 @@ pub fn pixels(g: &Grid<'_>) -> (Layout, Vec<u8>) {
         }
     }
     for (i, st) in legend().into_iter().enumerate() {
-        fill(legend_x(i), l.legend_y, SWATCH, SWATCH, [0x88, 0x88, 0x88]);
+        let x = l.legend_xs[i];
+        fill(x, l.legend_y, SWATCH, SWATCH, [0x88, 0x88, 0x88]);
         fill(
-            legend_x(i) + 1,
+            x + 1,
             l.legend_y + 1,
             SWATCH - 2,
             SWATCH - 2,
             page::colour(st),
+        );
+        font::draw(
+            page::status_word(st),
+            x + SWATCH + 4,
+            l.legend_y + (SWATCH - font::H) / 2,
+            |x, y| fill(x, y, 1, 1, INK),
         );
     }
     (l, px)

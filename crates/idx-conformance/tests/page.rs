@@ -157,10 +157,15 @@ fn the_png_has_each_cell_in_its_status_colour() {
     assert!(seen.contains("accepted-invalid") && seen.contains("pass"));
     // the legend strip, one swatch per status then not-run
     for (i, st) in picture::legend().into_iter().enumerate() {
-        assert_eq!(
-            px(picture::legend_x(i) + 5, l.legend_y + 5),
-            page::colour(st)
-        );
+        assert_eq!(px(l.legend_xs[i] + 5, l.legend_y + 5), page::colour(st));
+    }
+    // each band is labelled: ink left of the first stripe, in every band
+    for (c, _) in reports.iter().enumerate() {
+        let ink = (picture::MARGIN..l.xs[0])
+            .flat_map(|x| (l.ys[c]..l.ys[c] + picture::CELL_H).map(move |y| (x, y)))
+            .filter(|&(x, y)| px(x, y) == [0x22, 0x22, 0x22])
+            .count();
+        assert!(ink > 20, "band {c} has no label");
     }
     // the colours are distinct
     let mut colours: Vec<[u8; 3]> = picture::legend().into_iter().map(page::colour).collect();
