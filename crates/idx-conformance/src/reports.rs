@@ -1,6 +1,6 @@
 //! Reports a maintainer can act on (`corpus/reports/<name>.md`): for one
-//! implementation, one section per failure class (a mode, a status and the
-//! rule the cases are filed under, [`crate::page::primary_rule`]), each with
+//! implementation, one section per failure class ([`Class`]: a mode, a
+//! status and what the class is about), each with
 //! the smallest corpus case that shows it in hex, what the implementation
 //! returned, what the spec says with the rule code, and a suggested fix in
 //! one sentence: text to paste into that project's issue tracker.
@@ -17,19 +17,50 @@ pub struct Class<'a> {
     pub mode: Mode,
     /// The status every case of the class has.
     pub status: Status,
-    /// The rule the cases are filed under (`None`: valid cases without
-    /// findings); for the rules that say the data is not IDX at all
-    /// (IDX401-IDX420, one class), the first of them met.
-    pub rule: Option<idx::Rule>,
-    /// True for the class of IDX401-IDX420 (data that is not IDX): one
-    /// missing check of the magic, whatever the format.
-    pub not_idx: bool,
+    /// What the class is about, for accepted invalid files the rule (a code,
+    /// or `IDX401-IDX420` for data that is not IDX: one missing check of the
+    /// magic, whatever the format); for crashes and hangs on invalid files
+    /// `invalid` (one missing check of sizes, whatever the rule); for valid
+    /// files `valid`, or for wrong content what differs (`dtype`, `shape`,
+    /// `byte order`, `elements`).
+    pub key: String,
+    /// The rules the class's cases are filed under, in code order.
+    pub rules: Vec<idx::Rule>,
     /// The cases with their outcomes, smallest file first.
     pub cases: Vec<(&'a Case, &'a Outcome)>,
 }
 
+/// The range of the rules that say the data is not IDX at all.
+pub const NOT_IDX: &str = "IDX401-IDX420";
+
+fn class_key(case: &Case, o: &Outcome) -> String {
+    let rule = page::primary_rule(case);
+    match (case.verdict, o.status) {
+        (Verdict::Invalid, Status::AcceptedInvalid) => match rule {
+            Some(r) if r.means_not_idx() => NOT_IDX.to_string(),
+            Some(r) => r.code().to_string(),
+            None => "invalid".to_string(),
+        },
+        (Verdict::Invalid, _) => "invalid".to_string(),
+        (_, Status::WrongContent) => {
+            let d = &o.detail;
+            if d.starts_with("dtype") {
+                "dtype"
+            } else if d.starts_with("shape") {
+                "shape"
+            } else if d.contains("little-endian") {
+                "byte order"
+            } else {
+                "elements"
+            }
+            .to_string()
+        }
+        _ => "valid".to_string(),
+    }
+}
+
 /// The failure classes of `reports` (all of one implementation), in mode,
-/// status and rule order.
+/// status and key order.
 pub fn classes<'a>(cases: &'a [Case], reports: &[&'a Report]) -> Vec<Class<'a>> {
     let mut out: Vec<Class<'a>> = Vec::new();
     for r in reports {
@@ -37,33 +68,40 @@ pub fn classes<'a>(cases: &'a [Case], reports: &[&'a Report]) -> Vec<Class<'a>> 
             let Some(c) = cases.iter().find(|c| c.id == o.id) else {
                 continue;
             };
+            let key = class_key(c, o);
             let rule = page::primary_rule(c);
-            let not_idx = rule.is_some_and(idx::Rule::means_not_idx);
-            match out.iter_mut().find(|k| {
-                k.mode == r.mode
-                    && k.status == o.status
-                    && (k.rule == rule || (not_idx && k.not_idx))
-            }) {
-                Some(k) => k.cases.push((c, o)),
-                None => out.push(Class {
-                    mode: r.mode,
-                    status: o.status,
-                    rule,
-                    not_idx,
-                    cases: vec![(c, o)],
-                }),
+            let k = match out
+                .iter_mut()
+                .position(|k| k.mode == r.mode && k.status == o.status && k.key == key)
+            {
+                Some(i) => &mut out[i],
+                None => {
+                    out.push(Class {
+                        mode: r.mode,
+                        status: o.status,
+                        key,
+                        rules: vec![],
+                        cases: vec![],
+                    });
+                    out.last_mut().expect("just pushed")
+                }
+            };
+            k.cases.push((c, o));
+            if let Some(rule) = rule.filter(|r| !k.rules.contains(r)) {
+                k.rules.push(rule);
             }
         }
     }
     for k in &mut out {
         k.cases
             .sort_by(|a, b| (a.0.bytes.len(), &a.0.id).cmp(&(b.0.bytes.len(), &b.0.id)));
+        k.rules.sort();
     }
-    out.sort_by_key(|k| (k.mode, k.status, k.rule.map(idx::Rule::code)));
+    out.sort_by(|a, b| (a.mode, a.status, &a.key).cmp(&(b.mode, b.status, &b.key)));
     out
 }
 
-/// The class's heading: what goes wrong, on which rule.
+/// The class's heading: what goes wrong, on what.
 pub fn heading(k: &Class<'_>) -> String {
     let what = match k.status {
         Status::AcceptedInvalid => "accepts invalid files",
@@ -75,20 +113,47 @@ pub fn heading(k: &Class<'_>) -> String {
         Status::Timeout => "hangs",
         _ => "differs",
     };
-    let on = match k.rule {
-        Some(_) if k.not_idx => {
-            "IDX401-IDX420 (data that is not IDX: a byte-swapped header, compressed or archived data, another file format)".to_string()
-        }
-        Some(r) => format!("{} {} ({})", r.code(), r.name(), r.title()),
-        None => "valid files without findings".to_string(),
+    let codes = || {
+        k.rules
+            .iter()
+            .filter(|r| r.severity() == idx::Severity::Error)
+            .map(|r| r.code())
+            .collect::<Vec<_>>()
+            .join(", ")
     };
-    format!("{} {what}: {on}", k.mode.as_str())
+    let on = match k.key.as_str() {
+        NOT_IDX => format!(
+            "{NOT_IDX} (data that is not IDX: a byte-swapped header, compressed or archived data, another file format)"
+        ),
+        "invalid" => format!("on invalid files ({})", codes()),
+        "valid" => String::new(),
+        "dtype" | "shape" | "byte order" | "elements" => {
+            format!("the {} of valid files", k.key)
+        }
+        code => match idx::Rule::find(code) {
+            Some(r) => format!("{} {} ({})", r.code(), r.name(), r.title()),
+            None => code.to_string(),
+        },
+    };
+    let sep = match k.key.as_str() {
+        "valid" => "",
+        "invalid" => " ",
+        _ => ": ",
+    };
+    if k.status == Status::WrongContent {
+        return format!(
+            "{} returns the wrong {}",
+            k.mode.as_str(),
+            on.trim_start_matches("the ")
+        );
+    }
+    format!("{} {what}{sep}{on}", k.mode.as_str())
 }
 
 /// The one-sentence fix suggested for a class.
 pub fn suggested_fix(k: &Class<'_>) -> String {
     let detail = k.cases.first().map_or("", |(_, o)| o.detail.as_str());
-    let code = k.rule.map_or("", idx::Rule::code);
+    let code = k.key.as_str();
     match k.status {
         Status::AcceptedInvalid => match code {
             "IDX101" => "Reject a file whose first two magic bytes are not both 0x00.".into(),
@@ -98,14 +163,14 @@ pub fn suggested_fix(k: &Class<'_>) -> String {
             "IDX202" => "Compare the bytes present with the product of the dimensions times the element size, and reject a file with fewer.".into(),
             "IDX203" => "Compare the file length with the header length plus the product of the dimensions times the element size, and reject a file with bytes left over.".into(),
             "IDX701" => "Read a gzip stream to its end so the decompressor's CRC and length checks run, and reject the file when they fail.".into(),
-            _ if k.not_idx => "Check the magic (two 0x00 bytes, a known type code, a rank) and the size it implies before reading anything else, so files of other formats are rejected.".into(),
+            NOT_IDX => "Check the magic (two 0x00 bytes, a known type code, a rank) and the size it implies before reading anything else, so files of other formats are rejected.".into(),
             _ => format!("Reject the file: the spec makes it invalid ({code})."),
         },
         Status::RejectedValid if k.mode == Mode::Writer => "Write every element type (u8, i8, i16, i32, f32, f64) and every rank from 1 up the spec allows, instead of refusing them.".into(),
         Status::RejectedValid => "Accept every element type (u8, i8, i16, i32, f32, f64) and every rank the spec allows, taking the shape from the header instead of expecting a fixed layout.".into(),
-        Status::WrongContent if detail.contains("little-endian") => "Read multi-byte elements big-endian, as the spec requires (in numpy, a dtype with '>').".into(),
-        Status::WrongContent if detail.starts_with("dtype") => "Map each type code to its element type (0x08 u8, 0x09 i8, 0x0B i16, 0x0C i32, 0x0D f32, 0x0E f64) instead of assuming one.".into(),
-        Status::WrongContent if detail.starts_with("shape") => "Take the shape from the header's dimension list instead of assuming one.".into(),
+        Status::WrongContent if k.key == "byte order" => "Read multi-byte elements big-endian, as the spec requires (in numpy, a dtype with '>').".into(),
+        Status::WrongContent if k.key == "dtype" => "Map each type code to its element type (0x08 u8, 0x09 i8, 0x0B i16, 0x0C i32, 0x0D f32, 0x0E f64) instead of assuming one.".into(),
+        Status::WrongContent if k.key == "shape" => "Take the shape from the header's dimension list instead of assuming one.".into(),
         Status::WrongContent if detail.contains("0x7f") || detail.contains("0xff") => "Copy float elements bit for bit (no conversion through another float type), so NaN payloads and signalling NaNs survive.".into(),
         Status::WrongContent => "Return the elements exactly as stored, in row-major order.".into(),
         Status::WrongBytes => "Write the 4-byte magic, one big-endian 4-byte count per dimension and the elements big-endian, bit for bit, and nothing else.".into(),

@@ -245,3 +245,71 @@ fn the_hex_dump_is_cut_and_aligned() {
         "00000000: 00010203 04050607 08090a0b 0c0d0e0f  ................\n"
     );
 }
+
+fn outcome(id: &str, status: runner::Status, detail: &str) -> runner::Outcome {
+    let all = cases::all();
+    let c = all.iter().find(|c| c.id == id).unwrap();
+    runner::Outcome {
+        id: id.into(),
+        verdict: c.verdict,
+        status,
+        detail: detail.into(),
+        failed: true,
+        expected_failure: false,
+        elapsed: std::time::Duration::ZERO,
+    }
+}
+
+#[test]
+fn crashes_on_any_rule_are_one_class_and_wrong_content_is_split_by_what_differs() {
+    use idx_conformance::reports;
+    use runner::Status::{AcceptedInvalid, Crash, WrongContent};
+    let r = Report {
+        name: "x".into(),
+        version: "x 1".into(),
+        mode: Mode::Reader,
+        command: vec!["x".into()],
+        persistent: false,
+        timeout: std::time::Duration::from_secs(1),
+        memory_mib: None,
+        outcomes: vec![
+            outcome("invalid-hostile-4gib-u8", Crash, "MemoryError"),
+            outcome("invalid-size-overflow-f64", Crash, "MemoryError"),
+            outcome("invalid-reserved-byte0", AcceptedInvalid, "returned u8"),
+            outcome("invalid-pdf", AcceptedInvalid, "returned u8"),
+            outcome("invalid-png", AcceptedInvalid, "returned u8"),
+            outcome(
+                "valid-u8-rank2",
+                WrongContent,
+                "shape [2] instead of [2, 3]",
+            ),
+            outcome(
+                "valid-u8-rank4",
+                WrongContent,
+                "shape [2] instead of [2, 3, 4, 5]",
+            ),
+            outcome("valid-i16-rank1", WrongContent, "dtype u8 instead of i16"),
+        ],
+        skipped: vec![],
+        notes: vec![],
+        elapsed: std::time::Duration::ZERO,
+    };
+    let all = cases::all();
+    let ks = reports::classes(&all, &[&r]);
+    let headings: Vec<String> = ks.iter().map(reports::heading).collect();
+    assert_eq!(
+        headings,
+        [
+            "reader accepts invalid files: IDX101 reserved-bytes (the first two bytes of the magic must be 0x00)",
+            "reader accepts invalid files: IDX401-IDX420 (data that is not IDX: a byte-swapped header, compressed or archived data, another file format)",
+            "reader returns the wrong dtype of valid files",
+            "reader returns the wrong shape of valid files",
+            "reader crashes on invalid files (IDX201, IDX202)",
+        ]
+    );
+    assert_eq!(ks[3].cases[0].0.id, "valid-u8-rank2", "the smallest first");
+    assert_eq!(
+        reports::suggested_fix(&ks[3]),
+        "Take the shape from the header's dimension list instead of assuming one."
+    );
+}
