@@ -467,8 +467,12 @@ pub fn render_html(cases: &[Case], reports: &[Report]) -> String {
             let id = &row.case.id;
             let _ = write!(
                 s,
-                "<tr class=\"case-row\" data-case=\"{id}\"><th class=\"id\"><a href=\"#c-{id}\">{id}</a></th><td class=\"v\">{}</td>",
-                row.case.verdict.as_str()
+                "<tr class=\"case-row\" data-case=\"{id}\"><th class=\"id\"><a href=\"#c-{id}\">{id}</a></th><td class=\"v\" title=\"{}\">{}</td>",
+                row.case.verdict.as_str(),
+                match row.case.verdict {
+                    Verdict::ImplementationDefined => "impl.",
+                    v => v.as_str(),
+                }
             );
             for (i, cell) in row.cells.iter().enumerate() {
                 let st = cell.map(|o| o.status);
