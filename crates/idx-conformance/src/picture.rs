@@ -155,18 +155,70 @@ pub fn pixels(g: &Grid<'_>) -> (Layout, Vec<u8>) {
 /// The PNG file of the grid of `reports` over `cases`.
 ///
 /// # Errors
-/// Encoding errors (none expected for an in-memory buffer).
+/// Compression errors (none expected for an in-memory buffer).
 pub fn render_png(cases: &[Case], reports: &[Report]) -> Result<Vec<u8>, String> {
     let g = page::grid(cases, reports);
     let (l, px) = pixels(&g);
-    let mut out = Vec::new();
-    {
-        let mut enc = png::Encoder::new(&mut out, l.width, l.height);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Best);
-        let mut w = enc.write_header().map_err(|e| e.to_string())?;
-        w.write_image_data(&px).map_err(|e| e.to_string())?;
+    encode_png(l.width, l.height, &px)
+}
+
+/// A PNG file of 8-bit RGB pixels (row-major), every row unfiltered, the
+/// data zlib-compressed with the workspace's flate2. Written here rather
+/// than with the `png` crate, whose default features switch flate2's
+/// backend for every crate built with it (and with it how `idx` reads a
+/// damaged gzip stream).
+///
+/// # Errors
+/// Compression errors (none expected for an in-memory buffer).
+pub fn encode_png(width: u32, height: u32, rgb: &[u8]) -> Result<Vec<u8>, String> {
+    use std::io::Write as _;
+    let stride = width as usize * 3;
+    if rgb.len() != stride * height as usize {
+        return Err(format!(
+            "{} bytes of pixels for {width} x {height}",
+            rgb.len()
+        ));
+    }
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    for row in rgb.chunks(stride.max(1)) {
+        z.write_all(&[0]).map_err(|e| e.to_string())?;
+        z.write_all(row).map_err(|e| e.to_string())?;
+    }
+    let idat = z.finish().map_err(|e| e.to_string())?;
+    let mut ihdr = Vec::with_capacity(13);
+    ihdr.extend_from_slice(&width.to_be_bytes());
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    // bit depth 8, colour type 2 (RGB), deflate, adaptive filtering, no interlace
+    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    for (kind, data) in [
+        (b"IHDR", &ihdr[..]),
+        (b"IDAT", &idat[..]),
+        (b"IEND", &[][..]),
+    ] {
+        let len = u32::try_from(data.len()).map_err(|_| "a PNG chunk over 4 GiB".to_string())?;
+        out.extend_from_slice(&len.to_be_bytes());
+        let start = out.len();
+        out.extend_from_slice(kind);
+        out.extend_from_slice(data);
+        let crc = crc32(&out[start..]);
+        out.extend_from_slice(&crc.to_be_bytes());
     }
     Ok(out)
+}
+
+/// CRC-32 (ISO-HDLC, as PNG chunks use).
+pub fn crc32(bytes: &[u8]) -> u32 {
+    let mut c = 0xffff_ffffu32;
+    for &b in bytes {
+        c ^= u32::from(b);
+        for _ in 0..8 {
+            c = if c & 1 == 1 {
+                0xedb8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+        }
+    }
+    !c
 }
