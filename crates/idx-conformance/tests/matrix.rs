@@ -185,7 +185,8 @@ fn one_run_writes_json_results_and_markdown_and_merges_saved_results() {
     assert!(text.contains("| other | reader | other 2.0 |"), "{text}");
     assert!(text.contains("- **fake**: Accepts everything."), "{text}");
     assert!(
-        text.contains("reader accepted-invalid: `invalid-reserved-byte0`"),
+        text.contains("reader accepted-invalid: `invalid-width-*-under-*` (4), ")
+            && text.contains(", `invalid-reserved-byte0`, "),
         "{text}"
     );
     assert!(
