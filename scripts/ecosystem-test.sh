@@ -6,6 +6,8 @@
 #     idx-validate and idx commands and the Python package
 #  3. pre-commit try-repo with a good and a bad file
 #  4. action.yml's structure, and the command its Validate step runs
+#  5. conformance/action.yml's structure, and its test steps' scripts run
+#     against the test adapter (scripts/conformance-action-test.sh)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -82,4 +84,7 @@ if [ "$status" -ne 1 ] || [[ "$out" != "::error file=corpus/invalid/invalid-trai
   echo "action's Validate step: status $status, output: $out"; exit 1
 fi
 echo "action.yml: ok"
+
+echo "-- conformance/action.yml (another project's reader or writer in its CI)"
+PYTHON="$work/tools/bin/python" scripts/conformance-action-test.sh "$work/cargo/bin"
 echo "ecosystem: all channels ok"

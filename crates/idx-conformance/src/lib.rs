@@ -9,8 +9,12 @@ pub use idx_content as content;
 pub mod corpus;
 pub mod datasets;
 pub mod differential;
+pub mod font;
 pub mod matrix;
+pub mod page;
+pub mod picture;
 pub mod process;
+pub mod reports;
 pub mod runner;
 
 /// The corpus folder of this repository.

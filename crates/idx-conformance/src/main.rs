@@ -130,6 +130,22 @@ struct MatrixArgs {
     /// Where to write the Markdown (nothing written when absent).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Also write the matrix as a self-contained HTML page (every case a
+    /// row, every implementation a column, a colour per status, filters;
+    /// e.g. corpus/matrix.html).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Also write a PNG of the whole grid (e.g. corpus/matrix.png).
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Write `<name>.md` here for every third-party implementation with
+    /// failures (one section per failure class; e.g. corpus/reports), and
+    /// remove the report of a run implementation that has none.
+    #[arg(long, value_name = "DIR")]
+    reports: Option<PathBuf>,
+    /// Run nothing: render only the results given with --merge.
+    #[arg(long, conflicts_with_all = ["install", "only", "check", "write_expected"])]
+    no_run: bool,
     /// Exit 1 when a result differs from the implementation's committed
     /// expected failures (a new failure, or a listed case that passed).
     #[arg(long)]
@@ -184,6 +200,15 @@ struct RunArgs {
     /// A file of case-ID globs expected to fail (one per line, # comments).
     #[arg(long)]
     expected_failures: Option<PathBuf>,
+    /// Exit 1 also when a case the expected-failures file lists passes:
+    /// any change from the file fails (for CI; update the file with
+    /// --write-expected after checking the change).
+    #[arg(long)]
+    strict_expected: bool,
+    /// Write the expected-failures file these results imply (every failed
+    /// case, with its status and detail as a comment).
+    #[arg(long, value_name = "FILE")]
+    write_expected: Option<PathBuf>,
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -310,9 +335,23 @@ fn run(mode: Mode, a: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    if let Some(p) = &a.write_expected {
+        if let Err(e) = std::fs::write(p, matrix::expected_failures_text(&report)) {
+            eprintln!("error: {}: {e}", p.display());
+            return ExitCode::from(2);
+        }
+    }
     match a.format {
         Format::Human => print!("{}", report.render_human()),
         Format::Json => println!("{}", report.to_json()),
+    }
+    let passes = runner::unexpected_passes(&report.outcomes);
+    if a.strict_expected && passes > 0 {
+        eprintln!(
+            "{} listed in the expected failures passed (XPASS above): remove them from the file",
+            idx::plural::count(passes as u64, "case")
+        );
+        return ExitCode::FAILURE;
     }
     if runner::unexpected(&report.outcomes) == 0 {
         ExitCode::SUCCESS
@@ -478,7 +517,9 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
     let selected: Vec<&matrix::Description> = descriptions
         .iter()
         .filter(|d| {
-            if m.only.is_empty() {
+            if m.no_run {
+                false
+            } else if m.only.is_empty() {
                 d.ci
             } else {
                 m.only.contains(&d.name)
@@ -554,7 +595,7 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
         reports.extend(rs);
     }
     let mut merge = m.merge.clone();
-    if m.only.is_empty() {
+    if m.only.is_empty() && !m.no_run {
         for d in descriptions.iter().filter(|d| !d.ci) {
             merge.extend(d.saved_results.iter().map(|f| places.adapters.join(f)));
         }
@@ -563,17 +604,26 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
         let v: Result<serde_json::Value, String> = std::fs::read(p)
             .map_err(|e| e.to_string())
             .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()));
+        let mut stale = None;
         if let Ok(v) = &v {
             // saved results must be of this corpus (same cases, same bytes)
             // flagged, not failed: rerunning them needs a heavy install
             // outside CI (scripts/torchvision-matrix.sh)
             if let Err(why) = corpus::results_match(v, &cases) {
                 println!("  STALE {}: {why}", p.display());
+                stale = Some(why);
             }
         }
         let r = v.and_then(|v| runner::Report::from_json(&v));
         match r {
-            Ok(r) => reports.push(r),
+            Ok(mut r) => {
+                if let Some(why) = stale {
+                    // the page and the reports mark the column
+                    r.notes
+                        .push(format!("{}{why}", idx_conformance::page::STALE));
+                }
+                reports.push(r);
+            }
             Err(e) => {
                 eprintln!("error: {}: {e}", p.display());
                 return ExitCode::from(2);
@@ -588,6 +638,28 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
         }
         println!("wrote {}", out.display());
     }
+    if let Some(out) = &m.html {
+        if let Err(e) = std::fs::write(out, idx_conformance::page::render_html(&cases, &reports)) {
+            eprintln!("error: {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+        println!("wrote {}", out.display());
+    }
+    if let Some(out) = &m.png {
+        let w = idx_conformance::picture::render_png(&cases, &reports)
+            .and_then(|b| std::fs::write(out, b).map_err(|e| e.to_string()));
+        if let Err(e) = w {
+            eprintln!("error: {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+        println!("wrote {}", out.display());
+    }
+    if let Some(dir) = &m.reports {
+        if let Err(e) = write_reports(dir, &cases, &reports) {
+            eprintln!("error: {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
     if m.check && !changes.is_empty() {
         eprintln!(
             "{} result(s) differ from the committed expected failures (see CHANGED above)",
@@ -596,4 +668,28 @@ fn matrix_command(m: MatrixArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+fn write_reports(
+    dir: &std::path::Path,
+    cases: &[cases::Case],
+    reports: &[runner::Report],
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let written = idx_conformance::reports::all(cases, reports);
+    for (name, md) in &written {
+        let p = dir.join(format!("{name}.md"));
+        std::fs::write(&p, md)?;
+        println!("wrote {}", p.display());
+    }
+    for r in reports {
+        if r.name != "reference" && !written.iter().any(|(n, _)| *n == r.name) {
+            let p = dir.join(format!("{}.md", r.name));
+            if p.is_file() {
+                std::fs::remove_file(&p)?;
+                println!("removed {} (no failures)", p.display());
+            }
+        }
+    }
+    Ok(())
 }

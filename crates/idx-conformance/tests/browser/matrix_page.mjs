@@ -1,0 +1,276 @@
+// The matrix page in a real headless browser (Debian's chromium), driven
+// over the DevTools protocol on a pipe (--remote-debugging-pipe), with no
+// npm packages:
+//
+//   node matrix_page.mjs PAGE.html RESULTS.json...
+//
+// RESULTS are the runner's JSON results the page was made from
+// (`matrix --results DIR`, `--merge FILE`). Checks that the page loads with
+// no console error, no exception and no request outside itself; that every
+// cell has a status and it is the one in the results; that the screenshot's
+// colour of sampled cells is the legend's colour of that status; that the
+// status and implementation filters hide what they should; and that a cell
+// opens its case's panel with the implementation's answer. Exit 1 on the
+// first failed check. CHROMIUM names the browser (default: chromium);
+// SCREENSHOT=FILE keeps the screenshot.
+
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { inflateSync } from "node:zlib";
+
+const started = Date.now();
+const [page, ...resultFiles] = process.argv.slice(2);
+if (!page || resultFiles.length === 0) {
+  console.error("usage: node matrix_page.mjs PAGE.html RESULTS.json...");
+  process.exit(2);
+}
+
+function fail(msg) {
+  console.error(`matrix page: FAIL: ${msg}`);
+  cleanup();
+  process.exit(1);
+}
+
+// --- the data the page was made from
+const expected = new Map(); // "name mode" -> Map(case id -> status)
+for (const f of resultFiles) {
+  const v = JSON.parse(readFileSync(f, "utf8"));
+  const m = new Map(v.results.map((r) => [r.id, r.status]));
+  expected.set(`${v.implementation.name} ${v.mode}`, m);
+}
+
+// --- chromium over a pipe
+const profile = mkdtempSync(join(tmpdir(), "matrix-page-"));
+const browser = spawn(
+  process.env.CHROMIUM || "chromium",
+  [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-extensions",
+    "--hide-scrollbars",
+    "--force-device-scale-factor=1",
+    "--force-color-profile=srgb",
+    "--remote-debugging-pipe",
+    `--user-data-dir=${profile}`,
+    "about:blank",
+  ],
+  { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] },
+);
+let stderr = "";
+browser.stderr.on("data", (d) => (stderr += d));
+function cleanup() {
+  try {
+    browser.kill("SIGKILL");
+  } catch {}
+  try {
+    rmSync(profile, { recursive: true, force: true });
+  } catch {}
+}
+const timer = setTimeout(() => fail(`no result in 60 s; chromium said: ${stderr.slice(-2000)}`), 60000);
+browser.on("exit", (code) => {
+  if (!done) fail(`chromium exited (${code}): ${stderr.slice(-2000)}`);
+});
+let done = false;
+
+const toBrowser = browser.stdio[3];
+const fromBrowser = browser.stdio[4];
+let nextId = 1;
+const pending = new Map();
+const listeners = [];
+let buf = Buffer.alloc(0);
+fromBrowser.on("data", (chunk) => {
+  buf = Buffer.concat([buf, chunk]);
+  let end;
+  while ((end = buf.indexOf(0)) >= 0) {
+    const msg = JSON.parse(buf.subarray(0, end).toString("utf8"));
+    buf = buf.subarray(end + 1);
+    if (msg.id && pending.has(msg.id)) {
+      const { ok, ko } = pending.get(msg.id);
+      pending.delete(msg.id);
+      msg.error ? ko(new Error(JSON.stringify(msg.error))) : ok(msg.result);
+    } else if (msg.method) {
+      listeners.forEach((l) => l(msg));
+    }
+  }
+});
+function send(method, params = {}, sessionId) {
+  const id = nextId++;
+  const msg = { id, method, params };
+  if (sessionId) msg.sessionId = sessionId;
+  toBrowser.write(JSON.stringify(msg) + "\0");
+  return new Promise((ok, ko) => pending.set(id, { ok, ko }));
+}
+function waitFor(method) {
+  return new Promise((ok) => listeners.push((m) => m.method === method && ok(m)));
+}
+
+// --- a minimal PNG decoder (8-bit RGB or RGBA, no interlace)
+function decodePng(b) {
+  let p = 8;
+  let w, h, type;
+  const idat = [];
+  while (p < b.length) {
+    const len = b.readUInt32BE(p);
+    const kind = b.toString("latin1", p + 4, p + 8);
+    const data = b.subarray(p + 8, p + 8 + len);
+    if (kind === "IHDR") {
+      w = data.readUInt32BE(0);
+      h = data.readUInt32BE(4);
+      if (data[8] !== 8 || data[12] !== 0) throw new Error("unsupported PNG");
+      type = data[9];
+    } else if (kind === "IDAT") idat.push(data);
+    p += 12 + len;
+  }
+  const bpp = type === 6 ? 4 : type === 2 ? 3 : 0;
+  if (!bpp) throw new Error(`PNG colour type ${type}`);
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = w * bpp;
+  const out = Buffer.alloc(h * stride);
+  for (let y = 0; y < h; y++) {
+    const f = raw[y * (stride + 1)];
+    const src = y * (stride + 1) + 1;
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? out[y * stride + x - bpp] : 0;
+      const up = y > 0 ? out[(y - 1) * stride + x] : 0;
+      const c = x >= bpp && y > 0 ? out[(y - 1) * stride + x - bpp] : 0;
+      let v = raw[src + x];
+      if (f === 1) v += a;
+      else if (f === 2) v += up;
+      else if (f === 3) v += (a + up) >> 1;
+      else if (f === 4) {
+        const pa = Math.abs(up - c), pb = Math.abs(a - c), pc = Math.abs(a + up - 2 * c);
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? up : c;
+      }
+      out[y * stride + x] = v & 0xff;
+    }
+  }
+  return { w, h, pixel: (x, y) => [...out.subarray(y * stride + x * bpp, y * stride + x * bpp + 3)] };
+}
+
+// --- the test
+const problems = [];
+const requests = [];
+listeners.push((m) => {
+  if (m.method === "Runtime.exceptionThrown") problems.push(`exception: ${JSON.stringify(m.params.exceptionDetails).slice(0, 300)}`);
+  if (m.method === "Runtime.consoleAPICalled" && ["error", "assert", "warning"].includes(m.params.type))
+    problems.push(`console.${m.params.type}: ${m.params.args.map((a) => a.value ?? a.description).join(" ")}`);
+  if (m.method === "Log.entryAdded" && ["error", "warning"].includes(m.params.entry.level))
+    problems.push(`log ${m.params.entry.level}: ${m.params.entry.text} ${m.params.entry.url || ""}`);
+  if (m.method === "Network.requestWillBeSent") requests.push(m.params.request.url);
+});
+
+const url = pathToFileURL(resolve(page)).href;
+const { targetId } = await send("Target.createTarget", { url: "about:blank" });
+const { sessionId: s } = await send("Target.attachToTarget", { targetId, flatten: true });
+for (const d of ["Page", "Runtime", "Log", "Network"]) await send(`${d}.enable`, {}, s);
+await send("Emulation.setDeviceMetricsOverride", { width: 1600, height: 1000, deviceScaleFactor: 1, mobile: false }, s);
+const loaded = waitFor("Page.loadEventFired");
+await send("Page.navigate", { url }, s);
+await loaded;
+
+async function js(expr) {
+  const r = await send("Runtime.evaluate", { expression: expr, returnByValue: true, awaitPromise: true }, s);
+  if (r.exceptionDetails) fail(`evaluating ${expr.slice(0, 80)}: ${JSON.stringify(r.exceptionDetails).slice(0, 300)}`);
+  return r.result.value;
+}
+
+// every cell has a status, the one in the results
+const grid = await js(`(() => {
+  const cols = [...document.querySelectorAll('#impl-filter input')].map(i => i.dataset.name + ' ' + i.dataset.mode);
+  const rows = [...document.querySelectorAll('#grid tr.case-row')].map(r => ({
+    id: r.dataset.case,
+    cells: [...r.querySelectorAll('td.c')].map(c => {
+      const b = c.getBoundingClientRect();
+      return { col: +c.dataset.col, status: c.dataset.status || '', x: b.left + scrollX, y: b.top + scrollY };
+    }),
+  }));
+  const legend = [...document.querySelectorAll('[data-legend]')].map(e => {
+    const b = e.getBoundingClientRect();
+    return { status: e.dataset.legend, x: b.left + scrollX, y: b.top + scrollY };
+  });
+  return { cols, rows, legend, height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth };
+})()`);
+const known = new Set(grid.legend.map((l) => l.status));
+if (grid.rows.length === 0) fail("no case rows");
+if (grid.cols.length !== expected.size) fail(`${grid.cols.length} columns, ${expected.size} results files`);
+for (const c of grid.cols) if (!expected.has(c)) fail(`column ${c} has no results file`);
+let cells = 0;
+const seenCases = new Set();
+for (const r of grid.rows) {
+  seenCases.add(r.id);
+  if (r.cells.length !== grid.cols.length) fail(`${r.id}: ${r.cells.length} cells`);
+  for (const c of r.cells) {
+    cells++;
+    if (!known.has(c.status)) fail(`${r.id} column ${c.col}: status ${JSON.stringify(c.status)} not in the legend`);
+    const want = expected.get(grid.cols[c.col]).get(r.id) ?? "not-run";
+    if (c.status !== want) fail(`${r.id} ${grid.cols[c.col]}: page says ${c.status}, results say ${want}`);
+  }
+}
+
+// the screenshot: sampled cells have their status's legend colour
+await send("Emulation.setDeviceMetricsOverride", { width: Math.max(1600, Math.ceil(grid.width)), height: Math.ceil(grid.height), deviceScaleFactor: 1, mobile: false }, s);
+const shot = await send("Page.captureScreenshot", { format: "png", captureBeyondViewport: true }, s);
+const png = decodePng(Buffer.from(shot.data, "base64"));
+if (process.env.SCREENSHOT) writeFileSync(process.env.SCREENSHOT, Buffer.from(shot.data, "base64"));
+const at = (x, y) => png.pixel(Math.floor(x) + 3, Math.floor(y) + 3);
+const legendColour = new Map(grid.legend.map((l) => [l.status, at(l.x, l.y).join(",")]));
+if (new Set(legendColour.values()).size !== legendColour.size) fail(`legend colours are not distinct: ${[...legendColour]}`);
+const all = grid.rows.flatMap((r) => r.cells.map((c) => ({ ...c, id: r.id })));
+const sample = all.filter((c, i) => i % 17 === 0);
+for (const st of known) { const c = all.find((c) => c.status === st); if (c) sample.push(c); }
+for (const c of sample) {
+  const got = at(c.x, c.y).join(",");
+  if (got !== legendColour.get(c.status)) fail(`${c.id} ${grid.cols[c.col]} (${c.status}): pixel ${got}, legend ${legendColour.get(c.status)}`);
+}
+
+// the status filter: only "crash" checked leaves the rows with a crash
+const byStatus = (st) => grid.rows.filter((r) => r.cells.some((c) => c.status === st)).map((r) => r.id).sort();
+const visibleRows = `[...document.querySelectorAll('#grid tr.case-row')].filter(r => r.offsetParent !== null).map(r => r.dataset.case).sort()`;
+// the status with the fewest rows (but some): the most discriminating
+const pick = [...known]
+  .filter((st) => st !== "not-run" && byStatus(st).length > 0)
+  .sort((a, b) => byStatus(a).length - byStatus(b).length)[0];
+await js(`document.querySelectorAll('#status-filter input').forEach(i => { if (i.checked !== (i.dataset.status === ${JSON.stringify(pick)})) i.click(); })`);
+const onlyPick = await js(visibleRows);
+if (JSON.stringify(onlyPick) !== JSON.stringify(byStatus(pick))) fail(`filtered on ${pick}: ${onlyPick.length} rows shown, ${byStatus(pick).length} expected`);
+await js(`document.querySelector('button[data-set=all]').click()`);
+const allRows = await js(visibleRows);
+const nonEmpty = grid.rows.filter((r) => r.cells.some((c) => c.status !== "not-run")).length;
+if (allRows.length !== nonEmpty) fail(`all statuses: ${allRows.length} rows shown, ${nonEmpty} expected`);
+
+// the implementation filter: unchecking a column hides its cells only
+await js(`document.querySelector('#impl-filter input[data-col="0"]').click()`);
+const hidden = await js(`(() => { const c = [...document.querySelectorAll('#grid [data-col]')];
+  return { zero: c.filter(e => e.dataset.col === '0' && e.offsetParent !== null).length,
+           other: c.filter(e => e.dataset.col !== '0' && e.offsetParent === null && !e.closest('tr').hidden).length }; })()`);
+if (hidden.zero !== 0 || hidden.other !== 0) fail(`implementation filter: ${hidden.zero} cells of column 0 still shown, ${hidden.other} others hidden`);
+await js(`document.querySelector('#impl-filter input[data-col="0"]').click()`);
+
+// a cell opens its case's panel with that implementation's answer
+const probe = all.find((c) => c.status !== "not-run" && c.status !== "pass") || all.find((c) => c.status !== "not-run");
+const panel = await js(`(() => {
+  document.querySelector('tr[data-case="${probe.id}"] td.c[data-col="${probe.col}"] a').click();
+  const sec = document.getElementById('c-${probe.id}');
+  const row = document.getElementById('r-${probe.id}-${probe.col}');
+  return { hash: location.hash, shown: getComputedStyle(sec).display, text: row ? row.textContent : '', hex: sec.querySelector('pre').textContent.slice(0, 9) };
+})()`);
+if (panel.shown !== "block" || !panel.text.includes(probe.status) || panel.hex !== "00000000:")
+  fail(`clicking ${probe.id} ${grid.cols[probe.col]}: ${JSON.stringify(panel)}`);
+
+const outside = requests.filter((u) => u !== url && !u.startsWith("data:") && u !== "about:blank");
+if (outside.length) fail(`requests outside the page: ${outside.join(", ")}`);
+if (problems.length) fail(`console: ${problems.join(" | ")}`);
+done = true;
+clearTimeout(timer);
+cleanup();
+console.log(
+  `matrix page: ok: ${grid.rows.length} cases x ${grid.cols.length} columns (${cells} cells) match the results; ` +
+    `${sample.length} sampled cell colours match the legend; filters (${pick}, column 0) and a case panel work; ` +
+    `no console errors, no requests; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
