@@ -142,7 +142,7 @@ impl Fix {
     /// True when some edit changes a header field other than the reserved
     /// bytes (type, rank, dimensions): the payload must then be looked at
     /// again under the new header.
-    fn changes_header_fields(&self) -> bool {
+    pub(crate) fn changes_header_fields(&self) -> bool {
         self.edits.iter().any(|e| match e {
             Edit::Replace { offset, bytes } => offset + bytes.len() as u64 > 2,
             _ => false,
