@@ -1,0 +1,150 @@
+//! A reader's content against the expected content: the first difference,
+//! and whether the data is byte-swapped.
+
+use crate::content::{Content, Values};
+
+/// A content mismatch.
+#[derive(Debug, Clone)]
+pub struct Mismatch {
+    /// What differs.
+    pub detail: String,
+    /// The data equals the expected data with every element byte-swapped.
+    pub byte_swapped: bool,
+}
+
+/// `[2, 3]`; a long shape is cut (`[2, 1, 1, 1, …, 1, 3] (rank 255)`).
+fn shape_text(s: &[u32]) -> String {
+    if s.len() <= 8 {
+        return format!("{s:?}");
+    }
+    let head: Vec<String> = s[..4].iter().map(u32::to_string).collect();
+    let tail: Vec<String> = s[s.len() - 2..].iter().map(u32::to_string).collect();
+    format!(
+        "[{}, …, {}] (rank {})",
+        head.join(", "),
+        tail.join(", "),
+        s.len()
+    )
+}
+
+fn element(v: &Values, i: usize) -> String {
+    match v {
+        Values::Int(x) => x.get(i).map_or("-".into(), |x| x.to_string()),
+        Values::F32(x) => x.get(i).map_or("-".into(), |b| {
+            format!("0x{b:08x} ({:?})", f32::from_bits(*b))
+        }),
+        Values::F64(x) => x.get(i).map_or("-".into(), |b| {
+            format!("0x{b:016x} ({:?})", f64::from_bits(*b))
+        }),
+    }
+}
+
+/// `u8 shape [11]: 0, 0, 8, 1, …`: what a reader returned.
+pub fn describe(c: &Content) -> String {
+    let n = c.values.len();
+    let first: Vec<String> = (0..n.min(8))
+        .map(|i| match &c.values {
+            Values::F32(x) => format!("0x{:08x}", x[i]),
+            Values::F64(x) => format!("0x{:016x}", x[i]),
+            Values::Int(x) => x[i].to_string(),
+        })
+        .collect();
+    format!(
+        "{} shape {}: {}{}",
+        c.dtype.name(),
+        shape_text(&c.shape),
+        if n == 0 {
+            "no elements".to_string()
+        } else {
+            first.join(", ")
+        },
+        if n > 8 { ", …" } else { "" }
+    )
+}
+
+fn swapped(v: &Values, dtype: idx::ElementType) -> Option<Values> {
+    Some(match v {
+        Values::Int(x) => Values::Int(
+            x.iter()
+                .map(|&e| match dtype {
+                    idx::ElementType::I16 => i64::from((e as i16).swap_bytes()),
+                    idx::ElementType::I32 => i64::from((e as i32).swap_bytes()),
+                    _ => e,
+                })
+                .collect(),
+        ),
+        Values::F32(x) => Values::F32(x.iter().map(|b| b.swap_bytes()).collect()),
+        Values::F64(x) => Values::F64(x.iter().map(|b| b.swap_bytes()).collect()),
+    })
+    .filter(|_| dtype.size() > 1)
+}
+
+/// Compares a reader's content with the expected content.
+///
+/// # Errors
+/// What differs: dtypes, shapes, or the first differing element (index and
+/// both values, floats in hex), and whether the data is byte-swapped.
+pub fn compare(expected: &Content, got: &Content) -> Result<(), Mismatch> {
+    let plain = |detail: String| Mismatch {
+        detail,
+        byte_swapped: false,
+    };
+    if got.dtype != expected.dtype {
+        return Err(plain(format!(
+            "dtype {} instead of {} (shape {}, expected {})",
+            got.dtype.name(),
+            expected.dtype.name(),
+            shape_text(&got.shape),
+            shape_text(&expected.shape)
+        )));
+    }
+    if got.shape != expected.shape {
+        let same = if got.values == expected.values {
+            "; the same elements in the same order"
+        } else {
+            ""
+        };
+        return Err(plain(format!(
+            "shape {} instead of {} ({}, {} elements instead of {}{same})",
+            shape_text(&got.shape),
+            shape_text(&expected.shape),
+            got.dtype.name(),
+            got.values.len(),
+            expected.values.len()
+        )));
+    }
+    if got.values == expected.values {
+        return Ok(());
+    }
+    let n = got.values.len();
+    let differs = |i: usize| match (&got.values, &expected.values) {
+        (Values::Int(a), Values::Int(b)) => a.get(i) != b.get(i),
+        (Values::F32(a), Values::F32(b)) => a.get(i) != b.get(i),
+        (Values::F64(a), Values::F64(b)) => a.get(i) != b.get(i),
+        _ => true,
+    };
+    let diffs: Vec<usize> = (0..n).filter(|&i| differs(i)).collect();
+    // the first element that differs (an element that reads the same either
+    // way, 0 byte-swapped, is not one)
+    let first = diffs.first().copied().unwrap_or(0);
+    if swapped(&expected.values, expected.dtype).as_ref() == Some(&got.values) {
+        return Err(Mismatch {
+            detail: format!(
+                "reads multi-byte elements little-endian: every element is byte-swapped \
+                 (element {first} is {} instead of {}; {} of {n} elements differ)",
+                element(&got.values, first),
+                element(&expected.values, first),
+                diffs.len()
+            ),
+            byte_swapped: true,
+        });
+    }
+    Err(plain(format!(
+        "element {first} is {} instead of {} ({} of {n} elements differ; {} shape {})",
+        element(&got.values, first),
+        element(&expected.values, first),
+        diffs.len(),
+        got.dtype.name(),
+        shape_text(&got.shape)
+    )))
+}

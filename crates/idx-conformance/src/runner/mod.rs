@@ -1,0 +1,146 @@
+//! Running third-party readers and writers against the corpus.
+//!
+//! The protocol (version [`PROTOCOL`]) is written down in `corpus/README.md`.
+//! Two layers:
+//!
+//! - [`Session`] runs one implementation on one input at a time, one-shot or
+//!   persistent, with a deadline and a memory limit, and returns what the
+//!   implementation *did* ([`Attempt`]: accepted with this content, rejected
+//!   with this message, wrote these bytes, crashed because..., timed out),
+//!   judging nothing. Differential fuzzing uses this layer directly.
+//! - [`run`] drives a session over the corpus and judges each attempt
+//!   against the case's verdict ([`Outcome`], [`Report`]).
+//!
+//! One file per job: `session` runs an implementation, `answer` reads
+//! what it printed, `selection` picks the cases and expected failures,
+//! `run` drives a run, `judge` and `compare` judge answers against cases,
+//! and `report` holds the results and renders them.
+
+mod answer;
+mod compare;
+mod judge;
+mod report;
+mod run;
+mod selection;
+mod session;
+
+pub use compare::{compare, describe, Mismatch};
+pub use judge::{judge_reader, judge_writer, no_answer};
+pub use report::{unexpected, unexpected_passes, Outcome, Report, Skipped};
+pub use run::{preflight, run, run_case, Config, Preflight};
+pub use selection::{applies, read_expected_failures, Selection};
+pub use session::{Adapter, Answer, Attempt, Session};
+
+use std::time::Duration;
+
+/// The protocol version, passed to adapters in `IDX_CONFORMANCE_PROTOCOL`
+/// and expected in a persistent adapter's ready line.
+pub const PROTOCOL: u32 = 2;
+
+/// The case run before every run, to check the adapter works at all.
+pub const PREFLIGHT_CASE: &str = "valid-u8-rank1";
+
+/// The least time given to a persistent adapter's start-up (its ready
+/// line): a loaded machine must not turn a slow interpreter import into
+/// "cannot read a valid file". Cases, the preflight case among them, have
+/// the per-case deadline.
+pub const STARTUP_MIN: Duration = Duration::from_secs(30);
+
+/// An input that gets no answer by its deadline is run once more with this
+/// many times the deadline before it counts as a timeout: on a loaded
+/// machine a deadline can pass for an input a reader answers at once, and
+/// that must not become a failure, or a disagreement class.
+pub const RETRY_FACTOR: u32 = 3;
+
+/// Reader or writer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Mode {
+    /// `CMD ... FILE` prints the content, or an error document and exits 1.
+    Reader,
+    /// `CMD ...` reads the content on stdin and writes IDX to stdout.
+    Writer,
+}
+
+impl Mode {
+    /// `reader` or `writer`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Reader => "reader",
+            Mode::Writer => "writer",
+        }
+    }
+
+    /// The mode named `s`.
+    pub fn from_name(s: &str) -> Option<Mode> {
+        match s {
+            "reader" => Some(Mode::Reader),
+            "writer" => Some(Mode::Writer),
+            _ => None,
+        }
+    }
+}
+
+/// The outcome of one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Status {
+    /// Did what the verdict requires.
+    Pass,
+    /// Accepted an invalid file.
+    AcceptedInvalid,
+    /// Rejected a valid file (or refused to write valid content).
+    RejectedValid,
+    /// Accepted, but the content differs from the manifest.
+    WrongContent,
+    /// The written bytes differ from the golden file.
+    WrongBytes,
+    /// Not the protocol: an exit status other than 0 or 1, exit 1 without an
+    /// error document, output that is not the content encoding, a signal,
+    /// the memory limit.
+    Crash,
+    /// Exceeded the per-case time limit.
+    Timeout,
+    /// Implementation-defined case accepted with the spec's content.
+    Accepted,
+    /// Implementation-defined little-endian case accepted with every element
+    /// byte-swapped: the reader read the payload little-endian.
+    AcceptedLittleEndian,
+    /// Implementation-defined case rejected.
+    Rejected,
+}
+
+impl Status {
+    /// Every status, in report order.
+    pub const ALL: [Status; 10] = [
+        Status::Pass,
+        Status::AcceptedInvalid,
+        Status::RejectedValid,
+        Status::WrongContent,
+        Status::WrongBytes,
+        Status::Crash,
+        Status::Timeout,
+        Status::Accepted,
+        Status::AcceptedLittleEndian,
+        Status::Rejected,
+    ];
+
+    /// The status word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::AcceptedInvalid => "accepted-invalid",
+            Status::RejectedValid => "rejected-valid",
+            Status::WrongContent => "wrong-content",
+            Status::WrongBytes => "wrong-bytes",
+            Status::Crash => "crash",
+            Status::Timeout => "timeout",
+            Status::Accepted => "accepted",
+            Status::AcceptedLittleEndian => "accepted-little-endian",
+            Status::Rejected => "rejected",
+        }
+    }
+
+    /// The status named `s`.
+    pub fn from_name(s: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|x| x.as_str() == s)
+    }
+}
