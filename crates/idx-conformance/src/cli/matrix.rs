@@ -1,0 +1,271 @@
+//! `matrix`: every described implementation, the merged saved results,
+//! and the matrix, page, picture and reports written from them.
+
+use clap::Args;
+use idx_conformance::runner;
+use idx_conformance::{cases, corpus, matrix};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Run every described implementation (or some), merge saved results,
+/// write `corpus/MATRIX.md`.
+#[derive(Args)]
+pub(crate) struct MatrixArgs {
+    /// The folder of description files (`<name>.toml`) and adapters.
+    #[arg(long, default_value_os_t = idx_conformance::adapters_dir())]
+    adapters: PathBuf,
+    /// The folder holding each implementation's environment (`{env}` is
+    /// `<envs>/<name>`).
+    #[arg(long, default_value_os_t = idx_conformance::default_corpus().join("../target/conformance-envs"))]
+    envs: PathBuf,
+    /// A corpus folder to run, checked against the recipes first (as for
+    /// test-reader); default: generated into a temporary folder.
+    #[arg(long)]
+    corpus: Option<PathBuf>,
+    /// Run each description's install commands first.
+    #[arg(long)]
+    install: bool,
+    /// Only these implementations (repeatable; default: every one with
+    /// `ci = true`).
+    #[arg(long = "only", value_name = "NAME")]
+    only: Vec<String>,
+    /// Run persistent-capable adapters one process per case.
+    #[arg(long)]
+    one_shot: bool,
+    /// Write each run's JSON results here as `<name>-<mode>.json`.
+    #[arg(long, value_name = "DIR")]
+    results: Option<PathBuf>,
+    /// Merge saved JSON results (repeatable), e.g. for implementations too
+    /// heavy for CI.
+    #[arg(long = "merge", value_name = "FILE")]
+    merge: Vec<PathBuf>,
+    /// Where to write the Markdown (nothing written when absent).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Also write the matrix as a self-contained HTML page (every case a
+    /// row, every implementation a column, a colour per status, filters;
+    /// e.g. corpus/matrix.html).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Also write a PNG of the whole grid (e.g. corpus/matrix.png).
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Write `<name>.md` here for every third-party implementation with
+    /// failures (one section per failure class; e.g. corpus/reports), and
+    /// remove the report of a run implementation that has none.
+    #[arg(long, value_name = "DIR")]
+    reports: Option<PathBuf>,
+    /// Run nothing: render only the results given with --merge.
+    #[arg(long, conflicts_with_all = ["install", "only", "check", "write_expected"])]
+    no_run: bool,
+    /// Exit 1 when a result differs from the implementation's committed
+    /// expected failures (a new failure, or a listed case that passed).
+    #[arg(long)]
+    check: bool,
+    /// Rewrite the expected-failures files from these results.
+    #[arg(long)]
+    write_expected: bool,
+}
+
+pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("idx-conformance"));
+    let places = matrix::Places {
+        adapters: std::fs::canonicalize(&m.adapters).unwrap_or(m.adapters.clone()),
+        envs: std::path::absolute(&m.envs).unwrap_or(m.envs.clone()),
+        bin: exe.parent().map(PathBuf::from).unwrap_or_default(),
+    };
+    let descriptions = match matrix::load_descriptions(&places.adapters) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for n in &m.only {
+        if !descriptions.iter().any(|d| &d.name == n) {
+            eprintln!(
+                "error: no description file for {n:?} in {}",
+                places.adapters.display()
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let selected: Vec<&matrix::Description> = descriptions
+        .iter()
+        .filter(|d| {
+            if m.no_run {
+                false
+            } else if m.only.is_empty() {
+                d.ci
+            } else {
+                m.only.contains(&d.name)
+            }
+        })
+        .collect();
+    let cases = cases::all();
+    let prepared = match corpus::Prepared::new(m.corpus.as_deref(), &cases) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut reports = Vec::new();
+    let mut changes = Vec::new();
+    for d in &selected {
+        if m.install {
+            eprintln!("== install {}", d.name);
+            if let Err(e) = matrix::install(d, &places) {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+        let t = std::time::Instant::now();
+        let rs = match matrix::run_implementation(&cases, prepared.path(), d, &places, m.one_shot) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        for r in &rs {
+            let c = matrix::changes(r);
+            println!(
+                "{} {} ({}{}): {}",
+                r.name,
+                r.mode.as_str(),
+                r.version,
+                if r.persistent { ", persistent" } else { "" },
+                r.render_human().lines().last().unwrap_or("")
+            );
+            for x in &c {
+                println!("  CHANGED {x}");
+            }
+            changes.extend(c);
+            if let Some(dir) = &m.results {
+                let p = dir.join(format!("{}-{}.json", r.name, r.mode.as_str()));
+                let w = std::fs::create_dir_all(dir).and_then(|()| {
+                    let mut v = r.to_json();
+                    v["corpus"] = serde_json::json!({
+                        "cases": cases.len(),
+                        "sha256": corpus::fingerprint(&cases),
+                    });
+                    std::fs::write(&p, format!("{v:#}\n"))
+                });
+                if let Err(e) = w {
+                    eprintln!("error: {}: {e}", p.display());
+                    return ExitCode::from(2);
+                }
+            }
+            if m.write_expected {
+                if let Some(f) = d.side(r.mode).and_then(|s| s.expected_failures.as_ref()) {
+                    let p = places.adapters.join(f);
+                    if let Err(e) = std::fs::write(&p, matrix::expected_failures_text(r)) {
+                        eprintln!("error: {}: {e}", p.display());
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+        }
+        println!("  ({} in {:.1} s)", d.name, t.elapsed().as_secs_f64());
+        reports.extend(rs);
+    }
+    let mut merge = m.merge.clone();
+    if m.only.is_empty() && !m.no_run {
+        for d in descriptions.iter().filter(|d| !d.ci) {
+            merge.extend(d.saved_results.iter().map(|f| places.adapters.join(f)));
+        }
+    }
+    for p in &merge {
+        let v: Result<serde_json::Value, String> = std::fs::read(p)
+            .map_err(|e| e.to_string())
+            .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()));
+        let mut stale = None;
+        if let Ok(v) = &v {
+            // saved results must be of this corpus (same cases, same bytes)
+            // flagged, not failed: rerunning them needs a heavy install
+            // outside CI (scripts/torchvision-matrix.sh)
+            if let Err(why) = corpus::results_match(v, &cases) {
+                println!("  STALE {}: {why}", p.display());
+                stale = Some(why);
+            }
+        }
+        let r = v.and_then(|v| runner::Report::from_json(&v));
+        match r {
+            Ok(mut r) => {
+                if let Some(why) = stale {
+                    // the page and the reports mark the column
+                    r.notes
+                        .push(format!("{}{why}", idx_conformance::page::STALE));
+                }
+                reports.push(r);
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if let Some(out) = &m.out {
+        let md = matrix::render(&cases, &reports, &descriptions);
+        if let Err(e) = std::fs::write(out, md) {
+            eprintln!("error: {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+        println!("wrote {}", out.display());
+    }
+    if let Some(out) = &m.html {
+        if let Err(e) = std::fs::write(out, idx_conformance::page::render_html(&cases, &reports)) {
+            eprintln!("error: {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+        println!("wrote {}", out.display());
+    }
+    if let Some(out) = &m.png {
+        let w = idx_conformance::picture::render_png(&cases, &reports)
+            .and_then(|b| std::fs::write(out, b).map_err(|e| e.to_string()));
+        if let Err(e) = w {
+            eprintln!("error: {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+        println!("wrote {}", out.display());
+    }
+    if let Some(dir) = &m.reports {
+        if let Err(e) = write_reports(dir, &cases, &reports) {
+            eprintln!("error: {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
+    if m.check && !changes.is_empty() {
+        eprintln!(
+            "{} result(s) differ from the committed expected failures (see CHANGED above)",
+            changes.len()
+        );
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+fn write_reports(
+    dir: &std::path::Path,
+    cases: &[cases::Case],
+    reports: &[runner::Report],
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let written = idx_conformance::reports::all(cases, reports);
+    for (name, md) in &written {
+        let p = dir.join(format!("{name}.md"));
+        std::fs::write(&p, md)?;
+        println!("wrote {}", p.display());
+    }
+    for r in reports {
+        if r.name != "reference" && !written.iter().any(|(n, _)| *n == r.name) {
+            let p = dir.join(format!("{}.md", r.name));
+            if p.is_file() {
+                std::fs::remove_file(&p)?;
+                println!("removed {} (no failures)", p.display());
+            }
+        }
+    }
+    Ok(())
+}

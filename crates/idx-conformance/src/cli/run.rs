@@ -1,0 +1,158 @@
+//! `test-reader` and `test-writer`: one implementation against the corpus.
+
+use clap::{Args, ValueEnum};
+use idx_conformance::runner::{self, Adapter, Config, Mode};
+use idx_conformance::{cases, corpus, matrix};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Format {
+    Human,
+    Json,
+}
+
+#[derive(Args)]
+pub(crate) struct RunArgs {
+    /// A corpus folder to run. Every case file is first checked against the
+    /// SHA-256 of the recipes compiled into this binary; the run stops with
+    /// exit 2 at the first missing or different file. Without --corpus the
+    /// corpus is generated from those recipes into a temporary folder
+    /// (removed afterwards), so an installed binary needs no source tree.
+    #[arg(long)]
+    corpus: Option<PathBuf>,
+    /// Also run the on-demand cases (real-size MNIST files, tens of MB).
+    #[arg(long)]
+    large: bool,
+    /// Per-case time limit in seconds, the preflight case's included: an
+    /// input with no answer by then is run once more with 3 times the limit
+    /// before it counts as a timeout. A persistent adapter's start-up (its
+    /// ready line) has the larger of this and 30 s.
+    #[arg(long, default_value_t = 10.0)]
+    timeout: f64,
+    /// Address-space limit of the adapter process in MiB (`ulimit -v`; 0:
+    /// none). It limits reserved virtual memory, not resident memory: it
+    /// turns a reader that allocates what a hostile header declares
+    /// (`invalid-hostile-*`) into a crash the report attributes to the
+    /// limit, and it can fail runtimes that reserve much address space up
+    /// front (raise it for those).
+    #[arg(long, default_value_t = 4096)]
+    memory_mib: u64,
+    /// The command is a persistent adapter: started once, one request per
+    /// line on stdin, one answer per line (protocol 2, corpus/README.md).
+    #[arg(long)]
+    persistent: bool,
+    /// Run only cases whose ID matches (repeatable).
+    #[arg(long = "run", value_name = "GLOB")]
+    run: Vec<String>,
+    /// Skip cases whose ID matches (repeatable).
+    #[arg(long = "skip", value_name = "GLOB")]
+    skip: Vec<String>,
+    /// A file of case-ID globs expected to fail (one per line, # comments).
+    #[arg(long)]
+    expected_failures: Option<PathBuf>,
+    /// Exit 1 also when a case the expected-failures file lists passes:
+    /// any change from the file fails (for CI; update the file with
+    /// --write-expected after checking the change).
+    #[arg(long)]
+    strict_expected: bool,
+    /// Write the expected-failures file these results imply (every failed
+    /// case, with its status and detail as a comment).
+    #[arg(long, value_name = "FILE")]
+    write_expected: Option<PathBuf>,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Also write the JSON results to this file (for `matrix --merge`).
+    #[arg(long, value_name = "FILE")]
+    json_out: Option<PathBuf>,
+    /// Implementation name recorded in the JSON results.
+    #[arg(long, default_value = "")]
+    name: String,
+    /// Implementation version recorded in the JSON results.
+    #[arg(long = "impl-version", default_value = "")]
+    impl_version: String,
+    /// The command to test, after `--`.
+    #[arg(last = true, required = true)]
+    command: Vec<String>,
+}
+
+pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
+    let expected_failures = match &a.expected_failures {
+        Some(p) => match runner::read_expected_failures(p) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => vec![],
+    };
+    let all = if a.large {
+        cases::with_on_demand()
+    } else {
+        cases::all()
+    };
+    let prepared = match corpus::Prepared::new(a.corpus.as_deref(), &all) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let cfg = Config {
+        corpus: prepared.path().to_path_buf(),
+        adapter: Adapter {
+            command: a.command.clone(),
+            persistent: a.persistent,
+            timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
+            memory_mib: (a.memory_mib > 0).then_some(a.memory_mib),
+        },
+        run: a.run,
+        skip: a.skip,
+        expected_failures,
+    };
+    let mut report = match runner::run(&all, mode, &cfg) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    report.name = if a.name.is_empty() {
+        a.command[0].clone()
+    } else {
+        a.name
+    };
+    report.version = a.impl_version;
+    if let Some(p) = &a.json_out {
+        if let Err(e) = std::fs::write(p, format!("{:#}\n", report.to_json())) {
+            eprintln!("error: {}: {e}", p.display());
+            return ExitCode::from(2);
+        }
+    }
+    if let Some(p) = &a.write_expected {
+        if let Err(e) = std::fs::write(p, matrix::expected_failures_text(&report)) {
+            eprintln!("error: {}: {e}", p.display());
+            return ExitCode::from(2);
+        }
+    }
+    match a.format {
+        Format::Human => print!("{}", report.render_human()),
+        Format::Json => println!("{}", report.to_json()),
+    }
+    let passes = runner::unexpected_passes(&report.outcomes);
+    if a.strict_expected && passes > 0 {
+        eprintln!(
+            "{} listed in the expected failures passed (XPASS above): remove them from the file",
+            idx::plural::count(passes as u64, "case")
+        );
+        return ExitCode::FAILURE;
+    }
+    if runner::unexpected(&report.outcomes) == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
