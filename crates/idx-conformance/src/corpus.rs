@@ -1,6 +1,7 @@
 //! Writing and checking the committed corpus.
 
 use crate::cases::{Case, Verdict};
+use idx_io::output::Policy;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -226,7 +227,8 @@ pub fn generate(root: &Path, cases: &[Case]) -> io::Result<usize> {
             std::fs::create_dir_all(dir)?;
         }
         if std::fs::read(&p).ok().as_deref() != Some(bytes.as_slice()) {
-            std::fs::write(&p, bytes)?;
+            // the workspace's one atomic writer; a changed file is replaced
+            idx_io::output::write(&p, Policy::Overwrite, &[], bytes)?;
         }
     }
     Ok(files.len())
@@ -362,7 +364,9 @@ impl Prepared {
                     .prefix("idx-corpus-")
                     .tempdir()
                     .map_err(|e| format!("cannot create a temporary corpus folder: {e}"))?;
-                // the case files only: the runner reads nothing else
+                // the case files only: the runner reads nothing else.
+                // Scratch inputs in a folder of our own, removed on drop:
+                // not outputs, so written directly (no fsync per file)
                 for c in cases {
                     let p = temp.path().join(case_path(c));
                     if let Some(dir) = p.parent() {

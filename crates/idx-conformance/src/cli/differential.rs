@@ -1,5 +1,6 @@
 //! `differential`: differential fuzzing of the described readers.
 
+use super::write_output;
 use clap::Args;
 use idx_conformance::runner;
 use idx_conformance::{cases, differential, matrix};
@@ -156,8 +157,8 @@ pub(crate) fn differential_command(a: DiffArgs) -> ExitCode {
         o.classes.len()
     );
     if let Some(out) = &a.out {
-        if let Err(e) = std::fs::write(out, differential::render(&o, &cfg, &versions)) {
-            eprintln!("error: {}: {e}", out.display());
+        if let Err(e) = write_output(out, differential::render(&o, &cfg, &versions).as_bytes()) {
+            eprintln!("error: {e}");
             return ExitCode::from(2);
         }
         println!("wrote {}", out.display());

@@ -1,6 +1,7 @@
 //! `matrix`: every described implementation, the merged saved results,
 //! and the matrix, page, picture and reports written from them.
 
+use super::write_output;
 use clap::Args;
 use idx_conformance::runner;
 use idx_conformance::{cases, corpus, matrix};
@@ -144,24 +145,26 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
             changes.extend(c);
             if let Some(dir) = &m.results {
                 let p = dir.join(format!("{}-{}.json", r.name, r.mode.as_str()));
-                let w = std::fs::create_dir_all(dir).and_then(|()| {
-                    let mut v = r.to_json();
-                    v["corpus"] = serde_json::json!({
-                        "cases": cases.len(),
-                        "sha256": corpus::fingerprint(&cases),
+                let w = std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("{}: {e}", p.display()))
+                    .and_then(|()| {
+                        let mut v = r.to_json();
+                        v["corpus"] = serde_json::json!({
+                            "cases": cases.len(),
+                            "sha256": corpus::fingerprint(&cases),
+                        });
+                        write_output(&p, format!("{v:#}\n").as_bytes()).map_err(|e| e.to_string())
                     });
-                    std::fs::write(&p, format!("{v:#}\n"))
-                });
                 if let Err(e) = w {
-                    eprintln!("error: {}: {e}", p.display());
+                    eprintln!("error: {e}");
                     return ExitCode::from(2);
                 }
             }
             if m.write_expected {
                 if let Some(f) = d.side(r.mode).and_then(|s| s.expected_failures.as_ref()) {
                     let p = places.adapters.join(f);
-                    if let Err(e) = std::fs::write(&p, matrix::expected_failures_text(r)) {
-                        eprintln!("error: {}: {e}", p.display());
+                    if let Err(e) = write_output(&p, matrix::expected_failures_text(r).as_bytes()) {
+                        eprintln!("error: {e}");
                         return ExitCode::from(2);
                     }
                 }
@@ -208,31 +211,33 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
     }
     if let Some(out) = &m.out {
         let md = matrix::render(&cases, &reports, &descriptions);
-        if let Err(e) = std::fs::write(out, md) {
-            eprintln!("error: {}: {e}", out.display());
+        if let Err(e) = write_output(out, md.as_bytes()) {
+            eprintln!("error: {e}");
             return ExitCode::from(2);
         }
         println!("wrote {}", out.display());
     }
     if let Some(out) = &m.html {
-        if let Err(e) = std::fs::write(out, idx_conformance::page::render_html(&cases, &reports)) {
-            eprintln!("error: {}: {e}", out.display());
+        let html = idx_conformance::page::render_html(&cases, &reports);
+        if let Err(e) = write_output(out, html.as_bytes()) {
+            eprintln!("error: {e}");
             return ExitCode::from(2);
         }
         println!("wrote {}", out.display());
     }
     if let Some(out) = &m.png {
         let w = idx_conformance::picture::render_png(&cases, &reports)
-            .and_then(|b| std::fs::write(out, b).map_err(|e| e.to_string()));
+            .map_err(|e| format!("{}: {e}", out.display()))
+            .and_then(|b| write_output(out, &b).map_err(|e| e.to_string()));
         if let Err(e) = w {
-            eprintln!("error: {}: {e}", out.display());
+            eprintln!("error: {e}");
             return ExitCode::from(2);
         }
         println!("wrote {}", out.display());
     }
     if let Some(dir) = &m.reports {
         if let Err(e) = write_reports(dir, &cases, &reports) {
-            eprintln!("error: {}: {e}", dir.display());
+            eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     }
@@ -246,23 +251,29 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Writes the reports of `reports` under `dir` (created if missing) and
+/// removes those of run implementations that have no failures left.
+///
+/// # Errors
+/// A message naming the folder or the file.
 fn write_reports(
     dir: &std::path::Path,
     cases: &[cases::Case],
     reports: &[runner::Report],
-) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
+) -> Result<(), String> {
+    let in_dir = |e: std::io::Error| format!("{}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(in_dir)?;
     let written = idx_conformance::reports::all(cases, reports);
     for (name, md) in &written {
         let p = dir.join(format!("{name}.md"));
-        std::fs::write(&p, md)?;
+        write_output(&p, md.as_bytes()).map_err(|e| e.to_string())?;
         println!("wrote {}", p.display());
     }
     for r in reports {
         if r.name != "reference" && !written.iter().any(|(n, _)| *n == r.name) {
             let p = dir.join(format!("{}.md", r.name));
             if p.is_file() {
-                std::fs::remove_file(&p)?;
+                std::fs::remove_file(&p).map_err(in_dir)?;
                 println!("removed {} (no failures)", p.display());
             }
         }

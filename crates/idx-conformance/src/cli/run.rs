@@ -1,5 +1,6 @@
 //! `test-reader` and `test-writer`: one implementation against the corpus.
 
+use super::write_output;
 use clap::{Args, ValueEnum};
 use idx_conformance::runner::{self, Adapter, Config, Mode};
 use idx_conformance::{cases, corpus, matrix};
@@ -127,14 +128,14 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
     };
     report.version = a.impl_version;
     if let Some(p) = &a.json_out {
-        if let Err(e) = std::fs::write(p, format!("{:#}\n", report.to_json())) {
-            eprintln!("error: {}: {e}", p.display());
+        if let Err(e) = write_output(p, format!("{:#}\n", report.to_json()).as_bytes()) {
+            eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     }
     if let Some(p) = &a.write_expected {
-        if let Err(e) = std::fs::write(p, matrix::expected_failures_text(&report)) {
-            eprintln!("error: {}: {e}", p.display());
+        if let Err(e) = write_output(p, matrix::expected_failures_text(&report).as_bytes()) {
+            eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     }

@@ -74,6 +74,8 @@ impl Scratch {
     pub(super) fn write(&self, bytes: &[u8]) -> std::io::Result<PathBuf> {
         let ext = if idx::is_gzip(bytes) { "idx.gz" } else { "idx" };
         let p = self.dir.join(format!("input-{}.{ext}", self.worker));
+        // a scratch input, rewritten for every input: not an output, so
+        // written directly (the atomic writer's fsyncs would slow the run)
         std::fs::write(&p, bytes)?;
         Ok(p)
     }
