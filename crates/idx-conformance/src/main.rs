@@ -244,7 +244,7 @@ fn main() -> ExitCode {
                     println!(
                         "corpus at {} matches its {}",
                         root.display(),
-                        idx::plural::count(cases.len() as u64, "recipe")
+                        idx_text::plural::count(cases.len() as u64, "recipe")
                     );
                     ExitCode::SUCCESS
                 } else {
@@ -261,8 +261,8 @@ fn main() -> ExitCode {
                     Ok(n) => {
                         println!(
                             "wrote {} for {} under {}",
-                            idx::plural::count(n as u64, "file"),
-                            idx::plural::count(cases.len() as u64, "case"),
+                            idx_text::plural::count(n as u64, "file"),
+                            idx_text::plural::count(cases.len() as u64, "case"),
                             root.display()
                         );
                         ExitCode::SUCCESS
@@ -349,7 +349,7 @@ fn run(mode: Mode, a: RunArgs) -> ExitCode {
     if a.strict_expected && passes > 0 {
         eprintln!(
             "{} listed in the expected failures passed (XPASS above): remove them from the file",
-            idx::plural::count(passes as u64, "case")
+            idx_text::plural::count(passes as u64, "case")
         );
         return ExitCode::FAILURE;
     }

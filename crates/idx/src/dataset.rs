@@ -504,7 +504,7 @@ fn count_mismatch(files: &[DatasetFile], im: usize, lb: usize) -> Option<Dataset
 }
 
 fn items(n: u32) -> String {
-    crate::plural::count(u64::from(n), "item")
+    idx_text::plural::count(u64::from(n), "item")
 }
 
 fn label_findings(f: &DatasetFile, opts: &DatasetOptions) -> Vec<Finding> {
@@ -554,8 +554,8 @@ fn label_findings(f: &DatasetFile, opts: &DatasetOptions) -> Vec<Finding> {
                 size,
                 format!(
                     "{} {} outside the classes {range}; the first is {v}",
-                    crate::plural::count(s.out_of_range, "label"),
-                    crate::plural::verb(s.out_of_range, "is", "are")
+                    idx_text::plural::count(s.out_of_range, "label"),
+                    idx_text::plural::verb(s.out_of_range, "is", "are")
                 ),
             )
             .expected(format!("a class in {range}"))
@@ -575,8 +575,8 @@ fn label_findings(f: &DatasetFile, opts: &DatasetOptions) -> Vec<Finding> {
                         s.header.payload_len(),
                         format!(
                             "the labels run from 0 to {max} but {} never occur{}: {}{more}",
-                            crate::plural::count(gaps.len() as u64, "value"),
-                            crate::plural::verb(gaps.len() as u64, "s", ""),
+                            idx_text::plural::count(gaps.len() as u64, "value"),
+                            idx_text::plural::verb(gaps.len() as u64, "s", ""),
                             shown.join(", ")
                         ),
                     )

@@ -5,7 +5,7 @@
 
 use crate::dtype::ElementType;
 use crate::finding::Finding;
-use crate::plural::a;
+use idx_text::plural::a;
 use crate::rules::Rule;
 use crate::sniff::hex;
 

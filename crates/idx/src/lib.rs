@@ -68,7 +68,6 @@ mod header;
 pub mod input;
 pub mod lint;
 mod parse;
-pub mod plural;
 mod read;
 mod rules;
 mod sniff;

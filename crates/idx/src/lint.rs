@@ -8,7 +8,7 @@
 
 use crate::dtype::ElementType;
 use crate::finding::Finding;
-use crate::plural::count;
+use idx_text::plural::count;
 use crate::rules::{Rule, Severity};
 
 pub mod byteorder;

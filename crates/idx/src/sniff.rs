@@ -3,7 +3,7 @@
 
 use crate::dtype::ElementType;
 use crate::finding::Finding;
-use crate::plural::a;
+use idx_text::plural::a;
 use crate::rules::Rule;
 
 /// How many leading bytes the sniffers look at (a fixed bound).

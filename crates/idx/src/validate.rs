@@ -10,7 +10,7 @@ use crate::finding::{Compression, Finding, Report, TAIL_LEN};
 use crate::gzip::{Members, Step};
 use crate::header::{self, Header, MAGIC_LEN, MAX_HEADER_LEN};
 use crate::lint::{self, PayloadLinter};
-use crate::plural::{count, verb};
+use idx_text::plural::{count, verb};
 use crate::rules::Rule;
 use crate::sniff::{hex, sniff};
 use std::io::{self, Read};
@@ -937,7 +937,7 @@ pub(crate) fn trailing_bytes(
         if at_least {
             format!(
                 "{} {} the end of the declared payload (counting stopped there)",
-                crate::plural::at_least(trailing, "byte"),
+                idx_text::plural::at_least(trailing, "byte"),
                 verb(trailing, "follows", "follow")
             )
         } else {

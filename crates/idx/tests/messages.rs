@@ -4,7 +4,7 @@
 //! (one byte short, one byte over, a limit of 1, one item, one NaN ...),
 //! and every corpus file is checked too.
 
-use idx::plural::{a, count};
+use idx_text::plural::{a, count};
 use idx::{validate_with, ElementType, Options};
 use std::io::Write;
 use std::path::Path;
