@@ -18,7 +18,7 @@ pub(super) fn dump(path: &Path, error_document: bool) -> ExitStatus {
     let header = report
         .header
         .clone()
-        .filter(|_| !input::has_errors(&report));
+        .filter(|_| report.is_well_formed());
     let Some(h) = header else {
         if error_document {
             let e = report

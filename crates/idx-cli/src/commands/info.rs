@@ -65,7 +65,7 @@ pub(super) fn info(path: &Path) -> ExitStatus {
     let Some(h) = report
         .header
         .clone()
-        .filter(|_| !input::has_errors(&report))
+        .filter(|_| report.is_well_formed())
     else {
         // The fields that could be read (none when it is not IDX at all),
         // then the findings on stderr.

@@ -138,7 +138,7 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
         Ok(r) => r,
         Err(e) => return fail(format!("{}: {e}", input.name), 2),
     };
-    if input::has_errors(&report) {
+    if !report.is_well_formed() {
         eprint!("{}", input::render_errors(&input.name, &report));
         eprintln!("(run idx-validate for every finding, warnings included)");
         return ExitStatus::from(1);
