@@ -12,6 +12,7 @@ Prints the edges with one place each comes from, then every cycle found, and
 exits 1 if there is one. Usage: scripts/check-layers.py [SRC_DIR]
 """
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -173,6 +174,7 @@ def cycles(modules, edges, limit=200):
 def main():
     src = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).parent.parent / "crates/idx/src")
     modules, edges = graph(src)
+    src = os.path.relpath(src)
     found = cycles(modules, edges)
     for node in sorted(modules):
         needs = sorted(edges.get(node, {}))
