@@ -8,13 +8,13 @@ use crate::rules::Rule;
 use crate::validate::Validator;
 use std::io::{self, Read, Seek, Write};
 
-/// Repairs `input` into `output`: [`plan`](crate::plan)s, then streams the input through
-/// the planned edits into `output` (gzip-compressed again for gzip input
-/// unless `opts.keep_compression` is off), validating what it writes, so
-/// [`FixReport::after`] is the report of the output. The input is read once
-/// per planning round (one, unless a header was rewritten) plus once for
-/// writing, through a fixed buffer ([`CHUNK_LEN`](crate::CHUNK_LEN)): memory does not grow
-/// with the input.
+/// Repairs `input` into `output`: [`plan`](crate::plan)s, then streams the
+/// input through the planned edits into `output` (gzip-compressed again for
+/// gzip input unless `opts.keep_compression` is off), validating what it
+/// writes, so [`FixReport::after`] is the report of the output. The input is
+/// read once per planning round (one, unless a header was rewritten) plus once
+/// for writing, through a fixed buffer ([`CHUNK_LEN`](crate::CHUNK_LEN)):
+/// memory does not grow with the input.
 ///
 /// When no fix applies the input is copied unchanged (gzip input is
 /// recompressed); callers that must not rewrite an unchanged file check

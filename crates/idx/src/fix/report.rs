@@ -11,7 +11,8 @@ use std::io;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppliedFix {
     /// The finding's rule, or `None` for the payload byte swap stated by
-    /// [`FixOptions::assume_byte_order`](crate::FixOptions::assume_byte_order) when no finding asked for it.
+    /// [`FixOptions::assume_byte_order`](crate::FixOptions::assume_byte_order)
+    /// when no finding asked for it.
     pub rule: Option<Rule>,
     /// The finding's offset (in the stream the fix was planned on).
     pub offset: u64,
@@ -30,8 +31,8 @@ pub struct FixReport {
     pub before: Report,
     /// The fixes applied, in the order they were planned.
     pub applied: Vec<AppliedFix>,
-    /// The report of the output: what remains. For [`plan`](crate::plan) alone, the
-    /// report of the input with the planned edits applied.
+    /// The report of the output: what remains. For [`plan`](crate::plan) alone,
+    /// the report of the input with the planned edits applied.
     pub after: Report,
     /// Bytes of the (decompressed) stream deleted by truncations.
     pub dropped_bytes: u64,

@@ -20,9 +20,10 @@ pub struct Options {
     pub expect_dtype: Option<ElementType>,
     /// The shape the user expects; `None` entries are wildcards (IDX602).
     pub expect_shape: Option<Vec<Option<u32>>>,
-    /// Scan the label values of a labels-shaped file during the same pass
-    /// (for the dataset rules, spec §11), against `Some(classes)` when the
-    /// number of classes is known: [`Report::labels`](crate::Report::labels). Off by default.
+    /// Scan the label values of a labels-shaped file during the same pass (for
+    /// the dataset rules, spec §11), against `Some(classes)` when the number of
+    /// classes is known: [`Report::labels`](crate::Report::labels). Off by
+    /// default.
     pub scan_labels: Option<Option<u32>>,
 }
 
