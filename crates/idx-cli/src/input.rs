@@ -97,11 +97,4 @@ pub fn render_errors(name: &str, report: &Report) -> String {
     s
 }
 
-/// True when the report holds an error about the file's structure (a
-/// payload certainly written little-endian is read as it is: IDX501 grades
-/// content, and `idx-validate` reports it).
-pub fn has_errors(report: &Report) -> bool {
-    !report.is_well_formed()
-}
-
 pub use idx::input::fill;

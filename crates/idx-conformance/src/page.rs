@@ -239,7 +239,7 @@ pub fn hex_dump(bytes: &[u8]) -> String {
         let _ = writeln!(
             s,
             "… {}",
-            idx::plural::count((bytes.len() - HEX_SHOWN) as u64, "more byte")
+            idx_text::plural::count((bytes.len() - HEX_SHOWN) as u64, "more byte")
         );
     }
     s
@@ -392,7 +392,7 @@ pub fn render_html(cases: &[Case], reports: &[Report]) -> String {
          by {} (columns). Click a cell for the case's bytes, what a conforming reader does, and what each implementation returned. \
          <span id=\"shown\"></span></p>",
         n_rows,
-        idx::plural::count(g.columns.len() as u64, "implementation run")
+        idx_text::plural::count(g.columns.len() as u64, "implementation run")
     );
     // legend and filters
     s.push_str("<div class=\"controls\">\n<fieldset id=\"status-filter\"><legend>Statuses (legend and filter)</legend>\n");
@@ -461,7 +461,7 @@ pub fn render_html(cases: &[Case], reports: &[Report]) -> String {
             "<tbody data-rule=\"{}\"><tr class=\"group\"><th colspan=\"{width}\">{} ({})</th></tr>",
             grp.code,
             esc(&grp.title),
-            idx::plural::count(grp.rows.len() as u64, "case")
+            idx_text::plural::count(grp.rows.len() as u64, "case")
         );
         for row in &grp.rows {
             let id = &row.case.id;
@@ -508,7 +508,7 @@ pub fn render_html(cases: &[Case], reports: &[Report]) -> String {
                 "<section class=\"case\" id=\"c-{id}\"><a class=\"close\" href=\"#\">close</a><h2>{id}</h2>\n<p>{} · {} · {}</p>\n<p>{}</p>",
                 c.verdict.as_str(),
                 esc(&c.file_name()),
-                idx::plural::count(c.bytes.len() as u64, "byte"),
+                idx_text::plural::count(c.bytes.len() as u64, "byte"),
                 esc(&c.description)
             );
             let _ = writeln!(

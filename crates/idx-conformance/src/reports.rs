@@ -257,7 +257,7 @@ pub fn render(cases: &[Case], reports: &[&Report]) -> Option<String> {
     let _ = writeln!(
         s,
         "\n{}:\n",
-        idx::plural::count_as(ks.len() as u64, "failure class", "failure classes")
+        idx_text::plural::count_as(ks.len() as u64, "failure class", "failure classes")
     );
     for (i, k) in ks.iter().enumerate() {
         let _ = writeln!(s, "{}. {}", i + 1, heading(k));
@@ -272,10 +272,10 @@ pub fn render(cases: &[Case], reports: &[&Report]) -> Option<String> {
         let _ = writeln!(
             s,
             "Seen on {} of the corpus (status `{}`). The smallest, `{}` ({}{}): {}\n",
-            idx::plural::count(k.cases.len() as u64, "case"),
+            idx_text::plural::count(k.cases.len() as u64, "case"),
             k.status.as_str(),
             case.id,
-            idx::plural::count(case.bytes.len() as u64, "byte"),
+            idx_text::plural::count(case.bytes.len() as u64, "byte"),
             case.compression()
                 .map_or(String::new(), |z| format!(", {z}")),
             case.description

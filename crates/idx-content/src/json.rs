@@ -175,7 +175,7 @@ impl Content {
         if n != Some(values.len() as u64) {
             return Err(format!(
                 "shape {shape:?} does not hold {}",
-                idx::plural::count(values.len() as u64, "element")
+                idx_text::plural::count(values.len() as u64, "element")
             ));
         }
         Ok(Content {

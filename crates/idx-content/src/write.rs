@@ -288,7 +288,7 @@ pub fn write(input: impl Read, out: &mut impl Write) -> Result<(), Error> {
     if want != Some(sink.count) {
         return Err(Error::Content(format!(
             "shape {shape:?} does not hold {}",
-            idx::plural::count(sink.count, "element")
+            idx_text::plural::count(sink.count, "element")
         )));
     }
     let header = idx::encode_header(t, &dims).map_err(|e| Error::Content(e.to_string()))?;

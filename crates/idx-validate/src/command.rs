@@ -223,7 +223,7 @@ where
         };
     }
     if cli.list_rules {
-        let _ = stdout.write_all(idx_validate::list_rules().as_bytes());
+        let _ = stdout.write_all(idx_validate::help::list_rules().as_bytes());
         return ExitStatus::SUCCESS;
     }
     if let Some(code) = &cli.explain {

@@ -129,7 +129,9 @@ pub fn man(cmd: clap::Command, w: &mut dyn Write) -> std::io::Result<()> {
     w.write_all(&buf)
 }
 
-/// `--list-rules`: code, severity, name and title in aligned columns.
+/// `--list-rules`: code, severity, fix (`safe`, `unsafe`, `safe|unsafe` or
+/// `-`, from the library: `spec/idx.md` §10), name and title, one rule per
+/// line, in aligned columns.
 pub fn list_rules() -> String {
     let rules = idx::Rule::ALL;
     let sev = rules

@@ -60,13 +60,6 @@ fn paragraph(number: &str) -> Option<&'static str> {
     Some(rest[..end].trim())
 }
 
-/// `--list-rules`: code, severity, fix (`safe`, `unsafe`, `safe|unsafe` or
-/// `-`, from the library: `spec/idx.md` §10), name and title, one rule per
-/// line, in aligned columns.
-pub fn list_rules() -> String {
-    help::list_rules()
-}
-
 /// The fix column of `--list-rules`.
 pub fn fix_column(rule: idx::Rule) -> String {
     let f: Vec<&str> = rule.fixes().iter().map(|a| a.as_str()).collect();

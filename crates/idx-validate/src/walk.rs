@@ -122,10 +122,10 @@ fn walk(root: &Path, opts: &WalkOptions, out: &mut Expansion) -> Result<(), Stri
     if not_idx > 0 {
         out.notes.push(format!(
             "skipped {} under {} that {} not look like IDX (--all-files checks {})",
-            idx::plural::count(not_idx as u64, "file"),
+            idx_text::plural::count(not_idx as u64, "file"),
             esc(root),
-            idx::plural::verb(not_idx as u64, "does", "do"),
-            idx::plural::verb(not_idx as u64, "it", "them"),
+            idx_text::plural::verb(not_idx as u64, "does", "do"),
+            idx_text::plural::verb(not_idx as u64, "it", "them"),
         ));
     }
     if out.inputs.len() == before && !opts.allow_empty {

@@ -80,7 +80,7 @@ impl fmt::Display for ShapeError {
             f,
             "shape {:?} does not hold {}",
             self.dims,
-            crate::plural::count(self.elements as u64, "element")
+            idx_text::plural::count(self.elements as u64, "element")
         )
     }
 }

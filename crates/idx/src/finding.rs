@@ -1,9 +1,10 @@
 //! Findings and reports: what validation says about a file, as data.
 
-use crate::fix::Fix;
+use crate::edit::Fix;
 use crate::header::Header;
-use crate::lint::ByteOrderScore;
+use crate::label_scan::LabelScan;
 use crate::rules::{Rule, Severity};
+use crate::score::ByteOrderScore;
 use std::fmt;
 
 /// One violation (or lint) at one place in the file.
@@ -160,7 +161,7 @@ pub struct Report {
     pub tail: Vec<u8>,
     /// The label values of a labels-shaped file, scanned in the same pass
     /// when [`crate::Options::scan_labels`] asked for it.
-    pub labels: Option<crate::dataset::LabelScan>,
+    pub labels: Option<LabelScan>,
 }
 
 /// How many bytes [`Report::tail`] keeps.

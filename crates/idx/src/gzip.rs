@@ -85,7 +85,7 @@ impl<R: Read> Members<R> {
             return Ok(());
         }
         self.pos = 0;
-        self.len = crate::input::fill(&mut self.src, &mut self.buf)?;
+        self.len = crate::buffer::fill(&mut self.src, &mut self.buf)?;
         self.eof = self.len < self.buf.len();
         Ok(())
     }
@@ -211,6 +211,13 @@ impl<R: Read> Read for Members<R> {
             }
         }
     }
+}
+
+/// True when `prefix` (the first bytes of an input, at least 2 of them to
+/// be sure) starts with the gzip magic: the input the library decompresses
+/// when [`Options::decompress`](crate::Options::decompress) is on.
+pub fn is_gzip(prefix: &[u8]) -> bool {
+    prefix.starts_with(&[0x1f, 0x8b])
 }
 
 #[cfg(test)]

@@ -148,6 +148,12 @@ pub(crate) fn dimensions(i: &[u8], rank: u8) -> IResult<&[u8], Vec<u32>, ()> {
     nom::multi::count(dimension, usize::from(rank)).parse(i)
 }
 
+/// True when `b` begins with an IDX magic (two zero bytes and a known
+/// type code): trailing bytes like that are probably a second file.
+pub(crate) fn starts_with_idx_magic(b: &[u8]) -> bool {
+    b.len() >= MAGIC_LEN && b[0] == 0 && b[1] == 0 && ElementType::from_code(b[2]).is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@
 //! differential fuzzer) open their inputs through this module and never
 //! sniff or decompress on their own.
 
+pub use crate::buffer::fill;
 use std::io::{self, Read};
 
 /// The default decompression limit (64 GiB): gzip input that would
@@ -20,24 +21,6 @@ pub const DEFAULT_MAX_DECOMPRESSED: u64 = 64 << 30;
 /// means no limit.
 pub fn decompression_limit(setting: Option<u64>) -> Option<u64> {
     Some(setting.unwrap_or(DEFAULT_MAX_DECOMPRESSED)).filter(|&n| n > 0)
-}
-
-/// Reads until `buf` is full or the stream ends; returns the bytes read.
-/// Interrupted reads are retried.
-///
-/// # Errors
-/// The stream's errors.
-pub fn fill<R: Read + ?Sized>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 /// A stream opened by [`open`]: the raw bytes, or the decompressed bytes of

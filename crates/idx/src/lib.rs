@@ -58,34 +58,38 @@
 #![deny(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
 mod array;
+mod buffer;
 pub mod dataset;
 mod dtype;
+mod edit;
 mod finding;
 mod fix;
-mod formats;
 mod gzip;
 mod header;
 pub mod input;
+mod label_scan;
 pub mod lint;
 mod parse;
-pub mod plural;
 mod read;
 mod rules;
+mod score;
 mod sniff;
+mod suggest;
+mod text;
 mod validate;
+mod violations;
 mod write;
 
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 
 pub use array::{Array, Data, IntoData, ShapeError};
+pub use buffer::CHUNK_LEN;
 pub use dtype::{Element, ElementType};
+pub use edit::{Applicability, ByteOrder, Edit, Fix};
 pub use finding::{Compression, Finding, Related, Report};
-pub use fix::{
-    plan, prepare, repair, Applicability, AppliedFix, ByteOrder, Edit, Fix, FixError, FixOptions,
-    FixReport, Planned,
-};
-pub use gzip::decoder as gzip_decoder;
+pub use fix::{plan, prepare, repair, AppliedFix, FixError, FixOptions, FixReport, Planned};
+pub use gzip::{decoder as gzip_decoder, is_gzip};
 pub use header::{payload_len, Header, MAGIC_LEN, MAX_HEADER_LEN};
 pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
 pub use read::{
@@ -95,7 +99,7 @@ pub use read::{
 pub use rules::{Rule, Severity, RETIRED};
 pub use sniff::SNIFF_LEN;
 pub use validate::{
-    is_gzip, validate, validate_reader, validate_reader_len, validate_structure, validate_with,
-    Options, Validator, CHUNK_LEN, TRAILING_COUNT_LIMIT,
+    validate, validate_reader, validate_reader_len, validate_structure, validate_with, Options,
+    Validator, TRAILING_COUNT_LIMIT,
 };
 pub use write::{encode_header, to_bytes, write, write_raw, write_slice, WriteError};

@@ -8,8 +8,8 @@
 
 use crate::dtype::ElementType;
 use crate::finding::Finding;
-use crate::plural::count;
 use crate::rules::{Rule, Severity};
+use idx_text::plural::count;
 
 pub mod byteorder;
 pub(crate) mod width;

@@ -6,7 +6,7 @@ use crate::finding::Finding;
 use crate::header::{self, Header};
 use crate::rules::Rule;
 use crate::sniff::sniff;
-use crate::validate;
+use crate::violations;
 use std::fmt;
 use std::io::{self, Write};
 use std::marker::PhantomData;
@@ -81,30 +81,31 @@ pub fn parse(input: &[u8]) -> Result<View<'_>, Error> {
     let reserved = &input[..input.len().min(2)];
     if reserved.iter().any(|&b| b != 0) {
         return Err(sniff(input)
-            .unwrap_or_else(|| validate::reserved_bytes(reserved))
+            .unwrap_or_else(|| violations::reserved_bytes(reserved))
             .into());
     }
     if input.len() > 2 && ElementType::from_code(input[2]).is_none() {
-        return Err(validate::unknown_type(input[2]).into());
+        return Err(violations::unknown_type(input[2]).into());
     }
-    let (rest, magic) = header::magic(input).map_err(|_| validate::truncated_magic(input.len()))?;
+    let (rest, magic) =
+        header::magic(input).map_err(|_| violations::truncated_magic(input.len()))?;
     // invariant: the code was checked above and the magic is complete
     let dtype =
-        ElementType::from_code(magic.code).ok_or_else(|| validate::unknown_type(magic.code))?;
+        ElementType::from_code(magic.code).ok_or_else(|| violations::unknown_type(magic.code))?;
     let (payload, dims) = header::dimensions(rest, magic.rank)
-        .map_err(|_| validate::truncated_dimensions(input.len(), magic.rank))?;
+        .map_err(|_| violations::truncated_dimensions(input.len(), magic.rank))?;
     let Some(header) = Header::new(dtype, dims.clone()) else {
-        return Err(validate::size_overflow(dtype, &dims).into());
+        return Err(violations::size_overflow(dtype, &dims).into());
     };
     let declared = header.payload_len();
     let found = payload.len() as u64;
     if found < declared {
-        return Err(validate::truncated_payload(&header, found, input.len() as u64).into());
+        return Err(violations::truncated_payload(&header, found, input.len() as u64).into());
     }
     if found > declared {
         let end = header.header_len() as u64 + declared;
         let tail = &payload[declared as usize..]; // declared < found <= usize::MAX
-        return Err(validate::trailing_bytes(
+        return Err(violations::trailing_bytes(
             &header,
             end,
             found - declared,

@@ -1,6 +1,7 @@
 //! Streaming decode: from any `Read` straight into an owned typed array.
 
 use crate::array::{Array, Data};
+use crate::buffer;
 use crate::dtype::{Element, ElementType};
 use crate::finding::Finding;
 use crate::header::{self, Header, MAGIC_LEN};
@@ -8,6 +9,7 @@ use crate::parse::Error;
 use crate::rules::Rule;
 use crate::sniff::sniff;
 use crate::validate;
+use crate::violations;
 use std::fmt;
 use std::io::{self, Read};
 
@@ -82,7 +84,7 @@ pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
     };
     let shape = h.dims().iter().map(|&d| d as usize).collect();
     // invariant: exactly product(dims) elements were decoded
-    Array::new(shape, data).map_err(|_| invalid(validate::size_overflow(dtype, h.dims())))
+    Array::new(shape, data).map_err(|_| invalid(violations::size_overflow(dtype, h.dims())))
 }
 
 /// Reads the header of a raw IDX stream, and nothing after it: `r` is left
@@ -96,39 +98,42 @@ pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
 /// for the reader's errors.
 pub fn read_header<R: Read>(r: &mut R) -> Result<Header, ReadError> {
     let mut head = [0u8; MAGIC_LEN];
-    let n = crate::input::fill(r, &mut head)?;
+    let n = crate::buffer::fill(r, &mut head)?;
     let mut pos = n as u64;
     let got = &head[..n];
     if got.iter().take(2).any(|&b| b != 0) {
         // Enough of the stream to recognise what it is instead.
         let mut prefix = got.to_vec();
         let mut more = [0u8; 512];
-        let k = crate::input::fill(r, &mut more[..crate::SNIFF_LEN - n.min(crate::SNIFF_LEN)])?;
+        let k = crate::buffer::fill(r, &mut more[..crate::SNIFF_LEN - n.min(crate::SNIFF_LEN)])?;
         prefix.extend_from_slice(&more[..k]);
         return Err(invalid(
-            sniff(&prefix).unwrap_or_else(|| validate::reserved_bytes(&got[..n.min(2)])),
+            sniff(&prefix).unwrap_or_else(|| violations::reserved_bytes(&got[..n.min(2)])),
         ));
     }
     if n > 2 && ElementType::from_code(head[2]).is_none() {
-        return Err(invalid(validate::unknown_type(head[2])));
+        return Err(invalid(violations::unknown_type(head[2])));
     }
     if n < MAGIC_LEN {
-        return Err(invalid(validate::truncated_magic(n)));
+        return Err(invalid(violations::truncated_magic(n)));
     }
     let rank = head[3];
     let mut dim_bytes = [0u8; 4 * 255];
     let want = 4 * usize::from(rank);
-    let k = crate::input::fill(r, &mut dim_bytes[..want])?;
+    let k = crate::buffer::fill(r, &mut dim_bytes[..want])?;
     pos += k as u64;
     if k < want {
-        return Err(invalid(validate::truncated_dimensions(pos as usize, rank)));
+        return Err(invalid(violations::truncated_dimensions(
+            pos as usize,
+            rank,
+        )));
     }
     let (_, dims) = header::dimensions(&dim_bytes[..want], rank)
-        .map_err(|_| invalid(validate::truncated_dimensions(pos as usize, rank)))?;
+        .map_err(|_| invalid(violations::truncated_dimensions(pos as usize, rank)))?;
     // invariant: the type code was checked above
-    let dtype =
-        ElementType::from_code(head[2]).ok_or_else(|| invalid(validate::unknown_type(head[2])))?;
-    Header::new(dtype, dims.clone()).ok_or_else(|| invalid(validate::size_overflow(dtype, &dims)))
+    let dtype = ElementType::from_code(head[2])
+        .ok_or_else(|| invalid(violations::unknown_type(head[2])))?;
+    Header::new(dtype, dims.clone()).ok_or_else(|| invalid(violations::size_overflow(dtype, &dims)))
 }
 
 /// Reads the payload of `header` from `r` (positioned just after the
@@ -181,7 +186,7 @@ impl Short {
             Short::End(k) => {
                 let seen = (from + k) as u64;
                 let start = header.header_len() as u64;
-                invalid(validate::truncated_payload(header, seen, start + seen))
+                invalid(violations::truncated_payload(header, seen, start + seen))
             }
         }
     }
@@ -191,11 +196,11 @@ impl Short {
 /// chunk at a time into a page-aligned buffer that stays in the cache, and
 /// byte-swaps elements of `size` bytes from there into `out`.
 fn decode_stream<R: Read>(r: &mut R, out: &mut [u8], size: usize) -> Result<(), Short> {
-    let mut storage = vec![0u8; crate::CHUNK_LEN + validate::PAGE];
-    let buf = validate::page_aligned(&mut storage);
+    let mut storage = vec![0u8; crate::CHUNK_LEN + buffer::PAGE];
+    let buf = buffer::page_aligned(&mut storage);
     let mut seen = 0usize;
     for part in out.chunks_mut(crate::CHUNK_LEN) {
-        let k = crate::input::fill(r, &mut buf[..part.len()]).map_err(Short::Io)?;
+        let k = crate::buffer::fill(r, &mut buf[..part.len()]).map_err(Short::Io)?;
         be_to_native(&buf[..k], &mut part[..k], size);
         seen += k;
         if k < part.len() {
@@ -542,7 +547,7 @@ pub fn read_input<R: Read>(r: R, opts: &crate::Options) -> Result<Array, ReadErr
             {
                 Err(ReadError::Invalid(e))
             }
-            _ => Err(invalid(validate::decompression_limit(limit))),
+            _ => Err(invalid(violations::decompression_limit(limit))),
         },
         _ => got,
     }
@@ -556,14 +561,14 @@ fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec
     // header's word alone): the vector doubles at most, up to the declared
     // count, so it holds at most twice the bytes read.
     let mut out: Vec<T> = Vec::new();
-    let mut storage = vec![0u8; crate::CHUNK_LEN + validate::PAGE];
-    let buf = validate::page_aligned(&mut storage);
+    let mut storage = vec![0u8; crate::CHUNK_LEN + buffer::PAGE];
+    let buf = buffer::page_aligned(&mut storage);
     let mut carry = 0usize; // bytes of a partial element at the front of buf
     let mut seen = 0u64;
     while seen < declared {
         let room = (buf.len() - carry) as u64;
         let want = (declared - seen).min(room) as usize;
-        let k = crate::input::fill(r, &mut buf[carry..carry + want])?;
+        let k = crate::buffer::fill(r, &mut buf[carry..carry + want])?;
         if k == 0 {
             break;
         }
@@ -582,7 +587,11 @@ fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec
         carry = have - whole;
     }
     if seen < declared {
-        return Err(invalid(validate::truncated_payload(h, seen, start + seen)));
+        return Err(invalid(violations::truncated_payload(
+            h,
+            seen,
+            start + seen,
+        )));
     }
     check_end(r, h, start, &mut storage)?;
     Ok(out)
@@ -599,7 +608,7 @@ fn check_end<R: Read>(
 ) -> Result<(), ReadError> {
     let declared = h.payload_len();
     let mut tail = [0u8; 4];
-    let t = crate::input::fill(r, &mut tail)?;
+    let t = crate::buffer::fill(r, &mut tail)?;
     if t > 0 {
         if buf.len() < crate::CHUNK_LEN {
             buf.resize(crate::CHUNK_LEN, 0);
@@ -609,18 +618,18 @@ fn check_end<R: Read>(
         let mut cut = false;
         loop {
             if extra >= validate::TRAILING_COUNT_LIMIT {
-                cut = crate::input::fill(r, &mut buf[..1])? > 0;
+                cut = crate::buffer::fill(r, &mut buf[..1])? > 0;
                 break;
             }
             let want = (validate::TRAILING_COUNT_LIMIT - extra).min(buf.len() as u64) as usize;
-            let k = crate::input::fill(r, &mut buf[..want])?;
+            let k = crate::buffer::fill(r, &mut buf[..want])?;
             if k == 0 {
                 break;
             }
             extra += k as u64;
         }
         let end = start + declared;
-        return Err(invalid(validate::trailing_bytes(
+        return Err(invalid(violations::trailing_bytes(
             h,
             end,
             extra,

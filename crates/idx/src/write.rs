@@ -53,7 +53,7 @@ impl fmt::Display for WriteError {
                 write!(
                     f,
                     "payload is {}, the shape needs {e}",
-                    crate::plural::count(*found, "byte")
+                    idx_text::plural::count(*found, "byte")
                 )
             }
             WriteError::PayloadLength {
@@ -63,7 +63,7 @@ impl fmt::Display for WriteError {
                 write!(
                     f,
                     "payload is {}, the shape's size overflows 64 bits",
-                    crate::plural::count(*found, "byte")
+                    idx_text::plural::count(*found, "byte")
                 )
             }
             WriteError::Io(e) => write!(f, "write failed: {e}"),

@@ -4,8 +4,8 @@
 //! (one byte short, one byte over, a limit of 1, one item, one NaN ...),
 //! and every corpus file is checked too.
 
-use idx::plural::{a, count};
 use idx::{validate_with, ElementType, Options};
+use idx_text::plural::{a, count};
 use std::io::Write;
 use std::path::Path;
 

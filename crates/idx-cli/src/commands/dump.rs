@@ -15,10 +15,7 @@ pub(super) fn dump(path: &Path, error_document: bool) -> ExitStatus {
         Ok(r) => r,
         Err(e) => return fail(format!("{}: {e}", input.name), 2),
     };
-    let header = report
-        .header
-        .clone()
-        .filter(|_| !input::has_errors(&report));
+    let header = report.header.clone().filter(|_| report.is_well_formed());
     let Some(h) = header else {
         if error_document {
             let e = report

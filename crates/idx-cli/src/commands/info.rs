@@ -35,7 +35,10 @@ pub(super) fn info(path: &Path) -> ExitStatus {
             head[0], head[1]
         ));
         let t = idx::ElementType::from_code(head[2]).map_or("unknown".into(), |t| {
-            format!("{t} ({} each)", idx::plural::count(t.size() as u64, "byte"))
+            format!(
+                "{t} ({} each)",
+                idx_text::plural::count(t.size() as u64, "byte")
+            )
         });
         s.push_str(&format!(
             "0x0002  {:02x}           element type {t}\n",
@@ -62,11 +65,7 @@ pub(super) fn info(path: &Path) -> ExitStatus {
         }
     }
     let mut out = std::io::stdout().lock();
-    let Some(h) = report
-        .header
-        .clone()
-        .filter(|_| !input::has_errors(&report))
-    else {
+    let Some(h) = report.header.clone().filter(|_| report.is_well_formed()) else {
         // The fields that could be read (none when it is not IDX at all),
         // then the findings on stderr.
         if report.looks_like_idx() {
@@ -79,8 +78,8 @@ pub(super) fn info(path: &Path) -> ExitStatus {
     s.push_str(&format!(
         "{:#06x}  payload: {}, {}\n\n",
         h.header_len(),
-        idx::plural::count(h.payload_len(), "byte"),
-        idx::plural::count(h.element_count(), "element")
+        idx_text::plural::count(h.payload_len(), "byte"),
+        idx_text::plural::count(h.element_count(), "element")
     ));
     // Stream the payload for statistics: fixed memory whatever the size.
     let mut stats = Stats::default();

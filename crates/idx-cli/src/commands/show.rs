@@ -63,7 +63,7 @@ fn drawable(name: &str, h: &idx::Header, p: &Picture<'_>) -> Result<(usize, usiz
                 format!(
                     "--start {} is past the last item ({}, numbered from 0)",
                     p.start,
-                    idx::plural::count(d0 as u64, "item")
+                    idx_text::plural::count(d0 as u64, "item")
                 ),
                 2,
             ));
@@ -86,7 +86,7 @@ fn drawable(name: &str, h: &idx::Header, p: &Picture<'_>) -> Result<(usize, usiz
             let what = if dims.len() == 3 {
                 format!(
                     "{} of {ih} x {iw} pixels {} too large to draw",
-                    idx::plural::count(count as u64, "item"),
+                    idx_text::plural::count(count as u64, "item"),
                     if count == 1 { "is" } else { "are" }
                 )
             } else {
@@ -138,7 +138,7 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
         Ok(r) => r,
         Err(e) => return fail(format!("{}: {e}", input.name), 2),
     };
-    if input::has_errors(&report) {
+    if !report.is_well_formed() {
         eprint!("{}", input::render_errors(&input.name, &report));
         eprintln!("(run idx-validate for every finding, warnings included)");
         return ExitStatus::from(1);
@@ -179,7 +179,7 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
             &img,
             &format!(
                 "a histogram of {}",
-                idx::plural::count(rows.len() as u64, "bin")
+                idx_text::plural::count(rows.len() as u64, "bin")
             ),
         );
     }

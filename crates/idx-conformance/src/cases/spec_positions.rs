@@ -27,7 +27,7 @@ pub(super) fn spec_position_cases(out: &mut Vec<Case>) {
             id,
             &format!(
                 "{} ({}): text, not a truncated magic (spec 7.12)",
-                idx::plural::count(text.len() as u64, "printable byte"),
+                idx_text::plural::count(text.len() as u64, "printable byte"),
                 String::from_utf8_lossy(text)
             ),
             text.to_vec(),

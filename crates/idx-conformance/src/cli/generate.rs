@@ -17,7 +17,7 @@ pub(crate) fn generate(root: &Path, check: bool, large: bool) -> ExitCode {
             println!(
                 "corpus at {} matches its {}",
                 root.display(),
-                idx::plural::count(cases.len() as u64, "recipe")
+                idx_text::plural::count(cases.len() as u64, "recipe")
             );
             ExitCode::SUCCESS
         } else {
@@ -34,8 +34,8 @@ pub(crate) fn generate(root: &Path, check: bool, large: bool) -> ExitCode {
             Ok(n) => {
                 println!(
                     "wrote {} for {} under {}",
-                    idx::plural::count(n as u64, "file"),
-                    idx::plural::count(cases.len() as u64, "case"),
+                    idx_text::plural::count(n as u64, "file"),
+                    idx_text::plural::count(cases.len() as u64, "case"),
                     root.display()
                 );
                 ExitCode::SUCCESS

@@ -147,7 +147,7 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
     if a.strict_expected && passes > 0 {
         eprintln!(
             "{} listed in the expected failures passed (XPASS above): remove them from the file",
-            idx::plural::count(passes as u64, "case")
+            idx_text::plural::count(passes as u64, "case")
         );
         return ExitCode::FAILURE;
     }

@@ -105,7 +105,7 @@ fn bytes_difference(out: &[u8], golden: &[u8], case: &Case) -> String {
         "byte {at} ({place}) is {} instead of {}; {} written, {} expected",
         byte(out),
         byte(golden),
-        idx::plural::count(out.len() as u64, "byte"),
+        idx_text::plural::count(out.len() as u64, "byte"),
         golden.len()
     )
 }

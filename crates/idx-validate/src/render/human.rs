@@ -3,8 +3,8 @@
 
 use super::{applicable, counts, fix_totals, header_summary, spec_link, totals, Context};
 use crate::check::{window, FileResult};
-use idx::plural::count;
 use idx::{Finding, Severity};
+use idx_text::plural::count;
 use std::fmt::Write;
 
 struct Paint {

@@ -146,7 +146,7 @@ pub fn counts(c: &Checked) -> String {
     ] {
         let n = c.count(s);
         if n > 0 {
-            parts.push(idx::plural::count(n as u64, one));
+            parts.push(idx_text::plural::count(n as u64, one));
         }
     }
     parts.join(", ")

@@ -34,7 +34,7 @@ pub fn render(results: &[FileResult], _ctx: &Context) -> String {
                     let _ = writeln!(
                         s,
                         "{path}: note: {} not shown",
-                        idx::plural::count(*n as u64, &format!("more {rule} finding"))
+                        idx_text::plural::count(*n as u64, &format!("more {rule} finding"))
                     );
                 }
                 // a failed --fix: one escaped line (the reason names paths)

@@ -33,22 +33,7 @@
 //! so scoring costs a few table lookups per sampled element.
 
 use crate::dtype::ElementType;
-
-/// Score (bits) from which IDX501 is a warning: the payload is probably
-/// little-endian.
-pub const LIKELY_BITS: f64 = 20.0;
-/// Score (bits) from which IDX501 is an error: the payload is little-endian
-/// beyond reasonable doubt.
-pub const CERTAIN_BITS: f64 = 48.0;
-/// Below this many scored elements the test says nothing: a few random
-/// elements reach [`LIKELY_BITS`] too often.
-pub const MIN_ELEMENTS: u64 = 8;
-/// When the little-endian reading explains the payload no better than
-/// random bytes, the score counts only if its self-normalised statistic
-/// ([`ByteOrderScore::z`]) reaches this: for bytes that neither reading
-/// explains, the per-element terms are symmetric and `P(z >= 5)` is below
-/// `exp(-12.5)`.
-pub const MIN_Z: f64 = 5.0;
+pub use crate::score::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS, MIN_ELEMENTS, MIN_Z};
 
 /// Share of float exponents a real payload keeps within `2^-32..2^32`.
 const FLOAT_TYPICAL_SHARE: f64 = 0.95;
@@ -58,53 +43,6 @@ const FLOAT_WINDOW: i64 = 32;
 const STEP_RATIO: f64 = 0.5;
 /// A neighbour further away than this many elements is not a neighbour.
 pub(crate) const MAX_GAP: u64 = 16;
-
-/// The outcome of the byte-order test on a payload.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ByteOrderScore {
-    /// Evidence for the little-endian reading against the big-endian one,
-    /// in bits (log2 of a likelihood ratio); negative when the payload reads
-    /// better big-endian.
-    pub bits: f64,
-    /// `bits / sqrt(sum of the squared per-element terms)`: how consistent
-    /// the evidence is across elements (at most `sqrt(elements)`).
-    pub z: f64,
-    /// Evidence (bits) for the big-endian reading against noise.
-    pub big_bits: f64,
-    /// Evidence (bits) for the little-endian reading against noise.
-    pub little_bits: f64,
-    /// Number of (non-zero) elements scored.
-    pub elements: u64,
-}
-
-// The scores are sums of finite table entries: never NaN.
-impl Eq for ByteOrderScore {}
-
-impl ByteOrderScore {
-    /// What the score says, by [`LIKELY_BITS`] and [`CERTAIN_BITS`].
-    pub fn verdict(&self) -> Verdict {
-        if self.elements < MIN_ELEMENTS || (self.little_bits < 0.0 && self.z < MIN_Z) {
-            Verdict::None
-        } else if self.bits >= CERTAIN_BITS {
-            Verdict::Certain
-        } else if self.bits >= LIKELY_BITS {
-            Verdict::Likely
-        } else {
-            Verdict::None
-        }
-    }
-}
-
-/// The byte-order test's verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// The payload is not shown to be little-endian.
-    None,
-    /// Probably little-endian: IDX501 is a warning.
-    Likely,
-    /// Little-endian beyond reasonable doubt: IDX501 is an error.
-    Certain,
-}
 
 /// Per-type tables of the per-element log-likelihood ratios (natural log).
 #[derive(Debug, Clone)]

@@ -5,9 +5,9 @@
 
 use crate::dtype::ElementType;
 use crate::finding::Finding;
-use crate::plural::a;
 use crate::rules::Rule;
-use crate::sniff::hex;
+use crate::text::hex;
+use idx_text::plural::a;
 
 /// One recognised format: rule, signature length, name, hint.
 struct Known {

@@ -8,7 +8,7 @@
 //! run time goes through [`a`], so none says "a empty".
 //!
 //! ```
-//! use idx::plural::{a, at_least, count};
+//! use idx_text::plural::{a, at_least, count};
 //! assert_eq!(count(1, "byte"), "1 byte");
 //! assert_eq!(count(0, "complete item"), "0 complete items");
 //! assert_eq!(count(2, "entry"), "2 entries");

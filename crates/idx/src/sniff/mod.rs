@@ -1,10 +1,13 @@
 //! Recognising inputs that are not IDX at all, so the finding can say what
 //! the bytes are instead of "bad magic".
 
+mod formats;
+
 use crate::dtype::ElementType;
 use crate::finding::Finding;
-use crate::plural::a;
 use crate::rules::Rule;
+use crate::text::hex;
+use idx_text::plural::a;
 
 /// How many leading bytes the sniffers look at (a fixed bound).
 pub const SNIFF_LEN: usize = 512;
@@ -22,7 +25,7 @@ pub(crate) fn sniff(prefix: &[u8]) -> Option<Finding> {
                 .hint("decompress it first (gunzip FILE), or validate it with decompression on: idx-validate decompresses gzip by itself"),
         );
     }
-    if let Some(f) = crate::formats::known_format(p) {
+    if let Some(f) = formats::known_format(p) {
         return Some(f);
     }
     let other: &[(&[u8], &str, &str)] = &[
@@ -102,7 +105,7 @@ pub(crate) fn sniff(prefix: &[u8]) -> Option<Finding> {
             );
         }
     }
-    text(p).or_else(|| crate::formats::implausible(p))
+    text(p).or_else(|| formats::implausible(p))
 }
 
 fn text(p: &[u8]) -> Option<Finding> {
@@ -153,18 +156,6 @@ fn text(p: &[u8]) -> Option<Finding> {
         .found(format!("text starting {first_line:?}"))
         .hint(hint),
     )
-}
-
-/// Bytes as lowercase hex pairs separated by spaces.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 3);
-    for (i, b) in bytes.iter().enumerate() {
-        if i > 0 {
-            s.push(' ');
-        }
-        s.push_str(&format!("{b:02x}"));
-    }
-    s
 }
 
 #[cfg(test)]

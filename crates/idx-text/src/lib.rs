@@ -1,0 +1,6 @@
+//! Text shared by the IDX toolkit's library and front ends: the words of
+//! its messages ([`plural`]). No dependencies, no I/O.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod plural;

@@ -1,0 +1,137 @@
+//! Fixes as data: what a repair changes ([`Edit`]s, in stream offsets), how
+//! certain it is ([`Applicability`]), and which rules' findings carry one.
+
+use crate::rules::Rule;
+use std::fmt;
+
+/// Whether a fix is certain to restore the intended array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Applicability {
+    /// The intended array is certain (a length proof): applied by `--fix`.
+    Safe,
+    /// The tool is guessing: applied only with `--unsafe-fixes`.
+    Unsafe,
+}
+
+impl Applicability {
+    /// `safe` or `unsafe`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+        }
+    }
+}
+
+impl fmt::Display for Applicability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The byte order a writer used for multi-byte elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ByteOrder {
+    /// Least significant byte first (x86 native; numpy `tofile` on x86).
+    Little,
+    /// Most significant byte first (what IDX requires).
+    Big,
+}
+
+impl ByteOrder {
+    /// `little` or `big`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ByteOrder::Little => "little",
+            ByteOrder::Big => "big",
+        }
+    }
+
+    /// Parses `little` or `big`.
+    pub fn from_name(s: &str) -> Option<ByteOrder> {
+        match s {
+            "little" => Some(ByteOrder::Little),
+            "big" => Some(ByteOrder::Big),
+            _ => None,
+        }
+    }
+}
+
+/// One change to the IDX byte stream (decompressed, for gzip input), in
+/// offsets of the stream the finding was made in.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Edit {
+    /// Overwrite `bytes.len()` bytes at `offset` with `bytes` (header fields).
+    Replace {
+        /// First byte replaced.
+        offset: u64,
+        /// The new bytes; as many as are replaced.
+        bytes: Vec<u8>,
+    },
+    /// Delete `length` bytes at `offset`; every deletion runs to the end of
+    /// the stream (a truncation).
+    Delete {
+        /// First byte deleted.
+        offset: u64,
+        /// Bytes deleted.
+        length: u64,
+    },
+    /// Reverse the bytes of each `element_size`-byte element in
+    /// `[offset, offset + length)` (a payload byte-order change).
+    SwapBytes {
+        /// First byte of the first element.
+        offset: u64,
+        /// Bytes swapped, a multiple of `element_size`.
+        length: u64,
+        /// 2, 4 or 8.
+        element_size: u8,
+    },
+}
+
+/// How to repair a finding, as data.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Fix {
+    /// Safe (certain) or unsafe (a guess).
+    pub applicability: Applicability,
+    /// What the fix does, lowercase, no trailing period.
+    pub description: String,
+    /// The edits, in stream offsets, ordered by offset.
+    pub edits: Vec<Edit>,
+}
+
+impl Fix {
+    pub(crate) fn new(applicability: Applicability, description: String, edits: Vec<Edit>) -> Self {
+        Fix {
+            applicability,
+            description,
+            edits,
+        }
+    }
+
+    /// True when some edit changes a header field other than the reserved
+    /// bytes (type, rank, dimensions): the payload must then be looked at
+    /// again under the new header.
+    pub(crate) fn changes_header_fields(&self) -> bool {
+        self.edits.iter().any(|e| match e {
+            Edit::Replace { offset, bytes } => offset + bytes.len() as u64 > 2,
+            _ => false,
+        })
+    }
+}
+
+impl Rule {
+    /// The applicabilities of the fixes this rule's findings can carry
+    /// (`spec/idx.md`, "Fixes"): empty for report-only rules.
+    pub const fn fixes(self) -> &'static [Applicability] {
+        const SAFE: &[Applicability] = &[Applicability::Safe];
+        const UNSAFE: &[Applicability] = &[Applicability::Unsafe];
+        const BOTH: &[Applicability] = &[Applicability::Safe, Applicability::Unsafe];
+        match self {
+            Rule::ReservedBytes | Rule::LikelyLittleEndian => UNSAFE,
+            Rule::SizeOverflow | Rule::ByteSwappedHeader => SAFE,
+            Rule::TruncatedPayload | Rule::TrailingBytes => BOTH,
+            _ => &[],
+        }
+    }
+}

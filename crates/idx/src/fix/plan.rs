@@ -1,0 +1,213 @@
+//! Planning a repair: validating the input (again after a header rewrite),
+//! choosing the fixes, and checking that the input did not change between
+//! passes.
+
+use super::repair::write_planned;
+use super::select::is_header_rewrite;
+use super::select::{select, Plan};
+use super::stream::{stream, Sum, Summed};
+use super::{AppliedFix, FixError, FixOptions, FixReport};
+use crate::buffer::fill;
+use crate::finding::{Compression, Report};
+use crate::header::MAX_HEADER_LEN;
+use crate::validate::{Options, Validator};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+
+fn is_gzip<R: Read + Seek>(input: &mut R, opts: &FixOptions) -> io::Result<bool> {
+    if !opts.validate.decompress {
+        return Ok(false);
+    }
+    input.seek(SeekFrom::Start(0))?;
+    let mut magic = [0u8; 2];
+    let n = fill(input, &mut magic)?;
+    Ok(crate::is_gzip(&magic[..n]))
+}
+
+/// Validates `input` with `plan` applied; returns the report and the raw
+/// input's length and CRC-32.
+fn validate_planned<R: Read + Seek>(
+    input: &mut R,
+    plan: &Plan,
+    gzip: bool,
+    opts: &Options,
+) -> io::Result<(Report, Sum)> {
+    let len = input.seek(SeekFrom::End(0)).ok(); // None: read to the end
+    let mut summed = Summed::rewind(input)?;
+    let report = if plan.is_empty() {
+        // Validation's own entry point, so the findings are validation's;
+        // the length is known, so the report's lengths are exact.
+        crate::validate::validate_reader_len(&mut summed, len, opts)?
+    } else {
+        let mut v = Validator::new(opts.clone());
+        if gzip {
+            v = v.with_compression(Compression::Gzip);
+            let dec = crate::gzip::Members::new(&mut summed);
+            stream(plan, dec, |c| {
+                v.feed(c);
+                Ok(())
+            })?;
+        } else {
+            stream(plan, &mut summed, |c| {
+                v.feed(c);
+                Ok(())
+            })?;
+        }
+        v.finish()
+    };
+    Ok((report, summed.finish()?))
+}
+
+/// Validates the structure of plain `input` only: the header and the length
+/// (from `seek`), without reading the payload or running payload lints.
+/// Enough to plan every fix but IDX501's (a payload statistic).
+fn validate_structure<R: Read + Seek>(input: &mut R, opts: &Options) -> io::Result<(Report, Sum)> {
+    let len = input.seek(SeekFrom::End(0))?;
+    input.seek(SeekFrom::Start(0))?;
+    let mut head = vec![0u8; MAX_HEADER_LEN.min(usize::try_from(len).unwrap_or(MAX_HEADER_LEN))];
+    let n = fill(input, &mut head)?;
+    let mut v = Validator::new(opts.clone().with_lints(false));
+    v.feed(&head[..n]);
+    v.skip(len.saturating_sub(n as u64));
+    let mut crc = flate2::Crc::new();
+    crc.update(&head[..n]);
+    Ok((v.finish(), (len, crc.sum(), None)))
+}
+
+/// Plans the repair of `input`: validates it, selects the fixes `opts`
+/// allow, and, when a fix rewrote the header, validates again under the new
+/// header (at most a few rounds), then once more with every fix applied for
+/// [`FixReport::after`]. Reads the input once per round; writes nothing
+/// (`idx-validate --diff`).
+///
+/// # Errors
+/// [`FixError::Io`] for the reader's I/O errors (everything wrong with the
+/// data is a finding); [`FixError::InputChanged`] when the input's bytes
+/// differ between rounds.
+pub fn plan<R: Read + Seek>(mut input: R, opts: &FixOptions) -> Result<FixReport, FixError> {
+    plan_inner(&mut input, opts, true).map(|p| p.report)
+}
+
+/// Plans a repair to be written later with [`Planned::write`]: like
+/// [`plan`], without the last validation pass (so its report's `after` is
+/// only up to date when nothing changed). `idx-validate --fix` uses it to
+/// decide whether to write at all, reading an unchanged file only once.
+///
+/// # Errors
+/// As [`plan`].
+pub fn prepare<R: Read + Seek>(mut input: R, opts: &FixOptions) -> Result<Planned, FixError> {
+    plan_inner(&mut input, opts, false)
+}
+
+/// A planned repair: see [`prepare`].
+#[derive(Debug, Clone)]
+pub struct Planned {
+    pub(super) report: FixReport,
+    pub(super) plan: Plan,
+    pub(super) gzip: bool,
+    pub(super) sum: Sum,
+    pub(super) opts: FixOptions,
+}
+
+impl Planned {
+    /// The report so far (`after` is the input's report when nothing
+    /// changed).
+    pub fn report(&self) -> &FixReport {
+        &self.report
+    }
+
+    /// True when a fix is planned.
+    pub fn changed(&self) -> bool {
+        self.report.changed()
+    }
+
+    /// Writes the repaired stream of `input` (the same input that was
+    /// planned on) to `output`: see [`repair`](crate::repair).
+    ///
+    /// # Errors
+    /// As [`repair`](crate::repair).
+    pub fn write<R: Read + Seek, W: Write>(
+        self,
+        mut input: R,
+        output: W,
+    ) -> Result<FixReport, FixError> {
+        write_planned(self, &mut input, output)
+    }
+}
+
+const MAX_ROUNDS: usize = 4;
+
+pub(super) fn plan_inner<R: Read + Seek>(
+    input: &mut R,
+    opts: &FixOptions,
+    final_check: bool,
+) -> Result<Planned, FixError> {
+    let gzip = is_gzip(input, opts)?;
+    let mut plan = Plan::default();
+    // Only IDX501's fix needs the payload read (a statistic); every other
+    // fix is planned from the header and the length, so the input is read
+    // whole only once, when it is written.
+    let lint_fix = opts.unsafe_fixes && opts.assume_byte_order.is_none();
+    let (before, sum) = if gzip || lint_fix || !opts.validate.lints {
+        validate_planned(input, &plan, gzip, &opts.validate)?
+    } else {
+        validate_structure(input, &opts.validate)?
+    };
+    let mut report = before.clone();
+    let mut applied: Vec<AppliedFix> = Vec::new();
+    let mut stale = false; // `report` does not reflect the latest fixes
+    for _ in 0..MAX_ROUNDS {
+        let chosen = select(&report, opts, plan.swap.is_some());
+        if chosen.is_empty() {
+            break;
+        }
+        for a in &chosen {
+            plan.add(&a.fix);
+        }
+        let again = chosen.iter().any(is_header_rewrite);
+        applied.extend(chosen);
+        stale = true;
+        if !again {
+            break;
+        }
+        // the header changed: look at the payload again under the new one
+        let (r, s) = validate_planned(input, &plan, gzip, &opts.validate)?;
+        check_same(sum, s)?;
+        report = r;
+        stale = false;
+    }
+    if stale && final_check {
+        let (r, s) = validate_planned(input, &plan, gzip, &opts.validate)?;
+        check_same(sum, s)?;
+        report = r;
+    }
+    let dropped = plan.cut.map_or(0, |c| before.stream_len.saturating_sub(c));
+    let fr = FixReport {
+        compressed_output: gzip && opts.keep_compression,
+        before,
+        applied,
+        after: report,
+        dropped_bytes: dropped,
+    };
+    Ok(Planned {
+        report: fr,
+        plan,
+        gzip,
+        sum,
+        opts: opts.clone(),
+    })
+}
+
+pub(super) fn check_same(planned: Sum, found: Sum) -> Result<(), FixError> {
+    let whole = match (planned.2, found.2) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    };
+    if planned.0 == found.0 && planned.1 == found.1 && whole {
+        Ok(())
+    } else {
+        Err(FixError::InputChanged {
+            planned: (planned.0, planned.2.unwrap_or(planned.1)),
+            found: (found.0, found.2.unwrap_or(found.1)),
+        })
+    }
+}

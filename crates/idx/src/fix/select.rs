@@ -1,0 +1,157 @@
+//! Selecting the fixes the options allow and composing their edits into
+//! one plan.
+
+use super::{AppliedFix, FixOptions};
+use crate::edit::{Applicability, ByteOrder, Edit, Fix};
+use crate::finding::{Finding, Report};
+use crate::rules::{Rule, Severity};
+
+/// The composed edits of every applied fix, in input stream offsets.
+/// Header replacements keep lengths and deletions run to the end, so the
+/// offsets of a repaired stream below its length are those of the input.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Plan {
+    /// Byte replacements, applied in order (later ones win).
+    pub(super) replace: Vec<(u64, Vec<u8>)>,
+    /// `(offset, length, element size)` of the payload byte swap.
+    pub(super) swap: Option<(u64, u64, usize)>,
+    /// The repaired stream ends at this input offset.
+    pub(super) cut: Option<u64>,
+}
+
+impl Plan {
+    pub(super) fn add(&mut self, fix: &Fix) {
+        for e in &fix.edits {
+            match e {
+                Edit::Replace { offset, bytes } => self.replace.push((*offset, bytes.clone())),
+                Edit::Delete { offset, .. } => {
+                    self.cut = Some(self.cut.map_or(*offset, |c| c.min(*offset)));
+                }
+                Edit::SwapBytes {
+                    offset,
+                    length,
+                    element_size,
+                } => self.swap = Some((*offset, *length, usize::from(*element_size))),
+            }
+        }
+        // a swap never reaches into deleted bytes
+        if let (Some((o, l, s)), Some(c)) = (self.swap, self.cut) {
+            let end = (o + l).min(c.max(o));
+            self.swap = Some((o, (end - o) / s as u64 * s as u64, s));
+        }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.replace.is_empty() && self.swap.is_none() && self.cut.is_none()
+    }
+}
+
+/// The fixes of `report` that `opts` allow, as applied fixes, in finding
+/// order. When one of them rewrites header fields, only header fixes are
+/// taken: the rest were found under the old header and are looked at again.
+pub(super) fn select(report: &Report, opts: &FixOptions, swapped: bool) -> Vec<AppliedFix> {
+    let allowed = |f: &Finding| -> Option<Fix> {
+        let fix = f.fix.as_ref()?;
+        if f.rule == Rule::LikelyLittleEndian {
+            return match (opts.assume_byte_order, swapped) {
+                (_, true) | (Some(ByteOrder::Big), _) => None,
+                (Some(ByteOrder::Little), false) => Some(Fix {
+                    applicability: Applicability::Safe,
+                    description: format!(
+                        "{} (the writer's byte order was stated)",
+                        fix.description
+                    ),
+                    ..fix.clone()
+                }),
+                (None, false) => opts.unsafe_fixes.then(|| fix.clone()),
+            };
+        }
+        (fix.applicability == Applicability::Safe || opts.unsafe_fixes).then(|| fix.clone())
+    };
+    let mut out: Vec<AppliedFix> = report
+        .findings
+        .iter()
+        .filter_map(|f| {
+            allowed(f).map(|fix| AppliedFix {
+                rule: Some(f.rule),
+                offset: f.offset,
+                message: f.message.clone(),
+                fix,
+            })
+        })
+        .collect();
+    // The reserved bytes only when every other error's fix is applied too.
+    if let Some(i) = out.iter().position(|a| a.rule == Some(Rule::ReservedBytes)) {
+        let all = report
+            .findings
+            .iter()
+            .filter(|f| {
+                f.fix.is_some() && f.rule != Rule::ReservedBytes && f.severity() == Severity::Error
+            })
+            .all(|f| out.iter().any(|a| a.rule == Some(f.rule)));
+        if !all {
+            out.remove(i);
+        }
+    }
+    if out
+        .iter()
+        .any(|a| a.fix.changes_header_fields() && is_header_rewrite(a))
+    {
+        out.retain(is_header_rewrite);
+        return out;
+    }
+    if opts.assume_byte_order == Some(ByteOrder::Little)
+        && !swapped
+        && !out.iter().any(|a| a.rule == Some(Rule::LikelyLittleEndian))
+    {
+        if let Some(a) = stated_swap(report) {
+            out.push(a);
+        }
+    }
+    out
+}
+
+/// A fix that rewrites the type, rank or dimensions to what a length proof
+/// says (IDX401, little-endian dimensions).
+pub(super) fn is_header_rewrite(a: &AppliedFix) -> bool {
+    a.fix.applicability == Applicability::Safe
+        && a.fix.changes_header_fields()
+        && a.fix
+            .edits
+            .iter()
+            .all(|e| matches!(e, Edit::Replace { .. }))
+}
+
+/// The payload swap stated by `--assume-byte-order little`: every whole
+/// element present.
+fn stated_swap(report: &Report) -> Option<AppliedFix> {
+    let h = report.header.as_ref()?;
+    let size = h.dtype().size() as u64;
+    if size == 1 {
+        return None;
+    }
+    let hlen = h.header_len() as u64;
+    let present = report.stream_len.saturating_sub(hlen).min(h.payload_len());
+    let length = present / size * size;
+    if length == 0 {
+        return None;
+    }
+    Some(AppliedFix {
+        rule: None,
+        offset: hlen,
+        message: "the writer stored multi-byte elements little-endian (stated by the user)".into(),
+        fix: Fix::new(
+            Applicability::Safe,
+            format!(
+                "byte-swap the {} {} elements of the payload from little-endian to big-endian (the writer's byte order was stated)",
+                length / size,
+                h.dtype()
+            ),
+            vec![Edit::SwapBytes {
+                offset: hlen,
+                length,
+                element_size: size as u8,
+            }],
+        ),
+    })
+}

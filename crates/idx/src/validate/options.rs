@@ -1,0 +1,80 @@
+//! What to check beyond the spec's rules: [`Options`].
+
+use crate::dtype::ElementType;
+
+/// What to check, beyond the spec's rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Decompress a gzip stream (magic `1f 8b`) and validate the IDX data
+    /// inside. Off by default: the raw layer reports gzip as IDX402, so that
+    /// `parse(b).is_ok()` equals "no error" for `validate(b)`.
+    pub decompress: bool,
+    /// Stop decompressing after this many bytes and report IDX702.
+    pub max_decompressed: Option<u64>,
+    /// Run the payload lints (byte order, NaN/Inf). On by default.
+    pub lints: bool,
+    /// The file name, for the MNIST naming lint (IDX503).
+    pub file_name: Option<String>,
+    /// The element type the user expects (IDX601).
+    pub expect_dtype: Option<ElementType>,
+    /// The shape the user expects; `None` entries are wildcards (IDX602).
+    pub expect_shape: Option<Vec<Option<u32>>>,
+    /// Scan the label values of a labels-shaped file during the same pass (for
+    /// the dataset rules, spec §11), against `Some(classes)` when the number of
+    /// classes is known: [`Report::labels`](crate::Report::labels). Off by
+    /// default.
+    pub scan_labels: Option<Option<u32>>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            decompress: false,
+            max_decompressed: None,
+            lints: true,
+            file_name: None,
+            expect_dtype: None,
+            expect_shape: None,
+            scan_labels: None,
+        }
+    }
+}
+
+impl Options {
+    /// Sets [`Options::decompress`].
+    pub fn with_decompress(mut self, on: bool) -> Self {
+        self.decompress = on;
+        self
+    }
+    /// Sets [`Options::max_decompressed`].
+    pub fn with_max_decompressed(mut self, limit: Option<u64>) -> Self {
+        self.max_decompressed = limit;
+        self
+    }
+    /// Sets [`Options::lints`].
+    pub fn with_lints(mut self, on: bool) -> Self {
+        self.lints = on;
+        self
+    }
+    /// Sets [`Options::file_name`].
+    pub fn with_file_name(mut self, name: Option<String>) -> Self {
+        self.file_name = name;
+        self
+    }
+    /// Sets [`Options::expect_dtype`].
+    pub fn with_expect_dtype(mut self, dtype: Option<ElementType>) -> Self {
+        self.expect_dtype = dtype;
+        self
+    }
+    /// Sets [`Options::expect_shape`].
+    pub fn with_expect_shape(mut self, shape: Option<Vec<Option<u32>>>) -> Self {
+        self.expect_shape = shape;
+        self
+    }
+    /// Sets [`Options::scan_labels`]: `Some(classes)` turns the scan on.
+    pub fn with_scan_labels(mut self, classes: Option<Option<u32>>) -> Self {
+        self.scan_labels = classes;
+        self
+    }
+}

@@ -1,0 +1,286 @@
+//! The incremental validator: one state machine fed the stream in chunks.
+
+use super::analyse::{analyse, Analysis};
+use super::expect::expectations;
+use super::Options;
+use crate::finding::{Compression, Finding, Report, TAIL_LEN};
+use crate::header::{starts_with_idx_magic, MAGIC_LEN, MAX_HEADER_LEN};
+use crate::label_scan::LabelScanner;
+use crate::lint::{self, PayloadLinter};
+use crate::rules::Rule;
+use crate::suggest::attach;
+use crate::violations::{trailing_bytes, truncated_payload};
+
+/// The incremental validator: feed it the bytes of one stream in chunks of
+/// any size, then [`finish`](Validator::finish).
+///
+/// Memory is bounded: a 1 KiB header buffer, a few counters, and findings
+/// bounded by the 255 dimensions of a header.
+#[derive(Debug, Clone)]
+pub struct Validator {
+    opts: Options,
+    pub(super) prefix: Vec<u8>,
+    pub(super) analysis: Option<Analysis>,
+    pub(super) total: u64,
+    payload_seen: u64,
+    pub(super) trailing: u64,
+    trailing_head: Vec<u8>,
+    linter: Option<PayloadLinter>,
+    labels: Option<LabelScanner>,
+    pub(super) compression: Option<Compression>,
+    stop: Option<(Finding, bool)>,
+    pub(super) container: Vec<Finding>,
+    pub(super) exact_len: bool,
+    tail: [u8; TAIL_LEN],
+    skipped: bool,
+}
+
+impl Validator {
+    /// A validator for one stream.
+    pub fn new(opts: Options) -> Self {
+        Validator {
+            opts,
+            prefix: Vec::with_capacity(MAX_HEADER_LEN),
+            analysis: None,
+            total: 0,
+            payload_seen: 0,
+            trailing: 0,
+            trailing_head: Vec::with_capacity(MAGIC_LEN),
+            linter: None,
+            labels: None,
+            compression: None,
+            stop: None,
+            container: Vec::new(),
+            exact_len: true,
+            tail: [0; TAIL_LEN],
+            skipped: false,
+        }
+    }
+
+    /// Feeds the next bytes of the stream.
+    pub fn feed(&mut self, mut bytes: &[u8]) {
+        if self.stop.is_some() {
+            return;
+        }
+        self.keep_tail(bytes);
+        if self.analysis.is_none() {
+            let take = (MAX_HEADER_LEN - self.prefix.len()).min(bytes.len());
+            self.prefix.extend_from_slice(&bytes[..take]);
+            self.total += take as u64;
+            bytes = &bytes[take..];
+            if self.prefix.len() < MAX_HEADER_LEN {
+                return;
+            }
+            self.analyse_prefix();
+        }
+        self.total += bytes.len() as u64;
+        self.body(bytes);
+    }
+
+    fn keep_tail(&mut self, bytes: &[u8]) {
+        if bytes.len() >= TAIL_LEN {
+            self.tail.copy_from_slice(&bytes[bytes.len() - TAIL_LEN..]);
+        } else {
+            self.tail.copy_within(bytes.len().., 0);
+            self.tail[TAIL_LEN - bytes.len()..].copy_from_slice(bytes);
+        }
+    }
+
+    /// Accounts for the next `n` bytes of the stream without looking at
+    /// them: for structure-only validation of a file whose length is known
+    /// (e.g. from `stat`), after its first [`MAX_HEADER_LEN`] bytes were fed.
+    /// Payload lints see nothing of these bytes, so they are turned off, and
+    /// the report keeps no tail bytes.
+    pub fn skip(&mut self, n: u64) {
+        if self.stop.is_some() || n == 0 {
+            return;
+        }
+        if self.analysis.is_none() {
+            self.analyse_prefix();
+        }
+        self.skipped = true;
+        self.total += n;
+        let Some(h) = self.analysis.as_ref().and_then(|a| a.header.as_ref()) else {
+            return;
+        };
+        let left = h.payload_len() - self.payload_seen;
+        if left > 0 {
+            // the lints and the label scan would miss payload bytes
+            self.linter = None;
+            self.labels = None;
+        }
+        let p = left.min(n);
+        self.payload_seen += p;
+        self.trailing += n - p;
+    }
+
+    fn analyse_prefix(&mut self) {
+        let a = analyse(&self.prefix);
+        let prefix = std::mem::take(&mut self.prefix);
+        let body = a.header.as_ref().map(|h| h.header_len());
+        if let Some(h) = &a.header {
+            if self.opts.lints && PayloadLinter::is_active(h.dtype()) {
+                self.linter = Some(PayloadLinter::new(h.dtype(), h.header_len() as u64));
+            }
+            if let Some(classes) = self.opts.scan_labels {
+                self.labels = LabelScanner::new(h, classes);
+            }
+        }
+        self.analysis = Some(a);
+        if let Some(start) = body {
+            if start < prefix.len() {
+                self.body(&prefix[start..]);
+            }
+        }
+        self.prefix = prefix;
+    }
+
+    /// Accounts for bytes after the header: payload, then trailing bytes.
+    fn body(&mut self, bytes: &[u8]) {
+        let Some(h) = self.analysis.as_ref().and_then(|a| a.header.as_ref()) else {
+            return;
+        };
+        let left = h.payload_len() - self.payload_seen;
+        let n = usize::try_from(left).map_or(bytes.len(), |l| l.min(bytes.len()));
+        if let Some(l) = &mut self.linter {
+            l.feed(&bytes[..n]);
+        }
+        if let Some(l) = &mut self.labels {
+            l.feed(&bytes[..n]);
+        }
+        self.payload_seen += n as u64;
+        let rest = &bytes[n..];
+        let head = (MAGIC_LEN - self.trailing_head.len()).min(rest.len());
+        self.trailing_head.extend_from_slice(&rest[..head]);
+        self.trailing += rest.len() as u64;
+    }
+
+    /// Marks the stream as the decompressed content of `c`.
+    pub(crate) fn with_compression(mut self, c: Compression) -> Self {
+        self.compression = Some(c);
+        self
+    }
+
+    /// True when no further byte of the stream can change the findings,
+    /// except the count of trailing bytes: the header is analysed and
+    /// either the payload size is unknown (not IDX, an unknown type, an
+    /// overflow) or the whole payload was seen (and linted).
+    pub fn settled(&self) -> bool {
+        if self.stop.is_some() {
+            return true;
+        }
+        let Some(a) = &self.analysis else {
+            return false;
+        };
+        match &a.header {
+            None => true,
+            Some(h) => self.payload_seen == h.payload_len(),
+        }
+    }
+
+    /// How many of the first trailing bytes (kept for the IDX204 hint) are
+    /// still to be seen: 0 without a header.
+    pub(super) fn trailing_head_wanted(&self) -> u64 {
+        match self.analysis.as_ref().and_then(|a| a.header.as_ref()) {
+            Some(_) => (MAGIC_LEN - self.trailing_head.len()) as u64,
+            None => 0,
+        }
+    }
+
+    /// True once the header is analysed and gives no payload size.
+    pub(super) fn header_unknown(&self) -> bool {
+        self.analysis.as_ref().is_some_and(|a| a.header.is_none())
+    }
+
+    /// Stops validation with a container finding; `limit` says whether the
+    /// data was cut by a limit (so nothing about its end can be said) rather
+    /// than damaged (so truncation findings are consequences, not causes).
+    pub(super) fn stop(&mut self, f: Finding, limit: bool) {
+        if self.stop.is_none() {
+            self.stop = Some((f, limit));
+        }
+    }
+
+    /// The report for everything fed.
+    pub fn finish(mut self) -> Report {
+        if self.analysis.is_none() {
+            self.analyse_prefix();
+        }
+        let a = self.analysis.take().unwrap_or_default();
+        let mut findings = a.findings;
+        if let Some(h) = &a.header {
+            // the payload's first bytes, for the element-width hint
+            let sample = self.prefix.get(h.header_len()..).unwrap_or(&[]);
+            if self.payload_seen < h.payload_len() {
+                let mut f = truncated_payload(h, self.payload_seen, self.total);
+                if self.stop.is_none() {
+                    if let Some(w) =
+                        lint::width::hint(h.dtype(), h.payload_len(), self.payload_seen, sample)
+                    {
+                        f.hint = Some(w);
+                    }
+                }
+                findings.push(f);
+            }
+            if self.trailing > 0 {
+                // trailing bytes follow a complete payload, so the stream
+                // (a u64 count) held header and payload: no overflow; the
+                // payload alone may be up to u64::MAX - header otherwise
+                let end = h.header_len() as u64 + h.payload_len();
+                // a lower bound when reading stopped before the end
+                let cut = !self.exact_len || matches!(self.stop, Some((_, true)));
+                let mut f = trailing_bytes(h, end, self.trailing, &self.trailing_head, cut);
+                let actual = h.payload_len().checked_add(self.trailing);
+                if let (false, Some(actual)) =
+                    (cut || starts_with_idx_magic(&self.trailing_head), actual)
+                {
+                    if let Some(w) = lint::width::hint(h.dtype(), h.payload_len(), actual, sample) {
+                        f.hint = Some(w);
+                    }
+                }
+                findings.push(f);
+            }
+            if let Some(l) = &self.linter {
+                findings.extend(l.finish());
+            }
+        }
+        if !a.not_idx {
+            if let (Some(name), Some(rank)) = (&self.opts.file_name, a.rank) {
+                findings.extend(lint::file_name_findings(name, a.dtype, rank));
+            }
+            findings.extend(expectations(&self.opts, a.dtype, a.dims.as_deref()));
+        }
+        if let Some((f, limit)) = self.stop.take() {
+            findings.retain(|g| {
+                let truncation = matches!(
+                    g.rule,
+                    Rule::TruncatedMagic | Rule::TruncatedDimensions | Rule::TruncatedPayload
+                );
+                // IDX702 never hides a certain finding (spec 7.19): trailing
+                // bytes already seen stay (as a lower bound)
+                let _ = limit;
+                !truncation
+            });
+            findings.push(f);
+        }
+        findings.append(&mut self.container);
+        findings.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
+        let kept = if self.skipped {
+            0
+        } else {
+            (self.total.min(TAIL_LEN as u64)) as usize
+        };
+        let mut report = Report {
+            header: a.header,
+            stream_len: self.total,
+            exact_len: self.exact_len,
+            compression: self.compression,
+            findings,
+            tail: self.tail[TAIL_LEN - kept..].to_vec(),
+            head: self.prefix,
+            labels: self.labels.map(LabelScanner::finish),
+        };
+        attach(&mut report, starts_with_idx_magic(&self.trailing_head));
+        report
+    }
+}
