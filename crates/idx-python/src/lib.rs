@@ -315,15 +315,6 @@ impl From<idx::ReadError> for LoadError {
 
 use idx::input::fill;
 
-/// The largest payload decoded into numpy's own allocation; larger ones
-/// go into a system allocation handed to numpy. numpy asks for transparent
-/// huge pages: measured on the project machine (THP `madvise`, defrag
-/// `madvise`), they make MNIST's 45 MiB load about twice as fast as 4 KiB
-/// pages, but a 1 GiB array's 512 huge pages are often slow to come (this
-/// VM's host backs them anew): 0.3 to 1.5 s, against 0.43 to 0.65 s with
-/// 4 KiB pages (two threads each, alternating with idx2numpy).
-const NUMPY_ALLOCATION_MAX: u64 = 128 << 20;
-
 /// How an input is read.
 enum Plan<R> {
     /// Uncompressed, with a source long enough for the header's payload,
@@ -378,27 +369,48 @@ fn plan<R: Read + Seek>(
     }
 }
 
-/// The most threads one `load` decodes a payload larger than
-/// [`NUMPY_ALLOCATION_MAX`] with (memory bandwidth, not cores, bounds it
-/// beyond that); the library gives each at least
-/// [`idx::MIN_BYTES_PER_THREAD`] of the payload. Into fresh 4 KiB pages a
-/// 1 GiB f32 file decoded in 0.70 s with one thread and 0.51 s with two on
-/// the project machine (`bench/rows.sh`). Into numpy's allocation one
-/// thread decodes: there, two threads faulting in huge pages at once
-/// stalled for 50 to 75 ms in about a third of MNIST's 45 MiB loads
-/// (against 8 to 10 ms; one thread never did).
+/// The most threads one `load` decodes a payload with (memory bandwidth,
+/// not cores, bounds it beyond that); the library gives each at least
+/// [`idx::MIN_BYTES_PER_THREAD`] of the payload, so a small payload is
+/// decoded by the calling thread alone.
 const MAX_LOAD_THREADS: usize = 4;
 
+/// The threads a load may use: the cores this process may run on (asked
+/// once: `available_parallelism` reads the cgroup's quota files, tens of
+/// microseconds), at most [`MAX_LOAD_THREADS`].
 fn load_threads() -> std::num::NonZeroUsize {
-    std::thread::available_parallelism().map_or(std::num::NonZeroUsize::MIN, |n| {
-        n.min(MAX_LOAD_THREADS.try_into().unwrap_or(n))
+    static THREADS: OnceLock<std::num::NonZeroUsize> = OnceLock::new();
+    *THREADS.get_or_init(|| {
+        std::thread::available_parallelism().map_or(std::num::NonZeroUsize::MIN, |n| {
+            n.min(MAX_LOAD_THREADS.try_into().unwrap_or(n))
+        })
     })
 }
 
+/// A new native-endian numpy array of shape `dims` from `numpy.empty`:
+/// numpy's own allocation, as `astype` makes its result (transparent huge
+/// pages where numpy asks for them, no zeroing pass; `MemoryError` when it
+/// fails). Its contents are unspecified: the caller writes every byte
+/// before the array is returned, and drops it unread on an error.
+fn empty_array<'py, T: numpy::Element>(
+    py: Python<'py>,
+    dims: &[usize],
+) -> PyResult<Bound<'py, PyArray<T, IxDyn>>> {
+    static EMPTY: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let empty = EMPTY.get_or_try_init(py, || {
+        py.import("numpy")?.getattr("empty").map(Bound::unbind)
+    })?;
+    Ok(empty
+        .bind(py)
+        .call1((PyTuple::new(py, dims)?, numpy::dtype::<T>(py)))?
+        .cast_into::<PyArray<T, IxDyn>>()?)
+}
+
 /// Decodes the payload of `h` from `src` (which holds the header at offset
-/// 0, as an `Into` plan) straight into a new native-endian numpy array, by
-/// the library ([`idx::read_array_at`]; in parallel parts beyond numpy's
-/// allocation), with the GIL released. `path` names the source in errors.
+/// 0, as an `Into` plan) straight into a new native-endian numpy array
+/// ([`empty_array`]) by the library ([`idx::read_array_at`], in parallel
+/// parts when the payload is large), with the GIL released. `path` names
+/// the source in errors.
 fn decode_into<S: idx::ReadAt + ?Sized>(
     py: Python<'_>,
     src: &S,
@@ -413,49 +425,17 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
         h: &idx::Header,
         path: Option<&Path>,
     ) -> PyResult<Py<PyAny>> {
-        if h.payload_len() <= NUMPY_ALLOCATION_MAX {
-            // numpy's zeroed allocation (huge pages where numpy asks for
-            // them), through `numpy.zeros`, which raises MemoryError when
-            // the allocation fails; filled with the GIL released
-            static ZEROS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
-            let zeros = ZEROS.get_or_try_init(py, || {
-                py.import("numpy")?.getattr("zeros").map(Bound::unbind)
-            })?;
-            let a = zeros
-                .bind(py)
-                .call1((PyTuple::new(py, dims)?, numpy::dtype::<T>(py)))?
-                .cast_into::<PyArray<T, IxDyn>>()?;
-            {
-                let mut rw = a.readwrite();
-                let elems = rw
-                    .as_slice_mut()
-                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
-                let bytes: &mut [u8] = bytemuck::cast_slice_mut(elems);
-                py.detach(|| idx::read_array_at(src, h, bytes, std::num::NonZeroUsize::MIN))
-                    .map_err(|e| LoadError::from(e).into_py(py, path))?;
-            }
-            return Ok(a.into_any().unbind());
+        let a = empty_array::<T>(py, dims)?;
+        {
+            let mut rw = a.readwrite();
+            let elems = rw
+                .as_slice_mut()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let bytes: &mut [u8] = bytemuck::cast_slice_mut(elems);
+            py.detach(|| idx::read_array_at(src, h, bytes, load_threads()))
+                .map_err(|e| LoadError::from(e).into_py(py, path))?;
         }
-        let count: usize = dims.iter().product();
-        // a zeroed allocation of the system's (fresh 4 KiB pages from the
-        // kernel: nothing is written twice); moved into numpy without a copy
-        let v = py.detach(|| -> Result<Vec<T>, Option<idx::ReadError>> {
-            let mut v = bytemuck::allocation::try_zeroed_vec::<T>(count).map_err(|()| None)?;
-            idx::read_array_at(src, h, bytemuck::cast_slice_mut(&mut v), load_threads())
-                .map_err(Some)?;
-            Ok(v)
-        });
-        let v = match v {
-            Ok(v) => v,
-            Err(Some(e)) => return Err(LoadError::from(e).into_py(py, path)),
-            Err(None) => {
-                return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
-                    "cannot allocate {} bytes for the array",
-                    h.payload_len()
-                )))
-            }
-        };
-        owned_array(py, dims, v).map(Bound::unbind)
+        Ok(a.into_any().unbind())
     }
     match h.dtype() {
         ElementType::U8 => into::<u8, S>(py, &dims, src, h, path),
@@ -677,6 +657,138 @@ fn load_buffer(
         Ok(Plan::Into(_, h)) => decode_into(py, bytes, &h, None),
         Ok(Plan::Done(a)) => to_numpy(py, a),
         Err(e) => Err(e.into_py(py, None)),
+    }
+}
+
+/// How `load` reads a seekable binary file object straight into the array:
+/// `head` is its first bytes (up to 1,024, the longest IDX header) and
+/// `remaining` the bytes from its position to its end. When `head` starts
+/// with a valid header (and not with the gzip magic when decompressing),
+/// numpy can hold the array and the header and payload make up exactly
+/// `remaining` bytes, returns a new array of the header's shape and native
+/// element type (contents unspecified: [`empty_array`]) and the header's
+/// length; the caller reads the payload into it with `readinto` and then
+/// calls [`to_native`]. Anything else (gzip, a bad or truncated header,
+/// missing or trailing bytes) is `None`: the caller then loads the whole
+/// input through `load_buffer`, which reports it.
+#[pyfunction]
+fn stream_plan<'py>(
+    py: Python<'py>,
+    head: PyReadonlyArray1<'_, u8>,
+    remaining: u64,
+    decompress: bool,
+) -> PyResult<Option<(Bound<'py, PyAny>, usize)>> {
+    let head = head
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if decompress && idx::is_gzip(head) {
+        return Ok(None);
+    }
+    let Ok(h) = idx::read_header(&mut &head[..]) else {
+        return Ok(None);
+    };
+    let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
+    let whole = (h.header_len() as u64).checked_add(h.payload_len());
+    if whole != Some(remaining) || !numpy_holds(&dims, h.dtype()) {
+        return Ok(None);
+    }
+    fn new<'py, T: numpy::Element>(py: Python<'py>, dims: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+        empty_array::<T>(py, dims).map(Bound::into_any)
+    }
+    let a = match h.dtype() {
+        ElementType::U8 => new::<u8>(py, &dims),
+        ElementType::I8 => new::<i8>(py, &dims),
+        ElementType::I16 => new::<i16>(py, &dims),
+        ElementType::I32 => new::<i32>(py, &dims),
+        ElementType::F32 => new::<f32>(py, &dims),
+        ElementType::F64 => new::<f64>(py, &dims),
+    }?;
+    Ok(Some((a, h.header_len())))
+}
+
+/// Converts the elements of an array [`stream_plan`] made, holding the
+/// payload's big-endian bytes as read, to native byte order in place: in
+/// parallel parts of at least [`idx::MIN_BYTES_PER_THREAD`] (as
+/// [`idx::read_array_at`] splits), with the GIL released.
+#[pyfunction]
+fn to_native(py: Python<'_>, array: &Bound<'_, PyUntypedArray>) -> PyResult<()> {
+    fn swap<T: numpy::Element + bytemuck::Pod>(
+        py: Python<'_>,
+        array: &Bound<'_, PyUntypedArray>,
+    ) -> PyResult<()> {
+        let a = array.cast::<PyArrayDyn<T>>()?;
+        let mut rw = a.try_readwrite()?;
+        let elems = rw
+            .as_slice_mut()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        py.detach(|| swap_parts(bytemuck::cast_slice_mut(elems), std::mem::size_of::<T>()));
+        Ok(())
+    }
+    match idx_type(array) {
+        Some(ElementType::U8 | ElementType::I8) => Ok(()),
+        Some(ElementType::I16) => swap::<i16>(py, array),
+        Some(ElementType::I32) => swap::<i32>(py, array),
+        Some(ElementType::F32) => swap::<f32>(py, array),
+        Some(ElementType::F64) => swap::<f64>(py, array),
+        None => Err(unsupported(array)),
+    }
+}
+
+/// Big-endian elements of `size` bytes to native order in place, in up to
+/// [`load_threads`] parts of whole elements (a part whose thread cannot be
+/// started is converted by the calling thread).
+fn swap_parts(bytes: &mut [u8], size: usize) {
+    let threads = load_threads().get();
+    let parts = threads.min(bytes.len() / idx::MIN_BYTES_PER_THREAD).max(1);
+    let per = bytes.len().div_ceil(parts).div_ceil(size) * size;
+    if parts == 1 || per == 0 {
+        return swap_in_place(bytes, size);
+    }
+    std::thread::scope(|s| {
+        let mut here = Vec::new();
+        for (i, part) in bytes.chunks_mut(per).enumerate() {
+            if i == 0 {
+                here.push(part);
+                continue;
+            }
+            let (tx, rx) = std::sync::mpsc::channel::<&mut [u8]>();
+            let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+                if let Ok(p) = rx.recv() {
+                    swap_in_place(p, size);
+                }
+            });
+            match spawned {
+                Ok(_) => {
+                    if let Err(std::sync::mpsc::SendError(part)) = tx.send(part) {
+                        here.push(part);
+                    }
+                }
+                Err(_) => here.push(part),
+            }
+        }
+        for part in here {
+            swap_in_place(part, size);
+        }
+    });
+}
+
+/// Big-endian elements of `size` bytes (2, 4 or 8; other sizes are left
+/// as they are) to native order in place.
+fn swap_in_place(bytes: &mut [u8], size: usize) {
+    macro_rules! swap {
+        ($t:ty, $n:expr) => {{
+            // arrays of bytes have alignment 1: the cast always succeeds
+            let elems: &mut [[u8; $n]] = bytemuck::cast_slice_mut(bytes);
+            for e in elems {
+                *e = <$t>::from_be_bytes(*e).to_ne_bytes();
+            }
+        }};
+    }
+    match size {
+        2 => swap!(u16, 2),
+        4 => swap!(u32, 4),
+        8 => swap!(u64, 8),
+        _ => {}
     }
 }
 
@@ -1761,6 +1873,8 @@ fn idxkit_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_path, m)?)?;
     m.add_function(wrap_pyfunction!(load_buffer, m)?)?;
     m.add_function(wrap_pyfunction!(parse_header, m)?)?;
+    m.add_function(wrap_pyfunction!(stream_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(to_native, m)?)?;
     m.add_function(wrap_pyfunction!(save_path, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
