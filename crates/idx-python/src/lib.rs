@@ -253,13 +253,19 @@ fn os_error(py: Python<'_>, e: &io::Error, path: Option<&Path>) -> PyErr {
 /// An error of the output policy's atomic writer, as [`os_error`] gives
 /// it, with what was being done.
 fn output_error(py: Python<'_>, e: &idx_io::OutputError) -> PyErr {
+    output_error_noting(py, e, "")
+}
+
+/// [`output_error`] with `note` ("; in.idx was left unchanged") after what
+/// was being done.
+fn output_error_noting(py: Python<'_>, e: &idx_io::OutputError, note: &str) -> PyErr {
     match e {
         idx_io::OutputError::IsDirectory(p) => match errno_number(py, "EISDIR") {
             // "[Errno 21] Is a directory; nothing was written: 'dir'"
             Some(n) => errno_error(
                 py,
                 n,
-                &format!("{}; nothing was written", strerror(py, n)),
+                &format!("{}; nothing was written{note}", strerror(py, n)),
                 Some(p),
             ),
             None => PyOSError::new_err(e.to_string()),
@@ -274,7 +280,7 @@ fn output_error(py: Python<'_>, e: &idx_io::OutputError) -> PyErr {
             Some(n) => errno_error(
                 py,
                 n,
-                &format!("{} (cannot {action} it)", strerror(py, n)),
+                &format!("{} (cannot {action} it{note})", strerror(py, n)),
                 Some(path),
             ),
             None => PyOSError::new_err(e.to_string()),
@@ -1734,9 +1740,20 @@ fn fix_path(
     }
     let done = py
         .detach(|| idx_validate::repair::repair_file(&path, dest.as_deref(), &opts))
-        // the repair's own message: what failed, on which file, and that
-        // the input is unchanged
-        .map_err(|e| PyOSError::new_err(e.to_string()))?;
+        .map_err(|e| match e {
+            // the destination's own error, as `save` raises it: the
+            // OSError subclass with errno and filename (the destination)
+            idx_validate::repair::RepairError::Write {
+                output: Some(e), ..
+            } => output_error_noting(
+                py,
+                &e,
+                &format!("; {} was left unchanged", idx_io::escape::path(&path)),
+            ),
+            // the repair's own message: what failed, on which file, and
+            // that the input is unchanged
+            e => PyOSError::new_err(e.to_string()),
+        })?;
     let written = match done.action {
         idx_validate::repair::Action::Rewritten(p) | idx_validate::repair::Action::WrittenTo(p) => {
             Some(p)
