@@ -193,7 +193,7 @@ def _load_into(f: BinaryIO, decompress: bool) -> Optional[np.ndarray]:
         start = f.tell()
         end = f.seek(0, os.SEEK_END)
         f.seek(start)
-        readinto = f.readinto
+        readinto: Callable[[memoryview], Optional[int]] = getattr(f, "readinto")
     except (AttributeError, OSError, ValueError):
         # no position or no readinto (io.UnsupportedOperation is both an
         # OSError and a ValueError); a closed file fails again, and is
@@ -210,7 +210,8 @@ def _load_into(f: BinaryIO, decompress: bool) -> Optional[np.ndarray]:
         return None
     out, header_len = plan
     f.seek(start + header_len)
-    view = memoryview(out.reshape(-1).view(np.uint8))
+    flat: Any = out.reshape(-1).view(np.uint8)
+    view = memoryview(flat)
     filled = 0
     while filled < len(view):
         n = readinto(view[filled:])
