@@ -58,6 +58,21 @@ def test_a_payload_of_several_parts_from_a_file_object(tmp_path, dtype):
         assert same_bits(idxkit.load(f), a)
 
 
+@pytest.mark.parametrize("mode", ["rb", "r+b"])
+def test_a_large_payload_after_a_prefix_loads_from_the_position(tmp_path, mode):
+    # 13 MiB of f8 after 1001 bytes: swapped in place in parallel parts,
+    # which meet inside no element; the position ends after the file
+    n = (13 * MIB + 6) // 8
+    a = sample("f8", n, (n,))
+    prefix = b"x" * 1001
+    p = tmp_path / "prefixed"
+    p.write_bytes(prefix + idxkit.save(None, a))
+    with open(p, mode) as f:
+        f.read(len(prefix))
+        assert same_bits(idxkit.load(f), a)
+        assert f.tell() == p.stat().st_size and f.read() == b""
+
+
 def test_a_file_object_is_read_from_its_position(tmp_path):
     a = sample("i2", 6, (2, 3))
     data = idxkit.save(None, a)
