@@ -1,4 +1,5 @@
-//! numpy arrays and IDX element types: the running numpy's limits, dtypes, and owned arrays handed to numpy.
+//! numpy arrays and IDX element types: the running numpy's limits, dtypes,
+//! and owned arrays handed to numpy.
 
 use crate::errors::{IdxError, UnsupportedDtypeError};
 use idx::{Array, Data, ElementType};

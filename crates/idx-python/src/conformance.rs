@@ -1,4 +1,5 @@
-//! `check_reader` and `check_writer`: the conformance corpus run against Python callables.
+//! `check_reader` and `check_writer`: the conformance corpus run against
+//! Python callables.
 
 use crate::arrays::{idx_type, numpy_holds, to_numpy};
 use crate::errors::os_error;

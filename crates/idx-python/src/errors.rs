@@ -1,4 +1,5 @@
-//! Python exceptions: idxkit's own, and I/O errors as the standard `OSError` subclasses with `errno` and `filename`.
+//! Python exceptions: idxkit's own, and I/O errors as the standard
+//! `OSError` subclasses with `errno` and `filename`.
 
 use crate::finding::Finding;
 use pyo3::create_exception;

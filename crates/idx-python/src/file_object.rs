@@ -1,4 +1,5 @@
-//! `load` from a seekable file object: the plan, and the in-place byte swap after `readinto`.
+//! `load` from a seekable file object: the plan, and the in-place byte swap
+//! after `readinto`.
 
 use crate::arrays::{idx_type, numpy_holds, unsupported};
 use crate::load::{empty_array, load_threads};

@@ -1,4 +1,5 @@
-//! `fix` and its `FixReport`: the library's repairs, through `idx-validate`'s atomic file handling.
+//! `fix` and its `FixReport`: the library's repairs, through
+//! `idx-validate`'s atomic file handling.
 
 use crate::args::limit_arg;
 use crate::errors::{os_error, output_error_noting, IdxError};

@@ -1,4 +1,5 @@
-//! `load`: a path or bytes decoded by the library straight into a numpy array, and the header of a mapped file.
+//! `load`: a path or bytes decoded by the library straight into a numpy
+//! array, and the header of a mapped file.
 
 use crate::args::limit_arg;
 use crate::arrays::{numpy_error, numpy_holds, to_numpy};
