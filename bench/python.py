@@ -1,28 +1,48 @@
-"""idxkit against numpy and idx2numpy, every row of the Python package's
-"Speed and memory" list, as ratios to a baseline measured in the same run.
+"""idxkit.load against numpy's own equivalent and idx2numpy, from bytes, from a
+path and from a file object, at 1 MiB (f32), 47 MB (MNIST training images,
+u8) and 1 GiB (f32): times as ratios to numpy in the same run, and peak
+memory per byte of output. Prints Markdown tables.
 
-    .venv-test/bin/pip install idx2numpy==1.2.3     # once (optional row)
-    cargo build --release -p idx-validate           # the CLI row's binary
-    .venv-test/bin/python bench/python.py [RUNS] [MIB]   # after scripts/test
+    scripts/test                                  # builds and installs the wheel into .venv-test
+    .venv-test/bin/pip install idx2numpy==1.2.3   # once
+    .venv-test/bin/python bench/python.py [RUNS] [MIB]
 
-RUNS (default 5) runs of each, alternating, medians; MIB (default 1024) the
-size of the f32 file (f32-<MIB>m.idx, made by bench/make_f32.py). The files
-are made in $IDXKIT_BENCH_DIR (default /dev/shm/idxkit-bench: memory, not
-the disk) and deleted at the end. Each load table has `cat FILE >
-/dev/null` (a process: its start-up, about a millisecond, is in its time)
-as a row. Peak memory is measured in a fresh process per loader: its
-high-water RSS (VmHWM) less its RSS before the call, divided by the output
-array's size. The validate table times the `idx-validate` process (wall,
-start-up included), the same binary's start-up alone (`--version`), and
-`idxkit.validate(path)` in this process (no start-up): the ratio to the
-process and to the process less its start-up are both printed.
+RUNS (default 7) alternating runs of every row, medians; MIB (default 1024)
+the size of the large f32 file. The files (MNIST gunzipped from
+../shared/data/mnist (or ../../shared/data/mnist from a worktree), the f32 files made by bench/make_f32.py) are made in a
+temporary directory ($IDXKIT_BENCH_DIR, default the system's) and deleted at
+the end; they are read once before timing, so every row reads them from the
+page cache.
+
+The numpy baselines, each the fair equivalent of one source:
+- bytes: `numpy.frombuffer(b, '>f4', offset=H).reshape(shape).astype('<f4')`.
+- path: `numpy.fromfile(path, '>f4', offset=H).reshape(shape).astype('<f4')`
+  (numpy has no one-step decode of a file: two arrays, hence 2x memory).
+- file object: `numpy.empty(shape, '<f4')`, `f.readinto(...)` after the
+  header, then `byteswap(inplace=True)`: the same work and memory as
+  idxkit's (the array and the header), so the strictest baseline. The
+  common idiom `numpy.frombuffer(f.read(), ...).astype(...)` (a copy of the
+  whole file, then the array) is a row of its own, for information.
+idx2numpy 1.2.3 (`convert_from_string`, `convert_from_file`) returns a
+read-only big-endian view over the bytes it read, converting nothing.
+
+Timing: each row is one call (1 GiB), 5 calls (MNIST) or 100 calls (1 MiB)
+in a row, per call; all rows run alternately RUNS times; the table gives
+the median and, as a second ratio, the fastest run of each against
+numpy's fastest (the least disturbed by other processes and by the kernel
+finding huge pages). Peak memory: a
+fresh process per (file, source, loader) reads the bytes first for the
+bytes rows, resets its peak (/proc/self/clear_refs), loads, and reports
+(VmHWM - VmRSS before the load) / output bytes.
 """
 
 import gzip
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,190 +52,178 @@ import idxkit
 
 try:
     import idx2numpy
-except ImportError:  # the row is then left out, and says so
+except ImportError:  # its rows are then left out, and the output says so
     idx2numpy = None
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = Path(os.environ.get("IDXKIT_BENCH_DIR", "/dev/shm/idxkit-bench"))
-RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-MIB = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
+RUNS = 7
+MIB = 1024
+# beside the repository (../shared), or beside the folder of worktrees
+MNIST_GZ = next(
+    (
+        p
+        for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared")
+        for p in [p / "data" / "mnist" / "train-images-idx3-ubyte.gz"]
+        if p.exists()
+    ),
+    ROOT.parent / "shared" / "data" / "mnist" / "train-images-idx3-ubyte.gz",
+)
 
 
-def timed(fn):
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
+def header(data):
+    """(header length, big-endian dtype, shape) of IDX bytes."""
+    rank = data[3]
+    dtype = {0x08: "u1", 0x09: "i1", 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}[data[2]]
+    shape = tuple(int.from_bytes(data[4 + 4 * i : 8 + 4 * i], "big") for i in range(rank))
+    return 4 + 4 * rank, np.dtype(dtype), shape
 
 
-def race(named):
-    """Median seconds of each callable, run alternately RUNS times."""
-    times = {name: [] for name, _ in named}
+def loaders(path, data):
+    """(source, loader, callable) rows for one file; numpy's baseline first
+    in each source."""
+    hl, dt, shape = header(data)
+    native = dt.newbyteorder("=")
+
+    def np_bytes():
+        return np.frombuffer(data, dt, offset=hl).reshape(shape).astype(native)
+
+    def np_path():
+        return np.fromfile(path, dt, offset=hl).reshape(shape).astype(native)
+
+    def np_readinto():
+        a = np.empty(shape, native)
+        with open(path, "rb") as f:
+            f.seek(hl)
+            f.readinto(a.reshape(-1).view(np.uint8))
+        if dt.byteorder == ">" and sys.byteorder == "little":
+            a.byteswap(inplace=True)
+        return a
+
+    def np_read():
+        with open(path, "rb") as f:
+            return np.frombuffer(f.read(), dt, offset=hl).reshape(shape).astype(native)
+
+    def ik_file():
+        with open(path, "rb") as f:
+            return idxkit.load(f)
+
+    rows = [
+        ("bytes", "numpy frombuffer+astype", np_bytes),
+        ("bytes", "idxkit.load(bytes)", lambda: idxkit.load(data)),
+        ("path", "numpy fromfile+astype", np_path),
+        ("path", "idxkit.load(path)", lambda: idxkit.load(path)),
+        ("file", "numpy readinto+byteswap", np_readinto),
+        ("file", "numpy frombuffer(f.read())+astype", np_read),
+        ("file", "idxkit.load(f)", ik_file),
+    ]
+    if idx2numpy is not None:
+
+        def i2n_file():
+            with open(path, "rb") as f:
+                return idx2numpy.convert_from_file(f)
+
+        rows += [
+            ("bytes", "idx2numpy.convert_from_string", lambda: idx2numpy.convert_from_string(data)),
+            ("path", "idx2numpy.convert_from_file(path)", lambda: idx2numpy.convert_from_file(str(path))),
+            ("file", "idx2numpy.convert_from_file(f)", i2n_file),
+        ]
+    return rows
+
+
+BASELINE = {"bytes": "numpy frombuffer+astype", "path": "numpy fromfile+astype", "file": "numpy readinto+byteswap"}
+
+
+def race(rows, inner):
+    """(median, fastest) seconds per call of each row, the rows run
+    alternately."""
+    times = {name: [] for _, name, _ in rows}
     for _ in range(RUNS):
-        for name, fn in named:
-            times[name].append(timed(fn))
-    return {name: statistics.median(v) for name, v in times.items()}
-
-
-def header_len(data):
-    return 4 + 4 * data[3]
-
-
-def numpy_load(data, dtype, shape):
-    """The baseline: numpy.frombuffer(...).astype(native) on the same bytes."""
-    a = np.frombuffer(data, dtype=dtype, offset=header_len(data)).reshape(shape)
-    return a.astype(a.dtype.newbyteorder("="))
-
-
-def report(title, rows, base):
-    print(f"\n{title}")
-    b = rows[base]
-    for name, t in rows.items():
-        print(f"  {name:<46} {t:9.4f} s   {t / b:6.2f}x {base}")
+        for _, name, fn in rows:
+            t = time.perf_counter()
+            for _ in range(inner):
+                a = fn()
+                del a
+            times[name].append((time.perf_counter() - t) / inner)
+    return {name: (statistics.median(v), min(v)) for name, v in times.items()}
 
 
 PEAK = r"""
-import sys, numpy as np, idxkit
+import sys
+import numpy as np
+import idxkit
+sys.path.insert(0, sys.argv[4])
+import python as bench
+path, source, loader = sys.argv[1], sys.argv[2], sys.argv[3]
 def vm(key):
     for line in open('/proc/self/status'):
         if line.startswith(key):
             return int(line.split()[1]) * 1024
-how, path = sys.argv[1], sys.argv[2]
-if how == 'idx2numpy':
-    import idx2numpy
+data = open(path, 'rb').read() if source == 'bytes' else open(path, 'rb').read(1024)
+fn = {name: f for s, name, f in bench.loaders(path, data) if s == source}[loader]
+with open('/proc/self/clear_refs', 'w') as f:
+    f.write('5')  # resets VmHWM to the current RSS
 before = vm('VmRSS')
-if how == 'idxkit':
-    a = idxkit.load(path)
-elif how == 'numpy':
-    data = open(path, 'rb').read()
-    a = np.frombuffer(data, dtype='>f4' if data[2] == 0x0d else 'u1', offset=4 + 4 * data[3])
-    a = a.astype(a.dtype.newbyteorder('='))
-else:
-    a = idx2numpy.convert_from_file(path)
+a = fn()
 print((vm('VmHWM') - before) / a.nbytes)
 """
 
 
-def peak(how, path):
-    out = subprocess.run([sys.executable, "-c", PEAK, how, str(path)], capture_output=True, text=True, check=True)
-    return float(out.stdout)
-
-
-def load_rows(label, path, gz):
-    raw = Path(path).read_bytes()
-    data = gzip.decompress(raw) if gz else raw
-    dtype = {0x08: "u1", 0x0D: ">f4"}[data[2]]
-    shape = tuple(int.from_bytes(data[4 + 4 * i : 8 + 4 * i], "big") for i in range(data[3]))
-    rows = [
-        ("cat FILE > /dev/null (a process)", lambda: subprocess.run(["cat", str(path)], stdout=subprocess.DEVNULL, check=True)),
-        ("numpy frombuffer+astype (bytes in memory)", lambda: numpy_load(data, dtype, shape)),
-        ("idxkit.load(bytes in memory)", lambda: idxkit.load(data)),
-        (
-            "numpy: read file, frombuffer+astype",
-            lambda: numpy_load(gzip.open(path).read() if gz else open(path, "rb").read(), dtype, shape),
-        ),
-        ("idxkit.load(path)", lambda: idxkit.load(path)),
-    ]
-    if idx2numpy is not None:
-        rows.append(
-            ("idx2numpy.convert_from_file", lambda: idx2numpy.convert_from_file(gzip.open(path) if gz else str(path)))
-        )
-    res = race(rows)
-    report(f"load: {label} ({len(data) / 2**20:.1f} MiB decoded), {RUNS} runs, medians", res, "numpy frombuffer+astype (bytes in memory)")
-    b = res["numpy: read file, frombuffer+astype"]
-    print(f"  ratios to numpy reading the file: idxkit.load(path) {res['idxkit.load(path)'] / b:.2f}x" + (
-        f", idx2numpy {res['idx2numpy.convert_from_file'] / b:.2f}x; idxkit.load(path) / idx2numpy "
-        f"{res['idxkit.load(path)'] / res['idx2numpy.convert_from_file']:.2f}x" if idx2numpy else ""
-    ) + f"; idxkit.load(path) / cat {res['idxkit.load(path)'] / res['cat FILE > /dev/null (a process)']:.2f}x")
-    if idx2numpy is None:
-        print("  (idx2numpy is not installed: its row is missing)")
-    return res
+def peak(path, source, loader):
+    out = subprocess.run(
+        [sys.executable, "-c", PEAK, str(path), source, loader, str(ROOT / "bench")],
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode != 0:
+        return f"failed: {out.stderr.strip().splitlines()[-1]}"
+    return f"{float(out.stdout):.2f}x"
 
 
 def loadavg():
-    return open("/proc/loadavg").read().split()[:3]
+    return " ".join(open("/proc/loadavg").read().split()[:3])
+
+
+def table(label, path, inner):
+    data = Path(path).read_bytes()
+    rows = loaders(path, data)
+    res = race(rows, inner)
+    nbytes = len(data) - header(data)[0]
+    print(f"\n### {label}: {nbytes / 2**20:.2f} MiB of payload, {RUNS} runs, medians of {inner} call(s) each\n")
+    print("| source | loader | time per call (median) | / numpy (same source) | fastest / numpy's fastest | peak memory / output |")
+    print("|---|---|---|---|---|---|")
+    for source, name, _ in rows:
+        (t, fast), (base, base_fast) = res[name], res[BASELINE[source]]
+        ratio = f"**{t / base:.2f}x**" if name.startswith("idxkit") else f"{t / base:.2f}x"
+        print(
+            f"| {source} | {name} | {t * 1e3:.3f} ms | {ratio} | {fast / base_fast:.2f}x | {peak(path, source, name)} |"
+        )
+    return res
 
 
 def main():
-    OUT.mkdir(parents=True, exist_ok=True)
+    global RUNS, MIB
+    RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else RUNS
+    MIB = int(sys.argv[2]) if len(sys.argv) > 2 else MIB
     print(
         f"machine: {os.cpu_count()} CPUs; python {sys.version.split()[0]}, numpy {np.__version__}, "
-        f"idx2numpy {getattr(idx2numpy, '__version__', 'absent')}; the machine is shared (other builds run); "
-        f"load average {' '.join(loadavg())}; {time.strftime('%Y-%m-%dT%H:%MZ', time.gmtime())}"
+        f"idx2numpy {getattr(idx2numpy, '__version__', 'absent (pip install idx2numpy==1.2.3)')}; "
+        f"load average {loadavg()} at the start; {time.strftime('%Y-%m-%dT%H:%MZ', time.gmtime())}; "
+        f"command: {' '.join([Path(sys.executable).name, *sys.argv])}"
     )
+    out = Path(tempfile.mkdtemp(prefix="idxkit-bench-", dir=os.environ.get("IDXKIT_BENCH_DIR")))
     try:
-        run(OUT)
+        small, big, mnist = out / "f32-1m.idx", out / f"f32-{MIB}m.idx", out / "train-images-idx3-ubyte"
+        for p, mib in ((small, 1), (big, MIB)):
+            subprocess.run([sys.executable, str(ROOT / "bench" / "make_f32.py"), str(p), str(mib)], check=True)
+        mnist.write_bytes(gzip.decompress(MNIST_GZ.read_bytes()))
+        for p in (small, mnist, big):
+            p.read_bytes()  # into the page cache
+        table("1 MiB f32", small, 100)
+        table("MNIST training images (u8, 60000x28x28)", mnist, 5)
+        table(f"{MIB} MiB f32", big, 1)
     finally:
-        # only the files made here
-        for name in ("train-images-idx3-ubyte", f"f32-{MIB}m.idx", "small.idx", "save-target.idx"):
-            (OUT / name).unlink(missing_ok=True)
-        try:
-            OUT.rmdir()
-        except OSError:
-            pass
-    print(f"\nload average at the end: {' '.join(loadavg())}")
-
-
-def run(OUT):
-    mnist_gz = ROOT.parent / "shared" / "data" / "mnist" / "train-images-idx3-ubyte.gz"
-    mnist = OUT / "train-images-idx3-ubyte"
-    if not mnist.exists():
-        mnist.write_bytes(gzip.decompress(mnist_gz.read_bytes()))
-    f32 = OUT / f"f32-{MIB}m.idx"
-    if not f32.exists():
-        subprocess.run([sys.executable, str(ROOT / "bench" / "make_f32.py"), str(f32), str(MIB)], check=True)
-    for p in (mnist, f32):
-        with open(p, "rb") as f:
-            while f.read(1 << 24):
-                pass
-
-    load_rows("MNIST training images, plain", mnist, gz=False)
-    load_rows("MNIST training images, gzipped", mnist_gz, gz=True)
-    load_rows(f"{MIB} MiB f32", f32, gz=False)
-
-    print(f"\npeak memory of a load, beyond the process before it, per byte of output ({f32.name})")
-    for how in ["idxkit", "numpy"] + (["idx2numpy"] if idx2numpy else []):
-        print(f"  {how:<12} {peak(how, f32):5.2f}x the output array")
-
-    small = OUT / "small.idx"
-    idxkit.save(small, np.zeros((2, 2), np.float32))
-    res = race(
-        [
-            (f"idxkit.load(mmap=True) of {MIB} MiB", lambda: idxkit.load(f32, mmap=True)),
-            ("idxkit.load(mmap=True) of a 16-byte payload", lambda: idxkit.load(small, mmap=True)),
-            (f"idxkit.load of {MIB} MiB (copying)", lambda: idxkit.load(f32)),
-        ]
-    )
-    report("mmap: O(header)", res, "idxkit.load(mmap=True) of a 16-byte payload")
-
-    arr = idxkit.load(f32)
-    target = OUT / "save-target.idx"
-
-    def numpy_save():
-        with open(target, "wb") as f:
-            arr.astype(">f4").tofile(f)
-
-    res = race([("numpy astype('>f4').tofile", numpy_save), ("idxkit.save(path, array)", lambda: idxkit.save(target, arr))])
-    report(f"save {MIB} MiB f32", res, "numpy astype('>f4').tofile")
-    del arr
-    target.unlink()
-
-    # The native binary if built (cargo build --release -p idx-validate), else
-    # the wheel's console script (which adds the interpreter's start-up).
-    cli = ROOT / "target" / "release" / "idx-validate"
-    if not cli.exists():
-        cli = Path(sys.executable).parent / "idx-validate"
-    name = f"{cli.relative_to(ROOT) if cli.is_relative_to(ROOT) else cli}"
-    res = race(
-        [
-            (f"{name} FILE (a process)", lambda: subprocess.run([str(cli), "-q", str(f32)], check=True)),
-            (f"{name} --version (its start-up alone)", lambda: subprocess.run([str(cli), "--version"], stdout=subprocess.DEVNULL, check=True)),
-            ("idxkit.validate(path) (in this process)", lambda: idxkit.validate(f32)),
-            ("cat FILE > /dev/null (a process)", lambda: subprocess.run(["cat", str(f32)], stdout=subprocess.DEVNULL, check=True)),
-        ]
-    )
-    report(f"validate {MIB} MiB f32 (full, every lint)", res, next(iter(res)))
-    proc, start, py = res[f"{name} FILE (a process)"], res[f"{name} --version (its start-up alone)"], res["idxkit.validate(path) (in this process)"]
-    print(f"  idxkit.validate / the process: {py / proc:.3f}x; / the process less its start-up: {py / (proc - start):.3f}x")
+        shutil.rmtree(out, ignore_errors=True)
+    print(f"\nload average at the end: {loadavg()}")
 
 
 if __name__ == "__main__":

@@ -93,6 +93,8 @@ def _u8(data: object) -> np.ndarray:
     (``bytearray``, a numpy array) is copied first, because the native code
     reads it with the GIL released and another thread could change it
     meanwhile."""
+    if type(data) is bytes:
+        return np.frombuffer(data, dtype=np.uint8)
     view = memoryview(data)  # type: ignore[arg-type]
     if not view.contiguous or not view.readonly:
         view = memoryview(view.tobytes())
@@ -136,10 +138,13 @@ def load(
     such as ``"1GiB"``); a stream that expands further (a decompression bomb)
     raises IDX702 after decoding no more than the limit. The result has
     the file's element type in native byte order and the file's shape (rank 0
-    included). A path is read in one streaming pass: memory is the output
-    array, decoded with the GIL released; an uncompressed payload of more
-    than 128 MiB (from a path, bytes or a file object, when the source holds
-    all of it) is decoded by up to four threads at once (one per core).
+    included). The payload is decoded with the GIL released straight into
+    the array (numpy's own allocation): from a path in one streaming pass,
+    from a seekable binary file object (holding one uncompressed IDX file
+    from its position on) read into it with ``readinto``, so memory is the
+    output array; any other file object is read whole first. A large
+    uncompressed payload is decoded by up to four threads at once (one per
+    core, at least 4 MiB each).
 
     With ``mmap=True`` (a path to an uncompressed file), the result is a
     read-only array over the memory-mapped payload with the big-endian dtype
@@ -167,7 +172,58 @@ def load(
         return _load_mapped(source, decompress)
     if _is_path(source):
         return _native.load_path(os.fspath(source), decompress, max_decompressed)
+    if hasattr(source, "read"):
+        loaded = _load_into(source, decompress)  # type: ignore[arg-type]
+        if loaded is not None:
+            return loaded
     return _native.load_buffer(_bytes_of(source), decompress, max_decompressed)
+
+
+_LONGEST_HEADER = 4 + 4 * 255
+
+
+def _load_into(f: BinaryIO, decompress: bool) -> Optional[np.ndarray]:
+    """A seekable binary file object holding exactly one uncompressed IDX
+    file from its position on, read with ``readinto`` straight into the
+    array and converted to native order in place (memory: the array and
+    the header). None, with the position where it was, for anything else
+    (not seekable, gzip, invalid, missing or trailing bytes): the caller
+    then reads it whole, and the library reports what is wrong."""
+    try:
+        start = f.tell()
+        end = f.seek(0, os.SEEK_END)
+        f.seek(start)
+        readinto: Callable[[memoryview], Optional[int]] = getattr(f, "readinto")
+    except (AttributeError, OSError, ValueError):
+        # no position or no readinto (io.UnsupportedOperation is both an
+        # OSError and a ValueError); a closed file fails again, and is
+        # reported, when it is read whole
+        return None
+    remaining = end - start
+    head = f.read(min(max(remaining, 0), _LONGEST_HEADER))
+    if remaining < 0 or not isinstance(head, bytes):
+        f.seek(start)
+        return None
+    plan = _native.stream_plan(_u8(head), remaining, decompress)
+    if plan is None:
+        f.seek(start)
+        return None
+    out, header_len = plan
+    f.seek(start + header_len)
+    flat: Any = out.reshape(-1).view(np.uint8)
+    view = memoryview(flat)
+    filled = 0
+    while filled < len(view):
+        n = readinto(view[filled:])
+        if not n:
+            break
+        filled += n
+    if filled < len(view) or f.read(1):
+        # the file changed while it was read: read it whole again
+        f.seek(start)
+        return None
+    _native.to_native(out)
+    return out
 
 
 def _load_mapped(source: Source, decompress: bool) -> np.ndarray:

@@ -92,6 +92,60 @@ def test_saving_onto_a_directory_is_is_a_directory_error(tmp_path):
     assert "nothing was written" in str(e) and list(d.iterdir()) == []
 
 
+def broken_copy(tmp_path):
+    """A file fix() repairs (trailing bytes, an unsafe fix), and its bytes."""
+    p = tmp_path / "in.idx"
+    data = LABELS.read_bytes() + b"junk"
+    p.write_bytes(data)
+    return p, data
+
+
+@pytest.mark.parametrize("kind", [as_str, lambda p: p], ids=["str", "pathlike"])
+def test_fixing_into_a_missing_directory_is_file_not_found(tmp_path, kind):
+    src, data = broken_copy(tmp_path)
+    dest = tmp_path / "missing-dir" / "out.idx"
+    with pytest.raises(FileNotFoundError) as info:
+        idxkit.fix(kind(src), kind(dest), unsafe=True)
+    e = info.value
+    assert e.errno == errno.ENOENT and e.filename == str(dest) and str(dest) in str(e)
+    assert "cannot create a temporary file beside it" in str(e)
+    assert src.read_bytes() == data and not (tmp_path / "missing-dir").exists()
+
+
+def test_fixing_onto_a_directory_is_is_a_directory_error(tmp_path):
+    src, data = broken_copy(tmp_path)
+    d = tmp_path / "adir"
+    d.mkdir()
+    with pytest.raises(IsADirectoryError) as info:
+        idxkit.fix(src, d, unsafe=True)
+    e = info.value
+    assert e.errno == errno.EISDIR and e.filename == str(d)
+    assert "nothing was written" in str(e) and list(d.iterdir()) == []
+    assert src.read_bytes() == data
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes anywhere")
+def test_fixing_in_a_read_only_directory_is_a_permission_error(tmp_path):
+    src, data = broken_copy(tmp_path)
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    inside = ro / "in.idx"
+    inside.write_bytes(data)
+    ro.chmod(0o555)
+    try:
+        for call, dest in (
+            (lambda: idxkit.fix(src, ro / "out.idx", unsafe=True), ro / "out.idx"),
+            (lambda: idxkit.fix(inside, unsafe=True), inside),  # in place
+        ):
+            with pytest.raises(PermissionError) as info:
+                call()
+            e = info.value
+            assert e.errno == errno.EACCES and e.filename == str(dest)
+    finally:
+        ro.chmod(0o755)
+    assert inside.read_bytes() == data and src.read_bytes() == data
+
+
 def test_a_file_name_in_an_error_is_escaped(tmp_path):
     p = tmp_path / "bad\x1b[31mname.idx"
     with pytest.raises(FileNotFoundError) as info:

@@ -189,12 +189,12 @@ def test_gzip_bytes_are_repaired_to_gzip_bytes(tmp_path):
 def test_an_unwritable_destination_raises_and_leaves_the_input_alone(tmp_path):
     p = tmp_path / "x.idx.gz"
     original = gz_with_trailing(p)
-    with pytest.raises(OSError, match="x.idx.gz was left unchanged") as info:
+    with pytest.raises(FileNotFoundError, match="x.idx.gz was left unchanged") as info:
         idxkit.fix(p, tmp_path / "missing-dir" / "out.idx", unsafe=True)
     assert "cannot create a temporary file beside" in str(info.value)
     # a directory in the way: refused before anything is written
     (tmp_path / "adir").mkdir()
-    with pytest.raises(OSError, match="is a directory; nothing was written"):
+    with pytest.raises(IsADirectoryError, match="Is a directory; nothing was written"):
         idxkit.fix(p, tmp_path / "adir", unsafe=True)
     assert p.read_bytes() == original
     assert sorted(x.name for x in tmp_path.iterdir()) == ["adir", "x.idx.gz"]

@@ -1,5 +1,5 @@
-"""Large arrays: in numpy's allocation, beyond it (decoded in parallel parts
-by idx::read_array_at), and a failed allocation."""
+"""Large arrays: decoded in parallel parts (idx::read_array_at) into numpy's
+allocation, from a path, bytes and a file object; and a failed allocation."""
 
 import os
 import subprocess
@@ -35,10 +35,11 @@ def test_a_payload_of_several_chunks_loads_bit_for_bit(tmp_path, dtype):
     assert (f.rule, f.offset) == ("IDX202", len(data) - 5)
 
 
-def test_an_array_larger_than_numpys_allocation_loads(tmp_path):
-    # above the 128 MiB decoded into numpy's own allocation: a system
-    # allocation handed to numpy, decoded in parallel parts; a mark every
-    # 100,003 elements (and the last), wherever the parts meet
+def test_a_large_array_loads_as_numpy_decodes_it_from_every_source(tmp_path):
+    # 129 MiB of i2 (beyond what idxkit once decoded into numpy's own
+    # allocation, now the only one): a mark every 100,003 elements (and the
+    # last), wherever the parallel parts meet, compared with numpy's decoding
+    # of the same bytes, from a path, from bytes and from a file object
     n = 129 * MIB // 2
     p = tmp_path / "i2.idx"
     marks = {i: i % 32749 + 1 for i in [*range(0, n, 100_003), n - 1]}
@@ -48,10 +49,14 @@ def test_an_array_larger_than_numpys_allocation_loads(tmp_path):
         for i, v in marks.items():
             f.seek(8 + 2 * i)
             f.write(v.to_bytes(2, "big"))
-    a = idxkit.load(p)
-    assert a.shape == (n,) and a.dtype == np.int16 and a.flags.writeable
-    assert {i: int(a[i]) for i in marks} == marks
-    assert np.count_nonzero(a) == len(marks)
+    data = p.read_bytes()
+    expected = np.frombuffer(data, ">i2", offset=8).astype(np.int16)
+    assert {i: int(expected[i]) for i in marks} == marks
+    with open(p, "rb") as f:
+        for a in (idxkit.load(p), idxkit.load(data), idxkit.load(f)):
+            assert a.shape == (n,) and a.dtype == np.int16 and a.flags.writeable
+            assert np.array_equal(a, expected)
+            del a
 
 
 def _overcommit_refuses(nbytes):
@@ -101,8 +106,8 @@ else:
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
 def test_numpy_refusing_the_allocation_is_a_memory_error(tmp_path):
-    # within numpy's allocation (at most 128 MiB): numpy's own MemoryError,
-    # not a panic of the native module
+    # numpy's own MemoryError from its allocation, not a panic of the
+    # native module
     n = 100 * MIB
     p = tmp_path / "u8.idx"
     with open(p, "wb") as f:

@@ -259,4 +259,23 @@ def test_idxkit_needs_no_hypothesis_and_testing_says_it_does():
         "    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert "idxkit.testing needs hypothesis (pip install hypothesis)" in out
+    assert "idxkit.testing needs hypothesis (pip install idxkit[testing])" in out
+
+
+def test_the_testing_extra_holds_the_hypothesis_the_tests_run_with():
+    # pyproject's `testing` extra (pip install idxkit[testing]) and the
+    # pinned test requirements name compatible versions of hypothesis
+    import hypothesis
+
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    extra = re.search(r'^testing = \["hypothesis>=([\d.]+),<(\d+)"\]$', pyproject, re.M)
+    assert extra, "pyproject.toml: testing = [\"hypothesis>=X,<Y\"]"
+    pinned = re.search(r"^hypothesis==([\d.]+)$", (ROOT / "python" / "requirements-test.txt").read_text(), re.M)
+    assert pinned
+
+    def version(v):
+        return tuple(int(x) for x in v.split("."))
+
+    low, high = version(extra.group(1)), int(extra.group(2))
+    for v in (pinned.group(1), hypothesis.__version__):
+        assert low <= version(v) and version(v)[0] < high, v

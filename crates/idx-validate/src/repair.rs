@@ -157,7 +157,7 @@ fn fix_file(
             Repair::from_report(&done.report, done.action),
         )),
         Err(RepairError::Input(why)) => Err(why),
-        Err(RepairError::Write { before, why }) => {
+        Err(RepairError::Write { before, why, .. }) => {
             let before = *before;
             let r = FixReport {
                 before: before.clone(),
@@ -207,7 +207,7 @@ pub struct FileRepair {
 }
 
 /// Why [`repair_file`] failed; the input is unchanged either way.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum RepairError {
     /// The input could not be resolved, opened, read or planned on.
     Input(String),
@@ -217,6 +217,12 @@ pub enum RepairError {
         before: Box<idx::Report>,
         /// Why, ending with the input being left unchanged.
         why: String,
+        /// The destination's own error (it cannot be created, written or
+        /// renamed into place, or is a directory), for callers that map it
+        /// to their platform's (the Python package's `OSError` subclasses
+        /// with `errno` and `filename`); `None` when the failure is not the
+        /// destination's (the input changed or could not be read).
+        output: Option<idx_io::OutputError>,
     },
 }
 
@@ -316,9 +322,10 @@ fn repair_file_with(
         },
     ) {
         Ok(report) => Ok(FileRepair { report, action }),
-        Err(why) => Err(RepairError::Write {
+        Err((why, output)) => Err(RepairError::Write {
             before: Box::new(before),
             why: format!("{why}; {} was left unchanged", path.display()),
+            output,
         }),
     }
 }
@@ -339,21 +346,84 @@ fn unchanged_since(path: &Path, meta: &fs::Metadata) -> Result<(), String> {
 /// Writes `dest` through the one atomic writer ([`idx_io::AtomicFile`]:
 /// a temporary file in its directory, the permissions of the file it
 /// replaces or the umask's, sync, `check`, rename, sync of the directory).
-/// On any error the temporary file is removed and `dest` is untouched.
+/// On any error the temporary file is removed and `dest` is untouched; the
+/// error is its message and, when it is the destination's, the writer's
+/// error.
 fn write_atomically(
     dest: &Path,
     policy: idx_io::Policy,
     inputs: &[idx_io::Identity],
-    write: impl FnOnce(&mut idx_io::AtomicFile) -> Result<FixReport, FixError>,
+    write: impl FnOnce(&mut WriteErrors<'_>) -> Result<FixReport, FixError>,
     check: impl FnOnce() -> Result<(), String>,
-) -> Result<FixReport, String> {
-    let mut out = idx_io::AtomicFile::create(dest, policy, inputs).map_err(|e| e.to_string())?;
-    let report = write(&mut out).map_err(|e| match e {
-        FixError::Io(e) => io_err("cannot write the repaired copy of", dest, e),
-        other => other.to_string(),
+) -> Result<FixReport, (String, Option<idx_io::OutputError>)> {
+    let failed = |e: idx_io::OutputError| {
+        let why = e.to_string();
+        match e {
+            idx_io::OutputError::Aborted(_) => (why, None),
+            e => (why, Some(e)),
+        }
+    };
+    let mut out = idx_io::AtomicFile::create(dest, policy, inputs).map_err(failed)?;
+    let mut recorded = WriteErrors {
+        out: &mut out,
+        error: None,
+    };
+    let report = write(&mut recorded).map_err(|e| {
+        let written = recorded.error.take();
+        match e {
+            FixError::Io(e) => (
+                io_err("cannot write the repaired copy of", dest, &e),
+                // the temporary file's own error, not the input's
+                written.map(|source| idx_io::OutputError::Io {
+                    path: dest.to_path_buf(),
+                    action: "write the repaired copy to",
+                    source,
+                }),
+            ),
+            other => (other.to_string(), None),
+        }
     })?;
-    out.commit_checked(check).map_err(|e| e.to_string())?;
+    out.commit_checked(check).map_err(failed)?;
     Ok(report)
+}
+
+/// The atomic writer, keeping the first error of a write to it (the
+/// repair also reads the input while it writes: an I/O error it returns
+/// is the destination's only when one was kept here).
+struct WriteErrors<'a> {
+    out: &'a mut idx_io::AtomicFile,
+    error: Option<io::Error>,
+}
+
+impl WriteErrors<'_> {
+    fn keep<T>(&mut self, r: io::Result<T>) -> io::Result<T> {
+        if let Err(e) = &r {
+            if self.error.is_none() {
+                self.error = Some(e.raw_os_error().map_or_else(
+                    || io::Error::new(e.kind(), e.to_string()),
+                    io::Error::from_raw_os_error,
+                ));
+            }
+        }
+        r
+    }
+}
+
+impl Write for WriteErrors<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let r = self.out.write(buf);
+        self.keep(r)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        let r = self.out.write_all(buf);
+        self.keep(r)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let r = self.out.flush();
+        self.keep(r)
+    }
 }
 
 /// Standard input: spooled to an anonymous temporary file (the repair reads

@@ -1,0 +1,26 @@
+//! Arguments shared by several functions (`max_decompressed=`).
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+/// `max_decompressed=`: None for the command's default (64 GiB), 0 for no
+/// limit, an int of bytes or a size string (`"1GiB"`), parsed as
+/// `--max-decompressed` is.
+pub(crate) fn limit_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let setting = match v {
+        None => None,
+        Some(v) if v.is_none() => None,
+        Some(v) => Some(if let Ok(s) = v.cast::<PyString>() {
+            idx_validate::size::parse_size(&s.to_cow()?)
+                .map_err(|e| PyValueError::new_err(format!("max_decompressed: {e}")))?
+        } else {
+            v.extract::<u64>().map_err(|_| {
+                PyValueError::new_err(
+                    "max_decompressed: a number of bytes (0: no limit), a size such as \"1GiB\", or None",
+                )
+            })?
+        }),
+    };
+    Ok(idx_validate::decompression_limit(setting))
+}

@@ -1,0 +1,233 @@
+//! `load`: a path or bytes decoded by the library straight into a numpy
+//! array, and the header of a mapped file.
+
+use crate::args::limit_arg;
+use crate::arrays::{numpy_error, numpy_holds, to_numpy};
+use crate::errors::{invalid_file_error, LoadError};
+use idx::input::fill;
+use idx::{Array, ElementType};
+use numpy::ndarray::IxDyn;
+use numpy::{PyArray, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// How an input is read.
+enum Plan<R> {
+    /// Uncompressed, with a source long enough for the header's payload,
+    /// which is to be read straight into a numpy array from the source's
+    /// offsets ([`decode_into`]); `r` is given back.
+    Into(R, idx::Header),
+    /// Read by the library into an owned array (gzip, a stream of unknown
+    /// length, a truncated source).
+    Done(Array),
+}
+
+/// Decides how to read `r` (of `len` bytes when known) and does what needs
+/// no numpy array, all through the library: gzip detection
+/// (`idx::is_gzip`), the header (`idx::read_header`), and for everything
+/// else `idx::read_input` (decompression within `opts.max_decompressed`).
+/// The destination is sized from the header only when the source is known
+/// to hold that much.
+fn plan<R: Read + Seek>(
+    mut r: R,
+    len: Option<u64>,
+    opts: &idx::Options,
+) -> Result<Plan<R>, LoadError> {
+    if let Some(len) = len {
+        let mut magic = [0u8; 2];
+        let n = fill(&mut r, &mut magic).map_err(LoadError::Io)?;
+        r.seek(SeekFrom::Start(0)).map_err(LoadError::Io)?;
+        if !(opts.decompress && idx::is_gzip(&magic[..n])) {
+            let h = idx::read_header(&mut r)?;
+            let whole = (h.header_len() as u64).checked_add(h.payload_len());
+            let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
+            if whole.is_some_and(|w| w <= len) && numpy_holds(&dims, h.dtype()) {
+                return Ok(Plan::Into(r, h));
+            }
+            r.seek(SeekFrom::Start(0)).map_err(LoadError::Io)?;
+        }
+    }
+    match idx::read_input(&mut r, opts) {
+        Ok(a) => Ok(Plan::Done(a)),
+        // a damaged gzip stream: validation locates the damage (IDX701)
+        Err(idx::ReadError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
+            let located = r
+                .seek(SeekFrom::Start(0))
+                .and_then(|_| idx::validate_reader(&mut r, opts));
+            match located {
+                Ok(report) if report.has_errors() => {
+                    Err(LoadError::Invalid(report.errors().cloned().collect()))
+                }
+                _ => Err(LoadError::Io(e)),
+            }
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The most threads one `load` decodes a payload with (memory bandwidth,
+/// not cores, bounds it beyond that); the library gives each at least
+/// [`idx::MIN_BYTES_PER_THREAD`] of the payload, so a small payload is
+/// decoded by the calling thread alone.
+const MAX_LOAD_THREADS: usize = 4;
+
+/// The threads a load may use: the cores this process may run on (asked
+/// once: `available_parallelism` reads the cgroup's quota files, tens of
+/// microseconds), at most [`MAX_LOAD_THREADS`].
+pub(crate) fn load_threads() -> std::num::NonZeroUsize {
+    static THREADS: OnceLock<std::num::NonZeroUsize> = OnceLock::new();
+    *THREADS.get_or_init(|| {
+        std::thread::available_parallelism().map_or(std::num::NonZeroUsize::MIN, |n| {
+            n.min(MAX_LOAD_THREADS.try_into().unwrap_or(n))
+        })
+    })
+}
+
+/// A new native-endian numpy array of shape `dims` from `numpy.empty`:
+/// numpy's own allocation, as `astype` makes its result (transparent huge
+/// pages where numpy asks for them, no zeroing pass; `MemoryError` when it
+/// fails). Its contents are unspecified: the caller writes every byte
+/// before the array is returned, and drops it unread on an error.
+pub(crate) fn empty_array<'py, T: numpy::Element>(
+    py: Python<'py>,
+    dims: &[usize],
+) -> PyResult<Bound<'py, PyArray<T, IxDyn>>> {
+    static EMPTY: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let empty = EMPTY.get_or_try_init(py, || {
+        py.import("numpy")?.getattr("empty").map(Bound::unbind)
+    })?;
+    Ok(empty
+        .bind(py)
+        .call1((PyTuple::new(py, dims)?, numpy::dtype::<T>(py)))?
+        .cast_into::<PyArray<T, IxDyn>>()?)
+}
+
+/// Decodes the payload of `h` from `src` (which holds the header at offset
+/// 0, as an `Into` plan) straight into a new native-endian numpy array
+/// ([`empty_array`]) by the library ([`idx::read_array_at`], in parallel
+/// parts when the payload is large), with the GIL released. `path` names
+/// the source in errors.
+fn decode_into<S: idx::ReadAt + ?Sized>(
+    py: Python<'_>,
+    src: &S,
+    h: &idx::Header,
+    path: Option<&Path>,
+) -> PyResult<Py<PyAny>> {
+    let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
+    fn into<T: numpy::Element + bytemuck::Pod, S: idx::ReadAt + ?Sized>(
+        py: Python<'_>,
+        dims: &[usize],
+        src: &S,
+        h: &idx::Header,
+        path: Option<&Path>,
+    ) -> PyResult<Py<PyAny>> {
+        let a = empty_array::<T>(py, dims)?;
+        {
+            let mut rw = a.readwrite();
+            let elems = rw
+                .as_slice_mut()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let bytes: &mut [u8] = bytemuck::cast_slice_mut(elems);
+            py.detach(|| idx::read_array_at(src, h, bytes, load_threads()))
+                .map_err(|e| LoadError::from(e).into_py(py, path))?;
+        }
+        Ok(a.into_any().unbind())
+    }
+    match h.dtype() {
+        ElementType::U8 => into::<u8, S>(py, &dims, src, h, path),
+        ElementType::I8 => into::<i8, S>(py, &dims, src, h, path),
+        ElementType::I16 => into::<i16, S>(py, &dims, src, h, path),
+        ElementType::I32 => into::<i32, S>(py, &dims, src, h, path),
+        ElementType::F32 => into::<f32, S>(py, &dims, src, h, path),
+        ElementType::F64 => into::<f64, S>(py, &dims, src, h, path),
+    }
+}
+
+/// The library's reading options for `load`: gzip decompressed when asked,
+/// within the decompression limit (`idx-validate --max-decompressed`'s
+/// default and meaning).
+fn read_options(
+    decompress: bool,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<idx::Options> {
+    Ok(idx::Options::default()
+        .with_decompress(decompress)
+        .with_max_decompressed(limit_arg(max_decompressed)?))
+}
+
+/// Loads an IDX file by path (memory is the output array).
+#[pyfunction]
+#[pyo3(signature = (path, decompress=true, max_decompressed=None))]
+pub(crate) fn load_path(
+    py: Python<'_>,
+    path: PathBuf,
+    decompress: bool,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let opts = read_options(decompress, max_decompressed)?;
+    let planned = py.detach(|| {
+        let f = File::open(&path).map_err(LoadError::Io)?;
+        let meta = f.metadata().map_err(LoadError::Io)?;
+        if meta.is_file() {
+            plan(f, Some(meta.len()), &opts)
+        } else {
+            // a pipe or a device: read once, as a stream
+            idx::read_input(f, &opts)
+                .map(Plan::Done)
+                .map_err(LoadError::from)
+        }
+    });
+    match planned {
+        Ok(Plan::Into(f, h)) => decode_into(py, &f, &h, Some(&path)),
+        Ok(Plan::Done(a)) => to_numpy(py, a),
+        Err(e) => Err(e.into_py(py, Some(&path))),
+    }
+}
+
+/// Loads IDX bytes held in memory (a uint8 array over any bytes-like object).
+#[pyfunction]
+#[pyo3(signature = (data, decompress=true, max_decompressed=None))]
+pub(crate) fn load_buffer(
+    py: Python<'_>,
+    data: PyReadonlyArray1<'_, u8>,
+    decompress: bool,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let opts = read_options(decompress, max_decompressed)?;
+    let bytes = data
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let len = bytes.len() as u64;
+    match py.detach(|| plan(io::Cursor::new(bytes), Some(len), &opts)) {
+        Ok(Plan::Into(_, h)) => decode_into(py, bytes, &h, None),
+        Ok(Plan::Done(a)) => to_numpy(py, a),
+        Err(e) => Err(e.into_py(py, None)),
+    }
+}
+
+/// Parses a whole (mapped) file strictly without decoding it: the element
+/// type name, the dimensions and the header length, for a zero-copy view.
+#[pyfunction]
+pub(crate) fn parse_header(
+    py: Python<'_>,
+    data: PyReadonlyArray1<'_, u8>,
+) -> PyResult<(&'static str, Vec<u32>, usize)> {
+    let bytes = data
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let parsed = py.detach(|| {
+        idx::parse(bytes).map(|v| (v.dtype().name(), v.dims().to_vec(), v.header().header_len()))
+    });
+    let (dtype, dims, header_len) =
+        parsed.map_err(|e| invalid_file_error(py, &[e.into_finding()]))?;
+    let shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+    match ElementType::from_name(dtype) {
+        Some(t) if numpy_holds(&shape, t) => Ok((dtype, dims, header_len)),
+        _ => Err(numpy_error(&shape)),
+    }
+}
