@@ -307,15 +307,16 @@ pub const MIN_BYTES_PER_THREAD: usize = 4 << 20;
 
 /// [`read_array_into`] for a source read at offsets, whose header (as
 /// [`read_header`] read it) starts at offset 0: the payload is split into
-/// `threads` contiguous parts (fewer when a part would hold less than
-/// [`MIN_BYTES_PER_THREAD`]) decoded at once, the first by the calling
-/// thread and each other by a thread of its own, through a cache-resident
-/// [`CHUNK_LEN`](crate::CHUNK_LEN) buffer each (bytes in memory are decoded
-/// from where they lie), straight into its part of `out`. A part whose
-/// thread cannot be started is decoded by the calling thread. Then it
-/// checks that the source ends after the payload. The same input gives the
-/// same result and the same errors as [`read_array_into`] whatever
-/// `threads` is.
+/// contiguous parts of at least [`MIN_BYTES_PER_THREAD`] (at most 256 of
+/// them, starting on huge-page boundaries of `out`), handed out one at a
+/// time to the calling thread and up to `threads - 1` threads of its own,
+/// each decoding through a cache-resident
+/// [`CHUNK_LEN`](crate::CHUNK_LEN) buffer (bytes in memory are decoded
+/// from where they lie) straight into its part of `out`. A thread that
+/// cannot be started, or that the scheduler holds back, leaves its parts
+/// to the others. Then it checks that the source ends after the payload.
+/// The same input gives the same result and the same errors as
+/// [`read_array_into`] whatever `threads` is.
 ///
 /// Most of the time of decoding a large array into fresh memory goes to the
 /// kernel mapping the destination's pages as they are first written, one
@@ -342,6 +343,10 @@ pub fn read_array_at<S: ReadAt + ?Sized>(
     read_parts_at(src, header, out, threads, MIN_BYTES_PER_THREAD, HUGE_PAGE)
 }
 
+/// The most parts [`read_array_at`] splits a payload into: parts of
+/// [`MIN_BYTES_PER_THREAD`] up to 1 GiB, larger beyond.
+const MAX_PARTS: usize = 256;
+
 /// The size of a transparent huge page on x86-64 and arm64 (4 KiB base
 /// pages): [`read_array_at`]'s parts start on multiples of it.
 const HUGE_PAGE: usize = 2 << 20;
@@ -359,7 +364,7 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     let declared = fits(header, out)?;
     let size = header.dtype().size();
     let start = header.header_len() as u64;
-    let parts = threads.get().min(out.len() / min_part.max(1)).max(1);
+    let parts = (out.len() / min_part.max(1)).clamp(1, MAX_PARTS);
     let starts = part_starts(out.as_ptr().addr(), out.len(), parts, size, align);
     let decode = |from: usize, part: &mut [u8]| -> Result<(), Short> {
         let Some(bytes) = src.as_bytes() else {
@@ -385,56 +390,60 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
             Ok(())
         }
     };
-    let results: Vec<_> = if starts.len() == 1 {
-        vec![decode(0, out)]
-    } else {
-        std::thread::scope(|s| {
-            let decode = &decode;
-            let mut rest = &mut *out;
-            // the parts this thread decodes (the first, and any whose
-            // thread did not start), and the started threads
-            let mut here = Vec::new();
-            let mut started = Vec::new();
-            for (i, &from) in starts.iter().enumerate() {
-                let end = starts.get(i + 1).map_or(rest.len(), |&e| e - from);
-                let (part, tail) = rest.split_at_mut(end);
-                rest = tail;
-                if i == 0 {
-                    here.push((i, from, part));
-                    continue;
-                }
-                // the part is sent once the thread exists, so that a
-                // thread that cannot start leaves it here
-                let (tx, rx) = std::sync::mpsc::channel::<&mut [u8]>();
-                let spawned = if refuse_spawn() {
-                    Err(io::Error::other("refused"))
-                } else {
-                    std::thread::Builder::new()
-                        .spawn_scoped(s, move || rx.recv().ok().map(|p| decode(from, p)))
-                };
-                match spawned {
-                    Ok(h) => match tx.send(part) {
-                        Ok(()) => started.push((i, h)),
-                        Err(std::sync::mpsc::SendError(part)) => here.push((i, from, part)),
-                    },
-                    Err(_) => here.push((i, from, part)),
-                }
-            }
-            let mut results: Vec<_> = starts.iter().map(|_| Ok(())).collect();
-            for (i, from, part) in here {
-                results[i] = decode(from, part);
-            }
-            for (i, h) in started {
-                match h.join() {
-                    Ok(Some(r)) => results[i] = r,
-                    // the part was sent before the handle was kept
-                    Ok(None) => unreachable!("no part"), // invariant: sent first
-                    Err(p) => std::panic::resume_unwind(p),
-                }
-            }
-            results
-        })
+    // Parts are handed out one at a time to the calling thread and the
+    // started ones, so a thread that the scheduler holds back leaves its
+    // share to the others instead of making them wait at the end.
+    let mut queue = Vec::with_capacity(starts.len());
+    let mut rest = &mut *out;
+    for (i, &from) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).map_or(rest.len(), |&e| e - from);
+        let (part, tail) = rest.split_at_mut(end);
+        rest = tail;
+        queue.push((i, from, part));
+    }
+    queue.reverse(); // popped from the end: the first part first
+    let workers = threads.get().min(queue.len());
+    let queue = std::sync::Mutex::new(queue);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            // a poisoned lock means another worker panicked; that panic is
+            // resumed when it is joined
+            let next = match queue.lock() {
+                Ok(mut q) => q.pop(),
+                Err(_) => None,
+            };
+            let Some((i, from, part)) = next else {
+                return done;
+            };
+            done.push((i, decode(from, part)));
+        }
     };
+    let mut results: Vec<_> = starts.iter().map(|_| Ok(())).collect();
+    std::thread::scope(|s| {
+        let work = &work;
+        let started: Vec<_> = (1..workers)
+            .filter_map(|_| {
+                if refuse_spawn() {
+                    return None; // as if the system had no thread to give
+                }
+                std::thread::Builder::new().spawn_scoped(s, work).ok()
+            })
+            .collect();
+        for (i, r) in work() {
+            results[i] = r;
+        }
+        for h in started {
+            match h.join() {
+                Ok(done) => {
+                    for (i, r) in done {
+                        results[i] = r;
+                    }
+                }
+                Err(p) => std::panic::resume_unwind(p),
+            }
+        }
+    });
     // The first part that failed: its first missing byte is the payload's
     // (a later part's failure is at a later offset).
     for (&from, r) in starts.iter().zip(results) {
@@ -691,16 +700,76 @@ mod tests {
             for refused in 0..=3 {
                 let (got, threads) = decode(bytes, 4, refused);
                 assert_eq!(got, want, "{refused} refused, {} bytes", bytes.len());
-                // the caller, and one thread per part that started
-                assert_eq!(
-                    threads,
-                    4 - refused,
-                    "{refused} refused, {} bytes",
+                // the caller, and at most the threads that started (one
+                // may find the parts all taken)
+                assert!(
+                    (1..=4 - refused).contains(&threads),
+                    "{threads} threads read, {refused} refused, {} bytes",
                     bytes.len()
                 );
+                if refused == 3 {
+                    assert_eq!(threads, 1, "only the caller: {} bytes", bytes.len());
+                }
             }
         }
         assert_eq!(decode(&cut, 4, 2).0.unwrap_err().0, "IDX202");
+    }
+
+    /// Bytes whose every other thread than the caller's is held back
+    /// before its first read, as a busy scheduler may; records which
+    /// thread read which offsets.
+    struct HeldBack<'a> {
+        bytes: &'a [u8],
+        caller: std::thread::ThreadId,
+        reads: Mutex<Vec<(std::thread::ThreadId, u64)>>,
+    }
+
+    impl ReadAt for HeldBack<'_> {
+        fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+            let me = std::thread::current().id();
+            let first = {
+                let mut reads = self.reads.lock().unwrap(); // ok: test
+                let first = !reads.iter().any(|&(t, _)| t == me);
+                reads.push((me, offset));
+                first
+            };
+            if first && me != self.caller {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+            }
+            self.bytes.read_at(buf, offset)
+        }
+    }
+
+    #[test]
+    fn a_held_back_thread_leaves_its_parts_to_the_others() {
+        // eight parts' worth of u8 payload and four threads: with the three
+        // others held back on their first part, the caller decodes the
+        // rest instead of waiting (a fixed split gave it one part in four)
+        let count = 8 * crate::MIN_BYTES_PER_THREAD;
+        let mut file = vec![0, 0, 0x08, 1];
+        file.extend_from_slice(&(count as u32).to_be_bytes());
+        file.extend((0..count).map(|i| (i % 253) as u8));
+        let h = crate::read_header(&mut &file[..]).unwrap(); // ok: test
+        let src = HeldBack {
+            bytes: &file,
+            caller: std::thread::current().id(),
+            reads: Mutex::default(),
+        };
+        let mut out = vec![0u8; count];
+        let four = NonZeroUsize::new(4).unwrap(); // ok: test
+        read_array_at(&src, &h, &mut out, four).unwrap(); // ok: test
+        assert!(out.iter().enumerate().all(|(i, &b)| b == (i % 253) as u8));
+        let reads = src.reads.lock().unwrap(); // ok: test
+        let part = crate::MIN_BYTES_PER_THREAD as u64;
+        let by_caller: HashSet<u64> = reads
+            .iter()
+            .filter(|&&(t, off)| t == src.caller && off >= 8 && off < 8 + count as u64)
+            .map(|&(_, off)| (off - 8) / part)
+            .collect();
+        assert!(
+            by_caller.len() >= 4,
+            "the caller decoded only parts {by_caller:?} of 8"
+        );
     }
 
     #[test]
