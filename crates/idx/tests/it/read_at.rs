@@ -3,6 +3,7 @@
 //! errors, whatever the number of threads; the parts do run at once, and
 //! the first failing part gives the error.
 
+use crate::support::{outcome_of, via_read_into, Outcome};
 use idx::{ReadAt, ReadError, MIN_BYTES_PER_THREAD};
 use std::collections::HashSet;
 use std::io;
@@ -10,23 +11,6 @@ use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
-
-type Outcome = Result<(Vec<usize>, Vec<u8>), (String, u64)>;
-
-fn outcome_of(e: ReadError) -> (String, u64) {
-    match e {
-        ReadError::Invalid(e) => (e.rule().code().to_string(), e.offset()),
-        e => ("io".into(), e.to_string().len() as u64),
-    }
-}
-
-fn via_read_array(bytes: &[u8]) -> Outcome {
-    let mut r = bytes;
-    let h = idx::read_header(&mut r).map_err(outcome_of)?;
-    let mut out = vec![0u8; usize::try_from(h.payload_len()).unwrap()]; // ok: test sizes
-    idx::read_array_into(&mut r, &h, &mut out).map_err(outcome_of)?;
-    Ok((h.dims().iter().map(|&d| d as usize).collect(), out))
-}
 
 fn via_read_at<S: ReadAt + ?Sized>(src: &S, bytes: &[u8], threads: usize) -> Outcome {
     let h = idx::read_header(&mut &bytes[..]).map_err(outcome_of)?;
@@ -48,7 +32,7 @@ impl ReadAt for Opaque<'_> {
     }
 }
 
-fn encoding(code: u8, dims: &[u32], seed: u8) -> Vec<u8> {
+fn seeded_encoding(code: u8, dims: &[u32], seed: u8) -> Vec<u8> {
     let t = idx::ElementType::from_code(code).unwrap(); // ok: test inputs
     let mut b = vec![0, 0, code, dims.len() as u8];
     for &d in dims {
@@ -63,7 +47,7 @@ fn encoding(code: u8, dims: &[u32], seed: u8) -> Vec<u8> {
 fn read_at_equals_read_array_on_every_prefix_and_extension() {
     for code in [0x08, 0x09, 0x0B, 0x0C, 0x0D, 0x0E] {
         for dims in [&[][..], &[3], &[2, 3], &[0, 4], &[2, 1, 5]] {
-            let full = encoding(code, dims, 0x80);
+            let full = seeded_encoding(code, dims, 0x80);
             let mut cases: Vec<Vec<u8>> = (0..=full.len()).map(|c| full[..c].to_vec()).collect();
             for extra in 1..5 {
                 let mut b = full.clone();
@@ -72,7 +56,7 @@ fn read_at_equals_read_array_on_every_prefix_and_extension() {
             }
             for b in &cases {
                 for threads in 1..=4 {
-                    let want = via_read_array(b);
+                    let want = via_read_into(b);
                     let why = format!("{code:#x} {dims:?} {} bytes, {threads} threads", b.len());
                     assert_eq!(via_read_at(&b[..], b, threads), want, "{why}");
                     assert_eq!(via_read_at(&Opaque(b), b, threads), want, "{why}, opaque");
@@ -89,7 +73,7 @@ fn parts_decode_and_locate_truncation_and_trailing_bytes_as_one_pass_does() {
     // whole, and with trailing bytes
     for (code, size) in [(0x08u8, 1usize), (0x0B, 2), (0x0D, 4), (0x0E, 8)] {
         let count = (3 * MIN_BYTES_PER_THREAD + 4 * idx::CHUNK_LEN + 24) / size;
-        let full = encoding(code, &[count as u32], size as u8);
+        let full = seeded_encoding(code, &[count as u32], size as u8);
         let header = full.len() - count * size;
         let mut cases = vec![
             full[..header + 1000].to_vec(),
@@ -103,7 +87,7 @@ fn parts_decode_and_locate_truncation_and_trailing_bytes_as_one_pass_does() {
         trailing.extend([0, 0, 8, 1, 2]);
         cases.push(trailing);
         for b in &cases {
-            let want = via_read_array(b);
+            let want = via_read_into(b);
             for threads in [1, 2, 3, 4, 7] {
                 let why = format!(
                     "{code:#x}: {} of {} bytes, {threads} threads",
@@ -173,10 +157,10 @@ fn the_parts_are_decoded_at_the_same_time() {
     // after another would wait 20 s and fail)
     for (threads, parts) in [(2, 2), (3, 3), (4, 4), (6, 4)] {
         let count = 3 * MIN_BYTES_PER_THREAD / 4 + 3 * (2 << 20) / 4 + 100;
-        let full = encoding(0x0D, &[count as u32], 3);
+        let full = seeded_encoding(0x0D, &[count as u32], 3);
         let mut src = Recorded::new(&full);
         src.meet = parts;
-        assert_eq!(via_read_at(&src, &full, threads), via_read_array(&full));
+        assert_eq!(via_read_at(&src, &full, threads), via_read_into(&full));
         assert!(
             !src.missed.load(Ordering::Relaxed),
             "{threads} threads asked"
@@ -186,16 +170,16 @@ fn the_parts_are_decoded_at_the_same_time() {
         assert_eq!(seen, parts, "{threads} threads asked");
     }
     // one thread asked: the caller alone
-    let full = encoding(0x0D, &[(2 * MIN_BYTES_PER_THREAD / 4) as u32], 3);
+    let full = seeded_encoding(0x0D, &[(2 * MIN_BYTES_PER_THREAD / 4) as u32], 3);
     let src = Recorded::new(&full);
-    assert_eq!(via_read_at(&src, &full, 1), via_read_array(&full));
+    assert_eq!(via_read_at(&src, &full, 1), via_read_into(&full));
     assert_eq!(src.threads.lock().unwrap().len(), 1); // ok: test
 }
 
 #[test]
 fn the_first_failing_part_gives_the_error() {
     let count = 3 * MIN_BYTES_PER_THREAD + 3 * (2 << 20) + 8;
-    let full = encoding(0x08, &[count as u32], 5);
+    let full = seeded_encoding(0x08, &[count as u32], 5);
     let h = idx::read_header(&mut &full[..]).unwrap(); // ok: test
     let third = full.len() as u64 / 3;
     let decode = |src: &Recorded<'_>| {
@@ -228,7 +212,7 @@ fn the_first_failing_part_gives_the_error() {
     match decode(&src) {
         Err(ReadError::Invalid(e)) => {
             assert_eq!((e.rule().code(), e.offset()), ("IDX202", 1000));
-            assert_eq!(Err(("IDX202".to_string(), 1000)), via_read_array(cut));
+            assert_eq!(Err(("IDX202".to_string(), 1000)), via_read_into(cut));
         }
         other => panic!("{other:?}"), // ok: test
     }
@@ -237,20 +221,20 @@ fn the_first_failing_part_gives_the_error() {
 #[test]
 fn a_file_is_read_at_offsets() {
     let count = 2 * MIN_BYTES_PER_THREAD / 2 + 77;
-    let full = encoding(0x0B, &[count as u32], 11);
+    let full = seeded_encoding(0x0B, &[count as u32], 11);
     let mut tmp = tempfile::tempfile().unwrap(); // ok: test
     io::Write::write_all(&mut tmp, &full).unwrap(); // ok: test
-    assert_eq!(via_read_at(&tmp, &full, 2), via_read_array(&full));
+    assert_eq!(via_read_at(&tmp, &full, 2), via_read_into(&full));
     // a file that shrank after its length was checked: IDX202 at its end
     tmp.set_len(full.len() as u64 - 10).unwrap(); // ok: test
     let got = via_read_at(&tmp, &full, 2);
-    assert_eq!(got, via_read_array(&full[..full.len() - 10]));
+    assert_eq!(got, via_read_into(&full[..full.len() - 10]));
     assert_eq!(got.unwrap_err().0, "IDX202");
 }
 
 #[test]
 fn read_at_refuses_a_destination_of_the_wrong_length() {
-    let bytes = encoding(0x08, &[4], 1);
+    let bytes = seeded_encoding(0x08, &[4], 1);
     let h = idx::read_header(&mut &bytes[..]).unwrap(); // ok: test
     let mut out = [0u8; 3];
     match idx::read_array_at(&bytes[..], &h, &mut out, NonZeroUsize::MIN) {

@@ -4,8 +4,8 @@
 use idx::{validate, Rule};
 
 /// A deterministic xorshift generator (no dependency, same data every run).
-struct Rng(u64);
-impl Rng {
+struct XorShift(u64);
+impl XorShift {
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
@@ -81,7 +81,7 @@ fn smooth_signals() {
 
 #[test]
 fn small_integer_labels() {
-    let mut r = Rng(7);
+    let mut r = XorShift(7);
     both_orders!(
         "i32 labels",
         0x0c,
@@ -96,7 +96,7 @@ fn small_integer_labels() {
 
 #[test]
 fn gaussian_floats() {
-    let mut r = Rng(11);
+    let mut r = XorShift(11);
     both_orders!(
         "f32 gaussian",
         0x0d,
@@ -118,7 +118,7 @@ fn gaussian_floats() {
 
 #[test]
 fn silent_on_data_without_order_information() {
-    let mut r = Rng(3);
+    let mut r = XorShift(3);
     // uniform random bits look the same both ways
     let noise: Vec<u8> = (0..8000).map(|_| r.next() as u8).collect();
     assert!(!fires(&file(0x0c, 2000, noise.clone())));
@@ -181,7 +181,7 @@ fn non_finite_values_are_counted_everywhere_not_only_in_the_sample() {
 
 #[test]
 fn large_payloads_are_judged_on_the_sample() {
-    let mut r = Rng(5);
+    let mut r = XorShift(5);
     both_orders!(
         "f32 gaussian, 1M",
         0x0d,

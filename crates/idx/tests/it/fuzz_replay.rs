@@ -4,6 +4,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use idx::fuzzing;
 use std::path::{Path, PathBuf};
+use test_support::root;
 
 type Harness = fn(&[u8]);
 
@@ -25,10 +26,6 @@ const TARGETS: &[(&str, Harness)] = &[
     ("fix", fuzzing::fix_target),
     ("inflate_diff", fuzzing::inflate_diff_target),
 ];
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn files(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)

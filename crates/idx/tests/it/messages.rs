@@ -4,10 +4,11 @@
 //! (one byte short, one byte over, a limit of 1, one item, one NaN ...),
 //! and every corpus file is checked too.
 
+use crate::support::hx;
 use idx::plural::{a, count};
 use idx::{validate_with, ElementType, Options};
-use std::io::Write;
 use std::path::Path;
+use test_support::gzip_stored;
 
 /// Plural nouns that must not follow a count of 1.
 const PLURALS: &[&str] = &[
@@ -73,18 +74,6 @@ fn check(name: &str, bytes: &[u8], opts: &Options) {
             assert!(bad.is_empty(), "{name}: {} says {text:?} ({bad:?})", f.rule);
         }
     }
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
-    e.write_all(bytes).unwrap();
-    e.finish().unwrap()
-}
-
-fn hx(s: &str) -> Vec<u8> {
-    s.split_whitespace()
-        .map(|b| u8::from_str_radix(b, 16).unwrap())
-        .collect()
 }
 
 #[test]
@@ -165,12 +154,12 @@ fn counts_of_one_are_singular_in_every_finding() {
         ("xz", hx("fd 37 7a 58 5a 00 00 04"), d.clone()),
         (
             "limit of 1 byte",
-            gzip(&hx("00 00 08 01 00 00 00 01 0a")),
+            gzip_stored(&hx("00 00 08 01 00 00 00 01 0a")),
             gz.clone().with_max_decompressed(Some(1)),
         ),
         (
             "damaged after 1 byte",
-            gzip(&hx("00"))[..20].to_vec(),
+            gzip_stored(&hx("00"))[..20].to_vec(),
             gz.clone(),
         ),
         (

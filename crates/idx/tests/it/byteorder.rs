@@ -3,7 +3,7 @@
 //! silently regress; the whole benchmark writes `bench/byteorder.md`:
 //!
 //! ```sh
-//! cargo test --release -p idx --test byteorder -- --ignored --nocapture
+//! cargo test --release -p idx --test it byteorder:: -- --ignored --nocapture
 //! ```
 
 use idx::lint::byteorder::{score, Verdict};
@@ -200,7 +200,7 @@ struct Cell {
     max_be: f64,
 }
 
-fn run(t: ElementType, kind: Kind, n: usize, seeds: u64) -> Cell {
+fn measure(t: ElementType, kind: Kind, n: usize, seeds: u64) -> Cell {
     let mut c = Cell {
         min_le: f64::INFINITY,
         max_be: f64::NEG_INFINITY,
@@ -297,7 +297,7 @@ fn benchmark_slice_meets_the_targets() {
     for t in TYPES {
         for kind in KINDS {
             for n in [8usize, 16, 100, 1000] {
-                let c = run(t, kind, n, 2);
+                let c = measure(t, kind, n, 2);
                 if c.false_positives > 0 {
                     failures.push(format!(
                         "{t:?} {kind:?} n={n}: false positive (max {:.1})",
@@ -344,7 +344,7 @@ fn benchmark_report() {
                 };
                 rows.entry((t.name().to_string(), kind))
                     .or_default()
-                    .push(run(t, kind, n, seeds));
+                    .push(measure(t, kind, n, seeds));
             }
         }
     }

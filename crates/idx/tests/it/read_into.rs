@@ -2,9 +2,10 @@
 //! exactly what `read_array` accepts, with the same errors; `read_input`
 //! decompresses gzip with validation's decoder and limit.
 
+use crate::support::via_read_into;
 use idx::{ElementType, Options, ReadError};
 use quickcheck::{QuickCheck, TestResult};
-use std::io::Write;
+use test_support::gzip_fast;
 
 /// `read_array`'s outcome as comparable data: the native-endian bytes of the
 /// elements, or the first error's rule and offset.
@@ -25,20 +26,6 @@ fn native_bytes(d: &idx::Data) -> Vec<u8> {
         idx::Data::F32(v) => v.iter().flat_map(|x| x.to_bits().to_ne_bytes()).collect(),
         idx::Data::F64(v) => v.iter().flat_map(|x| x.to_bits().to_ne_bytes()).collect(),
     }
-}
-
-/// The same through `read_header` and `read_array_into` (the destination
-/// sized from the header, as a caller that checked the source's length).
-fn via_read_into(bytes: &[u8]) -> Result<(Vec<usize>, Vec<u8>), (String, u64)> {
-    let err = |e: ReadError| match e {
-        ReadError::Invalid(e) => (e.rule().code().to_string(), e.offset()),
-        e => ("io".into(), e.to_string().len() as u64),
-    };
-    let mut r = bytes;
-    let h = idx::read_header(&mut r).map_err(err)?;
-    let mut out = vec![0u8; usize::try_from(h.payload_len()).unwrap()]; // ok: test sizes
-    idx::read_array_into(&mut r, &h, &mut out).map_err(err)?;
-    Ok((h.dims().iter().map(|&d| d as usize).collect(), out))
 }
 
 fn encoding(code: u8, dims: &[u8], payload: &[u8]) -> Vec<u8> {
@@ -118,12 +105,6 @@ fn read_into_refuses_a_destination_of_the_wrong_length() {
     }
 }
 
-fn gz(bytes: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    e.write_all(bytes).unwrap(); // ok: test
-    e.finish().unwrap() // ok: test
-}
-
 fn first_error(bytes: &[u8], opts: &Options) -> (String, u64) {
     let r = idx::validate_with(bytes, opts);
     let f = r.errors().next().unwrap(); // ok: test inputs are invalid
@@ -136,7 +117,7 @@ fn read_input_stops_a_gzip_bomb_at_the_limit_as_validation_does() {
     let mut raw = vec![0, 0, 8, 1];
     raw.extend_from_slice(&(8u32 << 20).to_be_bytes());
     raw.resize(8 + (8 << 20), 0);
-    let bomb = gz(&raw);
+    let bomb = gzip_fast(&raw);
     assert!(bomb.len() < 1 << 20);
     let opts = Options::default()
         .with_decompress(true)
@@ -168,7 +149,7 @@ fn read_input_keeps_trailing_bytes_seen_before_the_limit() {
     // invalid-gzip-limit-after-trailing): IDX203 at 9 comes first
     let mut raw = encoding(0x08, &[1], &[5]);
     raw.extend([1u8; 20]);
-    let file = gz(&raw);
+    let file = gzip_fast(&raw);
     let opts = Options::default()
         .with_decompress(true)
         .with_max_decompressed(Some(12));
@@ -195,14 +176,17 @@ fn read_input_reads_plain_and_gzip_and_honours_decompress() {
         Err(e) => panic!("{e}"), // ok: test
     };
     assert_eq!(read(&raw, &on), want);
-    assert_eq!(read(&gz(&raw), &on), want);
+    assert_eq!(read(&gzip_fast(&raw), &on), want);
     // not decompressed: the gzip magic is recognised as not IDX, as
     // read_array and validation say
     let off = Options::default().with_decompress(false);
-    assert_eq!(read(&gz(&raw), &off), via_read_array(&gz(&raw)));
     assert_eq!(
-        read(&gz(&raw), &off).unwrap_err(),
-        first_error(&gz(&raw), &off)
+        read(&gzip_fast(&raw), &off),
+        via_read_array(&gzip_fast(&raw))
+    );
+    assert_eq!(
+        read(&gzip_fast(&raw), &off).unwrap_err(),
+        first_error(&gzip_fast(&raw), &off)
     );
     // inputs shorter than the magic
     for b in [&[][..], &[0x1f][..], &[0][..]] {

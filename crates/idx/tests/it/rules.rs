@@ -2,14 +2,9 @@
 //! the exact findings `(code, offset, length)` the validator must report.
 //! `parse` must fail exactly when an error is expected, with one of them.
 
+use crate::support::hx;
 use idx::{validate, validate_with, ElementType, Options, Rule};
-use std::io::Write;
-
-fn hx(s: &str) -> Vec<u8> {
-    s.split_whitespace()
-        .map(|b| u8::from_str_radix(b, 16).unwrap_or_else(|_| panic!("bad hex {b:?}")))
-        .collect()
-}
+use test_support::gzip;
 
 fn findings(bytes: &[u8], opts: &Options) -> Vec<(&'static str, u64, u64)> {
     validate_with(bytes, opts)
@@ -427,12 +422,6 @@ fn idx601_idx602_expectations() {
         &opts,
         &[("IDX602", 3, 1), ("IDX302", 4, 4)],
     );
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(bytes).unwrap();
-    e.finish().unwrap()
 }
 
 #[test]
