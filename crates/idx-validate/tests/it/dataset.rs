@@ -3,36 +3,10 @@
 //! findings of its manifest, in every output format; `--pair`; and an insta
 //! snapshot of the human output of each case.
 
+use crate::support::run_in;
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Out {
-    let o = Command::new(env!("CARGO_BIN_EXE_idx-validate"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-    }
-}
+use test_support::root;
 
 fn manifests() -> Vec<Value> {
     let index: Value =

@@ -1,62 +1,15 @@
 //! The built binary: exit statuses, inputs, formats parsed back, and the
 //! same findings in every format.
 
+use crate::support::{run, run_stdin};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use std::path::Path;
+use std::process::Command;
+use test_support::{gzip, root};
 
 fn corpus(rel: &str) -> String {
     format!("corpus/{rel}")
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str]) -> Out {
-    run_stdin(args, None)
-}
-
-fn run_stdin(args: &[&str], input: Option<&[u8]>) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_idx-validate"))
-        .args(args)
-        .current_dir(root())
-        .env_remove("NO_COLOR")
-        .stdin(if input.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(data) = input {
-        child.stdin.take().unwrap().write_all(data).unwrap();
-    }
-    let o = child.wait_with_output().unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(bytes).unwrap();
-    e.finish().unwrap()
 }
 
 const VALID: &str = "valid/valid-u8-rank3.idx";

@@ -3,36 +3,10 @@
 //! section names, README install lines, the release profile, SARIF help
 //! text, and spec links only when absolute.
 
+use crate::support::{run, run_in};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str]) -> Out {
-    let o = Command::new(env!("CARGO_BIN_EXE_idx-validate"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
+use std::process::Command;
+use test_support::root;
 
 #[test]
 fn list_rules_columns_are_aligned() {
@@ -217,22 +191,8 @@ fn spec_links_are_absolute_or_absent_in_every_format() {
         .contains("key `spec-url`: \"spec/idx.md\" is not an absolute URL"));
 }
 
-fn run_in(dir: &Path, args: &[&str]) -> Out {
-    let o = Command::new(env!("CARGO_BIN_EXE_idx-validate"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
-
 /// u8 [2] and one trailing byte: IDX203, fixed by a truncation (unsafe).
-const TRAILING: [u8; 11] = [0, 0, 8, 1, 0, 0, 0, 2, 1, 2, 9];
+const TWO_ITEMS_AND_TRAILING: [u8; 11] = [0, 0, 8, 1, 0, 0, 0, 2, 1, 2, 9];
 
 #[test]
 fn quiet_prints_nothing_when_nothing_fails() {
@@ -246,7 +206,7 @@ fn quiet_prints_nothing_when_nothing_fails() {
 #[test]
 fn diff_never_calls_a_file_ok_that_is_still_invalid_on_disk() {
     let d = tempfile::tempdir().unwrap();
-    std::fs::write(d.path().join("t.idx"), TRAILING).unwrap();
+    std::fs::write(d.path().join("t.idx"), TWO_ITEMS_AND_TRAILING).unwrap();
     let o = run_in(
         d.path(),
         &["--diff", "--unsafe-fixes", "--color", "never", "t.idx"],
@@ -260,13 +220,16 @@ fn diff_never_calls_a_file_ok_that_is_still_invalid_on_disk() {
     );
     assert!(!o.stdout.contains(": OK"), "{}", o.stdout);
     assert!(o.stdout.contains("0 valid, 1 invalid"), "{}", o.stdout);
-    assert_eq!(std::fs::read(d.path().join("t.idx")).unwrap(), TRAILING);
+    assert_eq!(
+        std::fs::read(d.path().join("t.idx")).unwrap(),
+        TWO_ITEMS_AND_TRAILING
+    );
 }
 
 #[test]
 fn a_rewrite_names_the_path_as_given_and_a_failed_fix_is_not_fixable_with_fix() {
     let d = tempfile::tempdir().unwrap();
-    std::fs::write(d.path().join("t.idx"), TRAILING).unwrap();
+    std::fs::write(d.path().join("t.idx"), TWO_ITEMS_AND_TRAILING).unwrap();
     let o = run_in(
         d.path(),
         &["--fix", "--unsafe-fixes", "--color", "never", "t.idx"],
@@ -281,7 +244,7 @@ fn a_rewrite_names_the_path_as_given_and_a_failed_fix_is_not_fixable_with_fix() 
     assert!(!o.stdout.contains("the target"), "{}", o.stdout);
     // a repair that cannot be written: the summary does not send a --fix
     // run back to --fix
-    std::fs::write(d.path().join("u.idx"), TRAILING).unwrap();
+    std::fs::write(d.path().join("u.idx"), TWO_ITEMS_AND_TRAILING).unwrap();
     let o = run_in(
         d.path(),
         &[

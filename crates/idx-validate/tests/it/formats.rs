@@ -2,15 +2,8 @@
 //! finding naming what it is, in every format.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use test_support::root;
 
 fn json(args: &[&str]) -> (i32, Value) {
     let o = Command::new(env!("CARGO_BIN_EXE_idx-validate"))

@@ -4,48 +4,23 @@
 //! followed, standard input to standard output, failures leave the input
 //! byte-identical and say why.
 
+use crate::support::IDX_VALIDATE;
 use idx::{to_bytes, Array, Data};
 use serde_json::Value;
 use std::io::Write;
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use test_support::{gunzip, gzip, Cmd, Out};
 
-struct Out {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-impl Out {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-}
-
-fn run_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_idx-validate"))
+/// The binary in `dir`, without colour, `stdin` fed to it when given.
+fn run_plain_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Out {
+    Cmd::new(IDX_VALIDATE)
         .args(args)
-        .arg("--color=never")
-        .current_dir(dir)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(d) = stdin {
-        child.stdin.take().unwrap().write_all(d).unwrap();
-    }
-    let o = child.wait_with_output().unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: o.stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+        .args(["--color=never"])
+        .dir(dir)
+        .stdin(stdin)
+        .out()
 }
 
 /// A smooth f32 array (a sine), as real data is.
@@ -74,18 +49,6 @@ fn tech_report(a: &Array) -> Vec<u8> {
     f
 }
 
-fn gzip(b: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(b).unwrap();
-    e.finish().unwrap()
-}
-
-fn gunzip(b: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(b), &mut out).unwrap();
-    out
-}
-
 fn entries(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -110,7 +73,7 @@ fn without_fix_nothing_is_ever_written() {
     for fmt in [
         "human", "short", "json", "jsonl", "sarif", "junit", "github",
     ] {
-        let o = run_in(
+        let o = run_plain_in(
             d.path(),
             &["--format", fmt, "--unsafe-fixes", "le.idx"],
             None,
@@ -118,7 +81,7 @@ fn without_fix_nothing_is_ever_written() {
         // the byte-order test is certain: IDX501 is an error
         assert_eq!(o.code, 1, "{fmt}: {}", o.stderr);
     }
-    let o = run_in(d.path(), &["--diff", "--unsafe-fixes", "le.idx"], None);
+    let o = run_plain_in(d.path(), &["--diff", "--unsafe-fixes", "le.idx"], None);
     assert_eq!(o.code, 1, "--diff exits 1 when it would change a file");
     assert_eq!(std::fs::read(&p).unwrap(), bytes);
     assert_eq!(std::fs::metadata(&p).unwrap().modified().unwrap(), mtime);
@@ -134,8 +97,8 @@ fn technical_report_writer_file_is_repaired_exactly() {
         &["--fix", "--assume-byte-order", "little"][..],
     ] {
         let (d, p) = setup("le.idx", &tech_report(&a));
-        let o = run_in(d.path(), &[args, &["le.idx"]].concat(), None);
-        assert_eq!(o.code, 0, "{args:?}: {}{}", o.text(), o.stderr);
+        let o = run_plain_in(d.path(), &[args, &["le.idx"]].concat(), None);
+        assert_eq!(o.code, 0, "{args:?}: {}{}", o.stdout, o.stderr);
         assert_eq!(std::fs::read(&p).unwrap(), canonical, "{args:?}");
         // the guess answers IDX501; the statement needs no lint
         let tag = if args.contains(&"little") {
@@ -143,19 +106,19 @@ fn technical_report_writer_file_is_repaired_exactly() {
         } else {
             "fixed[IDX501]"
         };
-        assert!(o.text().contains(tag), "{}", o.text());
-        assert!(o.text().contains("1 fix applied"), "{}", o.text());
+        assert!(o.stdout.contains(tag), "{}", o.stdout);
+        assert!(o.stdout.contains("1 fix applied"), "{}", o.stdout);
         assert_eq!(entries(d.path()), ["le.idx"], "no temporary file left");
         // idempotent: a second run changes nothing
-        let o = run_in(d.path(), &[args, &["le.idx"]].concat(), None);
-        assert!(o.text().contains("nothing to fix") || args.contains(&"little"));
+        let o = run_plain_in(d.path(), &[args, &["le.idx"]].concat(), None);
+        assert!(o.stdout.contains("nothing to fix") || args.contains(&"little"));
     }
     // safe fixes alone never guess the byte order
     let (d, p) = setup("le.idx", &tech_report(&a));
-    let o = run_in(d.path(), &["--fix", "le.idx"], None);
+    let o = run_plain_in(d.path(), &["--fix", "le.idx"], None);
     assert_eq!(o.code, 1, "the certain IDX501 error remains");
     assert_eq!(std::fs::read(&p).unwrap(), tech_report(&a));
-    assert!(o.text().contains("1 has an unsafe fix"), "{}", o.text());
+    assert!(o.stdout.contains("1 has an unsafe fix"), "{}", o.stdout);
 }
 
 #[test]
@@ -164,23 +127,23 @@ fn exit_status_reflects_what_remains() {
     bytes.extend_from_slice(b"junk");
     // safe only: the trailing bytes remain (exit 1), the report says an unsafe fix exists
     let (d, p) = setup("t.idx", &bytes);
-    let o = run_in(d.path(), &["--fix", "t.idx"], None);
+    let o = run_plain_in(d.path(), &["--fix", "t.idx"], None);
     assert_eq!(o.code, 1);
-    assert!(o.text().contains("[IDX203]"), "{}", o.text());
-    assert!(o.text().contains("1 has an unsafe fix"), "{}", o.text());
+    assert!(o.stdout.contains("[IDX203]"), "{}", o.stdout);
+    assert!(o.stdout.contains("1 has an unsafe fix"), "{}", o.stdout);
     assert_eq!(std::fs::read(&p).unwrap(), bytes);
     // unsafe: fixed, nothing remains (exit 0), or 1 under --exit-non-zero-on-fix
-    let o = run_in(
+    let o = run_plain_in(
         d.path(),
         &["--fix", "--unsafe-fixes", "--exit-non-zero-on-fix", "t.idx"],
         None,
     );
-    assert_eq!(o.code, 1, "{}", o.text());
+    assert_eq!(o.code, 1, "{}", o.stdout);
     assert_eq!(std::fs::read(&p).unwrap(), to_bytes(&sine(4, 5)).unwrap());
-    assert!(o.text().contains("4 bytes dropped"), "{}", o.text());
+    assert!(o.stdout.contains("4 bytes dropped"), "{}", o.stdout);
     std::fs::write(&p, &bytes).unwrap();
-    let o = run_in(d.path(), &["--fix", "--unsafe-fixes", "t.idx"], None);
-    assert_eq!(o.code, 0, "{}", o.text());
+    let o = run_plain_in(d.path(), &["--fix", "--unsafe-fixes", "t.idx"], None);
+    assert_eq!(o.code, 0, "{}", o.stdout);
 }
 
 #[test]
@@ -191,9 +154,9 @@ fn diff_shows_each_fix_and_the_header_before_and_after() {
         bytes[4 * k..4 * k + 4].reverse();
     }
     let (d, p) = setup("h.idx", &bytes);
-    let o = run_in(d.path(), &["--diff", "h.idx"], None);
+    let o = run_plain_in(d.path(), &["--diff", "h.idx"], None);
     assert_eq!(o.code, 1);
-    let t = o.text();
+    let t = o.stdout;
     assert!(t.contains("would fix[IDX401]"), "{t}");
     assert!(
         t.contains("header before: 02 0d 00 00 03 00 00 00 04 00 00 00"),
@@ -213,7 +176,7 @@ fn output_writes_a_copy_and_leaves_the_input_alone() {
     let a = sine(6, 7);
     let le = tech_report(&a);
     let (d, p) = setup("le.idx", &le);
-    let o = run_in(
+    let o = run_plain_in(
         d.path(),
         &["--fix", "--unsafe-fixes", "--output", "out.idx", "le.idx"],
         None,
@@ -226,10 +189,10 @@ fn output_writes_a_copy_and_leaves_the_input_alone() {
     );
     // --output needs --fix, and exactly one input
     assert_eq!(
-        run_in(d.path(), &["--output", "x.idx", "le.idx"], None).code,
+        run_plain_in(d.path(), &["--output", "x.idx", "le.idx"], None).code,
         2
     );
-    let o = run_in(
+    let o = run_plain_in(
         d.path(),
         &["--fix", "--output", "x.idx", "le.idx", "out.idx"],
         None,
@@ -243,7 +206,7 @@ fn gzip_keeps_its_compression_or_is_written_plain_by_name() {
     let a = sine(6, 7);
     let gz = gzip(&tech_report(&a));
     let (d, p) = setup("le.idx.gz", &gz);
-    let o = run_in(
+    let o = run_plain_in(
         d.path(),
         &[
             "--fix",
@@ -260,7 +223,7 @@ fn gzip_keeps_its_compression_or_is_written_plain_by_name() {
         to_bytes(&a).unwrap()
     );
     assert_eq!(std::fs::read(&p).unwrap(), gz);
-    let o = run_in(d.path(), &["--fix", "--unsafe-fixes", "le.idx.gz"], None);
+    let o = run_plain_in(d.path(), &["--fix", "--unsafe-fixes", "le.idx.gz"], None);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let fixed = std::fs::read(&p).unwrap();
     assert_eq!(&fixed[..2], &[0x1f, 0x8b]);
@@ -275,8 +238,8 @@ fn permissions_are_kept_and_symlinks_stay_links() {
     let sub = d.path().join("links");
     std::fs::create_dir(&sub).unwrap();
     symlink(&target, sub.join("link.idx")).unwrap();
-    let o = run_in(&sub, &["--fix", "--unsafe-fixes", "link.idx"], None);
-    assert_eq!(o.code, 0, "{}{}", o.text(), o.stderr);
+    let o = run_plain_in(&sub, &["--fix", "--unsafe-fixes", "link.idx"], None);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     let link = sub.join("link.idx");
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
@@ -298,13 +261,13 @@ fn permissions_are_kept_and_symlinks_stay_links() {
 fn standard_input_is_repaired_to_standard_output_only() {
     let a = sine(10, 6);
     let d = tempfile::tempdir().unwrap();
-    let o = run_in(
+    let o = run_plain_in(
         d.path(),
         &["--fix", "--unsafe-fixes", "-"],
         Some(&tech_report(&a)),
     );
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert_eq!(o.stdout, to_bytes(&a).unwrap());
+    assert_eq!(o.stdout_bytes, to_bytes(&a).unwrap());
     assert!(
         o.stderr
             .contains("repaired stream written to standard output"),
@@ -314,12 +277,12 @@ fn standard_input_is_repaired_to_standard_output_only() {
     assert!(entries(d.path()).is_empty());
     // nothing to fix: the data passes through unchanged
     let valid = to_bytes(&a).unwrap();
-    let o = run_in(d.path(), &["--fix", "-"], Some(&valid));
-    assert_eq!((o.code, o.stdout), (0, valid));
+    let o = run_plain_in(d.path(), &["--fix", "-"], Some(&valid));
+    assert_eq!((o.code, o.stdout_bytes), (0, valid));
     // standard input must be alone
     let (d, _) = setup("x.idx", &to_bytes(&a).unwrap());
     assert_eq!(
-        run_in(d.path(), &["--fix", "-", "x.idx"], Some(b"")).code,
+        run_plain_in(d.path(), &["--fix", "-", "x.idx"], Some(b"")).code,
         2
     );
 }
@@ -331,8 +294,8 @@ fn json_jsonl_and_sarif_carry_the_fixes() {
     let (d, _) = setup("t.idx", &bytes);
     let le = tech_report(&sine(8, 8));
     std::fs::write(d.path().join("le.idx"), &le).unwrap();
-    let o = run_in(d.path(), &["--format", "json", "t.idx", "le.idx"], None);
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let o = run_plain_in(d.path(), &["--format", "json", "t.idx", "le.idx"], None);
+    let v: Value = serde_json::from_slice(&o.stdout_bytes).unwrap();
     let fix = &v["files"][0]["findings"][0]["fix"];
     assert_eq!(fix["applicability"], "unsafe");
     assert_eq!(
@@ -340,11 +303,11 @@ fn json_jsonl_and_sarif_carry_the_fixes() {
         serde_json::json!({"kind": "delete", "offset": 92, "length": 2})
     );
     assert_eq!(v["summary"]["unsafe_fixable"], 2);
-    let o = run_in(d.path(), &["--format", "jsonl", "t.idx"], None);
-    let line: Value = serde_json::from_str(o.text().lines().next().unwrap()).unwrap();
+    let o = run_plain_in(d.path(), &["--format", "jsonl", "t.idx"], None);
+    let line: Value = serde_json::from_str(o.stdout.lines().next().unwrap()).unwrap();
     assert_eq!(line["fix"]["edits"][0]["kind"], "delete");
-    let o = run_in(d.path(), &["--format", "sarif", "t.idx", "le.idx"], None);
-    let s: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let o = run_plain_in(d.path(), &["--format", "sarif", "t.idx", "le.idx"], None);
+    let s: Value = serde_json::from_slice(&o.stdout_bytes).unwrap();
     let results = s["runs"][0]["results"].as_array().unwrap();
     let trailing = results.iter().find(|r| r["ruleId"] == "IDX203").unwrap();
     let change = &trailing["fixes"][0]["artifactChanges"][0];
@@ -358,12 +321,12 @@ fn json_jsonl_and_sarif_carry_the_fixes() {
     assert!(swap.get("fixes").is_none());
     assert_eq!(swap["properties"]["fix"]["edits"][0]["kind"], "swap");
     // after --fix the JSON says what was applied and what remains
-    let o = run_in(
+    let o = run_plain_in(
         d.path(),
         &["--format", "json", "--fix", "--unsafe-fixes", "t.idx"],
         None,
     );
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout_bytes).unwrap();
     assert_eq!(v["files"][0]["repair"]["action"], "rewritten");
     assert_eq!(v["files"][0]["repair"]["applied"][0]["rule"], "IDX203");
     assert_eq!(v["files"][0]["repair"]["dropped_bytes"], 2);
@@ -377,8 +340,8 @@ fn sarif_header_replacement_is_base64_binary() {
         bytes[4 * k..4 * k + 4].reverse();
     }
     let (d, _) = setup("h.idx", &bytes);
-    let o = run_in(d.path(), &["--format", "sarif", "h.idx"], None);
-    let s: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let o = run_plain_in(d.path(), &["--format", "sarif", "h.idx"], None);
+    let s: Value = serde_json::from_slice(&o.stdout_bytes).unwrap();
     let r = &s["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0]["replacements"][0];
     assert_eq!(
         r["deletedRegion"],
@@ -391,8 +354,8 @@ fn sarif_header_replacement_is_base64_binary() {
 #[test]
 fn list_rules_fixable_column_agrees_with_the_library() {
     let d = tempfile::tempdir().unwrap();
-    let o = run_in(d.path(), &["--list-rules"], None);
-    for line in o.text().lines() {
+    let o = run_plain_in(d.path(), &["--list-rules"], None);
+    for line in o.stdout.lines() {
         let cols: Vec<&str> = line.split_whitespace().collect();
         let rule = idx::Rule::find(cols[0]).unwrap();
         assert_eq!(cols[2], idx_validate::fix_column(rule), "{line}");
@@ -400,7 +363,7 @@ fn list_rules_fixable_column_agrees_with_the_library() {
         let got: Vec<&str> = cols[2].split('|').filter(|c| *c != "-").collect();
         assert_eq!(got, want, "{line}");
     }
-    assert_eq!(o.text().lines().count(), idx::Rule::ALL.len());
+    assert_eq!(o.stdout.lines().count(), idx::Rule::ALL.len());
 }
 
 // ---------------------------------------------------------------------------
@@ -422,7 +385,7 @@ fn umount(p: &Path) {
 /// Runs `idx-validate ARGS` under `ulimit -f BLOCKS` with SIGXFSZ ignored,
 /// so that writing more than BLOCKS * 512 bytes fails with EFBIG.
 fn run_with_file_size_limit(dir: &Path, blocks: u64, args: &[&str]) -> Out {
-    let bin = env!("CARGO_BIN_EXE_idx-validate");
+    let bin = IDX_VALIDATE;
     let script = format!("trap '' XFSZ; ulimit -f {blocks}; exec \"$0\" \"$@\"");
     let o = Command::new("sh")
         .arg("-c")
@@ -433,11 +396,7 @@ fn run_with_file_size_limit(dir: &Path, blocks: u64, args: &[&str]) -> Out {
         .current_dir(dir)
         .output()
         .unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: o.stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+    o.into()
 }
 
 fn is_root() -> bool {
@@ -458,33 +417,33 @@ fn unwritable_directory_leaves_the_input_unchanged() {
     let o = if !is_root() {
         how = "chmod 0555";
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
-        let o = run_in(&dir, &["--fix", "--unsafe-fixes", "le.idx"], None);
+        let o = run_plain_in(&dir, &["--fix", "--unsafe-fixes", "le.idx"], None);
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
         o
     } else if mount(&["--bind", dir.to_str().unwrap(), dir.to_str().unwrap()])
         && mount(&["-o", "remount,ro,bind", dir.to_str().unwrap()])
     {
         how = "read-only bind mount";
-        let o = run_in(&dir, &["--fix", "--unsafe-fixes", "le.idx"], None);
+        let o = run_plain_in(&dir, &["--fix", "--unsafe-fixes", "le.idx"], None);
         umount(&dir);
         o
     } else {
         how = "ulimit -f 0";
         run_with_file_size_limit(&dir, 0, &["--fix", "--unsafe-fixes", "le.idx"])
     };
-    assert_eq!(o.code, 2, "{how}: {}{}", o.text(), o.stderr);
-    assert!(o.text().contains("NOT REPAIRED"), "{how}: {}", o.text());
+    assert_eq!(o.code, 2, "{how}: {}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("NOT REPAIRED"), "{how}: {}", o.stdout);
     assert!(
-        o.text().contains("was left unchanged"),
+        o.stdout.contains("was left unchanged"),
         "{how}: {}",
-        o.text()
+        o.stdout
     );
     assert!(
-        o.text().contains("Read-only file system")
-            || o.text().contains("Permission denied")
-            || o.text().contains("File too large"),
+        o.stdout.contains("Read-only file system")
+            || o.stdout.contains("Permission denied")
+            || o.stdout.contains("File too large"),
         "{how}: the reason is given: {}",
-        o.text()
+        o.stdout
     );
     assert_eq!(std::fs::read(&p).unwrap(), bytes, "{how}");
     assert_eq!(entries(&dir), ["le.idx"], "{how}: no temporary file left");
@@ -510,7 +469,7 @@ fn full_disk_leaves_the_input_unchanged() {
     let p = dir.join("le.idx");
     std::fs::write(&p, &bytes).unwrap();
     let (how, o) = if mounted {
-        let o = run_in(&dir, &["--fix", "--unsafe-fixes", "le.idx"], None);
+        let o = run_plain_in(&dir, &["--fix", "--unsafe-fixes", "le.idx"], None);
         ("64 KiB tmpfs", o)
     } else {
         // no mount permission: a file size limit below the file's size
@@ -525,16 +484,16 @@ fn full_disk_leaves_the_input_unchanged() {
     if mounted {
         umount(&dir);
     }
-    assert_eq!(o.code, 2, "{how}: {}{}", o.text(), o.stderr);
+    assert_eq!(o.code, 2, "{how}: {}{}", o.stdout, o.stderr);
     assert!(
-        o.text().contains("No space left on device") || o.text().contains("File too large"),
+        o.stdout.contains("No space left on device") || o.stdout.contains("File too large"),
         "{how}: {}",
-        o.text()
+        o.stdout
     );
     assert!(
-        o.text().contains("was left unchanged"),
+        o.stdout.contains("was left unchanged"),
         "{how}: {}",
-        o.text()
+        o.stdout
     );
     assert_eq!(after, bytes, "{how}");
     assert_eq!(left, ["le.idx"], "{how}: no temporary file left");
@@ -575,8 +534,8 @@ fn configuration_keys_fix_and_unsafe_fixes() {
     let a = sine(10, 10);
     let (d, p) = setup("le.idx", &tech_report(&a));
     std::fs::write(d.path().join("idx-validate.toml"), "fix = true\n").unwrap();
-    let o = run_in(d.path(), &["le.idx"], None);
-    assert_eq!(o.code, 1, "{}{}", o.text(), o.stderr);
+    let o = run_plain_in(d.path(), &["le.idx"], None);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
     assert_eq!(
         std::fs::read(&p).unwrap(),
         tech_report(&a),
@@ -587,16 +546,16 @@ fn configuration_keys_fix_and_unsafe_fixes() {
         "fix = true\nunsafe-fixes = true\n",
     )
     .unwrap();
-    let o = run_in(d.path(), &["le.idx"], None);
-    assert_eq!(o.code, 0, "{}{}", o.text(), o.stderr);
+    let o = run_plain_in(d.path(), &["le.idx"], None);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert_eq!(std::fs::read(&p).unwrap(), to_bytes(&a).unwrap());
     // --no-fix overrides the configuration: nothing is written
     std::fs::write(&p, tech_report(&a)).unwrap();
-    let o = run_in(d.path(), &["--no-fix", "le.idx"], None);
-    assert_eq!(o.code, 1, "{}{}", o.text(), o.stderr);
+    let o = run_plain_in(d.path(), &["--no-fix", "le.idx"], None);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
     assert_eq!(std::fs::read(&p).unwrap(), tech_report(&a));
     // --isolated reads no configuration: nothing is written
-    let o = run_in(d.path(), &["--isolated", "le.idx"], None);
+    let o = run_plain_in(d.path(), &["--isolated", "le.idx"], None);
     assert_eq!(o.code, 1);
     assert_eq!(std::fs::read(&p).unwrap(), tech_report(&a));
 }
@@ -632,8 +591,8 @@ fn pre_commit_fix_hook_repairs_what_it_matches() {
     let name = "train-images-idx2-float";
     assert!(files(name), "the hook's pattern matches {name}");
     let (d, p) = setup(name, &bytes);
-    let o = run_in(d.path(), &[&args[..], &[name]].concat(), None);
-    assert_eq!(o.code, 0, "{}{}", o.text(), o.stderr);
+    let o = run_plain_in(d.path(), &[&args[..], &[name]].concat(), None);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert_eq!(std::fs::read(&p).unwrap(), to_bytes(&sine(3, 4)).unwrap());
 }
 

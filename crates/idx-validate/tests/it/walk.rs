@@ -3,39 +3,20 @@
 //! symbolic links followed with loop detection, and no entry skipped without
 //! a note.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Out {
-    let o = Command::new(env!("CARGO_BIN_EXE_idx-validate"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
+use crate::support::run_in;
+use std::path::PathBuf;
+use std::process::Command;
+use test_support::Out;
 
 /// A valid u8 file of shape [2, 3].
-const VALID: &[u8] = &[0, 0, 8, 2, 0, 0, 0, 2, 0, 0, 0, 3, 1, 2, 3, 4, 5, 6];
+const VALID_BYTES: &[u8] = &[0, 0, 8, 2, 0, 0, 0, 2, 0, 0, 0, 3, 1, 2, 3, 4, 5, 6];
 
 fn tree(files: &[&str]) -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     for f in files {
         let p = t.path().join(f);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, VALID).unwrap();
+        std::fs::write(p, VALID_BYTES).unwrap();
     }
     t
 }
@@ -206,7 +187,7 @@ fn a_walked_fifo_is_noted_and_a_named_one_is_read() {
     // named: the FIFO is read as a stream
     let writer = {
         let fifo = fifo.clone();
-        std::thread::spawn(move || std::fs::write(fifo, VALID).unwrap())
+        std::thread::spawn(move || std::fs::write(fifo, VALID_BYTES).unwrap())
     };
     let o = run_in(t.path(), &["--format", "json", "d/pipe.idx"]);
     writer.join().unwrap();

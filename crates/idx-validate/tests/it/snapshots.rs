@@ -3,14 +3,8 @@
 
 use idx_validate::check::{self, Settings, Source};
 use idx_validate::render::{self, Context};
-use std::path::{Path, PathBuf};
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use std::path::Path;
+use test_support::root;
 
 fn settings() -> Settings {
     Settings {
@@ -24,8 +18,8 @@ fn settings() -> Settings {
 
 fn snapshot(path: &Path) {
     // Paths relative to the repository root, as a user there would type them.
-    let rel = path.strip_prefix(repo_root()).unwrap().to_path_buf();
-    let abs = repo_root().join(&rel);
+    let rel = path.strip_prefix(root()).unwrap().to_path_buf();
+    let abs = root().join(&rel);
     let mut result = check::check(&Source::File(abs), &settings());
     result.source = Source::File(rel);
     let results = [result];
@@ -37,7 +31,7 @@ fn snapshot(path: &Path) {
 #[test]
 fn invalid_and_implementation_defined_files() {
     insta::glob!(
-        "../../../corpus",
+        "../../../../corpus",
         "{invalid,implementation-defined}/*.idx*",
         snapshot
     );
@@ -46,7 +40,7 @@ fn invalid_and_implementation_defined_files() {
 #[test]
 fn some_valid_files() {
     insta::glob!(
-        "../../../corpus",
+        "../../../../corpus",
         "valid/valid-{u8-rank3,edge-f32,mnist-labels-u8-10,f64-rank32}.idx",
         snapshot
     );
@@ -54,19 +48,19 @@ fn some_valid_files() {
 
 #[test]
 fn every_snapshot_is_referenced() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/snapshots");
     let mut n = 0;
     for e in std::fs::read_dir(&dir).unwrap() {
         let name = e.unwrap().file_name().to_string_lossy().into_owned();
         // this file's snapshots (other test files keep their own)
-        if !name.ends_with(".snap") || !name.starts_with("snapshots__") {
+        if !name.ends_with(".snap") || !name.starts_with("it__snapshots__") {
             continue;
         }
         n += 1;
         let case = name.split('@').nth(1).and_then(|s| s.strip_suffix(".snap"));
         let Some(case) = case else { continue };
         // insta names a glob snapshot by the path below the matches' common folder
-        let corpus = repo_root().join("corpus");
+        let corpus = root().join("corpus");
         let exists = corpus.join(case.replace("__", "/")).exists()
             || corpus.join("valid").join(case).exists();
         assert!(
@@ -74,10 +68,9 @@ fn every_snapshot_is_referenced() {
             "snapshot {name} refers to no corpus file: delete it"
         );
     }
-    let index: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(repo_root().join("corpus/index.json")).unwrap(),
-    )
-    .unwrap();
+    let index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("corpus/index.json")).unwrap())
+            .unwrap();
     let files = index["counts"]["invalid"].as_u64().unwrap()
         + index["counts"]["implementation-defined"].as_u64().unwrap()
         + 4;

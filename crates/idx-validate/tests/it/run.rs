@@ -1,7 +1,7 @@
 //! `idx_validate::run`: the command as a library function (what the Python
 //! package's console script calls) gives the binary's exit statuses.
 
-fn run(args: &[&str]) -> i32 {
+fn idx_validate_run(args: &[&str]) -> i32 {
     idx_validate::run(
         std::iter::once("idx-validate")
             .chain(args.iter().copied())
@@ -14,11 +14,11 @@ fn run(args: &[&str]) -> i32 {
 #[test]
 fn run_returns_the_commands_exit_status() {
     assert_eq!(
-        run(&["-q", "../../corpus/valid/valid-mnist-labels-u8-10.idx"]),
+        idx_validate_run(&["-q", "../../corpus/valid/valid-mnist-labels-u8-10.idx"]),
         0
     );
     assert_eq!(
-        run(&[
+        idx_validate_run(&[
             "-q",
             "--format",
             "short",
@@ -26,7 +26,7 @@ fn run_returns_the_commands_exit_status() {
         ]),
         1
     );
-    assert_eq!(run(&["--no-such-option"]), 2);
-    assert_eq!(run(&["--explain", "IDX999"]), 2);
-    assert_eq!(run(&["--version"]), 0);
+    assert_eq!(idx_validate_run(&["--no-such-option"]), 2);
+    assert_eq!(idx_validate_run(&["--explain", "IDX999"]), 2);
+    assert_eq!(idx_validate_run(&["--version"]), 0);
 }

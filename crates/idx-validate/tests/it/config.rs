@@ -3,56 +3,18 @@
 //! --output-file, --statistics, size suffixes, and the README's GitHub
 //! Action example run as written on the real MNIST folder.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Out {
-    let o = Command::new(env!("CARGO_BIN_EXE_idx-validate"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
-
-fn mnist() -> PathBuf {
-    let p = root().join("../shared/data/mnist");
-    assert!(
-        p.exists(),
-        "the MNIST files are expected at {}",
-        p.display()
-    );
-    p.canonicalize().unwrap()
-}
+use crate::support::run_in;
+use test_support::{mnist_dir, root};
 
 /// A directory `data` linking to the MNIST folder, in a fresh temp dir.
 fn mnist_project() -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     #[cfg(unix)]
-    std::os::unix::fs::symlink(mnist(), t.path().join("data")).unwrap();
+    std::os::unix::fs::symlink(mnist_dir(), t.path().join("data")).unwrap();
     #[cfg(not(unix))]
     {
         std::fs::create_dir(t.path().join("data")).unwrap();
-        for e in std::fs::read_dir(mnist()).unwrap() {
+        for e in std::fs::read_dir(mnist_dir()).unwrap() {
             let e = e.unwrap();
             std::fs::copy(e.path(), t.path().join("data").join(e.file_name())).unwrap();
         }

@@ -3,11 +3,11 @@
 //! hostile names in repair errors.
 
 use serde_json::Value;
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output};
+use test_support::gzip;
 
-fn run_in(dir: &Path, args: &[&str]) -> Output {
+fn isolated_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_idx-validate"))
         .args(["--isolated"])
         .args(args)
@@ -21,18 +21,12 @@ fn stdout(o: &Output) -> String {
 }
 
 fn sarif(dir: &Path, args: &[&str]) -> Value {
-    let o = run_in(dir, &[&["--format", "sarif"], args].concat());
+    let o = isolated_in(dir, &[&["--format", "sarif"], args].concat());
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
 /// u8 [1] followed by one trailing byte: IDX203 at offset 9, length 1.
 const TRAILING: [u8; 10] = [0, 0, 8, 1, 0, 0, 0, 1, 0x2a, 0xff];
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(bytes).unwrap();
-    e.finish().unwrap()
-}
 
 fn uris(doc: &Value) -> Vec<String> {
     doc["runs"][0]["results"]
@@ -85,7 +79,7 @@ fn github_file_keeps_a_backslash_and_escapes_properties() {
     for name in ["back\\slash.idx", "a,b:c%d.idx"] {
         std::fs::write(d.path().join(name), TRAILING).unwrap();
     }
-    let o = run_in(
+    let o = isolated_in(
         d.path(),
         &["--format", "github", "back\\slash.idx", "a,b:c%d.idx"],
     );
@@ -134,7 +128,7 @@ fn json_carries_a_non_utf8_path_exactly() {
     assert_eq!(line["rule"], "IDX203");
     // a UTF-8 name has no path_bytes
     std::fs::write(d.path().join("good.idx"), TRAILING).unwrap();
-    let o = run_in(d.path(), &["--format", "json", "good.idx"]);
+    let o = isolated_in(d.path(), &["--format", "json", "good.idx"]);
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(v["files"][0].get("path_bytes").is_none());
     // and SARIF percent-encodes the raw bytes
@@ -219,7 +213,7 @@ fn integers_above_2_pow_53_are_exact_in_json_jsonl_and_sarif() {
     // the nearest doubles are 18014402800254976 and ...972: a double loses it
     assert_ne!(payload as f64 as u64, payload);
     let missing = (payload - 1).to_string();
-    let o = run_in(d.path(), &["--format", "json", "big.idx"]);
+    let o = isolated_in(d.path(), &["--format", "json", "big.idx"]);
     let text = stdout(&o);
     assert!(
         text.contains(&format!("\"payload_len\": {payload}")),
@@ -243,7 +237,7 @@ fn integers_above_2_pow_53_are_exact_in_json_jsonl_and_sarif() {
         .as_str()
         .unwrap()
         .contains(&payload.to_string()));
-    let o = run_in(d.path(), &["--format", "jsonl", "big.idx"]);
+    let o = isolated_in(d.path(), &["--format", "jsonl", "big.idx"]);
     let lines: Vec<Value> = stdout(&o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -276,7 +270,7 @@ fn a_failed_repair_of_a_hostile_name_is_reported_escaped() {
     std::fs::write(d.path().join("plain"), b"x").unwrap();
     let out = "plain/\u{1b}]0;title\u{7}out.idx";
     for format in ["human", "short"] {
-        let o = run_in(
+        let o = isolated_in(
             d.path(),
             &[
                 "--format", format, "--color", "always", "--fix", "--output", out, name,
@@ -375,7 +369,7 @@ fn a_paired_file_s_hostile_name_is_escaped_in_every_text_that_names_it() {
     )
     .unwrap();
     for format in ["human", "short", "github"] {
-        let o = run_in(d.path(), &["--format", format, "--color", "never", "."]);
+        let o = isolated_in(d.path(), &["--format", format, "--color", "never", "."]);
         let out = stdout(&o);
         assert!(out.contains("IDX801"), "{format}: {out}");
         assert!(
@@ -393,7 +387,7 @@ fn github_names_no_file_it_cannot_carry_and_escapes_the_name_in_the_message() {
     let bad = "e\u{1b}[31m\u{202e}x.idx";
     std::fs::write(d.path().join(bad), [0, 0, 7, 1, 0, 0, 0, 1, 5]).unwrap();
     std::fs::write(d.path().join("a,b:c%d.idx"), [0, 0, 7, 1, 0, 0, 0, 1, 5]).unwrap();
-    let o = run_in(d.path(), &["--format", "github", bad, "a,b:c%d.idx"]);
+    let o = isolated_in(d.path(), &["--format", "github", bad, "a,b:c%d.idx"]);
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("::")).collect();
     assert_eq!(lines.len(), 2, "{out}");
