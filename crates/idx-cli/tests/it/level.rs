@@ -3,66 +3,27 @@
 //! memory, `show` sized to the terminal with item numbers, near-square PNG
 //! grids, scaling and histogram pictures, completions and a man page.
 
+use crate::support::IDX;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-struct Out {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-impl Out {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-}
+use std::path::Path;
+use std::process::Command;
+use test_support::{gzip_fast, root, Cmd, Out};
 
 /// Runs `idx ARGS` in the repository root, with `stdin` as its input and
 /// the environment variables `env`.
 fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Out {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_idx"));
-    c.args(args)
-        .current_dir(root())
-        .env_remove("NO_COLOR")
+    let mut c = Cmd::new(IDX)
+        .args(args)
         .env_remove("COLUMNS")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .stdin(Some(stdin));
     for (k, v) in env {
-        c.env(k, v);
+        c = c.env(k, v);
     }
-    let mut child = c.spawn().unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let o = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: o.stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+    c.out()
 }
 
-fn run(args: &[&str]) -> Out {
+fn run_idx(args: &[&str]) -> Out {
     run_env(args, b"", &[])
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    e.write_all(bytes).unwrap();
-    e.finish().unwrap()
 }
 
 /// `n` items of `h` x `w` u8, item k's pixel i = 10 k + i + 1 (mod 256).
@@ -89,7 +50,7 @@ fn every_subcommand_reads_gzip_and_standard_input() {
     let plain = dir.path().join("x.idx");
     let gz = dir.path().join("x.idx.gz");
     std::fs::write(&plain, &raw).unwrap();
-    std::fs::write(&gz, gzip(&raw)).unwrap();
+    std::fs::write(&gz, gzip_fast(&raw)).unwrap();
     let (p, g) = (plain.to_str().unwrap(), gz.to_str().unwrap());
     for args in [
         &["dump"][..],
@@ -102,7 +63,7 @@ fn every_subcommand_reads_gzip_and_standard_input() {
             let o = run_env(&a, stdin, &[]);
             assert_eq!(o.code, 0, "{a:?}: {}", o.stderr);
             // info names its input on the first line; the rest must agree
-            let t = o.text();
+            let t = o.stdout;
             if args[0] == "info" {
                 t.lines().skip(1).collect::<Vec<_>>().join("\n")
             } else {
@@ -113,14 +74,14 @@ fn every_subcommand_reads_gzip_and_standard_input() {
         assert!(!base.is_empty());
         assert_eq!(with(g, b""), base, "{args:?} on gzip");
         assert_eq!(with("-", &raw), base, "{args:?} on stdin");
-        assert_eq!(with("-", &gzip(&raw)), base, "{args:?} on gzip stdin");
+        assert_eq!(with("-", &gzip_fast(&raw)), base, "{args:?} on gzip stdin");
     }
-    let o = run_env(&["info", "-"], &gzip(&raw), &[]);
+    let o = run_env(&["info", "-"], &gzip_fast(&raw), &[]);
     assert!(
-        o.text()
+        o.stdout
             .starts_with("<stdin> (gzip; offsets in the decompressed stream)"),
         "{}",
-        o.text()
+        o.stdout
     );
 }
 
@@ -136,7 +97,7 @@ fn invalid_inputs_get_the_findings_on_stderr_and_nothing_on_stdout() {
     ] {
         let o = run_env(&args, &bytes, &[]);
         assert_eq!(o.code, 1, "{args:?}");
-        assert!(o.stdout.is_empty(), "{args:?}: {}", o.text());
+        assert!(o.stdout.is_empty(), "{args:?}: {}", o.stdout);
         assert!(
             o.stderr.contains("error[IDX202]")
                 && o.stderr.contains("(at offset 0x")
@@ -147,7 +108,7 @@ fn invalid_inputs_get_the_findings_on_stderr_and_nothing_on_stdout() {
         );
     }
     // gzip: offsets in the decompressed stream, said so
-    let o = run_env(&["dump", "-"], &gzip(&bytes), &[]);
+    let o = run_env(&["dump", "-"], &gzip_fast(&bytes), &[]);
     assert_eq!(o.code, 1);
     assert!(
         o.stderr.contains("<stdin>: error[IDX202]")
@@ -156,17 +117,17 @@ fn invalid_inputs_get_the_findings_on_stderr_and_nothing_on_stdout() {
         o.stderr
     );
     // info prints the fields it could read on stdout, the findings on stderr
-    let o = run(&["info", f]);
+    let o = run_idx(&["info", f]);
     assert_eq!(o.code, 1);
-    assert!(o.text().contains("element type u8") && !o.text().contains("IDX202"));
+    assert!(o.stdout.contains("element type u8") && !o.stdout.contains("IDX202"));
     assert!(o.stderr.contains("error[IDX202]"), "{}", o.stderr);
     // the conformance runner's protocol, on request only
-    let o = run(&["dump", "--error-document", f]);
+    let o = run_idx(&["dump", "--error-document", f]);
     assert_eq!(o.code, 1);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout_bytes).unwrap();
     assert_eq!(v["error"]["rule"], "IDX202");
     // unreadable: exit 2, a message naming the file
-    let o = run(&["dump", "no/such/file.idx"]);
+    let o = run_idx(&["dump", "no/such/file.idx"]);
     assert_eq!(o.code, 2);
     assert!(o.stderr.contains("no/such/file.idx"), "{}", o.stderr);
 }
@@ -184,9 +145,9 @@ fn dump_output_is_the_content_encoding_for_every_valid_corpus_file() {
             .to_json(false)
             .to_string()
             + "\n";
-        let o = run(&["dump", path.to_str().unwrap()]);
+        let o = run_idx(&["dump", path.to_str().unwrap()]);
         assert_eq!(o.code, 0, "{}: {}", path.display(), o.stderr);
-        assert_eq!(o.text(), want, "{}", path.display());
+        assert_eq!(o.stdout, want, "{}", path.display());
         seen += 1;
     }
     assert!(seen > 10, "{seen} files");
@@ -247,7 +208,7 @@ fn show_numbers_items_from_start_and_fits_the_terminal_width() {
         &[("COLUMNS", "60")],
     );
     assert_eq!(o.code, 0, "{}", o.stderr);
-    let lines: Vec<String> = o.text().lines().map(str::to_string).collect();
+    let lines: Vec<String> = o.stdout.lines().map(str::to_string).collect();
     assert_eq!(
         lines[0],
         "#2      #3      #4      #5      #6      #7      #8"
@@ -261,11 +222,11 @@ fn show_numbers_items_from_start_and_fits_the_terminal_width() {
         &[("COLUMNS", "200")],
     );
     assert!(
-        wide.text().lines().next().unwrap().ends_with("#8"),
+        wide.stdout.lines().next().unwrap().ends_with("#8"),
         "9 fit in 200 columns"
     );
     // --start past the end is a clear error
-    let o = run(&["show", "--start", "12", f]);
+    let o = run_idx(&["show", "--start", "12", f]);
     assert_eq!(o.code, 2);
     assert!(
         o.stderr
@@ -282,12 +243,12 @@ fn png_sheets_are_near_square_scaled_and_start_where_asked() {
     std::fs::write(&file, images(70, 2, 3)).unwrap();
     let out = dir.path().join("sheet.png");
     let (f, p) = (file.to_str().unwrap(), out.to_str().unwrap());
-    let o = run(&["show", "--items", "64", "--png", p, f]);
+    let o = run_idx(&["show", "--items", "64", "--png", p, f]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(
-        o.text().contains("items 0..63 in a 8 x 8 grid"),
+        o.stdout.contains("items 0..63 in a 8 x 8 grid"),
         "{}",
-        o.text()
+        o.stdout
     );
     let (w, h, _) = png_of(&out);
     assert_eq!(
@@ -296,7 +257,7 @@ fn png_sheets_are_near_square_scaled_and_start_where_asked() {
         "8 x 8 items of 3 x 2 with gaps"
     );
     // --start 5 --items 2, scaled 3 times: item 5 first
-    let o = run(&[
+    let o = run_idx(&[
         "show", "--start", "5", "--items", "2", "--scale", "3", "--force", "--png", p, f,
     ]);
     assert_eq!(o.code, 0, "{}", o.stderr);
@@ -309,7 +270,7 @@ fn png_sheets_are_near_square_scaled_and_start_where_asked() {
         "item 5 pixel 0, scaled, then pixel 1"
     );
     assert_eq!(at(12, 0), 61, "item 6 after the 3-pixel gap");
-    let o = run(&["show", "--scale", "0", "--png", p, f]);
+    let o = run_idx(&["show", "--scale", "0", "--png", p, f]);
     assert_eq!(o.code, 2, "scale 0 is a usage error");
 }
 
@@ -318,7 +279,7 @@ fn labels_with_png_write_a_histogram_picture_or_fail_clearly() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("hist.png");
     let p = out.to_str().unwrap();
-    let o = run(&[
+    let o = run_idx(&[
         "show",
         "--png",
         p,
@@ -329,9 +290,9 @@ fn labels_with_png_write_a_histogram_picture_or_fail_clearly() {
     let bins = w.div_ceil(9);
     assert_eq!((w, h), (bins * 9 - 1, 100));
     assert!(
-        o.text().contains(&format!("a histogram of {bins} bins")),
+        o.stdout.contains(&format!("a histogram of {bins} bins")),
         "{}",
-        o.text()
+        o.stdout
     );
     assert!(px.contains(&255) && px.contains(&0));
     // every bar reaches the bottom row
@@ -354,19 +315,19 @@ fn labels_with_png_write_a_histogram_picture_or_fail_clearly() {
 #[test]
 fn completions_and_man_page() {
     for shell in ["bash", "zsh", "fish"] {
-        let o = run(&["--completions", shell]);
+        let o = run_idx(&["--completions", shell]);
         assert_eq!(o.code, 0, "{shell}");
         assert!(
-            o.text().contains("dump") && o.text().contains("start"),
+            o.stdout.contains("dump") && o.stdout.contains("start"),
             "{shell}"
         );
     }
-    let o = run(&["--man"]);
+    let o = run_idx(&["--man"]);
     assert_eq!(o.code, 0);
-    assert!(o.text().starts_with(".ie \\n(.g .ds Aq"));
+    assert!(o.stdout.starts_with(".ie \\n(.g .ds Aq"));
     let committed = std::fs::read_to_string(root().join("docs/idx.1")).unwrap();
-    assert_eq!(committed, o.text(), "regenerate: idx --man > docs/idx.1");
-    let o = run(&[]);
+    assert_eq!(committed, o.stdout, "regenerate: idx --man > docs/idx.1");
+    let o = run_idx(&[]);
     assert_eq!(o.code, 2, "no subcommand: help and a usage error");
 }
 
@@ -411,22 +372,12 @@ fn run_sh(setup: &str, args: &[&str]) -> Out {
         .iter()
         .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
         .collect();
-    let o = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "{setup} && exec '{}' {}",
-            env!("CARGO_BIN_EXE_idx"),
-            quoted.join(" ")
-        ))
-        .current_dir(root())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: o.stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+    Cmd::new("sh")
+        .args([
+            "-c",
+            &format!("{setup} && exec '{IDX}' {}", quoted.join(" ")),
+        ])
+        .out()
 }
 
 /// A sparse u8 file of `dims` (header written, payload a hole).
@@ -452,7 +403,7 @@ fn show_draws_a_large_label_histogram_in_bounded_memory() {
     sparse(&file, &[768 << 20]);
     let o = run_sh("ulimit -v 262144", &["show", file.to_str().unwrap()]);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert_eq!(o.text(), format!("0 | {} {}\n", "#".repeat(50), 768 << 20));
+    assert_eq!(o.stdout, format!("0 | {} {}\n", "#".repeat(50), 768 << 20));
 }
 
 #[test]
@@ -468,7 +419,7 @@ fn show_refuses_what_it_cannot_draw_before_reading_and_names_the_real_flag() {
     // one big item: "1 item ... is", and the option is --items, not -n
     let file = dir.path().join("big-items.idx");
     sparse(&file, &[3, 4096, 4096]);
-    let o = run(&["show", "--items", "1", file.to_str().unwrap()]);
+    let o = run_idx(&["show", "--items", "1", file.to_str().unwrap()]);
     assert_eq!(o.code, 2, "{}", o.stderr);
     assert!(
         o.stderr
@@ -476,7 +427,7 @@ fn show_refuses_what_it_cannot_draw_before_reading_and_names_the_real_flag() {
         "{}",
         o.stderr
     );
-    let o = run(&["show", file.to_str().unwrap()]);
+    let o = run_idx(&["show", file.to_str().unwrap()]);
     assert!(
         o.stderr
             .contains("3 items of 4096 x 4096 pixels are too large"),
@@ -503,21 +454,21 @@ fn show_png_never_replaces_an_input_nor_an_existing_file_without_force() {
             let mut args = vec!["show", "--png", dest.to_str().unwrap()];
             args.extend(force);
             args.push(f);
-            let o = run(&args);
+            let o = run_idx(&args);
             assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
             assert_eq!(std::fs::read(&file).unwrap(), bytes, "{args:?}");
         }
     }
-    let o = run(&["show", "--force", "--png", hard.to_str().unwrap(), f]);
+    let o = run_idx(&["show", "--force", "--png", hard.to_str().unwrap(), f]);
     assert!(o.stderr.contains("is one of the inputs"), "{}", o.stderr);
     // an existing file that is not an input: only with --force
     let other = dir.path().join("other.png");
     std::fs::write(&other, "keep").unwrap();
-    let o = run(&["show", "--png", other.to_str().unwrap(), f]);
+    let o = run_idx(&["show", "--png", other.to_str().unwrap(), f]);
     assert_eq!(o.code, 2, "{}", o.stderr);
     assert!(o.stderr.contains("already exists"), "{}", o.stderr);
     assert_eq!(std::fs::read(&other).unwrap(), b"keep");
-    let o = run(&["show", "--force", "--png", other.to_str().unwrap(), f]);
+    let o = run_idx(&["show", "--force", "--png", other.to_str().unwrap(), f]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(png_of(&other).0, 2 * 4 - 1);
 }
@@ -555,9 +506,9 @@ fn info_on_something_that_is_not_idx_prints_no_header_breakdown() {
         b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x00\x1c\x00\x00\x00\x1c\x08\x00\x00\x00\x00",
     )
     .unwrap();
-    let o = run(&["info", png.to_str().unwrap()]);
+    let o = run_idx(&["info", png.to_str().unwrap()]);
     assert_eq!(o.code, 1, "{}", o.stderr);
-    assert_eq!(o.text(), "", "nothing on stdout");
+    assert_eq!(o.stdout, "", "nothing on stdout");
     assert!(o.stderr.contains("IDX410"), "{}", o.stderr);
 }
 
@@ -618,7 +569,7 @@ fn write_names_the_element_out_of_range_and_writes_nothing() {
         o.stderr
     );
     // stdout holds the protocol's error document only, no IDX bytes
-    assert!(o.text().starts_with("{\"error\""), "{}", o.text());
+    assert!(o.stdout.starts_with("{\"error\""), "{}", o.stdout);
 }
 
 #[test]
@@ -709,7 +660,7 @@ fn info_and_convert_run_in_bounded_memory_on_a_large_sparse_file() {
     let f = file.to_str().unwrap();
     let o = run_sh("ulimit -v 65536", &["info", f]);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(o.text().contains("134217728 elements"), "{}", o.text());
+    assert!(o.stdout.contains("134217728 elements"), "{}", o.stdout);
     let npy = dir.path().join("big.npy");
     let o = run_sh(
         "ulimit -v 65536",

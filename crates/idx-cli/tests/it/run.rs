@@ -1,7 +1,7 @@
 //! `idx_cli::run`: the command as a library function (what the Python
 //! package's console script calls) gives the binary's exit statuses.
 
-fn run(args: &[&str]) -> i32 {
+fn idx_cli_run(args: &[&str]) -> i32 {
     idx_cli::run(
         std::iter::once("idx")
             .chain(args.iter().copied())
@@ -14,12 +14,12 @@ fn run(args: &[&str]) -> i32 {
 #[test]
 fn run_returns_the_commands_exit_status() {
     assert_eq!(
-        run(&["info", "../../corpus/valid/valid-mnist-labels-u8-10.idx"]),
+        idx_cli_run(&["info", "../../corpus/valid/valid-mnist-labels-u8-10.idx"]),
         0
     );
     assert_eq!(
-        run(&["dump", "../../corpus/invalid/invalid-trailing-byte.idx"]),
+        idx_cli_run(&["dump", "../../corpus/invalid/invalid-trailing-byte.idx"]),
         1
     );
-    assert_eq!(run(&["no-such-command"]), 2);
+    assert_eq!(idx_cli_run(&["no-such-command"]), 2);
 }

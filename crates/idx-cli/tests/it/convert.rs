@@ -1,29 +1,15 @@
 //! `idx convert`: the arguments, the messages and the exit status (the
 //! conversions themselves are tested in crates/idx-convert).
 
-use std::path::{Path, PathBuf};
+use crate::support::IDX;
+use std::path::Path;
 use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap() // the repository exists
-}
+use test_support::{root, Cmd};
 
 /// Runs `idx convert ARGS` at the repository root: status, stdout, stderr.
 fn convert(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_idx"))
-        .arg("convert")
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap(); // the binary was built by cargo
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let o = Cmd::new(IDX).args(["convert"]).args(args).out();
+    (o.code, o.stdout, o.stderr)
 }
 
 const IMAGES: &str = "../shared/data/mnist/t10k-images-idx3-ubyte.gz";

@@ -1,30 +1,15 @@
 //! The `idx` command: pictures checked pixel by pixel and by snapshot, and
 //! `dump`/`write` as the conformance runner's reference adapters.
 
+use crate::support::IDX;
 use idx_conformance::cases;
 use idx_conformance::runner::{self, Config, Mode};
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use test_support::{root, Cmd};
 
 fn idx(args: &[&str]) -> (i32, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_idx"))
-        .args(args)
-        .current_dir(root())
-        .env_remove("NO_COLOR")
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-    )
+    let o = Cmd::new(IDX).args(args).out();
+    (o.code, o.stdout)
 }
 
 #[test]
