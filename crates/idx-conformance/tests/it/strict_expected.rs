@@ -2,11 +2,8 @@
 //! so any change from the expected-failures file fails: what
 //! `conformance/action.yml` runs) and `--write-expected FILE`.
 
+use crate::support::fake;
 use std::process::Command;
-
-fn fake() -> String {
-    format!("{}/tests/adapters/fake.py", env!("CARGO_MANIFEST_DIR"))
-}
 
 fn test_reader(extra: &[&str], behaviour: &str) -> (i32, String, String) {
     // Test-only: the binary is built by cargo for this test.

@@ -4,14 +4,11 @@
 //! `accept-all@invalid-trailing-byte` (fails that one case only). The page
 //! in a browser is tested by `tests/browser/matrix_page.mjs` (in `.ci/run`).
 
+use crate::support::fake;
 use idx_conformance::runner::{self, Mode, Report};
 use idx_conformance::{cases, page, picture};
 use std::path::Path;
 use std::process::Command;
-
-fn fake() -> String {
-    format!("{}/tests/adapters/fake.py", env!("CARGO_MANIFEST_DIR"))
-}
 
 fn describe(dir: &Path, name: &str, behaviour: &str) {
     let toml = format!(
@@ -58,7 +55,7 @@ fn load(dir: &Path, name: &str) -> Report {
 }
 
 /// One matrix run shared by the tests below (it takes a few seconds).
-fn run() -> &'static (tempfile::TempDir, String) {
+fn shared_run() -> &'static (tempfile::TempDir, String) {
     static RUN: std::sync::OnceLock<(tempfile::TempDir, String)> = std::sync::OnceLock::new();
     RUN.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
@@ -71,7 +68,7 @@ fn run() -> &'static (tempfile::TempDir, String) {
 
 #[test]
 fn the_page_is_self_contained_and_has_a_cell_with_a_status_per_case_and_run() {
-    let (dir, _) = run();
+    let (dir, _) = shared_run();
     let html = std::fs::read_to_string(dir.path().join("matrix.html")).unwrap();
     // nothing outside the page: links are fragments; no loads ("https://"
     // does occur, in the text of a Git LFS pointer case's bytes)
@@ -122,7 +119,7 @@ fn the_page_is_self_contained_and_has_a_cell_with_a_status_per_case_and_run() {
 
 #[test]
 fn the_png_has_each_cell_in_its_status_colour() {
-    let (dir, _) = run();
+    let (dir, _) = shared_run();
     let reports = vec![load(dir.path(), "all"), load(dir.path(), "one")];
     let all = cases::all();
     let g = page::grid(&all, &reports);
@@ -170,7 +167,7 @@ fn the_png_has_each_cell_in_its_status_colour() {
 
 #[test]
 fn a_report_per_failing_implementation_has_one_section_per_failure_class() {
-    let (dir, out) = run();
+    let (dir, out) = shared_run();
     let reports = dir.path().join("reports");
     assert!(out.contains("reports/all.md"), "{out}");
     let one = std::fs::read_to_string(reports.join("one.md")).unwrap();

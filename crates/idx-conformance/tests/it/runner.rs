@@ -2,26 +2,9 @@
 //! adapter `tests/adapters/fake.py`, which misbehaves in each way a real
 //! reader was seen to (see its docstring).
 
+use crate::support::{conformance, fake};
 use serde_json::Value;
-use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn conformance(args: &[&str]) -> (i32, String, String) {
-    // Test-only: the binary is built by cargo for this test.
-    let out = Command::new(env!("CARGO_BIN_EXE_idx-conformance"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn fake() -> String {
-    format!("{}/tests/adapters/fake.py", env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The JSON results of `test-reader` on the cases `run` with `fake.py
 /// BEHAVIOUR`, plus `extra` options.

@@ -2,22 +2,9 @@
 //! results and the Markdown, against the synthetic adapter
 //! `tests/adapters/fake.py`.
 
+use crate::support::{conformance, fake};
 use idx_conformance::matrix;
 use std::path::Path;
-use std::process::Command;
-
-fn conformance(args: &[&str]) -> (i32, String, String) {
-    // Test-only: the binary is built by cargo for this test.
-    let out = Command::new(env!("CARGO_BIN_EXE_idx-conformance"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn every_shipped_description_parses_and_names_files_that_exist() {
@@ -79,10 +66,6 @@ fn the_rust_adapters_are_their_own_pinned_workspaces() {
             "{crate_dir}: no Cargo.lock"
         );
     }
-}
-
-fn fake() -> String {
-    format!("{}/tests/adapters/fake.py", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// A temporary adapters folder with one description, `fake`, whose reader
