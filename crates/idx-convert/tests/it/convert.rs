@@ -1,7 +1,6 @@
 //! End-to-end conversions on the real MNIST files and on hand-made inputs,
 //! including every refusal: each must leave nothing behind.
 
-use flate2::read::MultiGzDecoder;
 use heed::types::Bytes;
 use heed::{CommitOrAbort, Database, EnvOpenOptions};
 use idx::ElementType;
@@ -10,24 +9,8 @@ use idx_convert::{
 };
 use prost::Message;
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn mnist(name: &str) -> PathBuf {
-    root().join("../shared/data/mnist").join(name)
-}
-
-fn gunzip(p: &Path) -> Vec<u8> {
-    let mut out = Vec::new();
-    MultiGzDecoder::new(fs::File::open(p).unwrap()) // test input: the shared MNIST files
-        .read_to_end(&mut out)
-        .unwrap(); // test input: a valid gzip file
-    out
-}
+use test_support::{gunzip_file, mnist, root};
 
 /// The names in a directory (to check that nothing was left behind).
 fn names(dir: &Path) -> Vec<String> {
@@ -75,8 +58,15 @@ fn mnist_to_caffe_lmdb_and_back_is_byte_identical() {
         let (i, l) = (t.path().join("i.idx"), t.path().join("l.idx"));
         let back = from_caffe_lmdb(&db, &i, &l, Overwrite::Force, &mut NoProgress).unwrap(); // just written
         assert_eq!(back, s);
-        assert!(fs::read(&i).unwrap() == gunzip(&mnist(images)), "{images}"); // test outputs
-        assert!(fs::read(&l).unwrap() == gunzip(&mnist(labels)), "{labels}"); // as above
+        // test outputs
+        assert!(
+            fs::read(&i).unwrap() == gunzip_file(&mnist(images)),
+            "{images}"
+        );
+        assert!(
+            fs::read(&l).unwrap() == gunzip_file(&mnist(labels)),
+            "{labels}"
+        );
     }
 }
 
