@@ -112,7 +112,7 @@ fn info_prints_fields_and_statistics() {
     assert_eq!(code, 1);
     assert!(
         text.contains("element type u8") && !text.contains("IDX202"),
-        "the fields on stdout, the findings on stderr (tests/level.rs): {text}"
+        "the fields on stdout, the findings on stderr (tests/it/level.rs): {text}"
     );
 }
 

@@ -36,7 +36,7 @@ fn one(behaviour: &str, id: &str, extra: &[&str]) -> (String, String) {
 }
 
 // The reference reader and writer (`idx dump`, `idx write`) pass the whole
-// suite: idx-cli/tests/cli.rs::dump_and_write_pass_the_whole_conformance_suite.
+// suite: idx-cli/tests/it/cli.rs::dump_and_write_pass_the_whole_conformance_suite.
 
 #[test]
 fn an_uncaught_exception_is_a_crash_not_a_rejection() {

@@ -350,7 +350,7 @@ fn benchmark_report() {
     }
     let mut md = String::new();
     let _ = writeln!(md, "# The byte-order test (IDX501) on generated payloads\n");
-    let _ = writeln!(md, "Written by `cargo test --release -p idx --test byteorder -- --ignored`. Each cell: little-endian payloads detected (likely or certain) / certain / files, and false positives on the same values written big-endian.\n");
+    let _ = writeln!(md, "Written by `cargo test --release -p idx --test it byteorder:: -- --ignored`. Each cell: little-endian payloads detected (likely or certain) / certain / files, and false positives on the same values written big-endian.\n");
     let _ = write!(md, "| type | kind |");
     for n in &sizes {
         let _ = write!(md, " {n} |");
@@ -444,7 +444,7 @@ fn real_data_section() -> String {
         }
     }
     let mut md = String::from(
-        "\nEvery valid corpus file is checked for its exact findings (none is IDX501) by `crates/idx-conformance/tests/corpus.rs`.\n\n## Real data\n\nEach file's values converted to each type (images: /255 for floats), scored whole, big-endian and little-endian. Verdicts: `none`, `likely`, `certain`; score in bits.\n\n| file | type | big-endian | little-endian |\n|---|---|---|---|\n",
+        "\nEvery valid corpus file is checked for its exact findings (none is IDX501) by `crates/idx-conformance/tests/it/corpus.rs`.\n\n## Real data\n\nEach file's values converted to each type (images: /255 for floats), scored whole, big-endian and little-endian. Verdicts: `none`, `likely`, `certain`; score in bits.\n\n| file | type | big-endian | little-endian |\n|---|---|---|---|\n",
     );
     let mut missing = Vec::new();
     for (label, path) in files {
