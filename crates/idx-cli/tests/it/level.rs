@@ -1,0 +1,684 @@
+//! The `idx` command at the level of `idx-validate`: gzip
+//! and standard input everywhere, findings on stderr, `dump` in bounded
+//! memory, `show` sized to the terminal with item numbers, near-square PNG
+//! grids, scaling and histogram pictures, completions and a man page.
+
+use crate::support::IDX;
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+use test_support::{gzip_fast, root, Cmd, Out};
+
+/// Runs `idx ARGS` in the repository root, with `stdin` as its input and
+/// the environment variables `env`.
+fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Out {
+    let mut c = Cmd::new(IDX)
+        .args(args)
+        .env_remove("COLUMNS")
+        .stdin(Some(stdin));
+    for (k, v) in env {
+        c = c.env(k, v);
+    }
+    c.out()
+}
+
+fn run_idx(args: &[&str]) -> Out {
+    run_env(args, b"", &[])
+}
+
+/// `n` items of `h` x `w` u8, item k's pixel i = 10 k + i + 1 (mod 256).
+fn images(n: usize, h: usize, w: usize) -> Vec<u8> {
+    let data: Vec<u8> = (0..n)
+        .flat_map(|k| (0..h * w).map(move |i| ((10 * k + i + 1) % 256) as u8))
+        .collect();
+    idx::to_bytes(&idx::Array::from_vec(vec![n, h, w], data).unwrap()).unwrap()
+}
+
+fn png_of(path: &Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+#[test]
+fn every_subcommand_reads_gzip_and_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = std::fs::read(root().join("corpus/valid/valid-mnist-images-u8-3x28x28.idx")).unwrap();
+    let plain = dir.path().join("x.idx");
+    let gz = dir.path().join("x.idx.gz");
+    std::fs::write(&plain, &raw).unwrap();
+    std::fs::write(&gz, gzip_fast(&raw)).unwrap();
+    let (p, g) = (plain.to_str().unwrap(), gz.to_str().unwrap());
+    for args in [
+        &["dump"][..],
+        &["show", "--color", "never"][..],
+        &["info"][..],
+    ] {
+        let with = |file: &str, stdin: &[u8]| {
+            let mut a = args.to_vec();
+            a.push(file);
+            let o = run_env(&a, stdin, &[]);
+            assert_eq!(o.code, 0, "{a:?}: {}", o.stderr);
+            // info names its input on the first line; the rest must agree
+            let t = o.stdout;
+            if args[0] == "info" {
+                t.lines().skip(1).collect::<Vec<_>>().join("\n")
+            } else {
+                t
+            }
+        };
+        let base = with(p, b"");
+        assert!(!base.is_empty());
+        assert_eq!(with(g, b""), base, "{args:?} on gzip");
+        assert_eq!(with("-", &raw), base, "{args:?} on stdin");
+        assert_eq!(with("-", &gzip_fast(&raw)), base, "{args:?} on gzip stdin");
+    }
+    let o = run_env(&["info", "-"], &gzip_fast(&raw), &[]);
+    assert!(
+        o.stdout
+            .starts_with("<stdin> (gzip; offsets in the decompressed stream)"),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn invalid_inputs_get_the_findings_on_stderr_and_nothing_on_stdout() {
+    let f = "corpus/invalid/invalid-truncated-payload.idx";
+    let bytes = std::fs::read(root().join(f)).unwrap();
+    for args in [
+        vec!["dump", f],
+        vec!["show", f],
+        vec!["show", "--png", "/nonexistent/never-written.png", f],
+        vec!["dump", "-"],
+    ] {
+        let o = run_env(&args, &bytes, &[]);
+        assert_eq!(o.code, 1, "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}: {}", o.stdout);
+        assert!(
+            o.stderr.contains("error[IDX202]")
+                && o.stderr.contains("(at offset 0x")
+                && o.stderr.contains("  = expected: ")
+                && o.stderr.contains("  = hint: "),
+            "{args:?}: {}",
+            o.stderr
+        );
+    }
+    // gzip: offsets in the decompressed stream, said so
+    let o = run_env(&["dump", "-"], &gzip_fast(&bytes), &[]);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.contains("<stdin>: error[IDX202]")
+            && o.stderr.contains("offsets are in the decompressed stream"),
+        "{}",
+        o.stderr
+    );
+    // info prints the fields it could read on stdout, the findings on stderr
+    let o = run_idx(&["info", f]);
+    assert_eq!(o.code, 1);
+    assert!(o.stdout.contains("element type u8") && !o.stdout.contains("IDX202"));
+    assert!(o.stderr.contains("error[IDX202]"), "{}", o.stderr);
+    // the conformance runner's protocol, on request only
+    let o = run_idx(&["dump", "--error-document", f]);
+    assert_eq!(o.code, 1);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout_bytes).unwrap();
+    assert_eq!(v["error"]["rule"], "IDX202");
+    // unreadable: exit 2, a message naming the file
+    let o = run_idx(&["dump", "no/such/file.idx"]);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("no/such/file.idx"), "{}", o.stderr);
+}
+
+#[test]
+fn dump_output_is_the_content_encoding_for_every_valid_corpus_file() {
+    let mut seen = 0;
+    for e in std::fs::read_dir(root().join("corpus/valid")).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "idx") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let want = idx_conformance::content::Content::of(&idx::parse(&bytes).unwrap().array())
+            .to_json(false)
+            .to_string()
+            + "\n";
+        let o = run_idx(&["dump", path.to_str().unwrap()]);
+        assert_eq!(o.code, 0, "{}: {}", path.display(), o.stderr);
+        assert_eq!(o.stdout, want, "{}", path.display());
+        seen += 1;
+    }
+    assert!(seen > 10, "{seen} files");
+}
+
+/// An 8 MiB file dumped under a 160 MiB address-space limit: the old
+/// dump, which built the whole JSON document in memory, needed hundreds of
+/// MiB for this (3.7 GB for the 47 MB MNIST training images).
+#[cfg(target_os = "linux")]
+#[test]
+fn dump_streams_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 8 << 20;
+    let data: Vec<u8> = (0..n).map(|i| (i % 251) as u8).collect();
+    let file = dir.path().join("big.idx");
+    std::fs::write(
+        &file,
+        idx::to_bytes(&idx::Array::from_vec(vec![n], data).unwrap()).unwrap(),
+    )
+    .unwrap();
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 163840 && exec '{}' dump '{}'",
+            env!("CARGO_BIN_EXE_idx"),
+            file.display()
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.starts_with("{\"dtype\":\"u8\",\"shape\":[8388608],\"data\":[0,1,2,"));
+    assert!(text.ends_with(&format!(",{}]}}\n", (n - 1) % 251)));
+    assert_eq!(
+        text.matches(',').count(),
+        n + 1,
+        "n - 1 commas in the data, 2 in the head"
+    );
+}
+
+#[test]
+fn show_numbers_items_from_start_and_fits_the_terminal_width() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x-idx3-ubyte");
+    std::fs::write(&file, images(12, 5, 7)).unwrap();
+    let f = file.to_str().unwrap();
+    // COLUMNS when stdout is not a terminal: (60 + 1) / (7 + 1) = 7 per row
+    let o = run_env(
+        &[
+            "show", "--items", "9", "--start", "2", "--color", "never", f,
+        ],
+        b"",
+        &[("COLUMNS", "60")],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines: Vec<String> = o.stdout.lines().map(str::to_string).collect();
+    assert_eq!(
+        lines[0],
+        "#2      #3      #4      #5      #6      #7      #8"
+    );
+    assert_eq!(lines[6], "#9      #10");
+    assert!(lines[6].len() <= 60 && lines[1].len() <= 60);
+    assert_eq!(lines.len(), 12, "2 grid rows of a caption and 5 pixel rows");
+    let wide = run_env(
+        &["show", "--items", "9", "--color", "never", f],
+        b"",
+        &[("COLUMNS", "200")],
+    );
+    assert!(
+        wide.stdout.lines().next().unwrap().ends_with("#8"),
+        "9 fit in 200 columns"
+    );
+    // --start past the end is a clear error
+    let o = run_idx(&["show", "--start", "12", f]);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr
+            .contains("--start 12 is past the last item (12 items"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn png_sheets_are_near_square_scaled_and_start_where_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x-idx3-ubyte");
+    std::fs::write(&file, images(70, 2, 3)).unwrap();
+    let out = dir.path().join("sheet.png");
+    let (f, p) = (file.to_str().unwrap(), out.to_str().unwrap());
+    let o = run_idx(&["show", "--items", "64", "--png", p, f]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout.contains("items 0..63 in a 8 x 8 grid"),
+        "{}",
+        o.stdout
+    );
+    let (w, h, _) = png_of(&out);
+    assert_eq!(
+        (w, h),
+        (8 * 4 - 1, 8 * 3 - 1),
+        "8 x 8 items of 3 x 2 with gaps"
+    );
+    // --start 5 --items 2, scaled 3 times: item 5 first
+    let o = run_idx(&[
+        "show", "--start", "5", "--items", "2", "--scale", "3", "--force", "--png", p, f,
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let (w, h, px) = png_of(&out);
+    assert_eq!((w, h), (3 * (2 * 4 - 1), 3 * 2));
+    let at = |x: u32, y: u32| px[(y * w + x) as usize];
+    assert_eq!(
+        (at(0, 0), at(2, 2), at(3, 0)),
+        (51, 51, 52),
+        "item 5 pixel 0, scaled, then pixel 1"
+    );
+    assert_eq!(at(12, 0), 61, "item 6 after the 3-pixel gap");
+    let o = run_idx(&["show", "--scale", "0", "--png", p, f]);
+    assert_eq!(o.code, 2, "scale 0 is a usage error");
+}
+
+#[test]
+fn labels_with_png_write_a_histogram_picture_or_fail_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("hist.png");
+    let p = out.to_str().unwrap();
+    let o = run_idx(&[
+        "show",
+        "--png",
+        p,
+        "corpus/valid/valid-mnist-labels-u8-10.idx",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let (w, h, px) = png_of(&out);
+    let bins = w.div_ceil(9);
+    assert_eq!((w, h), (bins * 9 - 1, 100));
+    assert!(
+        o.stdout.contains(&format!("a histogram of {bins} bins")),
+        "{}",
+        o.stdout
+    );
+    assert!(px.contains(&255) && px.contains(&0));
+    // every bar reaches the bottom row
+    for k in 0..bins {
+        assert_eq!(px[(99 * w + k * 9) as usize], 255, "bar {k}");
+    }
+    // only NaN: nothing to draw, a clear error and no file
+    let nan = idx::to_bytes(&idx::Array::from_vec(vec![3], vec![f32::NAN; 3]).unwrap()).unwrap();
+    let none = dir.path().join("none.png");
+    let o = run_env(&["show", "--png", none.to_str().unwrap(), "-"], &nan, &[]);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.contains("no finite value to draw a histogram of"),
+        "{}",
+        o.stderr
+    );
+    assert!(!none.exists());
+}
+
+#[test]
+fn completions_and_man_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = run_idx(&["--completions", shell]);
+        assert_eq!(o.code, 0, "{shell}");
+        assert!(
+            o.stdout.contains("dump") && o.stdout.contains("start"),
+            "{shell}"
+        );
+    }
+    let o = run_idx(&["--man"]);
+    assert_eq!(o.code, 0);
+    assert!(o.stdout.starts_with(".ie \\n(.g .ds Aq"));
+    let committed = std::fs::read_to_string(root().join("docs/idx.1")).unwrap();
+    assert_eq!(committed, o.stdout, "regenerate: idx --man > docs/idx.1");
+    let o = run_idx(&[]);
+    assert_eq!(o.code, 2, "no subcommand: help and a usage error");
+}
+
+#[test]
+fn show_never_sizes_a_picture_by_header_numbers_alone() {
+    // u8 [16, 4294967295, 0]: valid (warnings only), no payload; drawing
+    // it used to allocate 16 x 4294967296 rows. Under a 512 MiB address
+    // space the old binary aborted; now it refuses with exit 2.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wide.idx");
+    std::fs::write(
+        &file,
+        [
+            0x00, 0x00, 0x08, 0x03, // magic: u8, rank 3
+            0x00, 0x00, 0x00, 0x10, // 16 items
+            0xff, 0xff, 0xff, 0xff, // 4294967295 rows
+            0x00, 0x00, 0x00, 0x00, // 0 columns
+        ],
+    )
+    .unwrap();
+    let png = dir.path().join("out.png");
+    for extra in [format!("--png '{}'", png.display()), String::new()] {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 524288 && exec '{}' show {extra} '{}'",
+                env!("CARGO_BIN_EXE_idx"),
+                file.display()
+            ))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra}: {err}");
+        assert!(err.contains("too large to draw"), "{err}");
+    }
+    assert!(!png.exists(), "nothing is written");
+}
+
+/// Runs `sh -c "SETUP; exec idx ARGS"`: an address-space limit or a umask.
+fn run_sh(setup: &str, args: &[&str]) -> Out {
+    let quoted: Vec<String> = args
+        .iter()
+        .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+        .collect();
+    Cmd::new("sh")
+        .args([
+            "-c",
+            &format!("{setup} && exec '{IDX}' {}", quoted.join(" ")),
+        ])
+        .out()
+}
+
+/// A sparse u8 file of `dims` (header written, payload a hole).
+fn sparse(path: &Path, dims: &[u32]) {
+    let mut head = vec![0, 0, 0x08, dims.len() as u8];
+    for d in dims {
+        head.extend(d.to_be_bytes());
+    }
+    let n: u64 = dims.iter().map(|&d| u64::from(d)).product();
+    let f = std::fs::File::create(path).unwrap();
+    f.write_all_at(&head, 0).unwrap();
+    f.set_len(head.len() as u64 + n).unwrap();
+}
+
+use std::os::unix::fs::FileExt;
+
+#[test]
+fn show_draws_a_large_label_histogram_in_bounded_memory() {
+    // 768 Mi u8 labels (sparse): the histogram streams the payload; the
+    // old show decoded it whole (about 27 bytes an element)
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("labels-idx1-ubyte");
+    sparse(&file, &[768 << 20]);
+    let o = run_sh("ulimit -v 262144", &["show", file.to_str().unwrap()]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.stdout, format!("0 | {} {}\n", "#".repeat(50), 768 << 20));
+}
+
+#[test]
+fn show_refuses_what_it_cannot_draw_before_reading_and_names_the_real_flag() {
+    // a 2 GiB rank-2 image (sparse): refused from the header alone
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wide.idx");
+    sparse(&file, &[1, 1 << 31]);
+    let o = run_sh("ulimit -v 262144", &["show", file.to_str().unwrap()]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("too large to draw"), "{}", o.stderr);
+    assert!(o.stderr.contains("nothing was read"), "{}", o.stderr);
+    // one big item: "1 item ... is", and the option is --items, not -n
+    let file = dir.path().join("big-items.idx");
+    sparse(&file, &[3, 4096, 4096]);
+    let o = run_idx(&["show", "--items", "1", file.to_str().unwrap()]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("1 item of 4096 x 4096 pixels is too large"),
+        "{}",
+        o.stderr
+    );
+    let o = run_idx(&["show", file.to_str().unwrap()]);
+    assert!(
+        o.stderr
+            .contains("3 items of 4096 x 4096 pixels are too large"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("--items"), "{}", o.stderr);
+    assert!(!o.stderr.contains(" -n "), "{}", o.stderr);
+}
+
+#[test]
+fn show_png_never_replaces_an_input_nor_an_existing_file_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x-idx3-ubyte");
+    let bytes = images(4, 2, 3);
+    std::fs::write(&file, &bytes).unwrap();
+    let f = file.to_str().unwrap();
+    let hard = dir.path().join("hard.png");
+    std::fs::hard_link(&file, &hard).unwrap();
+    let soft = dir.path().join("soft.png");
+    std::os::unix::fs::symlink(&file, &soft).unwrap();
+    for dest in [&file, &hard, &soft] {
+        for force in [&[][..], &["--force"][..]] {
+            let mut args = vec!["show", "--png", dest.to_str().unwrap()];
+            args.extend(force);
+            args.push(f);
+            let o = run_idx(&args);
+            assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
+            assert_eq!(std::fs::read(&file).unwrap(), bytes, "{args:?}");
+        }
+    }
+    let o = run_idx(&["show", "--force", "--png", hard.to_str().unwrap(), f]);
+    assert!(o.stderr.contains("is one of the inputs"), "{}", o.stderr);
+    // an existing file that is not an input: only with --force
+    let other = dir.path().join("other.png");
+    std::fs::write(&other, "keep").unwrap();
+    let o = run_idx(&["show", "--png", other.to_str().unwrap(), f]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("already exists"), "{}", o.stderr);
+    assert_eq!(std::fs::read(&other).unwrap(), b"keep");
+    let o = run_idx(&["show", "--force", "--png", other.to_str().unwrap(), f]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(png_of(&other).0, 2 * 4 - 1);
+}
+
+#[test]
+fn new_files_take_their_mode_from_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x-idx3-ubyte");
+    std::fs::write(&file, images(4, 2, 3)).unwrap();
+    for (umask, mode) in [("022", 0o644), ("077", 0o600), ("002", 0o664)] {
+        let png = dir.path().join(format!("u{umask}.png"));
+        let o = run_sh(
+            &format!("umask {umask}"),
+            &[
+                "show",
+                "--png",
+                png.to_str().unwrap(),
+                file.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let m = std::fs::metadata(&png).unwrap().permissions().mode() & 0o777;
+        assert_eq!(m, mode, "umask {umask}");
+    }
+}
+
+#[test]
+fn info_on_something_that_is_not_idx_prints_no_header_breakdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("picture.png");
+    // a PNG signature and the start of its IHDR chunk
+    std::fs::write(
+        &png,
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x00\x1c\x00\x00\x00\x1c\x08\x00\x00\x00\x00",
+    )
+    .unwrap();
+    let o = run_idx(&["info", png.to_str().unwrap()]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(o.stdout, "", "nothing on stdout");
+    assert!(o.stderr.contains("IDX410"), "{}", o.stderr);
+}
+
+#[test]
+fn write_streams_the_json_in_bounded_memory() {
+    // 24 Mi u8 elements (48 MiB of JSON): the old write held the parsed
+    // document (a JSON value per element), gigabytes for MNIST
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("big.json");
+    let n: usize = 24 << 20;
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&json).unwrap());
+        write!(f, "{{\"dtype\":\"u8\",\"shape\":[{n}],\"data\":[").unwrap();
+        let chunk = "7,".repeat(1 << 16);
+        for _ in 0..(n - 1) / (1 << 16) {
+            f.write_all(chunk.as_bytes()).unwrap();
+        }
+        for _ in 0..(n - 1) % (1 << 16) {
+            f.write_all(b"7,").unwrap();
+        }
+        f.write_all(b"9]}").unwrap();
+    }
+    let out = dir.path().join("out.idx");
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 262144 && exec '{}' write < '{}' > '{}'",
+            env!("CARGO_BIN_EXE_idx"),
+            json.display(),
+            out.display()
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let b = std::fs::read(&out).unwrap();
+    assert_eq!(b.len(), 8 + n);
+    assert_eq!(&b[..8], &[0, 0, 8, 1, 0x01, 0x80, 0, 0]);
+    assert_eq!((b[8], b[b.len() - 1]), (7, 9));
+}
+
+#[test]
+fn write_names_the_element_out_of_range_and_writes_nothing() {
+    let o = run_env(
+        &["write"],
+        br#"{"dtype":"i16","shape":[3],"data":[1,40000,2]}"#,
+        &[],
+    );
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr
+            .contains("element 1 is 40000, outside the range of i16 (-32768..=32767)"),
+        "{}",
+        o.stderr
+    );
+    // stdout holds the protocol's error document only, no IDX bytes
+    assert!(o.stdout.starts_with("{\"error\""), "{}", o.stdout);
+}
+
+#[test]
+fn no_name_reaches_a_terminal_raw_in_any_subcommand() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    // ESC, a newline, a bidi override and a byte that is not UTF-8
+    let raw: &[u8] = b"x\x1b[31m\n\xe2\x80\xae\xff";
+    let name = |suffix: &str| {
+        let mut b = raw.to_vec();
+        b.extend(suffix.as_bytes());
+        dir.path().join(std::ffi::OsStr::from_bytes(&b))
+    };
+    let good = name("-idx1-ubyte");
+    std::fs::write(&good, [0, 0, 8, 1, 0, 0, 0, 2, 1, 2]).unwrap();
+    let bad = name("-bad.idx");
+    std::fs::write(&bad, [0, 0, 7, 1, 0, 0, 0, 1, 5]).unwrap();
+    let missing = name("-missing.idx");
+    let png = name(".png");
+    let npy = name(".npy");
+    let runs: Vec<Vec<std::ffi::OsString>> = vec![
+        vec!["show".into(), bad.clone().into()],
+        vec!["show".into(), missing.clone().into()],
+        vec![
+            "show".into(),
+            "--png".into(),
+            png.clone().into(),
+            good.clone().into(),
+        ],
+        vec!["info".into(), bad.clone().into()],
+        vec!["info".into(), good.clone().into()],
+        vec!["dump".into(), bad.clone().into()],
+        vec![
+            "convert".into(),
+            "--to".into(),
+            "npy".into(),
+            good.clone().into(),
+            "-o".into(),
+            npy.clone().into(),
+        ],
+        vec![
+            "convert".into(),
+            "--to".into(),
+            "npy".into(),
+            bad.clone().into(),
+            "-o".into(),
+            npy.clone().into(),
+        ],
+        vec![
+            "convert".into(),
+            "--to".into(),
+            "npy".into(),
+            good.clone().into(),
+            "-o".into(),
+            npy.clone().into(),
+        ],
+    ];
+    for args in runs {
+        let o = Command::new(env!("CARGO_BIN_EXE_idx"))
+            .args(&args)
+            .output()
+            .unwrap();
+        for (what, out) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+            for needle in [&b"\x1b"[..], b"\xe2\x80\xae", b"\xff", b"[31m\n"] {
+                assert!(
+                    !out.windows(needle.len()).any(|w| w == needle),
+                    "{args:?} {what}: {:?}",
+                    String::from_utf8_lossy(out)
+                );
+            }
+        }
+        let text =
+            String::from_utf8_lossy(&o.stderr).into_owned() + &String::from_utf8_lossy(&o.stdout);
+        assert!(
+            text.contains("x\\u{1b}[31m\\n\\u{202e}\\xff"),
+            "{args:?}: {text}"
+        );
+    }
+}
+
+#[test]
+fn info_and_convert_run_in_bounded_memory_on_a_large_sparse_file() {
+    // u8 [16, 4096, 2048]: 128 MiB, a hole on disk, under 64 MiB of
+    // address space
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big-images-idx3-ubyte");
+    sparse(&file, &[16, 4096, 2048]);
+    let f = file.to_str().unwrap();
+    let o = run_sh("ulimit -v 65536", &["info", f]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("134217728 elements"), "{}", o.stdout);
+    let npy = dir.path().join("big.npy");
+    let o = run_sh(
+        "ulimit -v 65536",
+        &["convert", "--to", "npy", f, "-o", npy.to_str().unwrap()],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let back = dir.path().join("back.idx");
+    let o = run_sh(
+        "ulimit -v 65536",
+        &[
+            "convert",
+            "--from",
+            "npy",
+            npy.to_str().unwrap(),
+            "-o",
+            back.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(std::fs::metadata(&back).unwrap().len(), 16 + (128 << 20));
+}

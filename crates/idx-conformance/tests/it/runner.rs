@@ -1,0 +1,703 @@
+//! The runner against the reference adapters, and against the synthetic
+//! adapter `tests/adapters/fake.py`, which misbehaves in each way a real
+//! reader was seen to (see its docstring).
+
+use crate::support::{conformance, fake};
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+/// The JSON results of `test-reader` on the cases `run` with `fake.py
+/// BEHAVIOUR`, plus `extra` options.
+fn fake_run(behaviour: &str, run: &[&str], extra: &[&str]) -> Value {
+    let f = fake();
+    let mut args = vec!["test-reader", "--format", "json"];
+    for r in run {
+        args.extend(["--run", r]);
+    }
+    args.extend(extra);
+    args.extend(["--", "python3", &f, behaviour]);
+    if extra.contains(&"--persistent") {
+        args.push("--persistent");
+    }
+    let (code, out, err) = conformance(&args);
+    assert!(code == 0 || code == 1, "exit {code}: {err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// (status, detail) of the one case `id` under `fake.py BEHAVIOUR`.
+fn one(behaviour: &str, id: &str, extra: &[&str]) -> (String, String) {
+    let v = fake_run(behaviour, &[id], extra);
+    let r = &v["results"][0];
+    assert_eq!(r["id"], id, "{v}");
+    (
+        r["status"].as_str().unwrap().to_string(),
+        r["detail"].as_str().unwrap().to_string(),
+    )
+}
+
+// The reference reader and writer (`idx dump`, `idx write`) pass the whole
+// suite: idx-cli/tests/it/cli.rs::dump_and_write_pass_the_whole_conformance_suite.
+
+#[test]
+fn an_uncaught_exception_is_a_crash_not_a_rejection() {
+    // Exit 1 with a traceback and no error document used to count as a
+    // rejection, so a broken reader passed every invalid case.
+    let v = fake_run("traceback", &["invalid-trailing-*"], &[]);
+    for r in v["results"].as_array().unwrap() {
+        assert_eq!(r["status"], "crash", "{r}");
+        let d = r["detail"].as_str().unwrap();
+        assert!(d.contains("without an error document"), "{d}");
+        assert!(d.contains("ValueError: this reader has a bug"), "{d}");
+    }
+    let (s, _) = one("exit1-silent", "invalid-trailing-byte", &[]);
+    assert_eq!(s, "crash");
+    // A well-formed error document with exit 1 is a rejection.
+    let (s, d) = one("none", "invalid-trailing-byte", &[]);
+    assert_eq!(
+        (s.as_str(), d.as_str()),
+        ("pass", "rejected: size mismatch")
+    );
+}
+
+#[test]
+fn an_adapter_that_cannot_read_a_valid_file_stops_the_run_with_exit_2() {
+    let f = fake();
+    let (code, out, err) = conformance(&["test-reader", "--", "python3", &f, "broken"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("cannot read the simplest valid case, valid-u8-rank1"),
+        "{err}"
+    );
+    assert!(err.contains("ValueError: this reader has a bug"), "{err}");
+    let (code, _, err) = conformance(&["test-writer", "--", "sh", "-c", "exit 3"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot write"), "{err}");
+    assert!(err.contains("(crash: exit status 3)"), "{err}");
+}
+
+/// The one note of `v` that is about the preflight.
+fn preflight_notes(v: &Value) -> Vec<String> {
+    v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .filter(|n| n.contains("preflight"))
+        .collect()
+}
+
+#[test]
+fn a_reader_that_fails_the_preflight_case_under_the_protocol_is_still_measured() {
+    // A reader that rejects valid-u8-rank1, or returns other content for
+    // it, works: it is non-conforming, and the run records that case's
+    // result instead of stopping with exit 2.
+    let some = ["valid-u8-rank1", "valid-u8-rank2", "invalid-trailing-byte"];
+    for (behaviour, status, detail) in [
+        (
+            "reject@valid-u8-rank1",
+            "rejected-valid",
+            "rejected: this reader rejects it",
+        ),
+        (
+            "off-by-one@valid-u8-rank1",
+            "wrong-content",
+            "element 3 is 2 instead of 3 (1 of 5 elements differ; u8 shape [5])",
+        ),
+    ] {
+        for extra in [&[][..], &["--persistent"]] {
+            let v = fake_run(behaviour, &some, extra);
+            let got: Vec<(&str, &str)> = v["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| (r["id"].as_str().unwrap(), r["status"].as_str().unwrap()))
+                .collect();
+            assert_eq!(
+                got,
+                [
+                    ("valid-u8-rank1", status),
+                    ("valid-u8-rank2", "pass"),
+                    ("invalid-trailing-byte", "pass")
+                ],
+                "{behaviour} {extra:?}: {v}"
+            );
+            assert_eq!(v["results"][0]["detail"], detail, "{v}");
+            assert_eq!(
+                preflight_notes(&v),
+                [format!(
+                    "the preflight case valid-u8-rank1 did not pass ({status}: {detail}); \
+                     the adapter answers under the protocol, so the run goes on"
+                )],
+                "{v}"
+            );
+        }
+    }
+    // the preflight's answer is the case's result: the case is not run again
+    // (this reader would read it the second time)
+    let (s, d) = one("reject-once@valid-u8-rank1", "valid-u8-rank1", &[]);
+    assert_eq!(
+        (s.as_str(), d.as_str()),
+        (
+            "rejected-valid",
+            "rejected: this reader rejects it the first time"
+        )
+    );
+    // said once in the human report too, and neither --skip nor an
+    // expected-failures file is refused
+    let f = fake();
+    let (code, out, err) = conformance(&[
+        "test-reader",
+        "--skip",
+        "valid-u8-rank1",
+        "--run",
+        "valid-u8-rank*",
+        "--",
+        "python3",
+        &f,
+        "reject@valid-u8-rank1",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.matches("valid-u8-rank1").count(), 1, "{out}");
+    assert!(
+        out.contains("NOTE  the preflight case valid-u8-rank1 did not pass (rejected-valid: "),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("xfail.txt");
+    std::fs::write(&list, "valid-u8-rank1\n").unwrap();
+    let (code, out, _) = conformance(&[
+        "test-reader",
+        "--run",
+        "valid-u8-rank*",
+        "--expected-failures",
+        list.to_str().unwrap(),
+        "--",
+        "python3",
+        &f,
+        "reject@valid-u8-rank1",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("XFAIL valid-u8-rank1"), "{out}");
+}
+
+#[test]
+fn a_writer_that_writes_other_bytes_for_the_preflight_case_is_still_measured() {
+    let (code, out, err) = conformance(&[
+        "test-writer",
+        "--run",
+        "valid-u8-rank*",
+        "--format",
+        "json",
+        "--",
+        "sh",
+        "-c",
+        "cat >/dev/null; printf '\\000'",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    for r in v["results"].as_array().unwrap() {
+        assert_eq!(r["status"], "wrong-bytes", "{r}");
+    }
+    assert_eq!(preflight_notes(&v).len(), 1, "{v}");
+}
+
+#[test]
+// Before, the preflight waited at least 30 s, then 90 s more: a hanging
+// adapter was refused after two minutes whatever --timeout said.
+fn the_preflight_honours_a_short_timeout() {
+    let f = fake();
+    for extra in [&[][..], &["--persistent"]] {
+        let t = Instant::now();
+        let mut args = vec!["test-reader", "--timeout", "3"];
+        args.extend(extra);
+        args.extend(["--", "python3", &f, "hang@valid-u8-rank1"]);
+        args.extend(extra);
+        let (code, out, err) = conformance(&args);
+        assert_eq!(code, 2, "{out}");
+        assert!(
+            err.contains(
+                "cannot read the simplest valid case, valid-u8-rank1 \
+                 (timeout: no answer in 3.00 s, nor in 9.00 s when run again)"
+            ),
+            "{err}"
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(25),
+            "{extra:?}: {:?}",
+            t.elapsed()
+        );
+    }
+}
+
+#[test]
+fn output_that_is_not_the_content_encoding_is_a_crash() {
+    for id in ["valid-u8-rank3", "invalid-trailing-byte"] {
+        let (s, d) = one("garbage", id, &[]);
+        assert_eq!(s, "crash", "{id}: {d}");
+        assert!(d.contains("not the content encoding"), "{d}");
+    }
+}
+
+#[test]
+// The bounds below are far under the adapters' 30 s sleeps, and loose enough
+// for a loaded 2-core machine.
+fn a_background_process_holding_the_pipes_does_not_hold_the_case() {
+    let t = Instant::now();
+    let (s, d) = one("sleep-background", "valid-u8-rank3", &["--timeout", "5"]);
+    assert_eq!(s, "pass", "{d}");
+    assert!(
+        t.elapsed() < Duration::from_secs(20),
+        "waited {:?} for a background sleep",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn timeouts_kill_the_process_group() {
+    let t = Instant::now();
+    let (s, d) = one("hang", "valid-u8-rank3", &["--timeout", "0.5"]);
+    assert_eq!(s, "timeout", "{d}");
+    assert_eq!(d, "no answer in 0.50 s, nor in 1.50 s when run again");
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    // the adapter's child (sleep 30) holds the pipes: only killing the whole
+    // group ends the case before the sleep does
+    let t = Instant::now();
+    let (s, d) = one("hang-child", "valid-u8-rank3", &["--timeout", "0.5"]);
+    assert_eq!(s, "timeout", "{d}");
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+}
+
+#[test]
+fn a_deadline_missed_once_is_run_again_before_it_counts() {
+    // On a loaded machine a reader can miss its deadline on an input it
+    // answers at once when run again; that used to count as a timeout (and,
+    // in differential runs, as a class). `slow-once` sleeps 2 s the first
+    // time it sees a file, past the 1 s deadline, and is quick the second.
+    for extra in [&["--timeout", "1"][..], &["--persistent", "--timeout", "1"]] {
+        let v = fake_run(
+            "slow-once",
+            &["valid-u8-rank3", "invalid-trailing-byte"],
+            extra,
+        );
+        for r in v["results"].as_array().unwrap() {
+            assert_eq!(r["status"], "pass", "{extra:?}: {r}");
+        }
+    }
+    // a reader that never answers still times out, after both tries
+    let (s, d) = one(
+        "hang",
+        "invalid-trailing-byte",
+        &["--persistent", "--timeout", "0.5"],
+    );
+    assert_eq!(
+        (s.as_str(), d.as_str()),
+        (
+            "timeout",
+            "no answer in 0.50 s, nor in 1.50 s when run again"
+        )
+    );
+}
+
+#[test]
+fn a_crash_says_why() {
+    let (s, d) = one("segv", "valid-u8-rank3", &[]);
+    assert_eq!((s.as_str(), d.as_str()), ("crash", "killed by SIGSEGV"));
+    // A Rust panic: the message is at the top, the backtrace note at the end.
+    let (s, d) = one("panic", "valid-u8-rank3", &[]);
+    assert_eq!(s, "crash");
+    assert!(
+        d.starts_with("exit status 101; stderr: thread 'main' panicked"),
+        "{d}"
+    );
+    assert!(d.contains("index out of bounds"), "{d}");
+    assert!(d.ends_with("for a backtrace"), "{d}");
+    assert!(d.contains('…'), "{d}");
+    // An allocation over the address-space limit.
+    let (s, d) = one("memory", "valid-u8-rank3", &["--memory-mib", "512"]);
+    assert_eq!(s, "crash");
+    assert!(
+        d.contains("the memory limit (512 MiB of address space) was the cause"),
+        "{d}"
+    );
+}
+
+#[test]
+fn wrong_content_names_the_first_differing_element() {
+    let (s, d) = one("off-by-one", "valid-f64-rank1", &[]);
+    assert_eq!(s, "wrong-content");
+    assert_eq!(
+        d,
+        "element 3 is 0xbff8000000000001 (-1.5000000000000002) instead of \
+         0xbff8000000000000 (-1.5) (1 of 5 elements differ; f64 shape [5])"
+    );
+    let (_, d) = one("off-by-one", "valid-i32-rank2", &[]);
+    assert!(d.starts_with("element 3 is "), "{d}");
+    assert!(
+        d.ends_with("(1 of 6 elements differ; i32 shape [2, 3])"),
+        "{d}"
+    );
+}
+
+#[test]
+fn a_little_endian_reader_is_named_as_such() {
+    let (s, d) = one("little-endian", "valid-i32-rank2", &[]);
+    assert_eq!(s, "wrong-content");
+    assert!(
+        d.starts_with("reads multi-byte elements little-endian: every element is byte-swapped"),
+        "{d}"
+    );
+    let (s, d) = one("little-endian", "impl-little-endian-i32-labels", &[]);
+    assert_eq!(s, "accepted-little-endian");
+    assert!(d.starts_with("matched the little-endian reading"), "{d}");
+    // u8 data reads the same either way: no little-endian claim.
+    let (s, _) = one("little-endian", "valid-u8-rank3", &[]);
+    assert_eq!(s, "pass");
+    // Element 0 is 0, the same byte-swapped: the detail names the first
+    // element that differs (1, read as 256), not one that does not.
+    let (s, d) = one("little-endian", "valid-transpose-i16-2x7", &[]);
+    assert_eq!(s, "wrong-content");
+    assert_eq!(
+        d,
+        "reads multi-byte elements little-endian: every element is byte-swapped \
+         (element 1 is 256 instead of 1; 13 of 14 elements differ)"
+    );
+}
+
+#[test]
+fn accepted_invalid_says_what_the_reader_returned() {
+    let (s, d) = one("accept-all", "invalid-trailing-concatenated", &[]);
+    assert_eq!(s, "accepted-invalid");
+    assert_eq!(d, "returned u8 shape [19]: 0, 0, 8, 1, 0, 0, 0, 2, …");
+}
+
+#[test]
+fn no_detail_is_empty() {
+    let v = fake_run("none", &[], &["--persistent"]);
+    for r in v["results"].as_array().unwrap() {
+        assert!(!r["detail"].as_str().unwrap().is_empty(), "{r}");
+    }
+}
+
+#[test]
+fn cases_not_run_are_reported_as_skipped_with_a_reason() {
+    let v = fake_run("none", &["invalid-gzip-bomb", "invalid-expect-*"], &[]);
+    assert_eq!(v["results"].as_array().unwrap().len(), 0);
+    let skipped = v["skipped"].as_array().unwrap();
+    let ids: Vec<&str> = skipped.iter().map(|k| k["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "invalid-gzip-bomb",
+            "invalid-expect-dtype",
+            "invalid-expect-shape"
+        ]
+    );
+    assert!(skipped[0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("max_decompressed"));
+    let f = fake();
+    let (_, out, _) = conformance(&[
+        "test-reader",
+        "--run",
+        "invalid-gzip-bomb",
+        "--",
+        "python3",
+        &f,
+        "none",
+    ]);
+    assert!(
+        out.contains("SKIP  1 case: needs validator options"),
+        "{out}"
+    );
+    assert!(out.contains(", 1 skipped"), "{out}");
+}
+
+#[test]
+fn the_json_results_carry_name_version_limits_counts_and_timings() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.json");
+    let f = fake();
+    let (code, out, _) = conformance(&[
+        "test-reader",
+        "--run",
+        "valid-u8-rank*",
+        "--run",
+        "invalid-gzip-bomb",
+        "--name",
+        "fake",
+        "--impl-version",
+        "fake 1.0",
+        "--timeout",
+        "7",
+        "--memory-mib",
+        "1024",
+        "--json-out",
+        path.to_str().unwrap(),
+        "--",
+        "python3",
+        &f,
+        "off-by-one@valid-u8-rank2",
+    ]);
+    assert_eq!(code, 1);
+    assert!(out.contains("FAIL  valid-u8-rank2"), "{out}");
+    let v: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(v["implementation"]["name"], "fake");
+    assert_eq!(v["implementation"]["version"], "fake 1.0");
+    assert_eq!(v["limits"]["timeout_seconds"], 7.0);
+    assert_eq!(v["limits"]["memory_mib"], 1024);
+    assert_eq!(v["counts"]["pass"], 5);
+    assert_eq!(v["counts"]["wrong-content"], 1);
+    assert_eq!(v["skipped"][0]["id"], "invalid-gzip-bomb");
+    assert!(v["results"][0]["seconds"].as_f64().unwrap() > 0.0);
+    let back = idx_conformance::runner::Report::from_json(&v).unwrap();
+    assert_eq!(back.to_json(), v);
+}
+
+#[test]
+fn expected_failures_do_not_fail_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("xfail.txt");
+    std::fs::write(&list, "# known gaps\ninvalid-trailing-*\n").unwrap();
+    let f = fake();
+    let (code, out, _) = conformance(&[
+        "test-reader",
+        "--run",
+        "invalid-trailing-*",
+        "--expected-failures",
+        list.to_str().unwrap(),
+        "--",
+        "python3",
+        &f,
+        "accept-all",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("XFAIL"), "{out}");
+}
+
+#[test]
+fn writers_report_the_first_differing_byte_and_its_place() {
+    let (_, out, _) = conformance(&[
+        "test-writer",
+        "--run",
+        "valid-i16-rank1",
+        "--format",
+        "json",
+        "--",
+        "sh",
+        "-c",
+        // correct for the preflight case (u8 [0..4]), one byte off otherwise
+        "c=$(cat); case \"$c\" in *'\"u8\"'*) printf '\\000\\000\\010\\001\\000\\000\\000\\005\\000\\001\\002\\003\\004';; \
+         *) printf '\\000\\000\\014\\001';; esac",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let d = v["results"][0]["detail"].as_str().unwrap();
+    assert_eq!(v["results"][0]["status"], "wrong-bytes", "{v}");
+    assert_eq!(
+        d,
+        "byte 2 (in the header) is 0x0c instead of 0x0b; 4 bytes written, 18 expected"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Persistent mode
+
+#[test]
+fn persistent_mode_passes_like_one_shot() {
+    let some = ["valid-*-rank1", "invalid-t*", "impl-*"];
+    let a = fake_run("none", &some, &[]);
+    let b = fake_run("none", &some, &["--persistent"]);
+    let statuses = |v: &Value| -> Vec<(String, String)> {
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["id"].to_string(), r["status"].to_string()))
+            .collect()
+    };
+    assert_eq!(statuses(&a), statuses(&b));
+    assert_eq!(b["persistent"], true);
+}
+
+#[test]
+fn a_persistent_adapter_is_restarted_after_a_crash_a_hang_or_garbage() {
+    for (behaviour, status) in [
+        ("segv@valid-u8-rank3", "crash"),
+        ("hang@valid-u8-rank3", "timeout"),
+        ("garbage@valid-u8-rank3", "crash"),
+    ] {
+        let t = Instant::now();
+        let v = fake_run(
+            behaviour,
+            &["valid-u8-rank2", "valid-u8-rank3", "valid-u8-rank4"],
+            &["--persistent", "--timeout", "1"],
+        );
+        let got: Vec<&str> = v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["status"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, ["pass", status, "pass"], "{behaviour}: {v}");
+        assert!(t.elapsed() < Duration::from_secs(25), "{behaviour}");
+        let notes = v["notes"].as_array().unwrap();
+        assert!(
+            notes
+                .iter()
+                // a hang is tried twice (RETRY_FACTOR), so killed twice
+                .any(|n| n.as_str().unwrap().contains(if status == "timeout" {
+                    "restarted 2 times"
+                } else {
+                    "restarted 1 times"
+                })),
+            "{v}"
+        );
+    }
+    let (s, d) = one("segv", "valid-u8-rank3", &["--persistent"]);
+    assert_eq!(s, "crash");
+    assert_eq!(d, "the persistent adapter was killed by SIGSEGV");
+}
+
+#[test]
+fn a_persistent_adapter_must_say_its_protocol_version() {
+    let (code, _, err) = conformance(&[
+        "test-reader",
+        "--persistent",
+        "--",
+        "sh",
+        "-c",
+        "echo hello; cat",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("its first line is not {\"protocol\": 2}: \"hello\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_slow_start_is_said_once() {
+    for extra in [
+        &["--timeout", "1.5"][..],
+        &["--persistent", "--timeout", "1.5"],
+    ] {
+        let v = fake_run("slow-start", &["valid-u8-rank2", "valid-u8-rank3"], extra);
+        let notes: Vec<&str> = v["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        assert_eq!(notes.len(), 1, "{v}");
+        assert!(
+            notes[0].starts_with("start-up is a large share of the deadline"),
+            "{v}"
+        );
+    }
+}
+
+#[test]
+// Before, the runner waited only for a line or the end of stdout, which the
+// child kept open: the case was a timeout after four deadlines (10 s, then
+// 30 s), and the traceback was lost.
+fn a_persistent_adapter_that_dies_while_its_child_holds_stdout_is_a_crash_with_its_stderr() {
+    let t = Instant::now();
+    let v = fake_run(
+        "die-child@valid-u8-rank3",
+        &["valid-u8-rank2", "valid-u8-rank3", "valid-u8-rank4"],
+        &["--persistent", "--timeout", "10"],
+    );
+    let got: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, ["pass", "crash", "pass"], "{v}");
+    let r = &v["results"][1];
+    let d = r["detail"].as_str().unwrap();
+    assert!(
+        d.starts_with("the persistent adapter exited with status 1; stderr: Traceback"),
+        "{d}"
+    );
+    assert!(d.ends_with("ValueError: this reader died"), "{d}");
+    assert!(r["seconds"].as_f64().unwrap() < 5.0, "{r}");
+    // one crash, one restart: not a timeout run again
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(notes.iter().any(|n| n.contains("restarted 1 times")), "{v}");
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+}
+
+#[test]
+// Before, it was refused only when its child ended (30 s here), or when the
+// 30 s start-up deadline passed, and then tried again.
+fn a_persistent_adapter_that_exits_at_start_is_refused_at_once() {
+    let f = fake();
+    let t = Instant::now();
+    let (code, out, err) = conformance(&[
+        "test-reader",
+        "--persistent",
+        "--",
+        "python3",
+        &f,
+        "die-at-start",
+        "--persistent",
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains(
+            "(crash: persistent adapter did not start: exited with status 1; stderr: Traceback"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("ValueError: this adapter cannot start"),
+        "{err}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(15), "{:?}", t.elapsed());
+}
+
+#[test]
+// Every MNIST-shaped case has 28 x 28 items: a reader that never reads the
+// row and column counts passed them all.
+fn a_reader_that_hard_codes_28_x_28_fails_the_same_bytes_cases() {
+    let v = fake_run(
+        "hard-28x28",
+        &["valid-mnist-images-*", "valid-u8-same-bytes-*"],
+        &[],
+    );
+    let mut failed = Vec::new();
+    for r in v["results"].as_array().unwrap() {
+        if r["status"] != "pass" {
+            assert_eq!(r["status"], "wrong-content", "{r}");
+            failed.push((
+                r["id"].as_str().unwrap().to_string(),
+                r["detail"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    assert_eq!(
+        failed,
+        [
+            (
+                "valid-u8-same-bytes-2x14x56".to_string(),
+                "shape [2, 28, 28] instead of [2, 14, 56] (u8, 1568 elements instead of 1568; \
+                 the same elements in the same order)"
+                    .to_string()
+            ),
+            (
+                "valid-u8-same-bytes-3x56x14".to_string(),
+                "shape [3, 28, 28] instead of [3, 56, 14] (u8, 2352 elements instead of 2352; \
+                 the same elements in the same order)"
+                    .to_string()
+            ),
+        ],
+        "{v}"
+    );
+}

@@ -1,0 +1,73 @@
+//! `test-reader --strict-expected` (a listed case that passes fails the run,
+//! so any change from the expected-failures file fails: what
+//! `conformance/action.yml` runs) and `--write-expected FILE`.
+
+use crate::support::fake;
+use std::process::Command;
+
+fn test_reader(extra: &[&str], behaviour: &str) -> (i32, String, String) {
+    // Test-only: the binary is built by cargo for this test.
+    let out = Command::new(env!("CARGO_BIN_EXE_idx-conformance"))
+        .arg("test-reader")
+        .arg("--persistent")
+        .args(extra)
+        .args(["--", "python3", &fake(), behaviour, "--persistent"])
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_listed_case_that_passes_fails_only_with_strict_expected() {
+    let dir = tempfile::tempdir().unwrap();
+    let xf = dir.path().join("xf.txt");
+    std::fs::write(&xf, "invalid-trailing-byte\n").unwrap();
+    let xf = xf.to_str().unwrap();
+    let (code, out, err) = test_reader(&["--expected-failures", xf], "correct");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("XPASS invalid-trailing-byte"), "{out}");
+    let (code, out, err) =
+        test_reader(&["--expected-failures", xf, "--strict-expected"], "correct");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("1 case listed in the expected failures passed"),
+        "{err}"
+    );
+    // the listed failure still failing: no change, exit 0
+    let (code, out, err) = test_reader(
+        &["--expected-failures", xf, "--strict-expected"],
+        "accept-all@invalid-trailing-byte",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn write_expected_lists_every_failed_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let xf = dir.path().join("xf.txt");
+    let (code, out, _) = test_reader(
+        &["--write-expected", xf.to_str().unwrap()],
+        "accept-all@invalid-trailing-byte",
+    );
+    assert_eq!(code, 1, "{out}");
+    let text = std::fs::read_to_string(&xf).unwrap();
+    let ids: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(ids, ["invalid-trailing-byte"], "{text}");
+    let (code, out, err) = test_reader(
+        &[
+            "--expected-failures",
+            xf.to_str().unwrap(),
+            "--strict-expected",
+        ],
+        "accept-all@invalid-trailing-byte",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -1,0 +1,19 @@
+//! Helpers shared by several of `idx-conformance`'s test modules.
+
+use test_support::Cmd;
+
+/// The built `idx-conformance` binary, run in the package's folder: its
+/// exit status, standard output and standard error.
+pub fn conformance(args: &[&str]) -> (i32, String, String) {
+    let o = Cmd::new(env!("CARGO_BIN_EXE_idx-conformance"))
+        .args(args)
+        .dir(env!("CARGO_MANIFEST_DIR"))
+        .out();
+    (o.code, o.stdout, o.stderr)
+}
+
+/// The synthetic adapter `tests/adapters/fake.py`, which misbehaves in each
+/// way a real reader was seen to.
+pub fn fake() -> String {
+    format!("{}/tests/adapters/fake.py", env!("CARGO_MANIFEST_DIR"))
+}

@@ -1,0 +1,294 @@
+//! The byte-order lint (IDX501) must stay silent on genuine big-endian data
+//! and fire on the same data written little-endian.
+
+use idx::{validate, Rule};
+
+/// A deterministic xorshift generator (no dependency, same data every run).
+struct XorShift(u64);
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn gauss(&mut self) -> f64 {
+        let (u, v) = (self.unit().max(1e-300), self.unit());
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+}
+
+fn file(code: u8, n: usize, payload: Vec<u8>) -> Vec<u8> {
+    let mut out = vec![0, 0, code, 1];
+    out.extend_from_slice(&(n as u32).to_be_bytes());
+    out.extend(payload);
+    out
+}
+
+fn fires(bytes: &[u8]) -> bool {
+    validate(bytes)
+        .findings
+        .iter()
+        .any(|f| f.rule == Rule::LikelyLittleEndian)
+}
+
+macro_rules! both_orders {
+    ($name:literal, $code:expr, $values:expr) => {{
+        let values: Vec<_> = $values;
+        let be = file(
+            $code,
+            values.len(),
+            values.iter().flat_map(|v| v.to_be_bytes()).collect(),
+        );
+        let le = file(
+            $code,
+            values.len(),
+            values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        );
+        assert!(!fires(&be), "{}: fired on big-endian data", $name);
+        assert!(fires(&le), "{}: silent on little-endian data", $name);
+    }};
+}
+
+#[test]
+fn smooth_signals() {
+    both_orders!(
+        "i16 sine",
+        0x0b,
+        (0..4000)
+            .map(|i| (12000.0 * (i as f64 / 40.0).sin()) as i16)
+            .collect()
+    );
+    both_orders!(
+        "i32 ramp",
+        0x0c,
+        (0..4000i32).map(|i| i * 1000 - 2_000_000).collect()
+    );
+    both_orders!(
+        "f32 sine",
+        0x0d,
+        (0..4000).map(|i| (i as f32 / 30.0).sin() * 5.0).collect()
+    );
+    both_orders!(
+        "f64 decay",
+        0x0e,
+        (1..4000).map(|i| (-(i as f64) / 500.0).exp()).collect()
+    );
+}
+
+#[test]
+fn small_integer_labels() {
+    let mut r = XorShift(7);
+    both_orders!(
+        "i32 labels",
+        0x0c,
+        (0..2000).map(|_| (r.next() % 10) as i32).collect()
+    );
+    both_orders!(
+        "i16 labels",
+        0x0b,
+        (0..2000).map(|_| (r.next() % 10) as i16).collect()
+    );
+}
+
+#[test]
+fn gaussian_floats() {
+    let mut r = XorShift(11);
+    both_orders!(
+        "f32 gaussian",
+        0x0d,
+        (0..5000).map(|_| r.gauss() as f32).collect()
+    );
+    both_orders!(
+        "f64 gaussian",
+        0x0e,
+        (0..5000).map(|_| r.gauss() * 1e-3).collect()
+    );
+    both_orders!(
+        "f32 mnist-like",
+        0x0d,
+        (0..5000)
+            .map(|i| if i % 5 == 0 { r.unit() as f32 } else { 0.0 })
+            .collect()
+    );
+}
+
+#[test]
+fn silent_on_data_without_order_information() {
+    let mut r = XorShift(3);
+    // uniform random bits look the same both ways
+    let noise: Vec<u8> = (0..8000).map(|_| r.next() as u8).collect();
+    assert!(!fires(&file(0x0c, 2000, noise.clone())));
+    assert!(!fires(&file(0x0d, 2000, noise)));
+    // palindromic elements read the same both ways
+    let palindromes: Vec<u8> = (0..1000u16).flat_map(|v| [v as u8, v as u8]).collect();
+    assert!(!fires(&file(0x0b, 1000, palindromes)));
+    // all zeros: nothing to score
+    assert!(!fires(&file(0x0d, 1000, vec![0; 4000])));
+}
+
+#[test]
+fn non_finite_values_are_counted_everywhere_not_only_in_the_sample() {
+    let n = 20_000usize;
+    let mut values: Vec<f32> = (0..n).map(|i| (i as f32 / 50.0).sin()).collect();
+    values[9_000] = f32::from_bits(0x7fc0_0001); // NaN outside the first sample block
+    values[15_000] = f32::NEG_INFINITY;
+    values[15_001] = f32::from_bits(0x7f80_0001); // signalling NaN
+    let bytes = file(
+        0x0d,
+        n,
+        values.iter().flat_map(|v| v.to_be_bytes()).collect(),
+    );
+    let r = validate(&bytes);
+    let f: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.rule == Rule::NonFinite)
+        .collect();
+    assert_eq!(f.len(), 1);
+    assert_eq!((f[0].offset, f[0].length), (8 + 9_000 * 4, 4));
+    assert_eq!(
+        f[0].message,
+        "the float payload holds 2 NaN values and 1 infinite value"
+    );
+    // the same through every chunking
+    for step in [1usize, 3, 4093, 65536] {
+        let mut v = idx::Validator::new(idx::Options::default());
+        bytes.chunks(step).for_each(|c| v.feed(c));
+        assert_eq!(v.finish(), r, "chunk {step}");
+    }
+    // f64 too
+    let mut d: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    d[12_345] = f64::INFINITY;
+    let bytes = file(0x0e, n, d.iter().flat_map(|v| v.to_be_bytes()).collect());
+    let r = validate(&bytes);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::NonFinite)
+        .unwrap();
+    assert_eq!(
+        (f.offset, f.message.as_str()),
+        (
+            8 + 12_345 * 8,
+            "the float payload holds 0 NaN values and 1 infinite value"
+        )
+    );
+}
+
+#[test]
+fn large_payloads_are_judged_on_the_sample() {
+    let mut r = XorShift(5);
+    both_orders!(
+        "f32 gaussian, 1M",
+        0x0d,
+        (0..1_000_000).map(|_| r.gauss() as f32).collect()
+    );
+    both_orders!(
+        "i16 sine, 1M",
+        0x0b,
+        (0..1_000_000)
+            .map(|i| (9000.0 * (i as f64 / 300.0).sin()) as i16)
+            .collect()
+    );
+}
+
+/// A reader that hands out its bytes in the given sizes, cycling.
+struct Pieces<'a> {
+    data: &'a [u8],
+    sizes: &'a [usize],
+    k: usize,
+}
+
+impl std::io::Read for Pieces<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.sizes[self.k % self.sizes.len()]
+            .min(buf.len())
+            .min(self.data.len());
+        self.k += 1;
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// Streaming validation reads a small input through a small buffer and
+/// switches to the large one after the first full read; non-finite values
+/// before, across and after the switch and the chunk boundaries are counted
+/// and located as in memory, for f32 and f64 (rank 1: the f64 payload then
+/// starts 4 bytes off an 8-byte boundary) and rank 2.
+#[test]
+fn streaming_counts_non_finite_values_like_in_memory_across_buffer_sizes() {
+    let n = 200_000usize;
+    for (code, size, rank2) in [(0x0d, 4, false), (0x0e, 8, false), (0x0e, 8, true)] {
+        let mut payload: Vec<u8> = Vec::new();
+        for i in 0..n {
+            let x = (i as f64 / 70.0).sin();
+            if size == 4 {
+                payload.extend_from_slice(&(x as f32).to_be_bytes());
+            } else {
+                payload.extend_from_slice(&x.to_be_bytes());
+            }
+        }
+        let nan: &[u8] = if size == 4 {
+            &[0x7f, 0xc0, 0, 1]
+        } else {
+            &[0x7f, 0xf8, 0, 0, 0, 0, 0, 1]
+        };
+        let inf: &[u8] = if size == 4 {
+            &[0xff, 0x80, 0, 0]
+        } else {
+            &[0xff, 0xf0, 0, 0, 0, 0, 0, 0]
+        };
+        // elements around 16 KiB, 256 KiB and the end
+        let at = [
+            16 * 1024 / size - 1,
+            16 * 1024 / size + 1,
+            262_144 / size,
+            n - 1,
+        ];
+        for (j, &e) in at.iter().enumerate() {
+            let v = if j % 2 == 0 { nan } else { inf };
+            payload[e * size..(e + 1) * size].copy_from_slice(v);
+        }
+        let mut bytes = if rank2 {
+            let mut b = vec![0, 0, code, 2];
+            b.extend_from_slice(&(n as u32 / 2).to_be_bytes());
+            b.extend_from_slice(&2u32.to_be_bytes());
+            b
+        } else {
+            let mut b = vec![0, 0, code, 1];
+            b.extend_from_slice(&(n as u32).to_be_bytes());
+            b
+        };
+        let start = bytes.len() as u64;
+        bytes.extend(payload);
+        let r = validate(&bytes);
+        let f = r
+            .findings
+            .iter()
+            .find(|f| f.rule == Rule::NonFinite)
+            .expect("a non-finite finding");
+        assert_eq!(f.offset, start + (at[0] * size) as u64);
+        assert_eq!(
+            f.message,
+            "the float payload holds 2 NaN values and 2 infinite values"
+        );
+        for sizes in [
+            &[usize::MAX][..],
+            &[16 * 1024, 5, 262_144 + 3][..],
+            &[7, 16 * 1024][..],
+        ] {
+            let reader = Pieces {
+                data: &bytes,
+                sizes,
+                k: 0,
+            };
+            let s = idx::validate_reader(reader, &idx::Options::default()).unwrap();
+            assert_eq!(s, r, "type {code:#x}, pieces {sizes:?}");
+        }
+    }
+}

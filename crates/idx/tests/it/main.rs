@@ -1,0 +1,21 @@
+//! The integration tests of `idx`, one crate (one binary to link) with a
+//! module per subject; helpers shared by several modules live in `support`,
+//! those shared with other packages in the `test-support` crate. The counting
+//! allocator's test stays its own binary (`tests/read_alloc.rs`): a global
+//! allocator counts every thread's allocations, so it must not share a
+//! process with other tests.
+
+mod support;
+
+mod byteorder;
+mod fix;
+mod formats;
+mod fuzz_replay;
+mod lints;
+mod messages;
+mod props;
+mod read_at;
+mod read_into;
+mod rules;
+mod size;
+mod spec;

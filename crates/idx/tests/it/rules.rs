@@ -1,0 +1,672 @@
+//! One table test per rule: spaced hex input, each field commented, and
+//! the exact findings `(code, offset, length)` the validator must report.
+//! `parse` must fail exactly when an error is expected, with one of them.
+
+use crate::support::hx;
+use idx::{validate, validate_with, ElementType, Options, Rule};
+use test_support::gzip;
+
+fn findings(bytes: &[u8], opts: &Options) -> Vec<(&'static str, u64, u64)> {
+    validate_with(bytes, opts)
+        .findings
+        .iter()
+        .map(|f| (f.rule.code(), f.offset, f.length))
+        .collect()
+}
+
+#[track_caller]
+fn case(name: &str, hex: &str, expected: &[(&str, u64, u64)]) {
+    case_with(name, hex, &Options::default(), expected)
+}
+
+#[track_caller]
+fn case_with(name: &str, hex: &str, opts: &Options, expected: &[(&str, u64, u64)]) {
+    let bytes = hx(hex);
+    let got = findings(&bytes, opts);
+    let want: Vec<_> = expected.iter().map(|&(c, o, l)| (c, o, l)).collect();
+    let got_cmp: Vec<_> = got.iter().map(|&(c, o, l)| (c, o, l)).collect();
+    assert_eq!(got_cmp, want, "case {name}");
+    let report = validate_with(&bytes, opts);
+    if *opts == Options::default() {
+        let parsed = idx::parse(&bytes);
+        assert_eq!(
+            parsed.is_ok(),
+            report.is_well_formed(),
+            "case {name}: parse vs validate"
+        );
+        if let Err(e) = parsed {
+            assert!(
+                got.iter()
+                    .any(|&(c, o, _)| c == e.rule().code() && o == e.offset()),
+                "case {name}: parse error {e} not among {got:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn valid_files_have_no_findings() {
+    case(
+        "u8 rank 1",
+        concat!(
+            "00 00 08 01 ", // reserved, reserved, u8, rank 1
+            "00 00 00 03 ", // dim 0 = 3
+            "0a 0b 0c",     // payload
+        ),
+        &[],
+    );
+    case(
+        "i16 rank 2",
+        concat!(
+            "00 00 0b 02 ",             // i16, rank 2
+            "00 00 00 01 00 00 00 02 ", // dims 1 x 2
+            "ff fe 00 07",              // -2, 7
+        ),
+        &[],
+    );
+}
+
+#[test]
+fn idx101_reserved_bytes() {
+    case(
+        "byte 0 set",
+        concat!(
+            "01 00 08 01 ", // reserved byte 0 is 0x01
+            "00 00 00 01 ", // dim 0 = 1
+            "2a",           // payload
+        ),
+        &[("IDX101", 0, 1)],
+    );
+    case(
+        "byte 1 set",
+        "00 80 08 01  00 00 00 01  2a", // reserved byte 1 is 0x80 (not a known signature)
+        &[("IDX101", 1, 1)],
+    );
+    case(
+        "both set",
+        "81 80 08 01  00 00 00 01  2a", // both reserved bytes non-zero
+        &[("IDX101", 0, 2)],
+    );
+}
+
+#[test]
+fn idx102_unknown_type() {
+    case(
+        "type 0x07",
+        concat!(
+            "00 00 07 01 ", // type code 0x07 is not a type
+            "00 00 00 02 ", // dim 0 = 2
+            "01 02",        // payload (size unknown: not checked)
+        ),
+        &[("IDX102", 2, 1)],
+    );
+}
+
+#[test]
+fn idx103_truncated_magic() {
+    case("empty", "", &[("IDX103", 0, 0)]);
+    case("three bytes", "00 00 08", &[("IDX103", 3, 0)]);
+    case("one byte, unknown type later", "00", &[("IDX103", 1, 0)]);
+    case(
+        "three bytes, bad type",
+        "00 00 01",
+        &[("IDX102", 2, 1), ("IDX103", 3, 0)],
+    );
+}
+
+#[test]
+fn idx104_truncated_dimensions() {
+    case(
+        "rank 2 with one dimension",
+        concat!(
+            "00 00 08 02 ", // u8, rank 2
+            "00 00 00 03 ", // dim 0 = 3
+            "00 00",        // dim 1 cut after 2 bytes
+        ),
+        &[("IDX104", 10, 0)],
+    );
+}
+
+#[test]
+fn idx201_size_overflow() {
+    case(
+        "f64 4G x 4G",
+        concat!(
+            "00 00 0e 02 ",             // f64, rank 2
+            "ff ff ff ff ff ff ff ff ", // dims 2^32-1 x 2^32-1: x 8 overflows u64
+        ),
+        &[("IDX201", 4, 8), ("IDX303", 4, 4), ("IDX303", 8, 4)],
+    );
+}
+
+#[test]
+fn idx201_is_about_the_exact_size_so_a_zero_dimension_wins() {
+    case(
+        "i32 4G x 4G x 0",
+        concat!(
+            "00 00 0c 03 ",             // i32, rank 3
+            "ff ff ff ff ff ff ff ff ", // dims 0, 1: 2^32-1 each (overflow alone)
+            "00 00 00 00",              // dim 2 = 0: the exact size is 0
+        ),
+        &[("IDX303", 4, 4), ("IDX303", 8, 4), ("IDX302", 12, 4)],
+    );
+    case(
+        "u8 4G x 4G x 4G x 0, one byte",
+        concat!(
+            "00 00 08 04 ",                         // u8, rank 4
+            "ff ff ff ff ff ff ff ff ff ff ff ff ", // dims 0..2: 2^32-1
+            "00 00 00 00 ",                         // dim 3 = 0: size 0
+            "2a",                                   // a trailing byte
+        ),
+        &[
+            ("IDX303", 4, 4),
+            ("IDX303", 8, 4),
+            ("IDX303", 12, 4),
+            ("IDX302", 16, 4),
+            ("IDX203", 20, 1),
+        ],
+    );
+}
+
+#[test]
+fn idx202_truncated_payload() {
+    case(
+        "one byte short",
+        concat!(
+            "00 00 08 01 ", // u8, rank 1
+            "00 00 00 03 ", // dim 0 = 3
+            "0a 0b",        // payload: 2 of 3 bytes
+        ),
+        &[("IDX202", 10, 0)],
+    );
+    case(
+        "hostile size in a tiny file",
+        "00 00 08 03  7f ff ff ff 7f ff ff ff 00 00 00 04", // u8, 3 huge dims (2^64 - 2^34 bytes), no payload
+        &[("IDX202", 16, 0)],
+    );
+}
+
+#[test]
+fn idx203_trailing_bytes() {
+    case(
+        "one extra byte",
+        concat!(
+            "00 00 08 01 ", // u8, rank 1
+            "00 00 00 01 ", // dim 0 = 1
+            "0a ",          // payload
+            "0b",           // trailing
+        ),
+        &[("IDX203", 9, 1)],
+    );
+}
+
+#[test]
+fn idx301_rank_zero() {
+    case("scalar", "00 00 08 00  2a", &[("IDX301", 3, 1)]);
+}
+
+#[test]
+fn idx302_zero_dimension() {
+    case(
+        "empty",
+        concat!(
+            "00 00 0c 02 ", // i32, rank 2
+            "00 00 00 05 ", // dim 0 = 5
+            "00 00 00 00",  // dim 1 = 0: no payload
+        ),
+        &[("IDX302", 8, 4)],
+    );
+}
+
+#[test]
+fn idx303_large_dimension() {
+    case(
+        "2^31 x 0",
+        concat!(
+            "00 00 08 02 ", // u8, rank 2
+            "80 00 00 00 ", // dim 0 = 2^31
+            "00 00 00 00",  // dim 1 = 0: empty payload
+        ),
+        &[("IDX303", 4, 4), ("IDX302", 8, 4)],
+    );
+}
+
+/// `00 00 08 RR` then `RR` dimensions of 1 and one payload byte.
+fn rank_hex(rank: usize) -> String {
+    format!("00 00 08 {rank:02x} {} 2a", "00 00 00 01 ".repeat(rank))
+}
+
+#[test]
+fn idx304_high_rank() {
+    // 33: the first rank numpy before 2.0 rejects; 65: numpy 2 too; 255
+    for rank in [33, 64, 65, 255] {
+        case(
+            &format!("rank {rank}"),
+            &rank_hex(rank),
+            &[("IDX304", 3, 1)],
+        );
+    }
+    // 32 is the last portable rank; 4 to 32 get nothing (spec 7.27)
+    for rank in [3, 4, 8, 32] {
+        case(&format!("rank {rank}"), &rank_hex(rank), &[]);
+    }
+    // reported from the rank byte, before a cut dimension list's finding
+    case(
+        "rank 40, cut",
+        "00 00 08 28  00 00 00 01",
+        &[("IDX304", 3, 1), ("IDX104", 8, 0)],
+    );
+}
+
+#[test]
+fn a_payload_ending_near_2_64_does_not_overflow_the_end_offset() {
+    // found by the size quickcheck: header 12 + payload 2^64 - 4 > u64::MAX
+    case(
+        "i32 [2^31 - 1, 2^31 + 1], no payload",
+        concat!(
+            "00 00 0c 02 ", // i32, rank 2
+            "7f ff ff ff ", // dim 0 = 2^31 - 1
+            "80 00 00 01",  // dim 1 = 2^31 + 1: 2^64 - 4 payload bytes
+        ),
+        &[("IDX303", 8, 4), ("IDX202", 12, 0)],
+    );
+}
+
+#[test]
+fn idx4xx_not_idx() {
+    case(
+        "byte-swapped",
+        "03 08 00 00  01 00 00 00  01 00 00 00  01 00 00 00  00",
+        &[("IDX401", 0, 4)],
+    );
+    case("gzip", "1f 8b 08 00 00 00 00 00 00 ff", &[("IDX402", 0, 2)]);
+    case("zip", "50 4b 03 04 14 00", &[("IDX403", 0, 4)]);
+    case("xz", "fd 37 7a 58 5a 00 00 04", &[("IDX403", 0, 6)]);
+    case("zstd", "28 b5 2f fd 04 00", &[("IDX403", 0, 4)]);
+    case("bzip2", "42 5a 68 39 31 41", &[("IDX403", 0, 3)]);
+    case("npy", "93 4e 55 4d 50 59 01 00 76 00", &[("IDX404", 0, 6)]);
+    case("html", "3c 68 74 6d 6c 3e", &[("IDX405", 0, 6)]);
+    case(
+        "appledouble",
+        "00 05 16 07 00 02 00 00",
+        &[("IDX406", 0, 4)],
+    );
+}
+
+#[test]
+fn independent_violations_are_all_reported() {
+    case(
+        "reserved + trailing",
+        concat!(
+            "00 01 08 01 ", // reserved byte 1 is 0x01
+            "00 00 00 01 ", // dim 0 = 1
+            "2a ",          // payload
+            "ff ff",        // trailing
+        ),
+        &[("IDX101", 1, 1), ("IDX203", 9, 2)],
+    );
+    case(
+        "reserved + zero dim",
+        concat!(
+            "00 01 08 01 ", // reserved byte 1 set, type u8
+            "00 00 00 00",  // dim 0 = 0
+        ),
+        &[("IDX101", 1, 1), ("IDX302", 4, 4)],
+    );
+    // reserved bytes and type code both wrong: not IDX, one finding (spec 5.4)
+    case(
+        "reserved + unknown type + zero dim",
+        concat!(
+            "00 01 ff 01 ", // reserved byte 1 set, type 0xff unknown
+            "00 00 00 00",  // dim 0 = 0
+        ),
+        &[("IDX420", 0, 4)],
+    );
+}
+
+#[test]
+fn idx501_and_idx502_lints() {
+    let mut le = hx("00 00 0c 01 00 00 00 40"); // i32, rank 1, 64 elements
+    for i in 0..64i32 {
+        le.extend_from_slice(&(i % 10 + 1).to_le_bytes());
+    }
+    let r = validate(&le);
+    assert_eq!(r.findings.len(), 1, "{r:#?}");
+    assert_eq!(
+        (
+            r.findings[0].rule,
+            r.findings[0].offset,
+            r.findings[0].length
+        ),
+        (Rule::LikelyLittleEndian, 8, 256)
+    );
+    assert!(idx::parse(&le).is_ok(), "a lint is not an error");
+
+    case(
+        "nan and inf",
+        concat!(
+            "00 00 0d 01 00 00 00 03 ", // f32, rank 1, 3 elements
+            "3f 80 00 00 ",             // 1.0
+            "7f c0 00 01 ",             // NaN with payload 1
+            "ff 80 00 00",              // -inf
+        ),
+        &[("IDX502", 12, 4)],
+    );
+}
+
+#[test]
+fn idx503_file_name() {
+    let mut opts = Options::default();
+    opts.file_name = Some("train-labels-idx1-ubyte".into());
+    case_with(
+        "rank and type contradict",
+        "00 00 09 02  00 00 00 01 00 00 00 01  2a", // i8, rank 2
+        &opts,
+        &[("IDX503", 2, 1), ("IDX503", 3, 1)],
+    );
+    case_with("agrees", "00 00 08 01  00 00 00 01  2a", &opts, &[]);
+}
+
+/// Only the six words of spec 6.3 make a claim, and the
+/// whole name (with `.gz`) is compared without regard to ASCII case.
+#[test]
+fn idx503_claims_only_from_names_in_the_convention() {
+    // i8, rank 2: contradicts every u8 rank-3 claim in both fields
+    let bytes = "00 00 09 02  00 00 00 01 00 00 00 01  2a";
+    for name in [
+        "images.idx3.bin",
+        "x.idx3.npy",
+        "train-idx3-images",
+        "x-idx3-ubytes",
+        "x-idx3-uint8",
+        "x-idx3-int8",
+        "x-idx3-float32",
+        "idx3-ubyte",
+        "xidx3-ubyte",
+        "x-idx3-ubyte.gz.bak",
+        "x-idx3-ubyte-",
+    ] {
+        let mut opts = Options::default();
+        opts.file_name = Some(name.into());
+        case_with(name, bytes, &opts, &[]);
+    }
+    for name in [
+        "train-images-idx3-ubyte",
+        "train-images-idx3-ubyte.gz",
+        "train-images-idx3-ubyte.GZ",
+        "TRAIN-IMAGES-IDX3-UBYTE",
+        "TRAIN-IMAGES-IDX3-UBYTE.GZ",
+        "dir/t10k.Idx3_UByte.Gz",
+        "a-idx2-b_idx3.ubyte",
+    ] {
+        let mut opts = Options::default();
+        opts.file_name = Some(name.into());
+        case_with(name, bytes, &opts, &[("IDX503", 2, 1), ("IDX503", 3, 1)]);
+    }
+}
+
+#[test]
+fn idx601_idx602_expectations() {
+    let mut opts = Options::default();
+    opts.expect_dtype = Some(ElementType::F32);
+    opts.expect_shape = Some(vec![None, Some(28), Some(28)]);
+    case_with(
+        "u8 of shape 2x28x27",
+        "00 00 08 03  00 00 00 02 00 00 00 1c 00 00 00 1b",
+        &opts,
+        &[("IDX601", 2, 1), ("IDX602", 12, 4), ("IDX202", 16, 0)],
+    );
+    case_with(
+        "rank differs",
+        "00 00 0d 01  00 00 00 00",
+        &opts,
+        &[("IDX602", 3, 1), ("IDX302", 4, 4)],
+    );
+}
+
+#[test]
+fn idx7xx_gzip_container() {
+    let mut opts = Options::default();
+    opts.decompress = true;
+    let inner = hx("00 00 08 01 00 00 00 03 0a 0b 0c");
+    let gz = gzip(&inner);
+    let r = validate_with(&gz, &opts);
+    assert_eq!(r.compression, Some(idx::Compression::Gzip));
+    assert!(r.findings.is_empty(), "{r:#?}");
+    assert_eq!(r.stream_len, 11);
+
+    // two members (as `cat a.gz b.gz` makes) are one stream: here trailing bytes
+    let mut two = gz.clone();
+    two.extend_from_slice(&gzip(&[0xee]));
+    let r = validate_with(&two, &opts);
+    assert_eq!(
+        r.findings
+            .iter()
+            .map(|f| (f.rule, f.offset, f.length))
+            .collect::<Vec<_>>(),
+        [(Rule::TrailingBytes, 11, 1)]
+    );
+
+    // cut in the middle: damaged, and no separate truncation finding
+    let r = validate_with(&gz[..gz.len() - 6], &opts);
+    let rules: Vec<_> = r.findings.iter().map(|f| f.rule).collect();
+    assert_eq!(rules, [Rule::GzipDamaged], "{r:#?}");
+
+    // a flipped byte in the CRC
+    let mut bad = gz.clone();
+    let n = bad.len();
+    bad[n - 8] ^= 0xff;
+    let r = validate_with(&bad, &opts);
+    assert!(
+        r.findings.iter().any(|f| f.rule == Rule::GzipDamaged),
+        "{r:#?}"
+    );
+
+    // a bomb against a limit
+    let big = gzip(&vec![0u8; 4 << 20]);
+    opts.max_decompressed = Some(1 << 20);
+    let r = validate_with(&big, &opts);
+    assert_eq!(
+        r.findings.last().map(|f| (f.rule, f.offset)),
+        Some((Rule::DecompressionLimit, 1 << 20))
+    );
+    assert_eq!(r.stream_len, 1 << 20);
+
+    // gzip inside gzip is not decompressed twice
+    opts.max_decompressed = None;
+    let r = validate_with(&gzip(&gz), &opts);
+    assert_eq!(
+        r.findings.iter().map(|f| f.rule).collect::<Vec<_>>(),
+        [Rule::GzipCompressed]
+    );
+}
+
+#[test]
+fn messages_say_what_and_where() {
+    let r = validate(&hx("00 00 07 03"));
+    let f = &r.findings[0];
+    assert_eq!(f.message, "unknown element type code 0x07");
+    assert_eq!(f.expected.as_deref(), Some("one of 08 09 0b 0c 0d 0e"));
+    assert_eq!(f.found.as_deref(), Some("07"));
+    let e = idx::parse(&hx("00 00 08 01 00 00 00 03 0a")).unwrap_err();
+    assert_eq!(e.to_string(), "the file ends 2 bytes before the end of the declared payload: expected 2 more bytes [IDX202] (at offset 0x9, byte 9)");
+    assert!(e
+        .finding()
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("exactly 1 complete item of the 3"));
+}
+
+/// The findings of a gzip input, decompressed.
+fn gz_findings(bytes: &[u8], limit: Option<u64>) -> Vec<(&'static str, u64, u64)> {
+    findings(
+        bytes,
+        &Options::default()
+            .with_decompress(true)
+            .with_max_decompressed(limit),
+    )
+}
+
+#[test]
+fn idx701_a_distance_before_the_start_of_the_output_is_damage() {
+    // a back-reference reaching before the first output
+    // byte ("invalid distance too far back" in zlib) was decoded as zeros
+    // and the stream reported valid
+    let b = hx(
+        "1f 8b 08 00 00 00 00 00 00 ff  63 60 e0 60 04 b2 98 1d 9d 9c 01  de 66 82 52 0b 00 00 00",
+    );
+    // the prefix 00 00 08 01 is decoded; the cut dimension list is a
+    // consequence of the damage, not reported
+    // (zlib-rs 0.6 words it "repeated call with bad state" when its fast
+    // path meets the error; the verdict and the offset are what count)
+    assert_eq!(gz_findings(&b, None), [("IDX701", 4, 0)]);
+}
+
+#[test]
+fn idx701_keeps_the_findings_of_the_decoded_prefix() {
+    // zlib decodes 29 bytes before "invalid distance
+    // code": 01 07 00 00 00 00 00 02 and 21 bytes of 0a
+    let b = hx("1f 8b 08 00 00 00 00 00 02 03  63 64 67 00 01 26 2e 6c 00 ed 8b 90 06 0a 00 00 00");
+    // 01 07 00 00: reserved bytes, type and rank all wrong, which the
+    // not-IDX recognition (IDX420) reports as one finding
+    assert_eq!(gz_findings(&b, None), [("IDX420", 0, 4), ("IDX701", 29, 0)]);
+}
+
+#[test]
+fn idx702_does_not_hide_trailing_bytes_already_seen() {
+    // u8 [1], one payload byte, then 20 trailing bytes, limit 12: the
+    // 3 trailing bytes seen before the limit are certain (spec 7.14)
+    let mut raw = hx("00 00 08 01 00 00 00 01 2a");
+    raw.extend([0x55; 20]);
+    let gz = gzip(&raw);
+    assert_eq!(
+        gz_findings(&gz, Some(12)),
+        [("IDX203", 9, 3), ("IDX702", 12, 0)]
+    );
+    let r = validate_with(
+        &gz,
+        &Options::default()
+            .with_decompress(true)
+            .with_max_decompressed(Some(12)),
+    );
+    let m = &r.findings[0].message;
+    assert!(m.starts_with("at least 3 bytes follow"), "{m}");
+}
+
+#[test]
+fn idx703_zero_padding_after_the_last_member() {
+    let mut b = gzip(&hx("00 00 08 01 00 00 00 01 2a"));
+    b.extend([0; 7]);
+    assert_eq!(gz_findings(&b, None), [("IDX703", 9, 0)]);
+    // a non-zero byte after the padding is damage
+    b.push(1);
+    assert_eq!(gz_findings(&b, None), [("IDX701", 9, 0)]);
+}
+
+#[test]
+fn endless_readers_finish_with_lower_bounds() {
+    use std::io::Read;
+    // /dev/zero: type 0x00 and rank 0; nothing after the header matters
+    let r = idx::validate_reader(std::io::repeat(0), &Options::default()).unwrap();
+    let got: Vec<_> = r
+        .findings
+        .iter()
+        .map(|f| (f.rule.code(), f.offset, f.length))
+        .collect();
+    assert_eq!(got, [("IDX102", 2, 1), ("IDX301", 3, 1)]);
+    assert!(!r.exact_len);
+    assert_eq!(r.stream_len, idx::MAX_HEADER_LEN as u64);
+    // a valid u8 [1] file followed by endless bytes: trailing counted to the bound
+    let src = std::io::Cursor::new(hx("00 00 08 01 00 00 00 01 2a")).chain(std::io::repeat(7));
+    let r = idx::validate_reader(src, &Options::default()).unwrap();
+    let got: Vec<_> = r
+        .findings
+        .iter()
+        .map(|f| (f.rule.code(), f.offset, f.length))
+        .collect();
+    assert_eq!(got, [("IDX203", 9, idx::TRAILING_COUNT_LIMIT)]);
+    assert!(r.findings[0].message.starts_with("at least "));
+    assert!(!r.exact_len);
+    // the same through read_array
+    let src = std::io::Cursor::new(hx("00 00 08 01 00 00 00 01 2a")).chain(std::io::repeat(7));
+    match idx::read_array(src) {
+        Err(idx::ReadError::Invalid(e)) => {
+            assert_eq!((e.rule(), e.offset()), (Rule::TrailingBytes, 9));
+            assert!(e.finding().message.starts_with("at least "));
+        }
+        other => panic!("{other:?}"),
+    }
+    // a known length makes it exact without reading the rest
+    let mut bytes = hx("00 00 08 01 00 00 00 01 2a");
+    bytes.resize(9 + 3_000_000, 0);
+    let n = bytes.len() as u64;
+    let r = idx::validate_reader_len(&bytes[..], Some(n), &Options::default()).unwrap();
+    assert!(r.exact_len);
+    assert_eq!(r.findings[0].length, 3_000_000);
+}
+
+#[test]
+fn a_known_length_still_reads_the_first_trailing_bytes() {
+    // u8 [1016]: header and payload fill the first 1024-byte read exactly,
+    // so everything after could be skipped by length; the first trailing
+    // bytes are read anyway and name the appended second file, as in memory
+    let mut bytes = hx("00 00 08 01 00 00 03 f8");
+    bytes.resize(1024, 1);
+    bytes.extend(hx("00 00 08 01 00 00 00 01 2a"));
+    let n = bytes.len() as u64;
+    let memory = validate(&bytes);
+    let known = idx::validate_reader_len(&bytes[..], Some(n), &Options::default()).unwrap();
+    let f = &known.findings[0];
+    assert_eq!((f.rule, f.offset, f.length), (Rule::TrailingBytes, 1024, 9));
+    assert!(f.hint.as_deref().unwrap().contains("concatenated"), "{f:?}");
+    let fix = f.fix.as_ref().unwrap();
+    assert!(
+        fix.description.contains("the second file is lost"),
+        "{fix:?}"
+    );
+    assert_eq!(memory.findings, known.findings);
+}
+
+#[test]
+fn spec_section_7_positions() {
+    // 7.11: the bytes present are checked, then IDX103
+    case("3 bytes", "00 00 07", &[("IDX102", 2, 1), ("IDX103", 3, 0)]);
+    // 7.12: 1 to 3 printable bytes are text
+    case("text ab", "61 62", &[("IDX405", 0, 2)]);
+    // 7.13: a little-endian rank-0 u8 magic
+    case("le rank 0", "00 08 00 00 2a", &[("IDX401", 0, 4)]);
+    // 7.14: warnings for the complete dimensions present
+    case(
+        "truncated list",
+        "00 00 08 03  00 00 00 00  80 00 00 00  ff",
+        &[("IDX302", 4, 4), ("IDX303", 8, 4), ("IDX104", 13, 0)],
+    );
+    // 7.15: payload lints run on an invalid file's payload bytes
+    case(
+        "truncated f32 with a NaN",
+        "00 00 0d 01  00 00 00 02  7f c0 00 00",
+        &[("IDX502", 8, 4), ("IDX202", 12, 0)],
+    );
+    // 7.16: both reserved bytes, one finding
+    case(
+        "both reserved",
+        "01 01 08 01  00 00 00 01  2a",
+        &[("IDX101", 0, 2)],
+    );
+    // 7.17: empty zip and bare BZh are other compression
+    case(
+        "empty zip",
+        "50 4b 05 06 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00",
+        &[("IDX403", 0, 4)],
+    );
+    case("bare BZh", "42 5a 68", &[("IDX403", 0, 3)]);
+    // 7.22: no item hint for rank 0
+    let r = validate(&hx("00 00 0c 00  01 02"));
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::TruncatedPayload)
+        .unwrap();
+    assert_eq!((f.offset, f.hint.as_deref()), (6, None));
+}

@@ -1,0 +1,175 @@
+//! Helpers shared by the integration tests of the workspace's packages, as
+//! cargo's `cargo-test-support` is for cargo: the repository's paths, gzip in
+//! and out, and running a built binary to an [`Out`].
+//!
+//! A dev-dependency only (`publish = false`). Each package's tests are one
+//! crate, `tests/it/main.rs`, whose `support` module holds what only that
+//! package needs (such as the path of its own binary: `env!("CARGO_BIN_EXE_…")`
+//! exists only in the package's own integration tests, so it is passed in).
+
+use std::ffi::OsStr;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The repository root (canonical).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap() // the repository exists
+}
+
+/// The real MNIST files, kept beside the clone (`../shared/data/mnist`,
+/// canonical); panics naming the path when they are missing, so that a test
+/// that needs them never passes silently without them.
+pub fn mnist_dir() -> PathBuf {
+    let p = root().join("../shared/data/mnist");
+    assert!(
+        p.exists(),
+        "the MNIST files are expected at {}",
+        p.display()
+    );
+    p.canonicalize().unwrap()
+}
+
+/// One of the real MNIST files, by name (see [`mnist_dir`]).
+pub fn mnist(name: &str) -> PathBuf {
+    mnist_dir().join(name)
+}
+
+fn gzip_level(bytes: &[u8], level: flate2::Compression) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), level);
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// `bytes` as one gzip member, at the default compression level.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    gzip_level(bytes, flate2::Compression::default())
+}
+
+/// `bytes` as one gzip member, at the fastest compression level.
+pub fn gzip_fast(bytes: &[u8]) -> Vec<u8> {
+    gzip_level(bytes, flate2::Compression::fast())
+}
+
+/// `bytes` as one gzip member in stored (uncompressed) blocks, so that the
+/// payload's bytes sit at known offsets of the stream.
+pub fn gzip_stored(bytes: &[u8]) -> Vec<u8> {
+    gzip_level(bytes, flate2::Compression::none())
+}
+
+/// The decompressed bytes of every gzip member of `bytes`.
+pub fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .unwrap(); // test input: valid gzip
+    out
+}
+
+/// The decompressed bytes of the gzip file at `path`.
+pub fn gunzip_file(path: &Path) -> Vec<u8> {
+    gunzip(&std::fs::read(path).unwrap())
+}
+
+/// What a finished command gave.
+#[derive(Debug)]
+pub struct Out {
+    /// The exit status; -1 when a signal ended the process.
+    pub code: i32,
+    /// Standard output as text (invalid UTF-8 replaced).
+    pub stdout: String,
+    /// Standard output as it was written (PNG, IDX, gzip).
+    pub stdout_bytes: Vec<u8>,
+    /// Standard error as text (invalid UTF-8 replaced).
+    pub stderr: String,
+}
+
+impl From<Output> for Out {
+    fn from(o: Output) -> Out {
+        Out {
+            code: o.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+            stdout_bytes: o.stdout,
+        }
+    }
+}
+
+/// A command to run to completion: by default from the repository root,
+/// with `NO_COLOR` unset, standard input empty and both outputs captured.
+#[derive(Debug)]
+pub struct Cmd {
+    command: Command,
+    stdin: Option<Vec<u8>>,
+}
+
+impl Cmd {
+    /// `program` (a built binary: `env!("CARGO_BIN_EXE_…")`, or `sh`).
+    pub fn new(program: impl AsRef<OsStr>) -> Cmd {
+        let mut command = Command::new(program);
+        command.current_dir(root()).env_remove("NO_COLOR");
+        Cmd {
+            command,
+            stdin: None,
+        }
+    }
+
+    /// Adds arguments.
+    pub fn args<I, S>(mut self, args: I) -> Cmd
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.command.args(args);
+        self
+    }
+
+    /// Runs in `dir` instead of the repository root.
+    pub fn dir(mut self, dir: impl AsRef<Path>) -> Cmd {
+        self.command.current_dir(dir);
+        self
+    }
+
+    /// Sets an environment variable.
+    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Cmd {
+        self.command.env(key, value);
+        self
+    }
+
+    /// Unsets an environment variable.
+    pub fn env_remove(mut self, key: impl AsRef<OsStr>) -> Cmd {
+        self.command.env_remove(key);
+        self
+    }
+
+    /// Feeds `bytes` (when given) to standard input, from a thread, so that a
+    /// command that writes before it has read everything cannot block.
+    pub fn stdin(mut self, bytes: Option<&[u8]>) -> Cmd {
+        self.stdin = bytes.map(<[u8]>::to_vec);
+        self
+    }
+
+    /// Runs the command to its end.
+    pub fn out(mut self) -> Out {
+        let Some(data) = self.stdin else {
+            return self.command.stdin(Stdio::null()).output().unwrap().into();
+        };
+        let mut child = self
+            .command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        let feeder = std::thread::spawn(move || {
+            let _ = input.write_all(&data); // a command may stop reading early
+        });
+        let o = child.wait_with_output().unwrap();
+        feeder.join().unwrap();
+        o.into()
+    }
+}
