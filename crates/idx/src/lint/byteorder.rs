@@ -26,7 +26,7 @@
 //! `z = sum(d_i) / sqrt(sum(d_i^2))` reaches [`MIN_Z`]. The two features are
 //! treated as independent, which overstates the nominal odds when they are
 //! correlated; the thresholds are set from measurements
-//! (`crates/idx/tests/byteorder.rs`, `bench/byteorder.md`), not from the
+//! (`crates/idx/tests/it/byteorder.rs`, `bench/byteorder.md`), not from the
 //! nominal odds.
 //!
 //! All the per-element terms come from small tables built once per payload,
