@@ -17,8 +17,10 @@ True
 
 from __future__ import annotations
 
+import io
 import mmap as _mmap
 import os
+import stat
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union, cast, overload
 
 import numpy as np
@@ -140,9 +142,11 @@ def load(
     the file's element type in native byte order and the file's shape (rank 0
     included). The payload is decoded with the GIL released straight into
     the array (numpy's own allocation): from a path in one streaming pass,
-    from a seekable binary file object (holding one uncompressed IDX file
-    from its position on) read into it with ``readinto``, so memory is the
-    output array; any other file object is read whole first. A large
+    from a file object that ``open`` returned in binary mode by the name of
+    its file (from its position on, as a path), from another seekable
+    binary file object (holding one uncompressed IDX file from its position
+    on) with ``readinto``, so memory is the output array; any other file
+    object is read whole first. A file object is left at its end. A large
     uncompressed payload is decoded by up to four threads at once (one per
     core, at least 4 MiB each).
 
@@ -173,6 +177,9 @@ def load(
     if _is_path(source):
         return _native.load_path(os.fspath(source), decompress, max_decompressed)
     if hasattr(source, "read"):
+        loaded = _load_by_name(source, decompress, max_decompressed)  # type: ignore[arg-type]
+        if loaded is not None:
+            return loaded
         loaded = _load_into(source, decompress)  # type: ignore[arg-type]
         if loaded is not None:
             return loaded
@@ -180,6 +187,43 @@ def load(
 
 
 _LONGEST_HEADER = 4 + 4 * 255
+
+
+def _load_by_name(f: BinaryIO, decompress: bool, max_decompressed: Union[int, str, None]) -> Optional[np.ndarray]:
+    """A binary file object from ``open`` (``rb``, ``r+b``...) over a
+    regular file that its ``name`` still names: loaded from its position on
+    by that path, read at offsets in parallel parts straight into the
+    array as ``load(path)`` reads (errors as for the same bytes in memory),
+    and left at the end of the file, as reading it whole leaves it. None,
+    with the position unchanged, when the object has no such name, or the
+    name now names another file: the caller reads through the object."""
+    if not isinstance(f, (io.BufferedReader, io.BufferedRandom, io.FileIO)):
+        return None  # what open() returns in binary mode, and nothing that transforms it
+    try:
+        name = f.name
+        fd = f.fileno()
+        if not isinstance(name, (str, bytes)):
+            return None
+        seen = os.fstat(fd)
+        if not stat.S_ISREG(seen.st_mode) or not os.path.samestat(seen, os.stat(name)):
+            return None
+        if f.writable():
+            f.flush()  # writes still in the object's buffer reach the file
+        start = f.tell()
+    except (AttributeError, OSError, ValueError):
+        return None
+    try:
+        out = _native.load_file_at(os.fsdecode(name), start, (seen.st_dev, seen.st_ino), decompress, max_decompressed)
+    except OSError:
+        # replaced since it was checked, or not readable by name: read
+        # through the object, which reports a real read error itself
+        f.seek(start)
+        return None
+    except BaseException:
+        f.seek(0, os.SEEK_END)
+        raise
+    f.seek(0, os.SEEK_END)
+    return out
 
 
 def _load_into(f: BinaryIO, decompress: bool) -> Optional[np.ndarray]:

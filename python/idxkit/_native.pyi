@@ -22,6 +22,7 @@ __all__ = [
     "FixReport",
     "load_path",
     "load_buffer",
+    "load_file_at",
     "parse_header",
     "stream_plan",
     "to_native",
@@ -191,6 +192,13 @@ def load_path(
 ) -> np.ndarray: ...
 def load_buffer(
     data: npt.NDArray[np.uint8], decompress: bool = True, max_decompressed: Union[int, str, None] = None
+) -> np.ndarray: ...
+def load_file_at(
+    path: Union[str, os.PathLike[str]],
+    start: int,
+    identity: Tuple[int, int],
+    decompress: bool = True,
+    max_decompressed: Union[int, str, None] = None,
 ) -> np.ndarray: ...
 def parse_header(data: npt.NDArray[np.uint8]) -> Tuple[str, List[int], int]: ...
 def stream_plan(head: npt.NDArray[np.uint8], remaining: int, decompress: bool) -> Optional[Tuple[np.ndarray, int]]: ...

@@ -174,3 +174,83 @@ def test_a_file_object_loads_in_the_memory_of_its_array(tmp_path):
     out = subprocess.run([sys.executable, "-c", PEAK, str(p)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert float(out.stdout) < 1.1, out.stdout
+
+
+# A file object from open() over a regular file is loaded by its name: read
+# at offsets in parallel parts, as load(path) reads, from its position on.
+
+
+@pytest.mark.parametrize(
+    "cut,rule",
+    [
+        (lambda d: d + b"\x00", "IDX203"),
+        (lambda d: d[:-1], "IDX202"),
+        (lambda d: b"\x01" + d[1:], "IDX101"),
+        (lambda d: gzip.compress(d)[:-9], "IDX701"),
+    ],
+)
+def test_a_file_object_opened_by_path_fails_as_its_bytes_do_from_its_position(tmp_path, cut, rule):
+    bad = cut(idxkit.save(None, sample("f4", 12, (3, 4))))
+    p = tmp_path / "bad.idx"
+    p.write_bytes(b"prefix" + bad)
+    with pytest.raises(idxkit.InvalidFileError) as from_bytes:
+        idxkit.load(bad)
+    with open(p, "rb") as f:
+        f.seek(6)
+        with pytest.raises(idxkit.InvalidFileError) as from_file:
+            idxkit.load(f)
+        assert f.tell() == 6 + len(bad)  # as reading it whole leaves it
+    assert from_file.value.findings == from_bytes.value.findings
+    assert from_file.value.findings[0].rule == rule
+
+
+def test_a_file_object_opened_by_path_is_loaded_by_that_path(tmp_path, monkeypatch):
+    a = sample("f4", 12, (3, 4))
+    p = tmp_path / "a.idx"
+    p.write_bytes(b"xy" + idxkit.save(None, a))
+    calls = []
+    real = idxkit._native.load_file_at
+
+    def spy(*args, **kwargs):
+        calls.append(args[:2])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(idxkit._native, "load_file_at", spy)
+    with open(p, "rb") as f:
+        f.seek(2)
+        assert same_bits(idxkit.load(f), a)
+    assert calls == [(str(p), 2)]
+    # a gzip file by path too, decompressed as from a path
+    g = tmp_path / "a.idx.gz"
+    g.write_bytes(gzip.compress(idxkit.save(None, a)))
+    with open(g, "rb") as f:
+        assert same_bits(idxkit.load(f), a)
+        assert f.tell() == g.stat().st_size
+    assert len(calls) == 2
+    # not by path: a GzipFile's name and descriptor are its compressed file's
+    with open(g, "rb") as raw:
+        assert same_bits(idxkit.load(gzip.GzipFile(fileobj=raw)), a)
+    assert len(calls) == 2
+
+
+def test_a_file_whose_name_now_names_another_file_is_read_through_the_object(tmp_path):
+    a = sample("i2", 6, (2, 3))
+    other = sample("i2", 6, (3, 2))
+    p = tmp_path / "a.idx"
+    q = tmp_path / "b.idx"
+    p.write_bytes(idxkit.save(None, a))
+    q.write_bytes(idxkit.save(None, other))
+    with open(p, "rb") as f:
+        os.replace(q, p)  # the name now names the other file
+        assert same_bits(idxkit.load(f), a)
+        assert f.tell() == len(idxkit.save(None, a))
+
+
+def test_writes_still_in_the_objects_buffer_are_loaded(tmp_path):
+    a = sample("f8", 5, (5,))
+    p = tmp_path / "a.idx"
+    p.write_bytes(b"")
+    with open(p, "r+b") as f:
+        f.write(idxkit.save(None, a))  # buffered, not flushed
+        f.seek(0)
+        assert same_bits(idxkit.load(f), a)

@@ -28,7 +28,7 @@ use errors::{DatasetError, IdxError, InvalidFileError, UnsupportedDtypeError};
 use file_object::{stream_plan, to_native};
 use finding::Finding;
 use fix::{fix_buffer, fix_path, AppliedFix, FixReport};
-use load::{load_buffer, load_path, parse_header};
+use load::{load_buffer, load_file_at, load_path, parse_header};
 use pyo3::prelude::*;
 use save::{encode, save_path};
 use validate::Report;
@@ -54,6 +54,7 @@ fn idxkit_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FixReport>()?;
     m.add_function(wrap_pyfunction!(load_path, m)?)?;
     m.add_function(wrap_pyfunction!(load_buffer, m)?)?;
+    m.add_function(wrap_pyfunction!(load_file_at, m)?)?;
     m.add_function(wrap_pyfunction!(parse_header, m)?)?;
     m.add_function(wrap_pyfunction!(stream_plan, m)?)?;
     m.add_function(wrap_pyfunction!(to_native, m)?)?;

@@ -189,6 +189,94 @@ pub(crate) fn load_path(
     }
 }
 
+/// A file read from `base` on, as if it started there: what `load` reads
+/// from a file object positioned inside a file (offsets in errors count
+/// from `base`, as when the same bytes are loaded from memory).
+struct FileFrom {
+    file: File,
+    base: u64,
+}
+
+impl Read for FileFrom {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.file.read(buf)
+    }
+}
+
+impl Seek for FileFrom {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let to = match to {
+            SeekFrom::Start(n) => SeekFrom::Start(self.base.saturating_add(n)),
+            other => other,
+        };
+        let at = self.file.seek(to)?;
+        at.checked_sub(self.base).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "seek before the file object's position",
+            )
+        })
+    }
+}
+
+impl idx::ReadAt for FileFrom {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        match self.base.checked_add(offset) {
+            Some(at) => idx::ReadAt::read_at(&self.file, buf, at),
+            None => Ok(0),
+        }
+    }
+}
+
+/// Loads the IDX file that a binary file object holds from its position
+/// `start` on, by the path of the file it reads (`path`, whose identity
+/// the caller checked against the object's descriptor): the payload read
+/// at offsets in parallel parts straight into the array, as from a path.
+/// `identity` is the (device, inode) the caller saw; on Unix the opened
+/// file must be that one, or this raises `FileNotFoundError` and the caller
+/// reads through the object instead. Errors are those of the same bytes
+/// loaded from memory (offsets from `start`, no file name).
+#[pyfunction]
+#[pyo3(signature = (path, start, identity, decompress=true, max_decompressed=None))]
+pub(crate) fn load_file_at(
+    py: Python<'_>,
+    path: PathBuf,
+    start: u64,
+    identity: (u64, u64),
+    decompress: bool,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let opts = read_options(decompress, max_decompressed)?;
+    let planned = py.detach(|| {
+        let file = File::open(&path).map_err(LoadError::Io)?;
+        let meta = file.metadata().map_err(LoadError::Io)?;
+        if !meta.is_file() || !same_file(&meta, identity) {
+            return Err(LoadError::Io(io::Error::from(io::ErrorKind::NotFound)));
+        }
+        let mut r = FileFrom { file, base: start };
+        r.seek(SeekFrom::Start(0)).map_err(LoadError::Io)?;
+        plan(r, Some(meta.len().saturating_sub(start)), &opts)
+    });
+    match planned {
+        Ok(Plan::Into(r, h)) => decode_into(py, &r, &h, None),
+        Ok(Plan::Done(a)) => to_numpy(py, a),
+        Err(e) => Err(e.into_py(py, None)),
+    }
+}
+
+#[cfg(unix)]
+fn same_file(meta: &std::fs::Metadata, (dev, ino): (u64, u64)) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    meta.dev() == dev && meta.ino() == ino
+}
+
+/// Windows: std does not expose the file index; the caller's check
+/// (`os.path.samestat` on the descriptor and the path) stands.
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: (u64, u64)) -> bool {
+    true
+}
+
 /// Loads IDX bytes held in memory (a uint8 array over any bytes-like object).
 #[pyfunction]
 #[pyo3(signature = (data, decompress=true, max_decompressed=None))]
