@@ -125,29 +125,30 @@ impl Places {
 /// # Errors
 /// Unreadable or malformed files, or a name that is not the file stem.
 pub fn load_descriptions(dir: &Path) -> Result<Vec<Description>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", idx_io::escape::path(dir)))?;
     let mut out = Vec::new();
     for e in entries {
         let path = e.map_err(|e| e.to_string())?.path();
         if path.extension().and_then(|x| x.to_str()) != Some("toml") {
             continue;
         }
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("{}: {e}", idx_io::escape::path(&path)))?;
         let d: Description =
-            toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", idx_io::escape::path(&path)))?;
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
         if d.name != stem {
             return Err(format!(
                 "{}: name {:?} differs from the file name",
-                path.display(),
+                idx_io::escape::path(&path),
                 d.name
             ));
         }
         if d.reader.is_none() && d.writer.is_none() && d.saved_results.is_empty() {
             return Err(format!(
                 "{}: no reader, no writer and no saved results",
-                path.display()
+                idx_io::escape::path(&path)
             ));
         }
         out.push(d);
@@ -219,7 +220,8 @@ pub fn run_implementation(
         let expected_failures = match &side.expected_failures {
             Some(f) => {
                 let p = places.adapters.join(f);
-                runner::read_expected_failures(&p).map_err(|e| format!("{}: {e}", p.display()))?
+                runner::read_expected_failures(&p)
+                    .map_err(|e| format!("{}: {e}", idx_io::escape::path(&p)))?
             }
             None => vec![],
         };

@@ -73,7 +73,7 @@ pub(crate) fn differential_command(a: DiffArgs) -> ExitCode {
         {
             eprintln!(
                 "error: no description file with a reader for {n:?} in {}",
-                places.adapters.display()
+                idx_io::escape::path(&places.adapters)
             );
             return ExitCode::from(2);
         }
@@ -123,7 +123,7 @@ pub(crate) fn differential_command(a: DiffArgs) -> ExitCode {
         Some(p) => match std::fs::read_to_string(p) {
             Ok(s) => Some(s),
             Err(e) => {
-                eprintln!("error: {}: {e}", p.display());
+                eprintln!("error: {}: {e}", idx_io::escape::path(p));
                 return ExitCode::from(2);
             }
         },
@@ -161,7 +161,7 @@ pub(crate) fn differential_command(a: DiffArgs) -> ExitCode {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
-        println!("wrote {}", out.display());
+        println!("wrote {}", idx_io::escape::path(out));
     }
     if let Some(md) = committed {
         // a new normative class fails; a new implementation-defined one is

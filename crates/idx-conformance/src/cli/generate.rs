@@ -16,7 +16,7 @@ pub(crate) fn generate(root: &Path, check: bool, large: bool) -> ExitCode {
         if problems.is_empty() {
             println!(
                 "corpus at {} matches its {}",
-                root.display(),
+                idx_io::escape::path(root),
                 idx_text::plural::count(cases.len() as u64, "recipe")
             );
             ExitCode::SUCCESS
@@ -36,7 +36,7 @@ pub(crate) fn generate(root: &Path, check: bool, large: bool) -> ExitCode {
                     "wrote {} for {} under {}",
                     idx_text::plural::count(n as u64, "file"),
                     idx_text::plural::count(cases.len() as u64, "case"),
-                    root.display()
+                    idx_io::escape::path(root)
                 );
                 ExitCode::SUCCESS
             }

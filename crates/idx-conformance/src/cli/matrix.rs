@@ -86,7 +86,7 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
         if !descriptions.iter().any(|d| &d.name == n) {
             eprintln!(
                 "error: no description file for {n:?} in {}",
-                places.adapters.display()
+                idx_io::escape::path(&places.adapters)
             );
             return ExitCode::from(2);
         }
@@ -146,7 +146,7 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
             if let Some(dir) = &m.results {
                 let p = dir.join(format!("{}-{}.json", r.name, r.mode.as_str()));
                 let w = std::fs::create_dir_all(dir)
-                    .map_err(|e| format!("{}: {e}", p.display()))
+                    .map_err(|e| format!("{}: {e}", idx_io::escape::path(&p)))
                     .and_then(|()| {
                         let mut v = r.to_json();
                         v["corpus"] = serde_json::json!({
@@ -189,7 +189,7 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
             // flagged, not failed: rerunning them needs a heavy install
             // outside CI (scripts/torchvision-matrix.sh)
             if let Err(why) = corpus::results_match(v, &cases) {
-                println!("  STALE {}: {why}", p.display());
+                println!("  STALE {}: {why}", idx_io::escape::path(p));
                 stale = Some(why);
             }
         }
@@ -204,7 +204,7 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
                 reports.push(r);
             }
             Err(e) => {
-                eprintln!("error: {}: {e}", p.display());
+                eprintln!("error: {}: {e}", idx_io::escape::path(p));
                 return ExitCode::from(2);
             }
         }
@@ -215,7 +215,7 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
-        println!("wrote {}", out.display());
+        println!("wrote {}", idx_io::escape::path(out));
     }
     if let Some(out) = &m.html {
         let html = idx_conformance::page::render_html(&cases, &reports);
@@ -223,17 +223,17 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
-        println!("wrote {}", out.display());
+        println!("wrote {}", idx_io::escape::path(out));
     }
     if let Some(out) = &m.png {
         let w = idx_conformance::picture::render_png(&cases, &reports)
-            .map_err(|e| format!("{}: {e}", out.display()))
+            .map_err(|e| format!("{}: {e}", idx_io::escape::path(out)))
             .and_then(|b| write_output(out, &b).map_err(|e| e.to_string()));
         if let Err(e) = w {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
-        println!("wrote {}", out.display());
+        println!("wrote {}", idx_io::escape::path(out));
     }
     if let Some(dir) = &m.reports {
         if let Err(e) = write_reports(dir, &cases, &reports) {
@@ -261,20 +261,20 @@ fn write_reports(
     cases: &[cases::Case],
     reports: &[runner::Report],
 ) -> Result<(), String> {
-    let in_dir = |e: std::io::Error| format!("{}: {e}", dir.display());
+    let in_dir = |e: std::io::Error| format!("{}: {e}", idx_io::escape::path(dir));
     std::fs::create_dir_all(dir).map_err(in_dir)?;
     let written = idx_conformance::reports::all(cases, reports);
     for (name, md) in &written {
         let p = dir.join(format!("{name}.md"));
         write_output(&p, md.as_bytes()).map_err(|e| e.to_string())?;
-        println!("wrote {}", p.display());
+        println!("wrote {}", idx_io::escape::path(&p));
     }
     for r in reports {
         if r.name != "reference" && !written.iter().any(|(n, _)| *n == r.name) {
             let p = dir.join(format!("{}.md", r.name));
             if p.is_file() {
                 std::fs::remove_file(&p).map_err(in_dir)?;
-                println!("removed {} (no failures)", p.display());
+                println!("removed {} (no failures)", idx_io::escape::path(&p));
             }
         }
     }

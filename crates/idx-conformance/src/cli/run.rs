@@ -84,7 +84,7 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
         Some(p) => match runner::read_expected_failures(p) {
             Ok(v) => v,
             Err(e) => {
-                eprintln!("error: {}: {e}", p.display());
+                eprintln!("error: {}: {e}", idx_io::escape::path(p));
                 return ExitCode::from(2);
             }
         },

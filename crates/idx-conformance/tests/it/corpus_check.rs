@@ -131,3 +131,26 @@ fn saved_results_of_another_corpus_are_stale() {
     let e = corpus::results_match(&serde_json::json!({}), &all).unwrap_err();
     assert!(e.contains("no corpus fingerprint"), "{e}");
 }
+
+/// A folder name with a terminal escape and a line break reaches the
+/// terminal escaped, in what `generate` says it wrote and what `--check`
+/// says it compared.
+#[test]
+fn a_corpus_folder_name_reaches_the_terminal_escaped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("evil\u{1b}[31m\nname");
+    let arg = dir.to_str().unwrap();
+    let (code, out, err) = crate::support::conformance(&["generate", "--corpus", arg]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("evil\\u{1b}[31m\\nname"), "{out}");
+    assert!(
+        !out.contains('\u{1b}') && out.lines().count() == 1,
+        "{out:?}"
+    );
+    let (code, out, err) = crate::support::conformance(&["generate", "--check", "--corpus", arg]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("evil\\u{1b}[31m\\nname") && !out.contains('\u{1b}'),
+        "{out:?}"
+    );
+}
