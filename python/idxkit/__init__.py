@@ -187,6 +187,7 @@ def load(
 
 
 _LONGEST_HEADER = 4 + 4 * 255
+_U64 = (1 << 64) - 1
 
 
 def _load_by_name(f: BinaryIO, decompress: bool, max_decompressed: Union[int, str, None]) -> Optional[np.ndarray]:
@@ -197,9 +198,16 @@ def _load_by_name(f: BinaryIO, decompress: bool, max_decompressed: Union[int, st
     and left at the end of the file, as reading it whole leaves it. None,
     with the position unchanged, when the object has no such name, or the
     name now names another file: the caller reads through the object."""
-    if not isinstance(f, (io.BufferedReader, io.BufferedRandom, io.FileIO)):
-        return None  # what open() returns in binary mode, and nothing that transforms it
+    # Exactly what open() returns in binary mode (not a subclass, not a
+    # buffer over another raw stream), so the file's bytes are the object's.
+    kind = type(f)
+    if kind is not io.FileIO and not (
+        kind in (io.BufferedReader, io.BufferedRandom) and type(getattr(f, "raw", None)) is io.FileIO
+    ):
+        return None
     try:
+        if not f.readable():
+            return None  # reading it raises, as it always did
         name = f.name
         fd = f.fileno()
         if not isinstance(name, (str, bytes)):
@@ -207,14 +215,16 @@ def _load_by_name(f: BinaryIO, decompress: bool, max_decompressed: Union[int, st
         seen = os.fstat(fd)
         if not stat.S_ISREG(seen.st_mode) or not os.path.samestat(seen, os.stat(name)):
             return None
-        if f.writable():
-            f.flush()  # writes still in the object's buffer reach the file
-        start = f.tell()
+        start = f.tell()  # a buffered object's pending writes reach the file on any seek
     except (AttributeError, OSError, ValueError):
         return None
+    # The native side checks it opened the same file (device, inode) on
+    # POSIX; st_dev can be negative (macOS) and st_ino wider than 64 bits
+    # (Windows ReFS), hence the masks and no identity elsewhere.
+    identity = (seen.st_dev & _U64, seen.st_ino & _U64) if os.name == "posix" else None
     try:
-        out = _native.load_file_at(os.fsdecode(name), start, (seen.st_dev, seen.st_ino), decompress, max_decompressed)
-    except OSError:
+        out = _native.load_file_at(os.fsdecode(name), start, identity, decompress, max_decompressed)
+    except (OSError, OverflowError):
         # replaced since it was checked, or not readable by name: read
         # through the object, which reports a real read error itself
         f.seek(start)

@@ -196,7 +196,7 @@ def load_buffer(
 def load_file_at(
     path: Union[str, os.PathLike[str]],
     start: int,
-    identity: Tuple[int, int],
+    identity: Optional[Tuple[int, int]],
     decompress: bool = True,
     max_decompressed: Union[int, str, None] = None,
 ) -> np.ndarray: ...

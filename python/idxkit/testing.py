@@ -20,7 +20,7 @@ Checks: ``idxkit.check_writer(fn, strategy=arrays())`` and
 :class:`PropertyReport`; each failure carries the minimal (shrunk) example,
 the rule it breaks and a Python expression that reproduces it.
 
-Needs ``hypothesis`` (``pip install idxkit[testing]``); ``import idxkit`` does not.
+Needs ``hypothesis`` (``pip install 'idxkit[testing]'``); ``import idxkit`` does not.
 
 >>> import numpy, idxkit
 >>> from idxkit.testing import arrays
@@ -52,7 +52,7 @@ try:
     from hypothesis import strategies as st
 except ImportError as e:  # pragma: no cover (the tests have hypothesis)
     raise ImportError(
-        "idxkit.testing needs hypothesis (pip install idxkit[testing]); the rest of idxkit does not"
+        "idxkit.testing needs hypothesis (pip install 'idxkit[testing]'); the rest of idxkit does not"
     ) from e
 
 import idxkit

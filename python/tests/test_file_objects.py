@@ -254,3 +254,34 @@ def test_writes_still_in_the_objects_buffer_are_loaded(tmp_path):
         f.write(idxkit.save(None, a))  # buffered, not flushed
         f.seek(0)
         assert same_bits(idxkit.load(f), a)
+
+
+def test_only_what_open_returns_is_loaded_by_name(tmp_path, monkeypatch):
+    a = sample("i4", 4, (4,))
+    p = tmp_path / "a.idx"
+    p.write_bytes(idxkit.save(None, a))
+    calls = []
+    real = idxkit._native.load_file_at
+    monkeypatch.setattr(idxkit._native, "load_file_at", lambda *args: calls.append(1) or real(*args))
+
+    class Reader(io.BufferedReader):
+        """A subclass whose bytes are not the file's: read through it."""
+
+    with Reader(io.FileIO(p, "rb")) as f:
+        assert same_bits(idxkit.load(f), a)
+    # a buffer over a raw stream that is not a FileIO
+    with io.BufferedReader(io.BytesIO(p.read_bytes())) as f:
+        assert same_bits(idxkit.load(f), a)
+    assert calls == []
+    with open(p, "rb", buffering=0) as f:  # FileIO itself: by name
+        assert same_bits(idxkit.load(f), a)
+    assert calls == [1]
+
+
+def test_a_write_only_file_object_is_not_read_by_name(tmp_path):
+    p = tmp_path / "a.idx"
+    p.write_bytes(idxkit.save(None, sample("u1", 3)))
+    for buffering in (0, -1):
+        with open(p, "ab", buffering=buffering) as f:
+            with pytest.raises(io.UnsupportedOperation):
+                idxkit.load(f)

@@ -121,21 +121,39 @@ fn swap_parts(bytes: &mut [u8], size: usize) {
 }
 
 /// Big-endian elements of `size` bytes (2, 4 or 8; other sizes are left
-/// as they are) to native order in place.
+/// as they are) to native order in place, compiled for the best
+/// instruction set the CPU has, chosen at run time (as the library's
+/// decode is: `pulp::Arch::dispatch`).
 fn swap_in_place(bytes: &mut [u8], size: usize) {
-    macro_rules! swap {
-        ($t:ty, $n:expr) => {{
-            // arrays of bytes have alignment 1: the cast always succeeds
-            let elems: &mut [[u8; $n]] = bytemuck::cast_slice_mut(bytes);
-            for e in elems {
-                *e = <$t>::from_be_bytes(*e).to_ne_bytes();
-            }
-        }};
-    }
-    match size {
-        2 => swap!(u16, 2),
-        4 => swap!(u32, 4),
-        8 => swap!(u64, 8),
-        _ => {}
+    pulp::Arch::new().dispatch(SwapInPlace { bytes, size });
+}
+
+/// The operation [`swap_in_place`] dispatches.
+struct SwapInPlace<'a> {
+    bytes: &'a mut [u8],
+    size: usize,
+}
+
+impl pulp::WithSimd for SwapInPlace<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        let SwapInPlace { bytes, size } = self;
+        macro_rules! swap {
+            ($t:ty, $n:expr) => {{
+                // arrays of bytes have alignment 1: the cast always succeeds
+                let elems: &mut [[u8; $n]] = bytemuck::cast_slice_mut(bytes);
+                for e in elems {
+                    *e = <$t>::from_be_bytes(*e).to_ne_bytes();
+                }
+            }};
+        }
+        match size {
+            2 => swap!(u16, 2),
+            4 => swap!(u32, 4),
+            8 => swap!(u64, 8),
+            _ => {}
+        }
     }
 }

@@ -232,7 +232,7 @@ impl idx::ReadAt for FileFrom {
 /// `start` on, by the path of the file it reads (`path`, whose identity
 /// the caller checked against the object's descriptor): the payload read
 /// at offsets in parallel parts straight into the array, as from a path.
-/// `identity` is the (device, inode) the caller saw; on Unix the opened
+/// `identity` is the (device, inode) the caller saw (POSIX): the opened
 /// file must be that one, or this raises `FileNotFoundError` and the caller
 /// reads through the object instead. Errors are those of the same bytes
 /// loaded from memory (offsets from `start`, no file name).
@@ -242,7 +242,7 @@ pub(crate) fn load_file_at(
     py: Python<'_>,
     path: PathBuf,
     start: u64,
-    identity: (u64, u64),
+    identity: Option<(u64, u64)>,
     decompress: bool,
     max_decompressed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
@@ -250,7 +250,7 @@ pub(crate) fn load_file_at(
     let planned = py.detach(|| {
         let file = File::open(&path).map_err(LoadError::Io)?;
         let meta = file.metadata().map_err(LoadError::Io)?;
-        if !meta.is_file() || !same_file(&meta, identity) {
+        if !meta.is_file() || identity.is_some_and(|id| !same_file(&meta, id)) {
             return Err(LoadError::Io(io::Error::from(io::ErrorKind::NotFound)));
         }
         let mut r = FileFrom { file, base: start };

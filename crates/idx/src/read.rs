@@ -498,26 +498,46 @@ fn part_starts(addr: usize, len: usize, parts: usize, size: usize, align: usize)
 }
 
 /// Big-endian elements of `size` bytes in `src` to native order in `dst`
-/// (as long); a partial element at the end is copied as it is.
+/// (as long); a partial element at the end is copied as it is. Compiled
+/// for the best instruction set the CPU has, chosen at run time
+/// (`pulp::Arch::dispatch`: AVX2 on x86-64 where present, where the swap
+/// is one shuffle per 32 bytes), so the build needs no `target-cpu`.
 fn be_to_native(src: &[u8], dst: &mut [u8], size: usize) {
-    let whole = src.len() / size * size;
-    macro_rules! swap {
-        ($t:ty, $n:expr) => {{
-            // arrays of bytes have alignment 1: the casts always succeed
-            let from: &[[u8; $n]] = bytemuck::cast_slice(&src[..whole]);
-            let to: &mut [[u8; $n]] = bytemuck::cast_slice_mut(&mut dst[..whole]);
-            for (t, f) in to.iter_mut().zip(from) {
-                *t = <$t>::from_be_bytes(*f).to_ne_bytes();
-            }
-        }};
+    pulp::Arch::new().dispatch(Swap { src, dst, size });
+}
+
+/// The operation [`be_to_native`] dispatches.
+struct Swap<'a> {
+    src: &'a [u8],
+    dst: &'a mut [u8],
+    size: usize,
+}
+
+impl pulp::WithSimd for Swap<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        let Swap { src, dst, size } = self;
+        let whole = src.len() / size * size;
+        macro_rules! swap {
+            ($t:ty, $n:expr) => {{
+                // arrays of bytes have alignment 1: the casts always succeed
+                let from: &[[u8; $n]] = bytemuck::cast_slice(&src[..whole]);
+                let to: &mut [[u8; $n]] = bytemuck::cast_slice_mut(&mut dst[..whole]);
+                for (t, f) in to.iter_mut().zip(from) {
+                    *t = <$t>::from_be_bytes(*f).to_ne_bytes();
+                }
+            }};
+        }
+        match size {
+            2 => swap!(u16, 2),
+            4 => swap!(u32, 4),
+            8 => swap!(u64, 8),
+            _ => dst[..whole].copy_from_slice(&src[..whole]),
+        }
+        dst[whole..src.len()].copy_from_slice(&src[whole..]);
     }
-    match size {
-        2 => swap!(u16, 2),
-        4 => swap!(u32, 4),
-        8 => swap!(u64, 8),
-        _ => dst[..whole].copy_from_slice(&src[..whole]),
-    }
-    dst[whole..src.len()].copy_from_slice(&src[whole..]);
 }
 
 /// [`read_array`] of an input that may be gzip-compressed, as validation
@@ -770,6 +790,34 @@ mod tests {
             by_caller.len() >= 4,
             "the caller decoded only parts {by_caller:?} of 8"
         );
+    }
+
+    #[test]
+    fn the_swap_is_the_same_on_every_instruction_set() {
+        let src: Vec<u8> = (0..1000u32).map(|i| (i * 131 % 251) as u8).collect();
+        for size in [1usize, 2, 4, 8] {
+            for len in [0usize, 1, 7, 31, 32, 33, 64, 999, 1000] {
+                let want: Vec<u8> = src[..len]
+                    .chunks(size)
+                    .flat_map(|c| {
+                        let mut c = c.to_vec();
+                        if c.len() == size && cfg!(target_endian = "little") {
+                            c.reverse();
+                        }
+                        c
+                    })
+                    .collect();
+                for arch in [pulp::Arch::new(), pulp::Arch::Scalar] {
+                    let mut dst = vec![0u8; len];
+                    arch.dispatch(super::Swap {
+                        src: &src[..len],
+                        dst: &mut dst,
+                        size,
+                    });
+                    assert_eq!(dst, want, "{arch:?} size {size} len {len}");
+                }
+            }
+        }
     }
 
     #[test]
