@@ -259,7 +259,7 @@ def test_idxkit_needs_no_hypothesis_and_testing_says_it_does():
         "    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert "idxkit.testing needs hypothesis (pip install idxkit[testing])" in out
+    assert "idxkit.testing needs hypothesis (pip install 'idxkit[testing]')" in out
 
 
 def test_the_testing_extra_holds_the_hypothesis_the_tests_run_with():
