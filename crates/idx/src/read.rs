@@ -196,8 +196,22 @@ impl Short {
 /// chunk at a time into a page-aligned buffer that stays in the cache, and
 /// byte-swaps elements of `size` bytes from there into `out`.
 fn decode_stream<R: Read>(r: &mut R, out: &mut [u8], size: usize) -> Result<(), Short> {
-    let mut storage = vec![0u8; crate::CHUNK_LEN + buffer::PAGE];
-    let buf = buffer::page_aligned(&mut storage);
+    decode_stream_with(r, out, size, &mut Vec::new())
+}
+
+/// [`decode_stream`] through the buffer in `storage` (allocated on first
+/// use, then kept: one per thread of [`read_array_at`], whatever the
+/// number of parts it decodes).
+fn decode_stream_with<R: Read>(
+    r: &mut R,
+    out: &mut [u8],
+    size: usize,
+    storage: &mut Vec<u8>,
+) -> Result<(), Short> {
+    if storage.len() < crate::CHUNK_LEN + buffer::PAGE {
+        *storage = vec![0u8; crate::CHUNK_LEN + buffer::PAGE];
+    }
+    let buf = buffer::page_aligned(storage);
     let mut seen = 0usize;
     for part in out.chunks_mut(crate::CHUNK_LEN) {
         let k = crate::buffer::fill(r, &mut buf[..part.len()]).map_err(Short::Io)?;
@@ -366,13 +380,13 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     let start = header.header_len() as u64;
     let parts = (out.len() / min_part.max(1)).clamp(1, MAX_PARTS);
     let starts = part_starts(out.as_ptr().addr(), out.len(), parts, size, align);
-    let decode = |from: usize, part: &mut [u8]| -> Result<(), Short> {
+    let decode = |from: usize, part: &mut [u8], storage: &mut Vec<u8>| -> Result<(), Short> {
         let Some(bytes) = src.as_bytes() else {
             let mut r = Cursor {
                 src,
                 pos: start + from as u64,
             };
-            return decode_stream(&mut r, part, size);
+            return decode_stream_with(&mut r, part, size, storage);
         };
         // in memory: decoded from where it lies
         let at = usize::try_from(start).map_or(bytes.len(), |s| s.saturating_add(from));
@@ -406,6 +420,7 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     let queue = std::sync::Mutex::new(queue);
     let work = || {
         let mut done = Vec::new();
+        let mut storage = Vec::new(); // this thread's read buffer
         loop {
             // a poisoned lock means another worker panicked; that panic is
             // resumed when it is joined
@@ -416,7 +431,7 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
             let Some((i, from, part)) = next else {
                 return done;
             };
-            done.push((i, decode(from, part)));
+            done.push((i, decode(from, part, &mut storage)));
         }
     };
     let mut results: Vec<_> = starts.iter().map(|_| Ok(())).collect();
