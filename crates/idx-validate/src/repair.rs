@@ -128,7 +128,7 @@ pub fn fix_with(
 }
 
 fn io_err(what: &str, path: &Path, e: impl std::fmt::Display) -> String {
-    format!("{what} {}: {e}", path.display())
+    format!("{what} {}: {e}", idx_io::escape::path(path))
 }
 
 fn fix_file(
@@ -324,7 +324,7 @@ fn repair_file_with(
         Ok(report) => Ok(FileRepair { report, action }),
         Err((why, output)) => Err(RepairError::Write {
             before: Box::new(before),
-            why: format!("{why}; {} was left unchanged", path.display()),
+            why: format!("{why}; {} was left unchanged", idx_io::escape::path(path)),
             output,
         }),
     }
