@@ -63,21 +63,22 @@ pub(crate) fn to_native(py: Python<'_>, array: &Bound<'_, PyUntypedArray>) -> Py
     fn swap<T: numpy::Element + bytemuck::Pod>(
         py: Python<'_>,
         array: &Bound<'_, PyUntypedArray>,
+        t: ElementType,
     ) -> PyResult<()> {
         let a = array.cast::<PyArrayDyn<T>>()?;
         let mut rw = a.try_readwrite()?;
         let elems = rw
             .as_slice_mut()
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        py.detach(|| swap_parts(bytemuck::cast_slice_mut(elems), std::mem::size_of::<T>()));
+        py.detach(|| swap_parts(bytemuck::cast_slice_mut(elems), t));
         Ok(())
     }
     match idx_type(array) {
         Some(ElementType::U8 | ElementType::I8) => Ok(()),
-        Some(ElementType::I16) => swap::<i16>(py, array),
-        Some(ElementType::I32) => swap::<i32>(py, array),
-        Some(ElementType::F32) => swap::<f32>(py, array),
-        Some(ElementType::F64) => swap::<f64>(py, array),
+        Some(ElementType::I16) => swap::<i16>(py, array, ElementType::I16),
+        Some(ElementType::I32) => swap::<i32>(py, array, ElementType::I32),
+        Some(ElementType::F32) => swap::<f32>(py, array, ElementType::F32),
+        Some(ElementType::F64) => swap::<f64>(py, array, ElementType::F64),
         None => Err(unsupported(array)),
     }
 }
@@ -85,12 +86,13 @@ pub(crate) fn to_native(py: Python<'_>, array: &Bound<'_, PyUntypedArray>) -> Py
 /// Big-endian elements of `size` bytes to native order in place, in up to
 /// [`load_threads`] parts of whole elements (a part whose thread cannot be
 /// started is converted by the calling thread).
-fn swap_parts(bytes: &mut [u8], size: usize) {
+fn swap_parts(bytes: &mut [u8], t: ElementType) {
+    let size = t.size();
     let threads = load_threads().get();
     let parts = threads.min(bytes.len() / idx::MIN_BYTES_PER_THREAD).max(1);
     let per = bytes.len().div_ceil(parts).div_ceil(size) * size;
     if parts == 1 || per == 0 {
-        return swap_in_place(bytes, size);
+        return idx::payload_to_native(bytes, t);
     }
     std::thread::scope(|s| {
         let mut here = Vec::new();
@@ -102,7 +104,7 @@ fn swap_parts(bytes: &mut [u8], size: usize) {
             let (tx, rx) = std::sync::mpsc::channel::<&mut [u8]>();
             let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
                 if let Ok(p) = rx.recv() {
-                    swap_in_place(p, size);
+                    idx::payload_to_native(p, t);
                 }
             });
             match spawned {
@@ -115,45 +117,7 @@ fn swap_parts(bytes: &mut [u8], size: usize) {
             }
         }
         for part in here {
-            swap_in_place(part, size);
+            idx::payload_to_native(part, t);
         }
     });
-}
-
-/// Big-endian elements of `size` bytes (2, 4 or 8; other sizes are left
-/// as they are) to native order in place, compiled for the best
-/// instruction set the CPU has, chosen at run time (as the library's
-/// decode is: `pulp::Arch::dispatch`).
-fn swap_in_place(bytes: &mut [u8], size: usize) {
-    pulp::Arch::new().dispatch(SwapInPlace { bytes, size });
-}
-
-/// The operation [`swap_in_place`] dispatches.
-struct SwapInPlace<'a> {
-    bytes: &'a mut [u8],
-    size: usize,
-}
-
-impl pulp::WithSimd for SwapInPlace<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn with_simd<S: pulp::Simd>(self, _simd: S) {
-        let SwapInPlace { bytes, size } = self;
-        macro_rules! swap {
-            ($t:ty, $n:expr) => {{
-                // arrays of bytes have alignment 1: the cast always succeeds
-                let elems: &mut [[u8; $n]] = bytemuck::cast_slice_mut(bytes);
-                for e in elems {
-                    *e = <$t>::from_be_bytes(*e).to_ne_bytes();
-                }
-            }};
-        }
-        match size {
-            2 => swap!(u16, 2),
-            4 => swap!(u32, 4),
-            8 => swap!(u64, 8),
-            _ => {}
-        }
-    }
 }

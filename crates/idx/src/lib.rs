@@ -93,8 +93,8 @@ pub use gzip::{decoder as gzip_decoder, is_gzip};
 pub use header::{payload_len, Header, MAGIC_LEN, MAX_HEADER_LEN};
 pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
 pub use read::{
-    read_array, read_array_at, read_array_into, read_header, read_input, ReadAt, ReadError,
-    MIN_BYTES_PER_THREAD,
+    payload_to_native, read_array, read_array_at, read_array_into, read_header, read_input, ReadAt,
+    ReadError, MIN_BYTES_PER_THREAD,
 };
 pub use rules::{Rule, Severity, RETIRED};
 pub use sniff::SNIFF_LEN;

@@ -192,36 +192,75 @@ impl Short {
     }
 }
 
-/// Reads `out.len()` payload bytes from `r` a [`CHUNK_LEN`](crate::CHUNK_LEN)
-/// chunk at a time into a page-aligned buffer that stays in the cache, and
-/// byte-swaps elements of `size` bytes from there into `out`.
+/// Reads `out.len()` payload bytes from `r` straight into `out`, a
+/// [`CHUNK_LEN`](crate::CHUNK_LEN) chunk at a time, and byte-swaps each
+/// chunk's elements of `size` bytes in place while it is still in the
+/// cache: one copy, the kernel's.
 fn decode_stream<R: Read>(r: &mut R, out: &mut [u8], size: usize) -> Result<(), Short> {
-    decode_stream_with(r, out, size, &mut Vec::new())
-}
-
-/// [`decode_stream`] through the buffer in `storage` (allocated on first
-/// use, then kept: one per thread of [`read_array_at`], whatever the
-/// number of parts it decodes).
-fn decode_stream_with<R: Read>(
-    r: &mut R,
-    out: &mut [u8],
-    size: usize,
-    storage: &mut Vec<u8>,
-) -> Result<(), Short> {
-    if storage.len() < crate::CHUNK_LEN + buffer::PAGE {
-        *storage = vec![0u8; crate::CHUNK_LEN + buffer::PAGE];
-    }
-    let buf = buffer::page_aligned(storage);
     let mut seen = 0usize;
     for part in out.chunks_mut(crate::CHUNK_LEN) {
-        let k = crate::buffer::fill(r, &mut buf[..part.len()]).map_err(Short::Io)?;
-        be_to_native(&buf[..k], &mut part[..k], size);
+        let k = crate::buffer::fill(r, part).map_err(Short::Io)?;
+        swap_in_place(&mut part[..k], size);
         seen += k;
         if k < part.len() {
             return Err(Short::End(seen));
         }
     }
     Ok(())
+}
+
+/// Converts a payload's elements of type `t`, big-endian as stored, to
+/// native byte order in place (nothing to do for `u8` and `i8`; a partial
+/// element at the end, which no whole payload has, is left as it is).
+/// For a payload read by other means (`readinto`, a memory map copied
+/// out): the conversion [`read_array_into`] makes as it reads, compiled
+/// for the best instruction set the CPU has, chosen at run time.
+///
+/// ```
+/// let mut bytes = [0x3f, 0x80, 0x00, 0x00]; // 1.0f32, big-endian
+/// idx::payload_to_native(&mut bytes, idx::ElementType::F32);
+/// assert_eq!(f32::from_ne_bytes(bytes), 1.0);
+/// ```
+pub fn payload_to_native(bytes: &mut [u8], t: crate::ElementType) {
+    swap_in_place(bytes, t.size());
+}
+
+/// Big-endian elements of `size` bytes to native order in place.
+fn swap_in_place(bytes: &mut [u8], size: usize) {
+    if size > 1 {
+        pulp::Arch::new().dispatch(SwapInPlace { bytes, size });
+    }
+}
+
+/// The operation [`swap_in_place`] dispatches.
+struct SwapInPlace<'a> {
+    bytes: &'a mut [u8],
+    size: usize,
+}
+
+impl pulp::WithSimd for SwapInPlace<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        let SwapInPlace { bytes, size } = self;
+        let whole = bytes.len() / size * size;
+        macro_rules! swap {
+            ($t:ty, $n:expr) => {{
+                // arrays of bytes have alignment 1: the cast always succeeds
+                let elems: &mut [[u8; $n]] = bytemuck::cast_slice_mut(&mut bytes[..whole]);
+                for e in elems {
+                    *e = <$t>::from_be_bytes(*e).to_ne_bytes();
+                }
+            }};
+        }
+        match size {
+            2 => swap!(u16, 2),
+            4 => swap!(u32, 4),
+            8 => swap!(u64, 8),
+            _ => {}
+        }
+    }
 }
 
 /// The payload's length, when `out` holds exactly that many bytes; an
@@ -324,9 +363,9 @@ pub const MIN_BYTES_PER_THREAD: usize = 4 << 20;
 /// contiguous parts of at least [`MIN_BYTES_PER_THREAD`] (at most 256 of
 /// them, starting on huge-page boundaries of `out`), handed out one at a
 /// time to the calling thread and up to `threads - 1` threads of its own,
-/// each decoding through a cache-resident
-/// [`CHUNK_LEN`](crate::CHUNK_LEN) buffer (bytes in memory are decoded
-/// from where they lie) straight into its part of `out`. A thread that
+/// each reading straight into its part of `out` and converting it in
+/// place a [`CHUNK_LEN`](crate::CHUNK_LEN) chunk at a time (bytes in
+/// memory are decoded from where they lie). A thread that
 /// cannot be started, or that the scheduler holds back, leaves its parts
 /// to the others. Then it checks that the source ends after the payload.
 /// The same input gives the same result and the same errors as
@@ -347,7 +386,7 @@ pub const MIN_BYTES_PER_THREAD: usize = 4 << 20;
 /// `out` is not `header.payload_len()` bytes long.
 ///
 /// # Allocation
-/// `out` is the caller's; each thread has a fixed `CHUNK_LEN` buffer.
+/// `out` is the caller's; nothing else is allocated but the threads.
 pub fn read_array_at<S: ReadAt + ?Sized>(
     src: &S,
     header: &Header,
@@ -380,13 +419,13 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     let start = header.header_len() as u64;
     let parts = (out.len() / min_part.max(1)).clamp(1, MAX_PARTS);
     let starts = part_starts(out.as_ptr().addr(), out.len(), parts, size, align);
-    let decode = |from: usize, part: &mut [u8], storage: &mut Vec<u8>| -> Result<(), Short> {
+    let decode = |from: usize, part: &mut [u8]| -> Result<(), Short> {
         let Some(bytes) = src.as_bytes() else {
             let mut r = Cursor {
                 src,
                 pos: start + from as u64,
             };
-            return decode_stream_with(&mut r, part, size, storage);
+            return decode_stream(&mut r, part, size);
         };
         // in memory: decoded from where it lies
         let at = usize::try_from(start).map_or(bytes.len(), |s| s.saturating_add(from));
@@ -420,7 +459,6 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     let queue = std::sync::Mutex::new(queue);
     let work = || {
         let mut done = Vec::new();
-        let mut storage = Vec::new(); // this thread's read buffer
         loop {
             // a poisoned lock means another worker panicked; that panic is
             // resumed when it is joined
@@ -431,7 +469,7 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
             let Some((i, from, part)) = next else {
                 return done;
             };
-            done.push((i, decode(from, part, &mut storage)));
+            done.push((i, decode(from, part)));
         }
     };
     let mut results: Vec<_> = starts.iter().map(|_| Ok(())).collect();
@@ -830,6 +868,12 @@ mod tests {
                         size,
                     });
                     assert_eq!(dst, want, "{arch:?} size {size} len {len}");
+                    let mut in_place = src[..len].to_vec();
+                    arch.dispatch(super::SwapInPlace {
+                        bytes: &mut in_place,
+                        size,
+                    });
+                    assert_eq!(in_place, want, "in place: {arch:?} size {size} len {len}");
                 }
             }
         }
