@@ -83,7 +83,7 @@ pub fn classes<'a>(cases: &'a [Case], reports: &[&'a Report]) -> Vec<Class<'a>> 
                         rules: vec![],
                         cases: vec![],
                     });
-                    out.last_mut().expect("just pushed")
+                    out.last_mut().expect("just pushed") // invariant: pushed on the line above; no input reaches it
                 }
             };
             k.cases.push((c, o));

@@ -290,6 +290,9 @@ pub(crate) fn check_reader(
         let arg = match pass_as {
             "path" => {
                 let p = dir.path().join(case.file_name());
+                // a scratch copy of a corpus case in this call's own
+                // temporary folder, for the reader under test: not an
+                // output, so written directly (as the runner's scratch is)
                 std::fs::write(&p, &case.bytes).map_err(|e| os_error(py, &e, Some(&p)))?;
                 p.into_pyobject(py)?.into_any()
             }

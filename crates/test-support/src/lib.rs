@@ -6,6 +6,10 @@
 //! crate, `tests/it/main.rs`, whose `support` module holds what only that
 //! package needs (such as the path of its own binary: `env!("CARGO_BIN_EXE_…")`
 //! exists only in the package's own integration tests, so it is passed in).
+//!
+//! Test code only: every `unwrap` here is on the test's own files, data or
+//! child process, and a failure is the calling test's failure (never
+//! reached from a user's input).
 
 use std::ffi::OsStr;
 use std::io::{Read, Write};
@@ -30,7 +34,7 @@ pub fn mnist_dir() -> PathBuf {
         "the MNIST files are expected at {}",
         p.display()
     );
-    p.canonicalize().unwrap()
+    p.canonicalize().unwrap() // ok: test helper
 }
 
 /// One of the real MNIST files, by name (see [`mnist_dir`]).
@@ -40,8 +44,8 @@ pub fn mnist(name: &str) -> PathBuf {
 
 fn gzip_level(bytes: &[u8], level: flate2::Compression) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), level);
-    e.write_all(bytes).unwrap();
-    e.finish().unwrap()
+    e.write_all(bytes).unwrap(); // ok: test helper
+    e.finish().unwrap() // ok: test helper
 }
 
 /// `bytes` as one gzip member, at the default compression level.
@@ -71,7 +75,7 @@ pub fn gunzip(bytes: &[u8]) -> Vec<u8> {
 
 /// The decompressed bytes of the gzip file at `path`.
 pub fn gunzip_file(path: &Path) -> Vec<u8> {
-    gunzip(&std::fs::read(path).unwrap())
+    gunzip(&std::fs::read(path).unwrap()) // ok: test helper
 }
 
 /// What a finished command gave.
@@ -155,7 +159,7 @@ impl Cmd {
     /// Runs the command to its end.
     pub fn out(mut self) -> Out {
         let Some(data) = self.stdin else {
-            return self.command.stdin(Stdio::null()).output().unwrap().into();
+            return self.command.stdin(Stdio::null()).output().unwrap().into(); // ok: test helper
         };
         let mut child = self
             .command
@@ -163,13 +167,13 @@ impl Cmd {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .unwrap();
-        let mut input = child.stdin.take().unwrap();
+            .unwrap(); // ok: test helper
+        let mut input = child.stdin.take().unwrap(); // ok: test helper
         let feeder = std::thread::spawn(move || {
             let _ = input.write_all(&data); // a command may stop reading early
         });
-        let o = child.wait_with_output().unwrap();
-        feeder.join().unwrap();
+        let o = child.wait_with_output().unwrap(); // ok: test helper
+        feeder.join().unwrap(); // ok: test helper
         o.into()
     }
 }
