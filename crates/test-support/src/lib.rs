@@ -11,6 +11,8 @@
 //! child process, and a failure is the calling test's failure (never
 //! reached from a user's input).
 
+pub mod payloads;
+
 use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
