@@ -146,9 +146,11 @@ fn sarif_rules_carry_the_whole_spec_section() {
         let spec = idx_validate::explain(id).unwrap();
         assert_eq!(text, spec.trim(), "{id}");
         assert!(text.contains("Severity:"), "{id}");
-        assert!(
-            r.get("helpUri").is_none(),
-            "{id}: no link without --spec-url"
+        // without --spec-url, the rule's page on the documentation site
+        assert_eq!(
+            r["helpUri"].as_str(),
+            Some(idx_validate::rule_url(idx::Rule::find(id).unwrap()).as_str()),
+            "{id}"
         );
     }
 }
