@@ -13,6 +13,7 @@ mod fix;
 mod formats;
 mod names;
 mod polish;
+mod readme;
 mod rule_pages;
 mod run;
 mod snapshots;
