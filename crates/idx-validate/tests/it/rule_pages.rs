@@ -65,8 +65,8 @@ const WRITERS: &[(&str, &str)] = &[
 /// (the rule is about names), in a scratch directory.
 const RENAMED: &[(&str, &str, &str)] = &[(
     "IDX503",
-    "corpus/valid/valid-u8-rank3.idx",
-    "train-labels-idx1-ubyte",
+    "corpus/valid/valid-u8-rank2.idx",
+    "train-images-idx3-ubyte",
 )];
 
 /// Bytes shown in hex in full up to this size; the first `HEX_HEAD` beyond.
@@ -92,8 +92,9 @@ struct Example {
     /// (`None`: the repository root).
     args: Vec<String>,
     dir: Option<(tempfile::TempDir, String)>,
-    /// The rules of the case.
+    /// The rules of the case, and its verdict.
     rules: Vec<String>,
+    verdict: String,
     size: u64,
 }
 
@@ -130,6 +131,7 @@ fn corpus_examples() -> Vec<Example> {
             args,
             dir: None,
             rules: strings(&m["rules"]),
+            verdict: m["verdict"].as_str().unwrap().into(),
             size,
         });
     }
@@ -156,6 +158,7 @@ fn corpus_examples() -> Vec<Example> {
             args,
             dir: None,
             rules: strings(&m["rules"]),
+            verdict: m["verdict"].as_str().unwrap().into(),
             size,
         });
     }
@@ -195,11 +198,15 @@ fn renamed_example(code: &str) -> Option<Example> {
     let size = std::fs::metadata(root().join(src)).unwrap().len();
     Some(Example {
         id: src.to_string(),
-        description: format!("the corpus file `{src}` saved as `{name}`"),
+        description: format!(
+            "no corpus case shows this rule (it is about file names): the corpus \
+             file `{src}` saved as `{name}`"
+        ),
         files: vec![(name.to_string(), root().join(src))],
         args: vec![name.to_string()],
         dir: Some((t, name.to_string())),
         rules: vec![code.to_string()],
+        verdict: "valid".into(),
         size,
     })
 }
@@ -309,10 +316,22 @@ fn right(status: &str) -> bool {
 
 /// "Who gets it wrong": the matrix's results on every case naming `code`.
 fn who(code: &str, all: &[Example], m: &Matrix) -> String {
-    let cases: Vec<&Example> = all
+    // the cases that break this rule alone, when there are any: a reader
+    // that mishandles a case breaking several rules is not telling which
+    let naming: Vec<&Example> = all
         .iter()
         .filter(|e| e.rules.iter().any(|r| r == code) && m.cases.contains_key(&e.id))
         .collect();
+    let alone: Vec<&Example> = naming
+        .iter()
+        .copied()
+        .filter(|e| e.rules.len() == 1)
+        .collect();
+    let (cases, how) = if alone.is_empty() {
+        (naming, "name this rule")
+    } else {
+        (alone, "show this rule alone")
+    };
     if cases.is_empty() {
         return "The [conformance matrix](../matrix.md) runs readers and writers on one \
                 file at a time, without validator options: it runs none on this rule's \
@@ -365,20 +384,34 @@ fn who(code: &str, all: &[Example], m: &Matrix) -> String {
         wrong.push(format!("- {label}: {}", parts.join("; ")));
     }
     let n = cases.len();
+    let (noun, it) = if n == 1 {
+        ("case", "it")
+    } else {
+        ("cases", "them")
+    };
+    let how = if n == 1 {
+        how.replace("show", "shows").replace("name ", "names ")
+    } else {
+        how.to_string()
+    };
+    let portable = cases.iter().all(|e| e.verdict == "implementation-defined");
+    let what = if portable {
+        format!(
+            "reject or misread {it} (implementation-defined cases: valid bytes that \
+             readers treat differently, which is what this rule warns about)"
+        )
+    } else {
+        format!("do not read {it} as the spec says")
+    };
     let mut s = format!(
-        "{} corpus {} this rule; in the [conformance matrix](../matrix.md) the \
-         implementations below get {} wrong (statuses as in \
-         [the corpus README](../../corpus/README.md#statuses)):\n\n",
-        n,
-        if n == 1 { "case names" } else { "cases name" },
-        if n == 1 { "it" } else { "some of them" },
+        "{n} corpus {noun} {how}; in the [conformance matrix](../matrix.md) the \
+         implementations below {what} (statuses as in \
+         [the corpus README](../../corpus/README.md#statuses)):\n\n"
     );
     if wrong.is_empty() {
         s = format!(
-            "{n} corpus {} this rule, and every implementation in the \
-             [conformance matrix](../matrix.md) reads {} as the spec says.\n",
-            if n == 1 { "case names" } else { "cases name" },
-            if n == 1 { "it" } else { "them" },
+            "{n} corpus {noun} {how}, and every implementation in the \
+             [conformance matrix](../matrix.md) reads {it} as the spec says.\n"
         );
     } else {
         for w in &wrong {
@@ -468,16 +501,20 @@ fn page(rule: idx::Rule, all: &[Example], m: &Matrix) -> String {
         }
     };
     let _ = writeln!(s, "\n## Example\n");
-    let (what, bytes) = if ex.dir.is_some() {
-        (ex.description.clone(), ex.size)
-    } else {
-        (format!("`{}`: {}", ex.id, ex.description), ex.size)
-    };
-    let _ = writeln!(
-        s,
-        "The smallest corpus example, {what} ({bytes} {}):\n",
-        if bytes == 1 { "byte" } else { "bytes" }
+    let bytes = format!(
+        "{} {}",
+        ex.size,
+        if ex.size == 1 { "byte" } else { "bytes" }
     );
+    if ex.dir.is_some() {
+        let _ = writeln!(s, "An example: {} ({bytes}):\n", ex.description);
+    } else {
+        let _ = writeln!(
+            s,
+            "The smallest corpus example, `{}`: {} ({bytes}):\n",
+            ex.id, ex.description
+        );
+    }
     for (shown, path) in &ex.files {
         let b = std::fs::read(path).unwrap();
         let _ = writeln!(s, "`{shown}`:\n\n```text");
