@@ -115,12 +115,21 @@ def on_page_markdown(markdown, page, config, files):
     return "".join(out)
 
 
+COMMAND = "build"
+
+
+def on_startup(command, dirty):
+    global COMMAND
+    COMMAND = command
+
+
 def on_config(config):
     # the site's URL is the workspace's `homepage` (Cargo.toml), the base of
     # every rule link the tools print; refuse to build a site that disagrees
+    # (`mkdocs serve` puts its own address there)
     cargo = (ROOT / "Cargo.toml").read_text()
     m = re.search(r'^homepage\s*=\s*"([^"]+)"', cargo, re.M)
-    if not m or m.group(1) != config["site_url"]:
+    if COMMAND != "serve" and (not m or m.group(1) != config["site_url"]):
         raise PluginError(f"mkdocs.yml site_url {config['site_url']!r} is not Cargo.toml's homepage")
     m = re.search(r'^repository\s*=\s*"([^"]+)"', cargo, re.M)
     if not m or m.group(1) != config["repo_url"].rstrip("/"):
