@@ -40,6 +40,9 @@ pub(crate) struct PayloadLinter {
     /// Whether the non-finite lint (IDX502) runs (the byte-order test
     /// always does).
     non_finite_lint: bool,
+    /// The bytes fed are native-order elements decoded from the stored
+    /// order: each scored element is turned back into its stored bytes.
+    swap: bool,
     /// Non-zero elements outside the sample still to score.
     extra_left: u64,
     // non-finite
@@ -62,11 +65,28 @@ impl PayloadLinter {
             elements: 0,
             scorer: byteorder::Scorer::new(dtype),
             non_finite_lint: non_finite,
+            swap: false,
             extra_left: EXTRA_ELEMENTS,
             nan: 0,
             inf: 0,
             first_non_finite: None,
             arch: pulp::Arch::new(),
+        }
+    }
+
+    /// The byte-order test alone, fed elements already decoded into native
+    /// byte order from a payload stored in `stored` order: it scores each
+    /// element as stored, so the score is the one validation gives the
+    /// stored payload. Only the scored elements are converted back.
+    pub fn for_native(dtype: ElementType, start: u64, stored: ByteOrder) -> Self {
+        let native = if cfg!(target_endian = "little") {
+            ByteOrder::Little
+        } else {
+            ByteOrder::Big
+        };
+        PayloadLinter {
+            swap: native != stored,
+            ..PayloadLinter::new(dtype, start, false)
         }
     }
 
@@ -175,9 +195,18 @@ impl PayloadLinter {
     /// of them when `sampled`, else non-zero ones while `extra_left` lasts,
     /// skipping runs of zero bytes 64 at a time.
     fn score<const N: usize>(&mut self, bytes: &[u8], first: u64, sampled: bool) {
+        let swap = self.swap;
+        let stored = |c: &[u8]| -> [u8; N] {
+            let mut e = [0u8; N];
+            e.copy_from_slice(c);
+            if swap {
+                e.reverse();
+            }
+            e
+        };
         if sampled {
             for (k, c) in bytes.chunks_exact(N).enumerate() {
-                self.scorer.element::<N>(first + k as u64, c);
+                self.scorer.element::<N>(first + k as u64, &stored(c));
             }
             return;
         }
@@ -192,7 +221,8 @@ impl PayloadLinter {
             for (k, c) in run.chunks_exact(N).enumerate() {
                 if c.iter().any(|&b| b != 0) && self.extra_left > 0 {
                     self.extra_left -= 1;
-                    self.scorer.element::<N>(first + (j * per + k) as u64, c);
+                    self.scorer
+                        .element::<N>(first + (j * per + k) as u64, &stored(c));
                 }
             }
         }
