@@ -348,6 +348,14 @@ pub trait ReadAt: Sync {
     /// The source's own errors.
     fn len(&self) -> io::Result<u64>;
 
+    /// True when the source holds no byte.
+    ///
+    /// # Errors
+    /// The source's own errors.
+    fn is_empty(&self) -> io::Result<bool> {
+        Ok(self.len()? == 0)
+    }
+
     /// The whole source when it is bytes in memory, which
     /// [`read_array_at`] then decodes from directly, without a copy
     /// through its buffer; `None` (the default) for any other source. When
