@@ -829,6 +829,10 @@ mod tests {
     struct Recorded<'a>(&'a [u8], Mutex<HashSet<std::thread::ThreadId>>);
 
     impl ReadAt for Recorded<'_> {
+        fn len(&self) -> std::io::Result<u64> {
+            Ok(self.0.len() as u64)
+        }
+
         fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
             self.1
                 .lock()
@@ -893,6 +897,10 @@ mod tests {
     }
 
     impl ReadAt for HeldBack<'_> {
+        fn len(&self) -> std::io::Result<u64> {
+            Ok(self.bytes.len() as u64)
+        }
+
         fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
             let me = std::thread::current().id();
             let first = {
