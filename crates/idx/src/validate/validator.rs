@@ -306,6 +306,10 @@ impl Validator {
             tail: self.tail[TAIL_LEN - kept..].to_vec(),
             head: self.prefix,
             labels: self.labels.map(LabelScanner::finish),
+            byte_order: self
+                .linter
+                .as_ref()
+                .and_then(PayloadLinter::byte_order_score),
         };
         attach(&mut report, starts_with_idx_magic(&self.trailing_head));
         report

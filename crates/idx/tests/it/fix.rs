@@ -131,16 +131,8 @@ fn technical_report_writer_is_repaired_exactly_for_every_type() {
 
 #[test]
 fn stated_little_endian_is_exact_without_the_lint() {
-    // random-looking data: the lint cannot tell, the statement can
-    let a = Array::new(
-        vec![40],
-        Data::I32(
-            (0..40)
-                .map(|i: i32| i.wrapping_mul(0x9e37_79b9u32 as i32))
-                .collect(),
-        ),
-    )
-    .unwrap();
+    // five distinct labels: too few for the lint, the statement decides
+    let a = Array::new(vec![6], Data::I32(vec![3, 1, 4, 1, 5, 9])).unwrap();
     let written = tech_report_writer(&a);
     assert!(validate(&written).findings.is_empty());
     let (report, out) = repair_bytes(&written, &stated_little());
@@ -148,6 +140,37 @@ fn stated_little_endian_is_exact_without_the_lint() {
     assert_eq!(report.applied.len(), 1);
     assert_eq!(report.applied[0].rule, None);
     assert_eq!(report.applied[0].fix.applicability, Applicability::Safe);
+    // and a second run swaps nothing back
+    let (again, out2) = repair_bytes(&out, &stated_little());
+    assert!(again.applied.is_empty(), "{:?}", again.applied);
+    assert_eq!(out2, out);
+    assert_eq!(again.declined.len(), 1, "{:?}", again.declined);
+}
+
+/// A byte order stated little-endian that the payload contradicts is not
+/// applied (and never called safe): a correct big-endian f32 file of
+/// normal values, certain big-endian, is left as it is, with the reason.
+#[test]
+fn a_contradicted_statement_is_declined_not_applied() {
+    let mut state = 7u64;
+    let v: Vec<f32> = (0..1000)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 4.0
+        })
+        .collect();
+    let good = to_bytes(&Array::new(vec![1000], Data::F32(v)).unwrap()).unwrap();
+    let (report, out) = repair_bytes(&good, &stated_little());
+    assert!(report.applied.is_empty(), "{:?}", report.applied);
+    assert_eq!(out, good);
+    assert_eq!(report.declined.len(), 1);
+    assert!(
+        report.declined[0].contains("beyond reasonable doubt"),
+        "{:?}",
+        report.declined
+    );
 }
 
 #[test]
@@ -569,5 +592,83 @@ fn a_byte_swapped_header_says_whether_the_payload_is_swapped_too() {
             hint.contains("reads big-endian") && hint.contains("only the header"),
             "{t}: {hint}"
         );
+    }
+}
+
+/// Every fix, on every corpus file and on every kind of the byte-order
+/// benchmark written both ways: `--fix` twice equals `--fix` once, and a
+/// repair that leaves the header fields alone never makes a file report
+/// IDX501 that did not (a stated swap only when the payload reads more
+/// plausibly little-endian, the lint's swap only when it is likely).
+#[test]
+fn fixes_are_idempotent_and_never_add_idx501_on_the_corpus_and_the_benchmark() {
+    use test_support::payloads::{big_endian, little_endian_twin, Kind};
+    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
+    for dir in ["valid", "invalid", "implementation-defined"] {
+        let d = test_support::root().join("corpus").join(dir);
+        let mut names: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        names.sort();
+        for p in names {
+            let n = p.file_name().unwrap().to_string_lossy().to_string();
+            if n.ends_with(".idx") || n.ends_with(".gz") {
+                inputs.push((n, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    for &kind in Kind::ALL {
+        for &t in kind.types() {
+            let be = big_endian(kind, t, 300, 5);
+            let n = (be.len() / t.size()) as u32;
+            for (order, payload) in [("be", be.clone()), ("le", little_endian_twin(t, &be))] {
+                let mut f = vec![0, 0, t.code(), 1];
+                f.extend_from_slice(&n.to_be_bytes());
+                f.extend_from_slice(&payload);
+                inputs.push((format!("{} {} {order}", kind.label(), t.name()), f));
+            }
+        }
+    }
+    assert!(inputs.len() > 300, "{}", inputs.len());
+    let options = [
+        FixOptions::default(),
+        unsafe_fixes(),
+        stated_little(),
+        stated_little().with_unsafe_fixes(true),
+        FixOptions::default().with_assume_byte_order(Some(ByteOrder::Big)),
+    ];
+    let has_501 = |b: &[u8]| {
+        idx::validate_with(b, &idx::Options::default().with_decompress(true))
+            .findings
+            .iter()
+            .any(|f| f.rule == Rule::LikelyLittleEndian)
+    };
+    for (name, bytes) in &inputs {
+        for opts in &options {
+            let (first, once) = repair_bytes(bytes, opts);
+            // a rewritten type, rank or dimension list: the next run looks
+            // at the payload under the new header (spec 10.5)
+            let header_rewritten = first.applied.iter().any(|a| {
+                a.fix
+                    .edits
+                    .iter()
+                    .any(|e| matches!(e, Edit::Replace { offset, .. } if *offset >= 2))
+            });
+            if !header_rewritten {
+                let (_, twice) = repair_bytes(&once, opts);
+                assert!(
+                    twice == once,
+                    "{name}: a second repair changed the file ({opts:?})"
+                );
+                if !has_501(bytes) {
+                    assert!(
+                        !has_501(&once),
+                        "{name}: the repair added IDX501 ({opts:?})"
+                    );
+                }
+            }
+        }
     }
 }
