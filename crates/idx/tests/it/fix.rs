@@ -672,3 +672,136 @@ fn fixes_are_idempotent_and_never_add_idx501_on_the_corpus_and_the_benchmark() {
         }
     }
 }
+
+fn with_header(code: u8, dims: &[u32], payload: &[u8]) -> Vec<u8> {
+    let mut b = vec![0, 0, code, dims.len() as u8];
+    for d in dims {
+        b.extend_from_slice(&d.to_be_bytes());
+    }
+    b.extend_from_slice(payload);
+    b
+}
+
+/// An element-width mismatch the hint diagnoses gets the fix the hint
+/// names, the type code with the same dimensions, never a truncation: the
+/// repaired file holds the writer's array. A width IDX has no type for
+/// (64-bit integers) gets no fix at all.
+#[test]
+fn a_width_mismatch_gets_the_type_code_the_hint_names() {
+    let vals: Vec<f64> = (0..12).map(|i| f64::from(i) * 0.75 - 2.0).collect();
+    let f64_be: Vec<u8> = vals.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let f64_le: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let want = to_bytes(&Array::new(vec![3, 4], Data::F64(vals.clone())).unwrap()).unwrap();
+    let i32s: Vec<i32> = (0..20).map(|i| i % 10).collect();
+    let i32_be: Vec<u8> = i32s.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let want_i32 = to_bytes(&Array::new(vec![20], Data::I32(i32s)).unwrap()).unwrap();
+    let f32s: Vec<f32> = (0..12).map(|i| i as f32 * 0.5 + 1.0).collect();
+    let f32_be: Vec<u8> = f32s.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let want_f32 = to_bytes(&Array::new(vec![3, 4], Data::F32(f32s)).unwrap()).unwrap();
+    for (name, bytes, want) in [
+        ("f64 under f32", with_header(0x0d, &[3, 4], &f64_be), &want),
+        (
+            "little-endian f64 under f32",
+            with_header(0x0d, &[3, 4], &f64_le),
+            &want,
+        ),
+        (
+            "i32 labels under u8",
+            with_header(0x08, &[20], &i32_be),
+            &want_i32,
+        ),
+        (
+            "f32 under f64",
+            with_header(0x0e, &[3, 4], &f32_be),
+            &want_f32,
+        ),
+    ] {
+        let r = validate(&bytes);
+        let f = r
+            .findings
+            .iter()
+            .find(|f| matches!(f.rule, Rule::TrailingBytes | Rule::TruncatedPayload))
+            .unwrap();
+        let fix = f.fix.as_ref().unwrap_or_else(|| panic!("{name}: no fix"));
+        assert_eq!(fix.applicability, Applicability::Unsafe, "{name}");
+        assert!(
+            fix.description.starts_with("change the element type"),
+            "{name}: {}",
+            fix.description
+        );
+        assert!(
+            !fix.edits.iter().any(|e| matches!(e, Edit::Delete { .. })),
+            "{name}: a truncation"
+        );
+        let out = fixed(&bytes, &unsafe_fixes());
+        assert_eq!(&out, want, "{name}");
+        assert!(
+            validate(&out).findings.is_empty(),
+            "{name}: {:?}",
+            validate(&out).findings
+        );
+    }
+    let i64s: Vec<u8> = (0..10i64).flat_map(|v| v.to_le_bytes()).collect();
+    let r = validate(&with_header(0x08, &[10], &i64s));
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::TrailingBytes)
+        .unwrap();
+    assert!(f
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("no 64-bit integer type"));
+    assert!(f.fix.is_none(), "{:?}", f.fix);
+}
+
+/// The width hint reads the payload's first non-zero words: a sparse
+/// payload that starts with zeros is judged on its values, not on its
+/// first 1024 bytes.
+#[test]
+fn the_width_hint_sees_a_sparse_payload_past_its_zeros() {
+    let mut vals = vec![0f64; 600];
+    for (k, i) in [300usize, 350, 420, 480, 555, 599].iter().enumerate() {
+        vals[*i] = 1.5 + k as f64;
+    }
+    let payload: Vec<u8> = vals.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let bytes = with_header(0x0d, &[600], &payload);
+    let r = validate(&bytes);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::TrailingBytes)
+        .unwrap();
+    assert!(
+        f.hint
+            .as_deref()
+            .unwrap_or_default()
+            .contains("f64 values written under an f32 header"),
+        "{:?}",
+        f.hint
+    );
+}
+
+/// Dimensions stored little-endian that overflow the size: the hint also
+/// says whether the payload is little-endian too (its first bytes scored).
+#[test]
+fn little_endian_dimensions_say_whether_the_payload_is_swapped_too() {
+    let vals: Vec<f32> = (0..256).map(|i| i as f32 * 0.5 + 1.0).collect();
+    let mut b = vec![0, 0, 0x0d, 2];
+    b.extend_from_slice(&16u32.to_le_bytes());
+    b.extend_from_slice(&16u32.to_le_bytes());
+    let le: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let be: Vec<u8> = vals.iter().flat_map(|v| v.to_be_bytes()).collect();
+    for (payload, says) in [(le, "little-endian too"), (be, "reads big-endian")] {
+        let mut f = b.clone();
+        f.extend_from_slice(&payload);
+        let r = validate(&f);
+        let h = r
+            .findings
+            .iter()
+            .find_map(|f| f.hint.as_deref().filter(|h| h.contains("byte-swapped")))
+            .unwrap_or_else(|| panic!("{:?}", r.findings));
+        assert!(h.contains(says), "{h}");
+    }
+}
