@@ -74,7 +74,7 @@ fn invalid(f: Finding) -> ReadError {
 pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
     let h = read_header(&mut r)?;
     let a = read_payload_array(&mut r, &h, ByteOrder::Big)?;
-    crate::reader::verdict(&h, &native_bytes(a.data()), ByteOrder::Big, None)?;
+    crate::reader::verdict(&h, native_bytes(a.data()), ByteOrder::Big, None)?;
     Ok(a)
 }
 
