@@ -232,6 +232,7 @@ pub fn run_implementation(
                 persistent,
                 timeout: Duration::from_secs_f64(d.timeout.unwrap_or(10.0).max(0.001)),
                 memory_mib: Some(d.memory_mib.unwrap_or(4096)),
+                startup: runner::STARTUP_MIN,
             },
             run: vec![],
             skip: vec![],

@@ -101,6 +101,7 @@ pub(crate) fn differential_command(a: DiffArgs) -> ExitCode {
                 persistent,
                 timeout: Duration::from_secs_f64(timeout),
                 memory_mib: Some(d.memory_mib.unwrap_or(4096)),
+                startup: runner::STARTUP_MIN,
             },
         });
         versions.push((d.name.clone(), matrix::probe_version(d, &places)));

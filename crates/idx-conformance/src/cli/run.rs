@@ -41,9 +41,16 @@ pub(crate) struct RunArgs {
     #[arg(long, default_value_t = 4096)]
     memory_mib: u64,
     /// The command is a persistent adapter: started once, one request per
-    /// line on stdin, one answer per line (protocol 2, corpus/README.md).
+    /// line on stdin, one answer per line (protocol 3, or 2,
+    /// corpus/README.md).
     #[arg(long)]
     persistent: bool,
+    /// The least time a persistent adapter's start-up (its ready line) is
+    /// given, in seconds; it gets the larger of this and --timeout, and is
+    /// started once more with 3 times --timeout (or this) before it counts
+    /// as a timeout.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    startup_timeout: f64,
     /// Run only cases whose ID matches (repeatable).
     #[arg(long = "run", value_name = "GLOB")]
     run: Vec<String>,
@@ -109,6 +116,7 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
             persistent: a.persistent,
             timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
             memory_mib: (a.memory_mib > 0).then_some(a.memory_mib),
+            startup: Duration::from_secs_f64(a.startup_timeout.max(0.001)),
         },
         run: a.run,
         skip: a.skip,
