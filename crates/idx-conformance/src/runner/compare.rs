@@ -105,11 +105,11 @@ pub fn compare(expected: &Content, got: &Content) -> Result<(), Mismatch> {
             ""
         };
         return Err(plain(format!(
-            "shape {} instead of {} ({}, {} elements instead of {}{same})",
+            "shape {} instead of {} ({}, {} instead of {}{same})",
             shape_text(&got.shape),
             shape_text(&expected.shape),
             got.dtype.name(),
-            got.values.len(),
+            count(got.values.len(), "element"),
             expected.values.len()
         )));
     }
@@ -131,20 +131,74 @@ pub fn compare(expected: &Content, got: &Content) -> Result<(), Mismatch> {
         return Err(Mismatch {
             detail: format!(
                 "reads multi-byte elements little-endian: every element is byte-swapped \
-                 (element {first} is {} instead of {}; {} of {n} elements differ)",
+                 (element {first} is {} instead of {}; {})",
                 element(&got.values, first),
                 element(&expected.values, first),
-                diffs.len()
+                differ(diffs.len(), n)
             ),
             byte_swapped: true,
         });
     }
     Err(plain(format!(
-        "element {first} is {} instead of {} ({} of {n} elements differ; {} shape {})",
+        "element {first} is {} instead of {} ({}; {} shape {})",
         element(&got.values, first),
         element(&expected.values, first),
-        diffs.len(),
+        differ(diffs.len(), n),
         got.dtype.name(),
         shape_text(&got.shape)
     )))
+}
+
+/// `1 element`, `2 elements`.
+fn count(n: usize, noun: &str) -> String {
+    idx_text::plural::count(n as u64, noun)
+}
+
+/// `3 of 5 elements differ`, `1 of 1 element differs`.
+fn differ(d: usize, n: usize) -> String {
+    format!(
+        "{d} of {} {}",
+        count(n, "element"),
+        idx_text::plural::verb(n as u64, "differs", "differ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use idx::ElementType;
+
+    fn u8s(shape: &[u32], data: &[i64]) -> Content {
+        Content {
+            dtype: ElementType::U8,
+            shape: shape.to_vec(),
+            values: Values::Int(data.to_vec()),
+        }
+    }
+
+    #[test]
+    fn a_detail_counts_one_element_in_the_singular() {
+        let d = compare(&u8s(&[1], &[7]), &u8s(&[1], &[8]))
+            .unwrap_err()
+            .detail;
+        assert_eq!(
+            d,
+            "element 0 is 8 instead of 7 (1 of 1 element differs; u8 shape [1])"
+        );
+        let d = compare(&u8s(&[1, 1], &[7]), &u8s(&[], &[7]))
+            .unwrap_err()
+            .detail;
+        assert_eq!(
+            d,
+            "shape [] instead of [1, 1] (u8, 1 element instead of 1; the same elements in the same order)"
+        );
+        let d = compare(&u8s(&[3], &[1, 2, 3]), &u8s(&[3], &[1, 5, 6]))
+            .unwrap_err()
+            .detail;
+        assert!(d.contains("(2 of 3 elements differ; "), "{d}");
+        let d = compare(&u8s(&[3], &[1, 2, 3]), &u8s(&[3], &[1, 5, 3]))
+            .unwrap_err()
+            .detail;
+        assert!(d.contains("(1 of 3 elements differ; "), "{d}");
+    }
 }

@@ -61,6 +61,21 @@ pub const STARTUP_MIN: Duration = Duration::from_secs(30);
 /// that must not become a failure, or a disagreement class.
 pub const RETRY_FACTOR: u32 = 3;
 
+/// A duration from a number of seconds given by a user or a file, without
+/// panicking: NaN and negative numbers are 0, and the most is 10^9 s (an
+/// `Instant` plus it does not overflow).
+pub fn seconds(x: f64) -> Duration {
+    if x.is_nan() {
+        return Duration::ZERO;
+    }
+    Duration::from_secs_f64(x.clamp(0.0, 1e9))
+}
+
+/// A deadline of `x` seconds ([`seconds`]), at least 1 ms.
+pub fn deadline(x: f64) -> Duration {
+    seconds(x).max(Duration::from_millis(1))
+}
+
 /// Reader or writer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Mode {

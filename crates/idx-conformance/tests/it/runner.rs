@@ -451,7 +451,16 @@ fn the_json_results_carry_name_version_limits_counts_and_timings() {
     assert_eq!(v["counts"]["wrong-content"], 1);
     assert_eq!(v["skipped"][0]["id"], "invalid-gzip-bomb");
     assert!(v["results"][0]["seconds"].as_f64().unwrap() > 0.0);
+    // the corpus they were made on, for `matrix --merge`
+    let cases = idx_conformance::cases::all();
+    assert_eq!(v["corpus"]["cases"], cases.len());
+    assert_eq!(
+        v["corpus"]["sha256"],
+        idx_conformance::corpus::fingerprint(&cases)
+    );
     let back = idx_conformance::runner::Report::from_json(&v).unwrap();
+    let mut v = v;
+    v.as_object_mut().unwrap().remove("corpus");
     assert_eq!(back.to_json(), v);
 }
 
@@ -938,4 +947,24 @@ fn a_persistent_start_up_timeout_says_the_deadline_it_had() {
         "{err}"
     );
     assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+}
+
+#[test]
+// `--timeout inf` panicked (a Duration from an infinite number of seconds).
+fn any_number_of_seconds_is_a_deadline_not_a_panic() {
+    for t in ["inf", "1e300", "nan"] {
+        let (code, _, err) = conformance(&[
+            "test-reader",
+            "--timeout",
+            t,
+            "--startup-timeout",
+            t,
+            "--",
+            "sh",
+            "-c",
+            "exit 3",
+        ]);
+        assert_eq!(code, 2, "{t}: {err}");
+        assert!(err.contains("(crash: exit status 3)"), "{t}: {err}");
+    }
 }
