@@ -26,7 +26,7 @@ mod selection;
 mod session;
 mod stage;
 
-pub use compare::{compare, describe, Mismatch};
+pub use compare::{compare, describe, Mismatch, QUIETED};
 pub use judge::{judge_reader, judge_writer, no_answer};
 pub use report::{unexpected, unexpected_passes, Outcome, Report, Skipped};
 pub use run::{preflight, run, run_case, CaseRun, Config};
