@@ -115,6 +115,16 @@ fn the_page_is_self_contained_and_has_a_cell_with_a_status_per_case_and_run() {
         );
     }
     assert!(html.contains("<span class=\"sw s-accepted-invalid\" data-legend=\"accepted-invalid\"></span>accepted-invalid (105)"));
+    // the column headings stay at the top, the case IDs at the left, both
+    // opaque (tests/browser/matrix_page.mjs scrolls under them in chromium)
+    assert!(
+        html.contains("#grid thead th{position:sticky;top:0;z-index:2;background:#fff}"),
+        "{html}"
+    );
+    assert!(
+        html.contains("#grid th.id{position:sticky;left:0;z-index:1;background:#fff;"),
+        "{html}"
+    );
 }
 
 #[test]
@@ -157,6 +167,18 @@ fn the_png_has_each_cell_in_its_status_colour() {
             .filter(|&(x, y)| px(x, y) == [0x22, 0x22, 0x22])
             .count();
         assert!(ink > 20, "band {c} has no label");
+    }
+    // each rule group is labelled: ink above the bands, over the group's
+    // first stripe (the picture had no group labels)
+    let mut first = 0;
+    for grp in &g.groups {
+        let x0 = l.xs[first];
+        let ink = (x0..x0 + 7)
+            .flat_map(|x| (0..l.ys[0]).map(move |y| (x, y)))
+            .filter(|&(x, y)| px(x, y) == [0x22, 0x22, 0x22])
+            .count();
+        assert!(ink > 10, "group {:?} has no label", grp.code);
+        first += grp.rows.len();
     }
     // the colours are distinct
     let mut colours: Vec<[u8; 3]> = picture::legend().into_iter().map(page::colour).collect();
