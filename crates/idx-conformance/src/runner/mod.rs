@@ -32,7 +32,7 @@ pub use report::{unexpected, unexpected_passes, Outcome, Report, Skipped};
 pub use run::{preflight, run, run_case, CaseRun, Config};
 pub use selection::{applies, read_expected_failures, Selection};
 pub use session::{Adapter, Answer, Attempt, Session, FINISH_MAX};
-pub use stage::{stage, Staged, STAGED_NAME};
+pub use stage::{stage, stage_bytes, Staged, STAGED_NAME};
 
 use std::time::Duration;
 
