@@ -631,9 +631,10 @@ def check_reader(
 ) -> Union[ConformanceReport, "PropertyReport"]:
     """Run the IDX conformance corpus (shipped in this package) against a reader.
 
-    ``func`` receives each case file as a path (``pass_as="path"``, a ``str``
-    whose name ends ``.idx`` or ``.idx.gz``), as ``bytes`` (``"bytes"``) or as a
-    binary file object (``"file"``); it returns the array (anything
+    ``func`` receives each case file as a path (``pass_as="path"``: a
+    ``pathlib.Path`` of a file named ``input.idx``, or ``input.idx.gz``, alone
+    in a fresh temporary folder, so that nothing in the path says the case), as ``bytes``
+    (``"bytes"``) or as a binary file object (``"file"``); it returns the array (anything
     ``numpy.asarray`` accepts) or raises an ``Exception`` to reject the file.
     Each case gets the conformance runner's status: ``pass``,
     ``accepted-invalid``, ``rejected-valid``, ``wrong-content``, and
