@@ -56,6 +56,10 @@ pub struct Checked {
     /// With `--fix` or `--diff`: what was repaired; `report` is then what
     /// remains.
     pub repair: Option<crate::repair::Repair>,
+    /// Rows of the stream (by offset) read by a front end that has no
+    /// file system for [`window`] to read (the browser): the excerpts of
+    /// findings beyond the report's kept head and tail ([`excerpt_rows`]).
+    pub excerpts: BTreeMap<u64, Vec<u8>>,
 }
 
 impl FileResult {
@@ -131,6 +135,7 @@ pub fn cap(mut report: Report, max: usize) -> Checked {
         report,
         suppressed,
         repair: None,
+        excerpts: BTreeMap::new(),
     }
 }
 
@@ -146,6 +151,9 @@ pub fn window(result: &FileResult, start: u64, len: usize) -> Option<Vec<u8>> {
     if let Some(b) = rep.bytes_at(start, len) {
         return Some(b.to_vec());
     }
+    if let Some(b) = c.excerpts.get(&start).and_then(|b| b.get(..len)) {
+        return Some(b.to_vec());
+    }
     match (&result.source, rep.compression) {
         (Source::File(p), None) => {
             let mut f = File::open(p).ok()?;
@@ -156,4 +164,39 @@ pub fn window(result: &FileResult, start: u64, len: usize) -> Option<Vec<u8>> {
         }
         _ => None,
     }
+}
+
+/// The 16-byte row of the stream the human format shows for a finding: the
+/// row holding its first byte, or the last byte before it for missing data
+/// (a finding of length 0).
+pub fn excerpt_row(f: &Finding) -> u64 {
+    let anchor = if f.length == 0 {
+        f.offset.saturating_sub(1)
+    } else {
+        f.offset
+    };
+    anchor / 16 * 16
+}
+
+/// The rows ([`excerpt_row`]) of a checked input's findings that its report
+/// did not keep: what a front end without a file system reads into
+/// [`Checked::excerpts`], so that its excerpts are the command's. None for
+/// a decompressed stream (the command shows none either).
+pub fn excerpt_rows(c: &Checked) -> Vec<u64> {
+    let rep = &c.report;
+    if rep.compression.is_some() || rep.stream_len == 0 {
+        return Vec::new();
+    }
+    let mut rows: Vec<u64> = rep
+        .findings
+        .iter()
+        .map(excerpt_row)
+        .filter(|&row| {
+            let len = rep.stream_len.saturating_sub(row).min(16) as usize;
+            rep.bytes_at(row, len).is_none()
+        })
+        .collect();
+    rows.sort_unstable();
+    rows.dedup();
+    rows
 }
