@@ -1,6 +1,7 @@
 # Sourced by the wasm scripts: picks how to build for a wasm target ($1),
 # and defines `wasm_cargo ARGS...` (cargo for that target, in
-# target/wasm/<route>) and WASM_ROUTE.
+# target/wasm/<route>, with the flags of the array WASM_RUSTFLAGS if set)
+# and WASM_ROUTE.
 #
 # - rustup with the target installed (`rustup target add wasm32-unknown-unknown
 #   wasm32-wasip1`): the toolchain's own standard library.
@@ -12,12 +13,16 @@
 #   scripts/wasm/pthread-stubs.ll.
 
 wasm_target=$1
+[ -n "${WASM_RUSTFLAGS+x}" ] || WASM_RUSTFLAGS=()
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 if command -v rustup >/dev/null && rustup target list --installed 2>/dev/null | grep -qx "$wasm_target"; then
   WASM_ROUTE=rustup
   wasm_cargo() {
-    CARGO_TARGET_DIR="$repo/target/wasm/rustup" cargo "$@" --target "$wasm_target"
+    local flags=("${WASM_RUSTFLAGS[@]}")
+    CARGO_TARGET_DIR="$repo/target/wasm/rustup" \
+      CARGO_ENCODED_RUSTFLAGS="$(IFS=$'\x1f'; echo "${flags[*]}")" \
+      cargo "$@" --target "$wasm_target"
   }
 else
   WASM_ROUTE=debian
@@ -45,9 +50,10 @@ else
       -C "link-arg=$repo/target/wasm/debian/pthread-stubs.o")
   fi
   wasm_cargo() {
+    local flags=("${wasm_rustflags[@]}" "${WASM_RUSTFLAGS[@]}")
     PATH="/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1 \
       CARGO_TARGET_DIR="$repo/target/wasm/debian" \
-      CARGO_ENCODED_RUSTFLAGS="$(IFS=$'\x1f'; echo "${wasm_rustflags[*]}")" \
+      CARGO_ENCODED_RUSTFLAGS="$(IFS=$'\x1f'; echo "${flags[*]}")" \
       /usr/bin/cargo "$@" --target "$wasm_target" -Zbuild-std=std,panic_abort
   }
 fi
