@@ -309,8 +309,10 @@ impl<const N: usize> pulp::WithSimd for NonFinite<'_, N> {
         let (mut non_finite, mut inf) = (0u64, 0u64);
         // Plain reduction loops, which the compiler vectorises (for the
         // instruction set `dispatch` chose); the counters are u32, so the
-        // bytes go in pieces of at most 2^32 (2^30 or 2^29 elements).
-        for piece in bytes.chunks(1 << 32) {
+        // bytes go in pieces of at most 2^32 (2^30 or 2^29 elements); a
+        // 32-bit target's slices are shorter than that already.
+        let piece_len = usize::try_from(1u64 << 32).unwrap_or(usize::MAX);
+        for piece in bytes.chunks(piece_len) {
             let (mut nf, mut fi) = (0u32, 0u32);
             // Arrays of bytes have alignment 1, so these casts always
             // succeed; the compiler then loads whole vectors of words.

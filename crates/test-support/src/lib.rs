@@ -20,10 +20,17 @@ use std::process::{Command, Output, Stdio};
 
 /// The repository root (canonical).
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap() // the repository exists
+    canonical(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+}
+
+/// `p` made canonical. Under WASI (the `idx` crate's tests on
+/// wasm32-wasip1) the C library may have no `realpath`: the path is kept as
+/// it is, absolute and with its `..`, which WASI resolves itself.
+fn canonical(p: &Path) -> PathBuf {
+    if cfg!(target_os = "wasi") {
+        return p.to_path_buf();
+    }
+    p.canonicalize().unwrap() // ok: test helper, on the repository's own paths
 }
 
 /// The real MNIST files, kept beside the clone (`../shared/data/mnist`,
@@ -36,7 +43,7 @@ pub fn mnist_dir() -> PathBuf {
         "the MNIST files are expected at {}",
         p.display()
     );
-    p.canonicalize().unwrap() // ok: test helper
+    canonical(&p)
 }
 
 /// One of the real MNIST files, by name (see [`mnist_dir`]).

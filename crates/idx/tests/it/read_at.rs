@@ -159,6 +159,8 @@ impl ReadAt for Recorded<'_> {
     }
 }
 
+// WASI preview 1 has no threads (see the next test).
+#[cfg(not(target_os = "wasi"))]
 #[test]
 fn the_parts_are_decoded_at_the_same_time() {
     // each part's first read waits for the others' (a decode one part
@@ -182,6 +184,20 @@ fn the_parts_are_decoded_at_the_same_time() {
     let src = Recorded::new(&full);
     assert_eq!(via_read_at(&src, &full, 1), via_read_into(&full));
     assert_eq!(src.threads.lock().unwrap().len(), 1); // ok: test
+}
+
+// Where no thread can be started (WASI preview 1), a decode asked for
+// several threads is done by the caller alone, with the same result.
+#[cfg(target_os = "wasi")]
+#[test]
+fn without_threads_the_caller_decodes_every_part() {
+    let count = 3 * MIN_BYTES_PER_THREAD / 4 + 100;
+    let full = seeded_encoding(0x0D, &[count as u32], 3);
+    for threads in [2, 4] {
+        let src = Recorded::new(&full);
+        assert_eq!(via_read_at(&src, &full, threads), via_read_into(&full));
+        assert_eq!(src.threads.lock().unwrap().len(), 1); // ok: test
+    }
 }
 
 #[test]
@@ -226,6 +242,9 @@ fn the_first_failing_part_gives_the_error() {
     }
 }
 
+// A file is a `ReadAt` where the standard library reads at offsets: Unix
+// and Windows (not WASI, whose `FileExt` is unstable).
+#[cfg(any(unix, windows))]
 #[test]
 fn a_file_is_read_at_offsets() {
     let count = 2 * MIN_BYTES_PER_THREAD / 2 + 77;

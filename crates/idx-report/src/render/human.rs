@@ -93,13 +93,7 @@ fn excerpt(out: &mut String, r: &FileResult, f: &Finding, stream_len: u64, paint
         );
         return;
     }
-    // the row holding the first offending byte, or the last byte for missing data
-    let anchor = if missing {
-        f.offset.saturating_sub(1)
-    } else {
-        f.offset
-    };
-    let row = anchor / 16 * 16;
+    let row = crate::check::excerpt_row(f);
     let Some(bytes) = window(r, row, 16) else {
         let _ = writeln!(
             out,

@@ -1,0 +1,248 @@
+//! The IDX validator compiled to WebAssembly, for the web page (`web/`) and
+//! the npm package `idx-validate` (`npm/`): a thin binding, like the Python
+//! one, with no rule of its own. Inputs are checked by
+//! `idx_validate::check::check_reader`, the command's own path; the rules
+//! over several files, `select`/`ignore` and the exit status are the
+//! command's functions; reports are rendered by `idx-report`, so a finding
+//! here is byte for byte the finding of `idx-validate --format json`.
+//!
+//! - [`Checker`]: one run over several inputs, each read synchronously at
+//!   offsets through a JavaScript callback ([`source::JsSource`]), given as
+//!   bytes, or pushed in chunks; then `render(format)` and `exitStatus()`.
+//! - [`explain`], [`list_rules`], [`rules`]: the rules and their text.
+//! - [`repair()`]: the safe fixes, written chunk by chunk to a callback.
+//! - [`picture()`]: the first items of an image file as grey pixels.
+#![forbid(unsafe_code)]
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod options;
+pub mod picture;
+pub mod run;
+pub mod source;
+
+use js_sys::{Function, Object, Reflect, Uint8Array};
+use source::{JsSink, JsSource};
+use wasm_bindgen::prelude::*;
+
+/// A length from JavaScript (a number of bytes); negative, fractional or
+/// non-finite numbers are refused.
+fn length(n: f64) -> Result<u64, JsError> {
+    if n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= 2f64.powi(53) {
+        Ok(n as u64)
+    } else {
+        Err(JsError::new(&format!("{n} is not a length in bytes")))
+    }
+}
+
+/// One run over several inputs, as one `idx-validate` invocation.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Checker {
+    run: run::Run,
+}
+
+#[wasm_bindgen]
+impl Checker {
+    /// A run with `options` (a JSON object, see [`options`]; `"{}"` for the
+    /// command's defaults).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: &str) -> Result<Checker, JsError> {
+        let o = options::parse(options).map_err(|e| JsError::new(&e))?;
+        Ok(Checker {
+            run: run::Run::new(o),
+        })
+    }
+
+    /// Checks the input `name` of `size` bytes, read through
+    /// `readAt(offset, length) -> Uint8Array`; returns its index.
+    #[wasm_bindgen(js_name = checkSource)]
+    pub fn check_source(
+        &mut self,
+        name: &str,
+        size: f64,
+        read_at: Function,
+    ) -> Result<usize, JsError> {
+        let len = length(size)?;
+        Ok(self.run.check(name, JsSource::new(read_at, len), Some(len)))
+    }
+
+    /// Checks the input `name` held in `bytes`; returns its index.
+    #[wasm_bindgen(js_name = checkBytes)]
+    pub fn check_bytes(&mut self, name: &str, bytes: &[u8]) -> usize {
+        self.run
+            .check(name, std::io::Cursor::new(bytes), Some(bytes.len() as u64))
+    }
+
+    /// Records an input that could not be read (`why`); returns its index.
+    pub fn unreadable(&mut self, name: &str, why: &str) -> usize {
+        self.run.unreadable(name, why)
+    }
+
+    /// Starts an input whose bytes come in chunks ([`Checker::push`]).
+    pub fn begin(&mut self, name: &str) {
+        self.run.begin(name);
+    }
+
+    /// The next chunk of the input started by [`Checker::begin`].
+    pub fn push(&mut self, chunk: &[u8]) {
+        self.run.push(chunk);
+    }
+
+    /// Ends the input started by [`Checker::begin`]; returns its index.
+    pub fn end(&mut self) -> Option<usize> {
+        self.run.end()
+    }
+
+    /// The report of every input so far in a format of the command:
+    /// `human`, `short`, `json`, `jsonl`, `sarif`, `junit` or `github`.
+    pub fn render(&mut self, format: &str) -> Result<String, JsError> {
+        self.run.render(format).map_err(|e| JsError::new(&e))
+    }
+
+    /// The command's exit status for the inputs so far: 0 valid, 1 invalid,
+    /// 2 unreadable.
+    #[wasm_bindgen(js_name = exitStatus)]
+    pub fn exit_status(&mut self) -> u8 {
+        self.run.exit_status()
+    }
+}
+
+/// The spec's text of a rule (by code or name), as `idx-validate --explain`.
+#[wasm_bindgen]
+pub fn explain(rule: &str) -> Option<String> {
+    idx_report::explain(rule)
+}
+
+/// The rule table, as `idx-validate --list-rules`.
+#[wasm_bindgen(js_name = listRules)]
+pub fn list_rules() -> String {
+    idx_validate::help::list_rules()
+}
+
+/// Every rule as JSON: `[{"code", "name", "severity", "title"}]`.
+#[wasm_bindgen]
+pub fn rules() -> String {
+    let all: Vec<serde_json::Value> = idx::Rule::ALL
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "code": r.code(),
+                "name": r.name(),
+                "severity": r.severity().as_str(),
+                "title": r.title(),
+            })
+        })
+        .collect();
+    serde_json::Value::Array(all).to_string()
+}
+
+/// The version of the library (and of `idx-validate`).
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").into()
+}
+
+/// Repairs the input `name` of `size` bytes (read through `readAt`) with
+/// the safe fixes, as `idx-validate --fix` does; the repaired stream is
+/// handed to `write(Uint8Array)` chunk by chunk (gzip input is compressed
+/// again). Returns the repair as the JSON report's `repair` object, with
+/// `"action": "written"` when anything was fixed and `"unchanged"` (nothing
+/// useful written) otherwise.
+#[wasm_bindgen]
+pub fn repair(
+    name: &str,
+    size: f64,
+    read_at: Function,
+    write: Function,
+) -> Result<String, JsError> {
+    let len = length(size)?;
+    let mut opts = idx::FixOptions::default();
+    opts.validate.file_name = std::path::Path::new(name)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
+    let report = idx::repair(JsSource::new(read_at, len), JsSink::new(write), &opts)
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    let action = if report.changed() {
+        idx_report::repair::Action::WrittenTo(name.into())
+    } else {
+        idx_report::repair::Action::Unchanged
+    };
+    let rep = idx_report::repair::Repair::from_report(&report, action);
+    Ok(idx_report::render::json::repair(&rep).to_string())
+}
+
+/// The first `maxItems` items of an image file (`size` bytes read through
+/// `readAt`; gzip decompressed by the library) as grey pixels:
+/// `{width, height, count, pixels: Uint8Array}`, or `undefined` when the
+/// file holds no pictures (see [`picture::first_items`]).
+#[wasm_bindgen]
+pub fn picture(size: f64, read_at: Function, max_items: u32) -> Result<JsValue, JsError> {
+    let len = length(size)?;
+    let stream = idx::input::open(
+        JsSource::new(read_at, len),
+        idx::input::decompression_limit(None),
+    )
+    .map_err(|e| JsError::new(&e.to_string()))?;
+    let Some(p) = picture::first_items(stream, max_items) else {
+        return Ok(JsValue::UNDEFINED);
+    };
+    let o = Object::new();
+    let set = |k: &str, v: JsValue| Reflect::set(&o, &JsValue::from_str(k), &v).map(|_| ());
+    set("width", p.width.into())
+        .and_then(|()| set("height", p.height.into()))
+        .and_then(|()| set("count", p.count.into()))
+        .and_then(|()| set("pixels", Uint8Array::from(&p.pixels[..]).into()))
+        .map_err(|_| JsError::new("cannot build the picture object"))?;
+    Ok(o.into())
+}
+
+/// The conformance runner's reader (protocol 2), as the reference's
+/// `idx dump --error-document`: the input `name` of `size` bytes (read
+/// through `readAt`; gzip decompressed) validated by the library; when it
+/// is well formed, its content JSON is handed to `write(Uint8Array)` in
+/// pieces and 0 returned; otherwise the error document (its first error's
+/// rule, offset and message) is handed to `write` and 1 returned.
+#[wasm_bindgen(js_name = dumpContent)]
+pub fn dump_content(
+    name: &str,
+    size: f64,
+    read_at: Function,
+    write: Function,
+) -> Result<u8, JsError> {
+    use std::io::{Seek, SeekFrom, Write};
+    let len = length(size)?;
+    let io = |e: std::io::Error| JsError::new(&format!("{name}: {e}"));
+    let limit = idx::input::decompression_limit(None);
+    let opts = idx::Options::default()
+        .with_decompress(true)
+        .with_lints(false)
+        .with_max_decompressed(limit)
+        .with_file_name(
+            std::path::Path::new(name)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned()),
+        );
+    let mut src = JsSource::new(read_at, len);
+    let report = idx::validate_reader_len(&mut src, Some(len), &opts).map_err(io)?;
+    let mut out = std::io::BufWriter::with_capacity(256 * 1024, JsSink::new(write));
+    let Some(h) = report.header.clone().filter(|_| report.is_well_formed()) else {
+        let e = report
+            .errors()
+            .find(|f| f.rule != idx::Rule::LikelyLittleEndian);
+        let doc = idx_content::protocol::error_document(
+            e.map(|f| f.rule.code()),
+            e.map(|f| f.offset),
+            e.map_or("", |f| f.message.as_str()),
+        );
+        writeln!(out, "{doc}")
+            .and_then(|()| out.flush())
+            .map_err(io)?;
+        return Ok(1);
+    };
+    src.seek(SeekFrom::Start(0)).map_err(io)?;
+    let mut stream = idx::input::open(src, limit).map_err(io)?;
+    idx_content::dump::dump(&mut stream, &h, &mut out)
+        .and_then(|()| out.flush())
+        .map_err(io)?;
+    Ok(0)
+}

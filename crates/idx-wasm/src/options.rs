@@ -1,0 +1,223 @@
+//! The options of a run, as JSON from JavaScript, turned into what the
+//! command line builds from its flags: the same defaults and the same
+//! parsers (`idx_validate::size::parse_size`,
+//! `idx_validate::config::parse_rule_selector`, `idx_validate::parse_shape`).
+//!
+//! ```json
+//! {"select": ["IDX2"], "ignore": ["IDX501"], "maxDecompressed": "4GiB",
+//!  "maxFindings": 10, "denyWarnings": false, "classes": 10,
+//!  "pairs": [["train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz"]],
+//!  "expectDtype": "u8", "expectShape": "*,28,28"}
+//! ```
+//! Every key is optional; an unknown key is an error (a misspelt option
+//! never silently weakens a check).
+
+use idx_validate::check::Settings;
+use idx_validate::config::RuleFilter;
+use idx_validate::dataset::DatasetSettings;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Everything a run needs besides its inputs.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// How each input is checked.
+    pub settings: Settings,
+    /// `select`/`ignore`.
+    pub filter: RuleFilter,
+    /// `classes`/`pairs`.
+    pub dataset: DatasetSettings,
+    /// Warnings fail the run.
+    pub deny_warnings: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        parse("{}").unwrap_or_else(|_| unreachable!("the empty options parse"))
+    }
+}
+
+const KEYS: [&str; 9] = [
+    "select",
+    "ignore",
+    "maxDecompressed",
+    "maxFindings",
+    "denyWarnings",
+    "classes",
+    "pairs",
+    "expectDtype",
+    "expectShape",
+];
+
+fn strings(v: &Value, key: &str) -> Result<Vec<String>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| {
+                x.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| format!("{key}: a list of strings"))
+            })
+            .collect(),
+        Some(_) => Err(format!("{key}: a list of strings")),
+    }
+}
+
+fn u64_of(v: &Value, key: &str) -> Result<Option<u64>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(x) => x
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| format!("{key}: a whole number >= 0")),
+    }
+}
+
+/// Parses the options (a JSON object).
+///
+/// # Errors
+/// The message for a value the command line would refuse too, or an
+/// unknown key.
+pub fn parse(json: &str) -> Result<RunOptions, String> {
+    let v: Value = serde_json::from_str(json).map_err(|e| format!("options: {e}"))?;
+    let Value::Object(map) = &v else {
+        return Err("options: a JSON object".into());
+    };
+    if let Some(k) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        return Err(format!(
+            "options: unknown key {k:?} (one of {})",
+            KEYS.join(", ")
+        ));
+    }
+    let selectors = |key| -> Result<Vec<String>, String> {
+        strings(&v, key)?
+            .iter()
+            .map(|s| {
+                idx_validate::config::parse_rule_selector(s).map_err(|e| format!("{key}: {e}"))
+            })
+            .collect()
+    };
+    let filter = RuleFilter {
+        select: selectors("select")?,
+        ignore: selectors("ignore")?,
+    };
+    let max_decompressed = match v.get("maxDecompressed") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => {
+            Some(idx_validate::size::parse_size(s).map_err(|e| format!("maxDecompressed: {e}"))?)
+        }
+        Some(_) => Some(
+            u64_of(&v, "maxDecompressed")?.unwrap_or_default(), // present and not null
+        ),
+    };
+    let expect_dtype = match v.get("expectDtype") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(
+            idx::ElementType::from_name(s)
+                .ok_or_else(|| format!("expectDtype {s:?}: one of u8, i8, i16, i32, f32, f64"))?,
+        ),
+        Some(_) => return Err("expectDtype: a string".into()),
+    };
+    let expect_shape = match v.get("expectShape") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(
+            idx_validate::parse_shape(s)
+                .map_err(|e| format!("expectShape: {e}"))?
+                .0,
+        ),
+        Some(_) => return Err("expectShape: a string like \"*,28,28\"".into()),
+    };
+    let max_findings = u64_of(&v, "maxFindings")?.unwrap_or(10);
+    let settings = Settings {
+        options: idx::Options::default()
+            .with_decompress(true)
+            .with_max_decompressed(idx_validate::decompression_limit(max_decompressed))
+            .with_expect_dtype(expect_dtype)
+            .with_expect_shape(expect_shape),
+        structure_only: false,
+        max_findings: usize::try_from(max_findings).unwrap_or(usize::MAX),
+    };
+    let classes = match u64_of(&v, "classes")? {
+        None => None,
+        Some(n) => Some(u32::try_from(n).map_err(|_| "classes: at most 2^32 - 1".to_string())?),
+    };
+    let pairs = match v.get("pairs") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|p| match p.as_array().map(Vec::as_slice) {
+                Some([Value::String(i), Value::String(l)]) => {
+                    Ok((PathBuf::from(i), PathBuf::from(l)))
+                }
+                _ => Err("pairs: a list of [images, labels] name pairs".to_string()),
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err("pairs: a list of [images, labels] name pairs".into()),
+    };
+    let deny_warnings = match v.get("denyWarnings") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err("denyWarnings: true or false".into()),
+    };
+    Ok(RunOptions {
+        settings,
+        filter,
+        dataset: DatasetSettings { classes, pairs },
+        deny_warnings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn defaults_are_the_command_lines() {
+        let o = parse("{}").unwrap();
+        assert_eq!(o.settings.max_findings, 10);
+        assert!(o.settings.options.decompress);
+        assert_eq!(
+            o.settings.options.max_decompressed,
+            idx_validate::decompression_limit(None)
+        );
+        assert!(o.filter.select.is_empty() && o.filter.ignore.is_empty());
+        assert!(!o.deny_warnings);
+    }
+
+    #[test]
+    fn values_go_through_the_command_lines_parsers() {
+        let o = parse(
+            r#"{"select":["IDX2"],"ignore":["trailing-bytes"],"maxDecompressed":"1KiB",
+                "maxFindings":0,"classes":10,"pairs":[["a","b"]],"denyWarnings":true,
+                "expectDtype":"f32","expectShape":"*,28,28"}"#,
+        )
+        .unwrap();
+        assert_eq!(o.settings.options.max_decompressed, Some(1024));
+        assert_eq!(o.settings.max_findings, 0);
+        assert_eq!(o.dataset.classes, Some(10));
+        assert_eq!(o.dataset.pairs.len(), 1);
+        assert!(o.deny_warnings);
+        assert_eq!(o.settings.options.expect_dtype, Some(idx::ElementType::F32));
+        // 0 means no limit, as on the command line
+        let o = parse(r#"{"maxDecompressed":0}"#).unwrap();
+        assert_eq!(o.settings.options.max_decompressed, None);
+    }
+
+    #[test]
+    fn what_the_command_line_refuses_is_refused() {
+        for bad in [
+            r#"{"select":["IDX9"]}"#,
+            r#"{"select":"IDX2"}"#,
+            r#"{"maxDecompressed":"lots"}"#,
+            r#"{"expectDtype":"u16"}"#,
+            r#"{"expectShape":"a,b"}"#,
+            r#"{"pairs":[["a"]]}"#,
+            r#"{"selct":["IDX2"]}"#,
+            r#"[]"#,
+            "not json",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+}

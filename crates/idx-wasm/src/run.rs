@@ -1,0 +1,290 @@
+//! One run over several inputs, as one `idx-validate` invocation: each
+//! input checked by `idx_validate::check::check_reader` (the command's own
+//! path: gzip by its magic, the decompression limit, findings capped per
+//! rule), then the dataset rules over all of them
+//! (`idx_validate::dataset::apply`) and `select`/`ignore`
+//! (`idx_validate::config::filter_result`), in the command's order; then
+//! rendered by `idx-report`. Pure Rust over `Read`: the JavaScript sources
+//! are in `source`.
+
+use crate::options::RunOptions;
+use idx_report::check::{cap, FileResult, Source};
+use idx_report::render::{self, Context};
+use idx_validate::check::check_reader;
+use std::io::{Cursor, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// The output formats, by their command-line names.
+pub const FORMATS: [&str; 7] = [
+    "human", "short", "json", "jsonl", "sarif", "junit", "github",
+];
+
+/// An input fed in chunks (a stream whose bytes arrive one piece at a
+/// time): plain IDX goes through `idx::Validator`, fed each chunk as it
+/// comes; a gzip stream's compressed bytes are kept until its end and then
+/// checked as a whole (the library decompresses from a reader only).
+#[derive(Debug)]
+enum Pushed {
+    /// Fewer than two bytes so far: not yet known whether it is gzip.
+    Sniffing(Vec<u8>),
+    Raw(Box<idx::Validator>),
+    Gzip(Vec<u8>),
+}
+
+/// A run in progress.
+#[derive(Debug)]
+pub struct Run {
+    options: RunOptions,
+    results: Vec<FileResult>,
+    pushed: Option<(PathBuf, Pushed)>,
+    finished: bool,
+}
+
+impl Run {
+    /// A run with these options.
+    pub fn new(options: RunOptions) -> Self {
+        Run {
+            options,
+            results: Vec::new(),
+            pushed: None,
+            finished: false,
+        }
+    }
+
+    /// The settings for the input named `name`: the labels of a dataset
+    /// have their values scanned in the same pass
+    /// (`idx_validate::dataset::scan_options`).
+    fn settings_for(&self, name: &Path) -> idx_validate::check::Settings {
+        let mut s = self.options.settings.clone();
+        s.options = idx_validate::dataset::scan_options(name, s.options, &self.options.dataset);
+        s
+    }
+
+    /// Checks the input `name` read from `reader` (`len` bytes when
+    /// known); returns its index. The rows of the excerpts the report did
+    /// not keep are read from `reader` afterwards, at their offsets (what
+    /// the command reads from the file when it renders).
+    pub fn check<R: Read + Seek>(&mut self, name: &str, mut reader: R, len: Option<u64>) -> usize {
+        let path = PathBuf::from(name);
+        let settings = self.settings_for(&path);
+        let mut result = check_reader(Source::File(path), &mut reader, len, &settings);
+        if let Ok(c) = &mut result.outcome {
+            for row in idx_report::check::excerpt_rows(c) {
+                let want = c.report.stream_len.saturating_sub(row).min(16) as usize;
+                let mut bytes = vec![0u8; want];
+                let read = reader
+                    .seek(SeekFrom::Start(row))
+                    .and_then(|_| reader.read_exact(&mut bytes));
+                if read.is_ok() {
+                    c.excerpts.insert(row, bytes);
+                }
+            }
+        }
+        self.results.push(result);
+        self.finished = false;
+        self.results.len() - 1
+    }
+
+    /// Records an input that could not be read at all (a missing file),
+    /// as the command does: `unreadable`, with the reason.
+    pub fn unreadable(&mut self, name: &str, why: &str) -> usize {
+        self.results.push(FileResult {
+            source: Source::File(PathBuf::from(name)),
+            outcome: Err(why.to_string()),
+        });
+        self.results.len() - 1
+    }
+
+    /// Starts an input fed with [`Run::push`], ended by [`Run::end`].
+    pub fn begin(&mut self, name: &str) {
+        self.pushed = Some((PathBuf::from(name), Pushed::Sniffing(Vec::new())));
+    }
+
+    /// The next bytes of the input started by [`Run::begin`].
+    pub fn push(&mut self, chunk: &[u8]) {
+        let Some((path, state)) = self.pushed.take() else {
+            return;
+        };
+        let state = match state {
+            Pushed::Sniffing(mut head) => {
+                head.extend_from_slice(chunk);
+                if head.len() < 2 {
+                    Pushed::Sniffing(head)
+                } else {
+                    self.start(&path, head)
+                }
+            }
+            Pushed::Raw(mut v) => {
+                v.feed(chunk);
+                Pushed::Raw(v)
+            }
+            Pushed::Gzip(mut all) => {
+                all.extend_from_slice(chunk);
+                Pushed::Gzip(all)
+            }
+        };
+        self.pushed = Some((path, state));
+    }
+
+    fn start(&self, path: &Path, head: Vec<u8>) -> Pushed {
+        let settings = self.settings_for(path);
+        if settings.options.decompress && idx::is_gzip(&head) {
+            return Pushed::Gzip(head);
+        }
+        let mut opts = settings.options;
+        opts.file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let mut v = idx::Validator::new(opts);
+        v.feed(&head);
+        Pushed::Raw(Box::new(v))
+    }
+
+    /// Ends the input started by [`Run::begin`]; returns its index.
+    pub fn end(&mut self) -> Option<usize> {
+        let (path, state) = self.pushed.take()?;
+        let state = match state {
+            Pushed::Sniffing(head) => self.start(&path, head),
+            other => other,
+        };
+        match state {
+            Pushed::Raw(v) => {
+                let settings = self.settings_for(&path);
+                self.results.push(FileResult {
+                    source: Source::File(path),
+                    outcome: Ok(cap(v.finish(), settings.max_findings)),
+                });
+                self.finished = false;
+                Some(self.results.len() - 1)
+            }
+            Pushed::Gzip(all) => {
+                let len = all.len() as u64;
+                Some(self.check(&path.to_string_lossy(), Cursor::new(&all[..]), Some(len)))
+            }
+            Pushed::Sniffing(_) => None, // start() never returns it
+        }
+    }
+
+    /// Applies the rules over all inputs (the dataset rules, then
+    /// `select`/`ignore`), once, as the command does after checking.
+    fn finish(&mut self) {
+        if self.finished {
+            return;
+        }
+        idx_validate::dataset::apply(&mut self.results, &[], &self.options.dataset);
+        for r in &mut self.results {
+            idx_validate::config::filter_result(r, &self.options.filter);
+        }
+        self.finished = true;
+    }
+
+    /// The results so far, with the rules over all inputs applied.
+    pub fn results(&mut self) -> &[FileResult] {
+        self.finish();
+        &self.results
+    }
+
+    /// The report in a format of the command (`human`, `json`, `sarif`, ...).
+    ///
+    /// # Errors
+    /// An unknown format.
+    pub fn render(&mut self, format: &str) -> Result<String, String> {
+        self.finish();
+        let ctx = Context {
+            deny_warnings: self.options.deny_warnings,
+            ..Context::default()
+        };
+        let r = &self.results;
+        Ok(match format {
+            "human" => render::human::render(r, &ctx),
+            "short" => render::short::render(r, &ctx),
+            "json" => render::json::render(r, &ctx),
+            "jsonl" => render::json::render_lines(r, &ctx),
+            "sarif" => render::sarif::render(r, &ctx),
+            "junit" => render::junit::render(r, &ctx),
+            "github" => render::github::render(r, &ctx),
+            other => {
+                return Err(format!(
+                    "unknown format {other:?} (one of {})",
+                    FORMATS.join(", ")
+                ))
+            }
+        })
+    }
+
+    /// The command's exit status for these results: 0 valid, 1 invalid,
+    /// 2 unreadable (`idx_validate::resolve::exit_status`).
+    pub fn exit_status(&mut self) -> u8 {
+        self.finish();
+        let t = render::totals(&self.results, self.options.deny_warnings);
+        idx_validate::resolve::exit_status(&t, false, false, false, false).code()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mnist_labels() -> Vec<u8> {
+        let mut b = vec![0, 0, 8, 1, 0, 0, 0, 10];
+        b.extend(0..10u8);
+        b
+    }
+
+    #[test]
+    fn pushed_chunks_give_the_report_of_the_whole_input() {
+        let mut bad = mnist_labels();
+        bad.extend([7, 7, 7]); // trailing bytes
+        for input in [mnist_labels(), bad, vec![0], vec![], vec![0x1f]] {
+            let mut whole = Run::new(RunOptions::default());
+            whole.check(
+                "t10k-labels-idx1-ubyte",
+                Cursor::new(&input[..]),
+                Some(input.len() as u64),
+            );
+            for size in [1, 2, 5, 64] {
+                let mut pushed = Run::new(RunOptions::default());
+                pushed.begin("t10k-labels-idx1-ubyte");
+                for c in input.chunks(size) {
+                    pushed.push(c);
+                }
+                pushed.end();
+                assert_eq!(
+                    pushed.render("json").unwrap(),
+                    whole.render("json").unwrap(),
+                    "{input:?} in chunks of {size}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn excerpts_beyond_the_kept_bytes_are_read_from_the_source() {
+        // f32 [1000] with a NaN at element 500 (byte 2008): far from the
+        // report's kept head (1024 bytes) and tail (64)
+        let mut b = vec![0, 0, 0x0D, 1, 0, 0, 0x03, 0xE8];
+        for i in 0..1000u32 {
+            let x: f32 = if i == 500 {
+                f32::NAN
+            } else {
+                i as f32 / 1000.0
+            };
+            b.extend(x.to_be_bytes());
+        }
+        let mut r = Run::new(RunOptions::default());
+        r.check("a.idx", Cursor::new(&b[..]), Some(b.len() as u64));
+        let human = r.render("human").unwrap();
+        assert!(human.contains("000007d0  "), "{human}");
+        assert!(!human.contains("bytes not shown"), "{human}");
+    }
+
+    #[test]
+    fn the_exit_status_is_the_commands() {
+        let mut r = Run::new(RunOptions::default());
+        r.check("a.idx", Cursor::new(mnist_labels()), None);
+        assert_eq!(r.exit_status(), 0);
+        r.check("b.idx", Cursor::new([0u8, 0, 9]), None);
+        assert_eq!(r.exit_status(), 1);
+        r.unreadable("c.idx", "no such file");
+        assert_eq!(r.exit_status(), 2);
+        assert!(r.render("yaml").is_err());
+    }
+}

@@ -1,0 +1,105 @@
+// Types of the idx-validate package (browsers, bundlers and Node 18+).
+
+/** Options of a run: the command line's, by their JSON names. */
+export interface Options {
+  /** Report only these rules: codes (`IDX203`), names (`trailing-bytes`) or code prefixes (`IDX5`). */
+  select?: string[];
+  /** Never report these rules. */
+  ignore?: string[];
+  /** Stop decompressing gzip input past this size (`"4GiB"` or bytes; 0: no limit). Default 64 GiB. */
+  maxDecompressed?: string | number;
+  /** At most this many findings per rule per file (0: all). Default 10. */
+  maxFindings?: number;
+  /** Warnings fail the run. */
+  denyWarnings?: boolean;
+  /** Labels must lie in 0..classes. */
+  classes?: number;
+  /** Image and label files checked together, by name. */
+  pairs?: [images: string, labels: string][];
+  /** The element type the input must have. */
+  expectDtype?: "u8" | "i8" | "i16" | "i32" | "f32" | "f64";
+  /** The shape it must have: `"*,28,28"`. */
+  expectShape?: string;
+}
+
+export type Severity = "error" | "warning" | "info";
+
+/** One edit of a fix. */
+export type Edit =
+  | { kind: "replace"; offset: number; bytes: string }
+  | { kind: "delete"; offset: number; length: number }
+  | { kind: "swap"; offset: number; length: number; element_size: number };
+
+/** One finding, as `idx-validate --format json` writes it. */
+export interface Finding {
+  rule: string;
+  severity: Severity;
+  offset: number;
+  length: number;
+  message: string;
+  expected: string | null;
+  found: string | null;
+  hint: string | null;
+  related?: { path: string; offset: number; length: number };
+  fix?: { applicability: "safe" | "unsafe"; description: string; edits: Edit[] };
+  byte_order?: Record<string, number>;
+}
+
+/** One input's part of the report. */
+export interface FileReport {
+  path: string;
+  path_bytes?: string;
+  verdict: "valid" | "invalid" | "unreadable";
+  compression: "gzip" | null;
+  header: { dtype: string; shape: number[]; header_len: number; payload_len: number } | null;
+  stream_len?: number;
+  findings: Finding[];
+  suppressed?: Record<string, number>;
+  error?: string;
+}
+
+/** The report of `idx-validate --format json` (schema version 1). */
+export interface Report {
+  version: 1;
+  files: FileReport[];
+  summary: {
+    files: number;
+    valid: number;
+    invalid: number;
+    unreadable: number;
+    errors: number;
+    warnings: number;
+    infos: number;
+    fixable?: number;
+    unsafe_fixable?: number;
+    fixed?: number;
+    repair_failed?: number;
+  };
+}
+
+export type Format = "human" | "short" | "json" | "jsonl" | "sarif" | "junit" | "github";
+
+/** Bytes, or a stream of byte chunks (a `fetch` body, `File.stream()`, `Readable.toWeb(...)`). */
+export type Input = Uint8Array | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array>;
+
+/**
+ * Validates one input. Resolves to the JSON report, or with `format` (not
+ * `"json"`) to that format's text. `name` is the file name the report and
+ * the name rules see (default `"<bytes>"`).
+ */
+export function validate(input: Input, options?: Options & { name?: string }): Promise<Report>;
+export function validate(input: Input, options: Options & { name?: string; format: Exclude<Format, "json"> }): Promise<string>;
+
+/** The spec's text of a rule, by code or name (`idx-validate --explain`). */
+export function explain(rule: string): string | undefined | Promise<string | undefined>;
+/** Every rule. */
+export function rules(): { code: string; name: string; severity: Severity; title: string }[] | Promise<{ code: string; name: string; severity: Severity; title: string }[]>;
+/** The table of `idx-validate --list-rules`. */
+export function listRules(): string | Promise<string>;
+/** Loads the WebAssembly module (browsers; a no-op in Node, where it loads on import). */
+export function load(module?: BufferSource | URL | Response): Promise<void>;
+/** The name of bytes passed without one. */
+export const BYTES_NAME: "<bytes>";
+
+/** Node only: validates files by path as one run of the command. */
+export function validateFiles(paths: string[], options?: Options & { format?: Format }): Promise<{ output: string; exitStatus: 0 | 1 | 2 }>;

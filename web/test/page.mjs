@@ -1,0 +1,315 @@
+// The web page in a real headless browser (Debian's chromium), driven over
+// the DevTools protocol on a pipe, as the matrix page's test does
+// (crates/idx-conformance/tests/browser/matrix_page.mjs), with no npm
+// packages. The page is served from 127.0.0.1 by this script.
+//
+//   node web/test/page.mjs SITE_DIR NATIVE_IDX_VALIDATE MNIST_DIR [SPARSE_BYTES]
+//
+// 1. Drops MNIST's t10k images and labels (.gz: an image/label pair), an
+//    invalid corpus file and one with a safe fix on the page (a real drop:
+//    Input.dispatchDragEvent with files). Checks the downloaded JSON report
+//    equals `idx-validate --format json` on the same files under the same
+//    names, byte for byte, and the SARIF its SARIF but for the tool's name;
+//    the findings shown; the picture's pixels (MNIST's first 16 digits);
+//    the repaired file equals `idx-validate --fix --output`.
+// 2. Validates a sparse file of SPARSE_BYTES (default 2 GiB) through the
+//    file input and reports the page's peak memory (the resident memory of
+//    all of chromium's processes, sampled every 50 ms, less that before).
+// Throughout: no console error or warning, no exception, and no request
+// after the page has loaded (blob: URLs of the downloads are the page's
+// own memory, not requests). Exit 1 on the first failed check.
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync, symlinkSync, readdirSync, openSync, closeSync, ftruncateSync, writeSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve, extname, basename } from "node:path";
+import { gunzipSync } from "node:zlib";
+
+const started = Date.now();
+const problems = [];
+const requests = [];
+const [site, nativeArg, mnistDir, sparseArg] = process.argv.slice(2);
+const nativeBin = nativeArg && resolve(nativeArg);
+if (!site || !nativeArg || !mnistDir) {
+  console.error("usage: node page.mjs SITE_DIR NATIVE_IDX_VALIDATE MNIST_DIR [SPARSE_BYTES]");
+  process.exit(2);
+}
+const sparseBytes = Number(sparseArg ?? 2 ** 31);
+const root = resolve(import.meta.dirname, "../..");
+const scratch = mkdtempSync(join(tmpdir(), "idx-web-page-"));
+let browser;
+
+function cleanup() {
+  try { browser?.kill("SIGKILL"); } catch {}
+  try { server.close(); } catch {}
+  try { rmSync(scratch, { recursive: true, force: true }); } catch {}
+}
+function fail(msg) {
+  console.error(`web page: FAIL: ${msg}`);
+  if (problems.length) console.error(`console and exceptions so far:\n${problems.join("\n")}`);
+  console.error(`requests: ${requests.map((r) => r.url).join(" ")}`);
+  cleanup();
+  process.exit(1);
+}
+function check(ok, msg) {
+  if (!ok) fail(msg);
+}
+
+// --- the inputs, under the names the page will show
+const invalid = "corpus/invalid/invalid-unknown-type-07.idx";
+const fixable = readdirSync(join(root, "corpus/invalid"))
+  .filter((n) => !n.endsWith(".json"))
+  .map((n) => `corpus/invalid/${n}`)
+  .find((p) => {
+    const r = spawnSync(nativeBin, ["--isolated", "--format", "json", p], { cwd: root, encoding: "utf8" });
+    return JSON.parse(r.stdout).files[0].findings.some((f) => f.fix?.applicability === "safe");
+  });
+check(fixable, "no corpus file with a safe fix");
+const drops = [
+  join(resolve(mnistDir), "t10k-images-idx3-ubyte.gz"),
+  join(resolve(mnistDir), "t10k-labels-idx1-ubyte.gz"),
+  join(root, invalid),
+  join(root, fixable),
+];
+for (const p of drops) check(existsSync(p), `missing input ${p}`);
+const names = drops.map((p) => basename(p));
+const named = join(scratch, "named");
+spawnSync("mkdir", ["-p", named]);
+drops.forEach((p, i) => symlinkSync(p, join(named, names[i])));
+const native = (args) => spawnSync(nativeBin, ["--isolated", ...args], { cwd: named, encoding: "utf8", maxBuffer: 1 << 26 });
+const nativeJson = native(["--format", "json", ...names]).stdout;
+const nativeSarif = native(["--format", "sarif", ...names]).stdout;
+spawnSync(nativeBin, ["--isolated", "--fix", "--output", join(scratch, "fixed"), join(named, basename(fixable))]);
+const nativeFixed = readFileSync(join(scratch, "fixed"));
+
+// --- the site, served from 127.0.0.1
+const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".png": "image/png" };
+const server = createServer((req, res) => {
+  const path = new URL(req.url, "http://x").pathname.replace(/\/$/, "/index.html");
+  const file = join(resolve(site), path);
+  if (!file.startsWith(resolve(site)) || !existsSync(file)) {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+  res.end(readFileSync(file));
+});
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const url = `http://127.0.0.1:${server.address().port}/`;
+
+// --- chromium over a pipe
+const profile = join(scratch, "profile");
+browser = spawn(process.env.CHROMIUM || "chromium", [
+  "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+  "--disable-extensions", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--hide-scrollbars", "--force-device-scale-factor=1", "--window-size=1100,1400",
+  "--remote-debugging-pipe", `--user-data-dir=${profile}`, "about:blank",
+], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] });
+let stderr = "";
+browser.stderr.on("data", (d) => (stderr += d));
+let finished = false;
+browser.on("exit", (code) => { if (!finished) fail(`chromium exited (${code}): ${stderr.slice(-2000)}`); });
+const timer = setTimeout(() => fail(`no result in 240 s; chromium said: ${stderr.slice(-2000)}`), 240000);
+
+const toBrowser = browser.stdio[3];
+const fromBrowser = browser.stdio[4];
+let nextId = 1;
+const pending = new Map();
+const listeners = [];
+let buf = Buffer.alloc(0);
+fromBrowser.on("data", (chunk) => {
+  buf = Buffer.concat([buf, chunk]);
+  let end;
+  while ((end = buf.indexOf(0)) >= 0) {
+    const msg = JSON.parse(buf.subarray(0, end).toString("utf8"));
+    buf = buf.subarray(end + 1);
+    if (msg.id && pending.has(msg.id)) {
+      const { ok, ko } = pending.get(msg.id);
+      pending.delete(msg.id);
+      msg.error ? ko(new Error(JSON.stringify(msg.error))) : ok(msg.result);
+    } else if (msg.method) {
+      listeners.forEach((l) => l(msg));
+    }
+  }
+});
+function send(method, params = {}, sessionId) {
+  const id = nextId++;
+  const msg = { id, method, params };
+  if (sessionId) msg.sessionId = sessionId;
+  toBrowser.write(JSON.stringify(msg) + "\0");
+  return new Promise((ok, ko) => pending.set(id, { ok, ko }));
+}
+
+// --- what the page and its worker do
+let loaded = false;
+listeners.push(async (m) => {
+  if (m.method === "Runtime.exceptionThrown") problems.push(`exception: ${JSON.stringify(m.params.exceptionDetails).slice(0, 400)}`);
+  if (m.method === "Runtime.consoleAPICalled" && ["error", "assert", "warning"].includes(m.params.type))
+    problems.push(`console.${m.params.type}: ${JSON.stringify(m.params.args).slice(0, 400)}`);
+  if (m.method === "Log.entryAdded" && ["error", "warning"].includes(m.params.entry.level))
+    problems.push(`log ${m.params.entry.level}: ${m.params.entry.text}`);
+  if (m.method === "Network.requestWillBeSent") {
+    const u = m.params.request.url;
+    if (!u.startsWith("blob:") && !u.startsWith("data:")) requests.push({ url: u, afterLoad: loaded });
+  }
+  if (m.method === "Target.attachedToTarget") {
+    // the worker: its console, exceptions and requests too
+    const ws = m.params.sessionId;
+    for (const d of ["Runtime", "Log", "Network"]) send(`${d}.enable`, {}, ws).catch(() => {});
+    send("Runtime.runIfWaitingForDebugger", {}, ws).catch(() => {});
+  }
+});
+
+const { targetId } = await send("Target.createTarget", { url: "about:blank" });
+const { sessionId: s } = await send("Target.attachToTarget", { targetId, flatten: true });
+for (const d of ["Page", "Runtime", "Log", "Network", "DOM"]) await send(`${d}.enable`, {}, s);
+await send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, s);
+await send("Page.navigate", { url }, s);
+
+async function evaluate(expression) {
+  const r = await send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true }, s);
+  if (r.exceptionDetails) fail(`evaluate ${expression.slice(0, 80)}: ${JSON.stringify(r.exceptionDetails).slice(0, 400)}`);
+  return r.result.value;
+}
+async function until(expression, what, ms = 120000) {
+  const t = Date.now();
+  while (Date.now() - t < ms) {
+    if (await evaluate(expression)) return;
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+  fail(`timed out waiting for ${what}`);
+}
+
+// loaded: the worker answered with the library's version (the module is in)
+await until(`document.body?.dataset.state === "ready" && document.getElementById("version").textContent !== ""`, "the page and its worker");
+loaded = true;
+check(requests.some((r) => r.url.endsWith("idx_wasm_bg.wasm")), `the module was not seen loading: ${JSON.stringify(requests)}`);
+check(await evaluate(`document.body.innerText.includes("makes no network request")`), "the page does not say it makes no network request");
+
+// --- 1. a real drop of four files
+const box = await evaluate(`(() => { const r = document.getElementById("drop").getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`);
+const data = { items: [], files: drops, dragOperationsMask: 1 };
+for (const type of ["dragEnter", "dragOver", "drop"]) {
+  await send("Input.dispatchDragEvent", { type, x: box[0], y: box[1], data }, s);
+}
+await until(`document.body.dataset.state === "done"`, "the dropped files' report");
+
+const page = await evaluate(`(async () => {
+  const text = async (id) => (await fetch(document.getElementById(id).href)).text();
+  const cards = [...document.querySelectorAll(".file")].map((c) => ({
+    path: c.dataset.path, verdict: c.dataset.verdict,
+    rules: [...c.querySelectorAll(".finding")].map((f) => f.dataset.rule),
+    specText: [...c.querySelectorAll(".finding details pre")].map((p) => p.textContent),
+  }));
+  const canvas = document.querySelector(".file canvas.picture");
+  let picture = null;
+  if (canvas) {
+    const d = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    picture = { width: canvas.width, height: canvas.height, count: Number(canvas.dataset.count), data: Array.from(d.data) };
+  }
+  return { json: await text("download-json"), sarif: await text("download-sarif"), cards, picture,
+           human: document.getElementById("human").textContent, summary: document.getElementById("summary").textContent };
+})()`);
+
+check(page.json === nativeJson, `the JSON report differs from idx-validate's:\n${page.json.slice(0, 600)}\n---\n${nativeJson.slice(0, 600)}`);
+const unnamed = (t) => {
+  const d = JSON.parse(t);
+  for (const r of d.runs) for (const k of ["name", "version", "semanticVersion", "informationUri"]) delete r.tool.driver[k];
+  return JSON.stringify(d);
+};
+check(unnamed(page.sarif) === unnamed(nativeSarif), "the SARIF report differs from idx-validate's");
+const report = JSON.parse(nativeJson);
+check(page.cards.length === names.length, `${page.cards.length} files shown, ${names.length} dropped`);
+report.files.forEach((f, i) => {
+  const c = page.cards[i];
+  check(c.path === f.path && c.verdict === f.verdict, `file ${i}: shown ${c.path} ${c.verdict}, reported ${f.path} ${f.verdict}`);
+  check(JSON.stringify(c.rules) === JSON.stringify(f.findings.map((x) => x.rule)), `${f.path}: findings shown ${c.rules}, reported ${f.findings.map((x) => x.rule)}`);
+});
+check(report.files[0].verdict === "valid" && report.files[1].verdict === "valid", "MNIST's t10k pair is not valid");
+check(report.files[2].verdict === "invalid", `${invalid} is not invalid`);
+const withText = page.cards[2];
+check(withText.specText.length > 0 && withText.specText[0].startsWith(`### ${withText.rules[0]} `), "the rule's text from the spec is not shown");
+check(page.human.includes("error[") && page.human.includes("^"), "the human report has no excerpt with carets");
+// the picture: MNIST's first 16 test digits, each pixel as it is in the file
+check(page.picture && page.picture.count === 16, `no picture of 16 items: ${page.picture && page.picture.count}`);
+const images = gunzipSync(readFileSync(drops[0]));
+const scale = page.picture.width / (8 * 28);
+for (let k = 0; k < 16; k++) {
+  for (let y = 0; y < 28; y++) {
+    for (let x = 0; x < 28; x++) {
+      const want = images[16 + k * 784 + y * 28 + x];
+      const px = ((k % 8) * 28 + x) * scale + Math.floor(scale / 2);
+      const py = (Math.floor(k / 8) * 28 + y) * scale + Math.floor(scale / 2);
+      const got = page.picture.data[(py * page.picture.width + px) * 4];
+      check(got === want, `picture: item ${k} pixel (${x}, ${y}) is ${got}, the file has ${want}`);
+    }
+  }
+}
+// the repaired file
+await evaluate(`document.querySelectorAll(".file")[3].querySelector("button").click()`);
+await until(`!document.querySelectorAll(".file")[3].querySelector("a.repaired").hidden`, "the repaired file");
+const fixed = await evaluate(`(async () => Array.from(new Uint8Array(await (await fetch(document.querySelectorAll(".file")[3].querySelector("a.repaired").href)).arrayBuffer())))()`);
+check(Buffer.from(fixed).equals(nativeFixed), `the repaired ${fixable} differs from idx-validate --fix's (${fixed.length} vs ${nativeFixed.length} bytes)`);
+const shot = await send("Page.captureScreenshot", { format: "png" }, s);
+if (process.env.SCREENSHOT) writeFileSync(process.env.SCREENSHOT, Buffer.from(shot.data, "base64"));
+
+// --- 2. a large sparse file, and the page's peak memory
+const big = join(scratch, "large-f32.idx");
+{
+  const n = Math.floor((sparseBytes - 8) / 4);
+  const fd = openSync(big, "w");
+  writeSync(fd, Buffer.from([0, 0, 0x0d, 1, (n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]));
+  ftruncateSync(fd, 8 + 4 * n);
+  closeSync(fd);
+}
+function chromiumRss() {
+  // every process under the browser's: pid -> ppid from /proc
+  const kids = new Map();
+  for (const p of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const st = readFileSync(`/proc/${p}/stat`, "utf8");
+      const ppid = Number(st.slice(st.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!kids.has(ppid)) kids.set(ppid, []);
+      kids.get(ppid).push(Number(p));
+    } catch {}
+  }
+  let total = 0;
+  const stack = [browser.pid];
+  while (stack.length) {
+    const p = stack.pop();
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
+      if (m) total += Number(m[1]) * 1024;
+    } catch {}
+    stack.push(...(kids.get(p) ?? []));
+  }
+  return total;
+}
+await evaluate(`document.body.dataset.state = "ready"`);
+const before = chromiumRss();
+let peak = before;
+const sampler = setInterval(() => (peak = Math.max(peak, chromiumRss())), 50);
+const { root: doc } = await send("DOM.getDocument", {}, s);
+const { nodeId } = await send("DOM.querySelector", { nodeId: doc.nodeId, selector: "#files" }, s);
+const t0 = Date.now();
+await send("DOM.setFileInputFiles", { nodeId, files: [big] }, s);
+await until(`document.body.dataset.state === "done"`, "the large file's report", 200000);
+const seconds = (Date.now() - t0) / 1000;
+clearInterval(sampler);
+const bigReport = JSON.parse(await evaluate(`(async () => (await fetch(document.getElementById("download-json").href)).text())()`));
+const bigNative = JSON.parse(spawnSync(nativeBin, ["--isolated", "--format", "json", big], { encoding: "utf8" }).stdout);
+bigNative.files[0].path = basename(big);
+check(JSON.stringify(bigReport.files[0]) === JSON.stringify(bigNative.files[0]), `the large file's report differs: ${JSON.stringify(bigReport.files[0]).slice(0, 300)}`);
+const mib = (n) => (n / 2 ** 20).toFixed(0);
+console.log(`web page: a ${mib(sparseBytes)} MiB file checked in ${seconds.toFixed(1)} s (${mib(sparseBytes / seconds)} MiB/s); chromium's resident memory: ${mib(before)} MiB before, peak ${mib(peak)} MiB (+${mib(peak - before)} MiB)`);
+check(peak - before < 512 * 2 ** 20, `the page's memory grew by ${mib(peak - before)} MiB on a ${mib(sparseBytes)} MiB file`);
+
+// --- throughout
+check(problems.length === 0, `console or exceptions:\n${problems.join("\n")}`);
+const late = requests.filter((r) => r.afterLoad);
+check(late.length === 0, `requests after the page loaded: ${late.map((r) => r.url).join(", ")}`);
+check(requests.every((r) => r.url.startsWith(url)), `requests outside the page: ${requests.map((r) => r.url).join(", ")}`);
+finished = true;
+clearTimeout(timer);
+cleanup();
+console.log(`web page: OK (${names.length} dropped files as idx-validate reports them, picture, downloads, repair; no console error, no request after load) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
