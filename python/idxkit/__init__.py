@@ -72,7 +72,6 @@ __all__ = [
 
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
 
-_GZIP_MAGIC = b"\x1f\x8b"
 
 # IDX element type names and numpy dtypes (big-endian, as in the file).
 _BIG_ENDIAN: Dict[str, "np.dtype[Any]"] = {
@@ -305,13 +304,16 @@ def _map(f: BinaryIO, decompress: bool, order: Optional[str]) -> np.ndarray:
         # Nothing to map: the library reports the empty file (IDX103).
         return _native.load_buffer(_u8(b""), decompress)
     mapped = _mmap.mmap(f.fileno(), 0, access=_mmap.ACCESS_READ)
-    if decompress and mapped[:2] == _GZIP_MAGIC:
-        mapped.close()
-        raise IdxError(
-            "mmap=True needs an uncompressed file and this one is gzip: "
-            "load it without mmap, or decompress it first"
-        )
-    dtype, dims, header_len = _native.parse_header(np.frombuffer(mapped, dtype=np.uint8), order)
+    try:
+        dtype, dims, header_len = _native.parse_header(np.frombuffer(mapped, dtype=np.uint8), order)
+    except InvalidFileError as e:
+        # the library recognises gzip (IDX402, at the magic)
+        if decompress and e.findings[0].rule == "IDX402":
+            raise IdxError(
+                "mmap=True needs an uncompressed file and this one is gzip: "
+                "load it without mmap, or decompress it first"
+            ) from None
+        raise
     count = 1
     for d in dims:
         count *= d

@@ -69,6 +69,7 @@ mod finding;
 mod fix;
 mod gzip;
 mod header;
+#[doc(hidden)] // workspace plumbing: readers go through `Reader`
 pub mod input;
 mod label_scan;
 pub mod lint;
@@ -88,23 +89,37 @@ mod write;
 pub mod fuzzing;
 
 pub use array::{Array, Data, IntoData, ShapeError};
+#[doc(hidden)]
 pub use buffer::CHUNK_LEN;
 pub use dtype::{Element, ElementType};
 pub use edit::{Applicability, ByteOrder, Edit, Fix};
 pub use finding::{Compression, Finding, Related, Report};
 pub use fix::{plan, prepare, repair, AppliedFix, FixError, FixOptions, FixReport, Planned};
+#[doc(hidden)]
 pub use gzip::{decoder as gzip_decoder, is_gzip};
-pub use header::{payload_len, Header, MAGIC_LEN, MAX_HEADER_LEN};
+#[doc(hidden)]
+pub use header::{payload_len, MAGIC_LEN};
+pub use header::{Header, MAX_HEADER_LEN};
 pub use parse::{decode, parse, parse_as, ArrayView, Elements, Error, Items, View};
+/// Lower-level entry points kept for the workspace's tests, fuzz targets and
+/// benchmarks; [`Reader`] is the way to read.
+#[doc(hidden)]
 pub use read::{
-    payload_to_native, read_array, read_array_at, read_array_into, read_header, read_input, ReadAt,
-    ReadError, MIN_BYTES_PER_THREAD,
+    payload_to_native, read_array, read_array_at, read_array_into, read_header, read_input,
+    MIN_BYTES_PER_THREAD,
 };
+pub use read::{ReadAt, ReadError};
 pub use reader::{At, Payload, ReadOptions, Reader, Validated, DEFAULT_MAX_DECOMPRESSED};
-pub use rules::{Rule, Severity, RETIRED};
+#[doc(hidden)]
+pub use rules::RETIRED;
+pub use rules::{Rule, Severity};
+#[doc(hidden)]
 pub use sniff::SNIFF_LEN;
 pub use validate::{
-    validate, validate_reader, validate_reader_len, validate_structure, validate_with, Options,
-    Validator, TRAILING_COUNT_LIMIT,
+    validate, validate_reader, validate_reader_len, validate_with, Options, Validator,
 };
-pub use write::{encode_header, to_bytes, write, write_raw, write_slice, WriteError};
+#[doc(hidden)]
+pub use validate::{validate_structure, TRAILING_COUNT_LIMIT};
+#[doc(hidden)]
+pub use write::{encode_header, write_raw};
+pub use write::{to_bytes, write, write_slice, WriteError};

@@ -21,10 +21,13 @@ pub use byteorder::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS};
 /// [`SAMPLE_BLOCK`] (by element index): 1/256 of a large payload, all of a
 /// small one; and, outside those, the first [`EXTRA_ELEMENTS`] non-zero
 /// elements, so that a sparse payload is scored on its non-zero values.
+#[doc(hidden)]
 pub const SAMPLE_BLOCK: u64 = 65536;
 /// See [`SAMPLE_BLOCK`].
+#[doc(hidden)]
 pub const SAMPLE_LEN: u64 = 256;
 /// See [`SAMPLE_BLOCK`].
+#[doc(hidden)]
 pub const EXTRA_ELEMENTS: u64 = 1024;
 
 /// One-pass payload statistics for the byte-order and non-finite lints.
@@ -353,6 +356,7 @@ pub(crate) fn numpy_char(t: ElementType) -> &'static str {
 /// What an MNIST-style file name (`train-images-idx3-ubyte`,
 /// `t10k-labels.idx1-ubyte.gz`, ...) says about the header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct NameClaim {
     /// The rank after `idx`.
     pub rank: u32,
@@ -368,6 +372,7 @@ pub struct NameClaim {
 /// compared without regard to ASCII case (`.GZ`, `IDX3-UBYTE` too). `None`
 /// when the name does not follow the convention: then it claims nothing
 /// (`images.idx3.bin`, `train-idx3-images`, `x-idx3-ubytes` do not).
+#[doc(hidden)]
 pub fn name_claim(file_name: &str) -> Option<NameClaim> {
     let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
     let lower = base.to_ascii_lowercase();

@@ -132,7 +132,7 @@ impl ReadOptions {
 }
 
 /// An IDX input being read: its header is read and checked, its payload
-/// not yet. See the [module documentation](self).
+/// not yet: read it into memory, or validate it first and stream it.
 #[derive(Debug)]
 pub struct Reader<R> {
     stream: Stream<R>,

@@ -49,7 +49,9 @@ use crate::dtype::ElementType;
 use crate::edit::ByteOrder;
 use crate::finding::Finding;
 use crate::rules::{Rule, Severity};
-pub use crate::score::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS, MIN_ELEMENTS, MIN_Z};
+pub use crate::score::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS};
+#[doc(hidden)]
+pub use crate::score::{MIN_ELEMENTS, MIN_Z};
 
 /// Share of float exponents a real payload keeps within `2^-32..2^32`.
 const FLOAT_TYPICAL_SHARE: f64 = 0.95;
@@ -167,6 +169,7 @@ struct Reading {
 
 /// At most this many distinct values are scored; the rest of the payload
 /// adds nothing (the score is decided long before).
+#[doc(hidden)]
 pub const MAX_DISTINCT: usize = 4096;
 /// Slots of the distinct-value table (a power of two, twice [`MAX_DISTINCT`]).
 const SLOTS: usize = 2 * MAX_DISTINCT;

@@ -20,3 +20,4 @@ mod reader;
 mod rules;
 mod size;
 mod spec;
+mod structure;
