@@ -275,7 +275,7 @@ pub fn read_array_target(data: &[u8]) {
                     align,
                     crate::ByteOrder::Big,
                 )
-                .and_then(|()| crate::reader::verdict(&h, &out, crate::ByteOrder::Big, None))
+                .and_then(|()| crate::read::verdict(&h, &out, crate::ByteOrder::Big, None))
                 .map(|()| out),
             )
         }

@@ -105,10 +105,12 @@ pub use parse::{decode, parse, parse_as, ArrayView, Elements, Error, Items, View
 /// benchmarks; [`Reader`] is the way to read.
 #[doc(hidden)]
 pub use read::{
-    payload_to_native, read_array, read_array_at, read_array_into, read_header, read_input,
+    payload_to_native, read_array, read_array_at, read_array_into, read_header,
     MIN_BYTES_PER_THREAD,
 };
 pub use read::{ReadAt, ReadError};
+#[doc(hidden)]
+pub use reader::read_input;
 pub use reader::{At, Payload, ReadOptions, Reader, Validated, DEFAULT_MAX_DECOMPRESSED};
 #[doc(hidden)]
 pub use rules::RETIRED;

@@ -73,7 +73,7 @@ fn invalid(f: Finding) -> ReadError {
 pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
     let h = read_header(&mut r)?;
     let a = read_payload_array(&mut r, &h, ByteOrder::Big)?;
-    crate::reader::verdict(&h, native_bytes(a.data()), ByteOrder::Big, None)?;
+    verdict(&h, native_bytes(a.data()), ByteOrder::Big, None)?;
     Ok(a)
 }
 
@@ -213,7 +213,7 @@ pub fn read_array_into<R: Read>(
     out: &mut [u8],
 ) -> Result<(), ReadError> {
     read_payload_into(r, header, out, ByteOrder::Big)?;
-    crate::reader::verdict(header, out, ByteOrder::Big, None)
+    verdict(header, out, ByteOrder::Big, None)
 }
 
 /// [`read_array_into`] of elements stored in `stored` order.
@@ -509,7 +509,7 @@ pub fn read_array_at<S: ReadAt + ?Sized>(
         HUGE_PAGE,
         ByteOrder::Big,
     )?;
-    crate::reader::verdict(header, out, ByteOrder::Big, None)
+    verdict(header, out, ByteOrder::Big, None)
 }
 
 /// The most parts [`read_array_at`] splits a payload into: parts of
@@ -713,22 +713,6 @@ impl pulp::WithSimd for Swap<'_> {
         }
         dst[whole..src.len()].copy_from_slice(&src[whole..]);
     }
-}
-
-/// [`read_array`] of an input that may be gzip-compressed, as validation
-/// reads it: [`Reader`](crate::Reader) with the options' `decompress`,
-/// `max_decompressed` and `byte_order` (a stream that holds more than the
-/// limit fails with the IDX702 finding after at most that many bytes were
-/// decoded; damaged gzip is the IDX701 finding).
-///
-/// # Errors
-/// As [`Reader::read_array`](crate::Reader::read_array).
-pub fn read_input<R: Read>(r: R, opts: &crate::Options) -> Result<Array, ReadError> {
-    let read = crate::ReadOptions::default()
-        .with_decompress(opts.decompress)
-        .with_max_decompressed(opts.max_decompressed)
-        .with_byte_order(opts.byte_order);
-    crate::Reader::new(r, &read)?.read_array()
 }
 
 fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec<T>, ReadError> {
@@ -1008,5 +992,29 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+/// The byte-order verdict on a payload decoded into native order (`native`,
+/// from `stored` order), for the byte order the caller `stated`: the IDX501
+/// finding validation reports, when it refuses.
+pub(crate) fn verdict(
+    h: &Header,
+    native: &[u8],
+    stored: ByteOrder,
+    stated: Option<ByteOrder>,
+) -> Result<(), ReadError> {
+    if h.dtype().size() == 1 || stated == Some(ByteOrder::Big) {
+        return Ok(());
+    }
+    let mut l = crate::lint::PayloadLinter::for_native(h.dtype(), h.header_len() as u64, stored);
+    l.feed(native);
+    match l
+        .finish(stated)
+        .into_iter()
+        .find(|f| f.severity() == crate::Severity::Error)
+    {
+        Some(f) => Err(ReadError::Invalid(f.into())),
+        None => Ok(()),
     }
 }

@@ -35,7 +35,6 @@ use crate::edit::ByteOrder;
 use crate::finding::Report;
 use crate::header::Header;
 use crate::input::{self, Stream};
-use crate::lint::PayloadLinter;
 use crate::read::{self, ReadAt, ReadError};
 use crate::rules::Rule;
 use crate::validate::Options;
@@ -199,7 +198,7 @@ impl<R: Read> Reader<R> {
         let stored = self.stored();
         let r = read::read_payload_into(&mut self.stream, &self.header, out, stored);
         r.map_err(|e| locate(&self.stream, e))?;
-        verdict(&self.header, out, stored, self.opts.byte_order)
+        read::verdict(&self.header, out, stored, self.opts.byte_order)
     }
 
     /// Reads the payload into an owned, native-endian array, which grows
@@ -212,7 +211,7 @@ impl<R: Read> Reader<R> {
         let stored = self.stored();
         let a = read::read_payload_array(&mut self.stream, &self.header, stored)
             .map_err(|e| locate(&self.stream, e))?;
-        verdict(
+        read::verdict(
             &self.header,
             read::native_bytes(a.data()),
             stored,
@@ -344,7 +343,7 @@ impl Reader<()> {
                 }
             });
         }
-        verdict(header, payload, stored, opts.byte_order)
+        read::verdict(header, payload, stored, opts.byte_order)
     }
 }
 
@@ -567,7 +566,7 @@ impl<'a, S: ReadAt + ?Sized> Reader<At<'a, S>> {
             read::HUGE_PAGE,
             stored,
         )?;
-        verdict(&self.header, out, stored, self.opts.byte_order)
+        read::verdict(&self.header, out, stored, self.opts.byte_order)
     }
 }
 
@@ -594,26 +593,18 @@ fn locate<R>(stream: &Stream<R>, e: ReadError) -> ReadError {
     e
 }
 
-/// The byte-order verdict on a payload decoded into native order (`native`,
-/// from `stored` order), for the byte order the caller `stated`: the IDX501
-/// finding validation reports, when it refuses.
-pub(crate) fn verdict(
-    h: &Header,
-    native: &[u8],
-    stored: ByteOrder,
-    stated: Option<ByteOrder>,
-) -> Result<(), ReadError> {
-    if h.dtype().size() == 1 || stated == Some(ByteOrder::Big) {
-        return Ok(());
-    }
-    let mut l = PayloadLinter::for_native(h.dtype(), h.header_len() as u64, stored);
-    l.feed(native);
-    match l
-        .finish(stated)
-        .into_iter()
-        .find(|f| f.severity() == crate::Severity::Error)
-    {
-        Some(f) => Err(ReadError::Invalid(f.into())),
-        None => Ok(()),
-    }
+/// [`read_array`](crate::read_array) of an input that may be
+/// gzip-compressed, as validation reads it: [`Reader`] with the options'
+/// `decompress`, `max_decompressed` and `byte_order` (a stream that holds
+/// more than the limit fails with the IDX702 finding after at most that
+/// many bytes were decoded; damaged gzip is the IDX701 finding).
+///
+/// # Errors
+/// As [`Reader::read_array`].
+pub fn read_input<R: Read>(r: R, opts: &Options) -> Result<Array, ReadError> {
+    let read = ReadOptions::default()
+        .with_decompress(opts.decompress)
+        .with_max_decompressed(opts.max_decompressed)
+        .with_byte_order(opts.byte_order);
+    Reader::new(r, &read)?.read_array()
 }

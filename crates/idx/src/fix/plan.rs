@@ -2,7 +2,6 @@
 //! choosing the fixes, and checking that the input did not change between
 //! passes.
 
-use super::repair::write_planned;
 use super::select::is_header_rewrite;
 use super::select::{select, Plan};
 use super::stream::{stream, Sum, Summed};
@@ -11,7 +10,7 @@ use crate::buffer::fill;
 use crate::finding::{Compression, Report};
 use crate::header::MAX_HEADER_LEN;
 use crate::validate::{Options, Validator};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, SeekFrom};
 
 fn is_gzip<R: Read + Seek>(input: &mut R, opts: &FixOptions) -> io::Result<bool> {
     if !opts.validate.decompress {
@@ -118,19 +117,6 @@ impl Planned {
     /// True when a fix is planned.
     pub fn changed(&self) -> bool {
         self.report.changed()
-    }
-
-    /// Writes the repaired stream of `input` (the same input that was
-    /// planned on) to `output`: see [`repair`](crate::repair).
-    ///
-    /// # Errors
-    /// As [`repair`](crate::repair).
-    pub fn write<R: Read + Seek, W: Write>(
-        self,
-        mut input: R,
-        output: W,
-    ) -> Result<FixReport, FixError> {
-        write_planned(self, &mut input, output)
     }
 }
 
