@@ -373,12 +373,14 @@ where
         output: if cli.diff { None } else { cli.output.clone() },
     });
     // --output-file never replaces an input (checked before any work, and
-    // again by the atomic writer)
+    // again by the atomic writer); `-` is the file redirected to standard
+    // input, if any
     let input_ids: Vec<idx_io::Identity> = inputs
         .iter()
         .filter_map(|i| match i {
             Ok(Source::File(p)) => idx_io::Identity::of_path(p),
-            _ => None,
+            Ok(Source::Stdin) => idx_io::Identity::of_stdin(),
+            Err(_) => None,
         })
         .collect();
     if let Some(p) = cli.output_file.as_deref().filter(|p| !idx_io::is_dash(p)) {
