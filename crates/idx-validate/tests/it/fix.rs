@@ -201,6 +201,39 @@ fn output_writes_a_copy_and_leaves_the_input_alone() {
     assert!(o.stderr.contains("exactly one input"), "{}", o.stderr);
 }
 
+/// A repair that cannot write says why and which file, never the name of
+/// the temporary file it could not create (a file that does not exist).
+#[test]
+fn a_failed_repair_names_no_temporary_file() {
+    let le = tech_report(&sine(6, 7));
+    let (d, p) = setup("le.idx", &le);
+    std::fs::write(d.path().join("plain"), b"x").unwrap();
+    for format in ["human", "short", "json"] {
+        let o = run_plain_in(
+            d.path(),
+            &[
+                "--format",
+                format,
+                "--fix",
+                "--unsafe-fixes",
+                "--output",
+                "plain/out.idx",
+                "le.idx",
+            ],
+            None,
+        );
+        assert_eq!(o.code, 2, "{format}: {}{}", o.stdout, o.stderr);
+        let all = format!("{}{}", o.stdout, o.stderr);
+        assert!(all.contains("Not a directory"), "{format}: {all}");
+        assert!(all.contains("plain/out.idx"), "{format}: {all}");
+        assert!(
+            !all.contains("at path") && !all.contains(".out.idx."),
+            "{format}: a temporary name in {all}"
+        );
+        assert_eq!(std::fs::read(&p).unwrap(), le);
+    }
+}
+
 #[test]
 fn gzip_keeps_its_compression_or_is_written_plain_by_name() {
     let a = sine(6, 7);
@@ -445,6 +478,7 @@ fn unwritable_directory_leaves_the_input_unchanged() {
         "{how}: the reason is given: {}",
         o.stdout
     );
+    assert!(!o.stdout.contains("at path"), "{how}: {}", o.stdout);
     assert_eq!(std::fs::read(&p).unwrap(), bytes, "{how}");
     assert_eq!(entries(&dir), ["le.idx"], "{how}: no temporary file left");
 }
@@ -495,6 +529,7 @@ fn full_disk_leaves_the_input_unchanged() {
         "{how}: {}",
         o.stdout
     );
+    assert!(!o.stdout.contains("at path"), "{how}: {}", o.stdout);
     assert_eq!(after, bytes, "{how}");
     assert_eq!(left, ["le.idx"], "{how}: no temporary file left");
 }
