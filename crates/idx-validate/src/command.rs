@@ -152,7 +152,7 @@ struct Cli {
     /// Show what --fix would change (each fix, the header before and after) and write nothing.
     #[arg(long, conflicts_with = "structure_only", help_heading = "Repair")]
     diff: bool,
-    /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz).
+    /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz); - writes it to standard output (gzip when the input is) and the report to standard error.
     #[arg(long, value_name = "OUT", help_heading = "Repair")]
     output: Option<PathBuf>,
     /// The byte order the writer used for multi-byte elements, when you know it: little byte-swaps the payload as a safe fix; big never swaps.
@@ -353,7 +353,7 @@ where
     // (--no-fix overrides the configuration: a report-only run never writes)
     let fix_on = resolve::fix_on(cli.fix, cli.no_fix, cfg.fix);
     let unsafe_fixes = cli.unsafe_fixes || cfg.unsafe_fixes.unwrap_or(false);
-    let stdin_fixed = match resolve::repair_inputs(fix_on, cli.diff, cli.output.as_deref(), &inputs)
+    let stream_out = match resolve::repair_inputs(fix_on, cli.diff, cli.output.as_deref(), &inputs)
     {
         Ok(s) => s,
         Err(e) => {
@@ -439,7 +439,7 @@ where
                 return ExitStatus::from(2);
             }
         }
-        None if stdin_fixed => {
+        None if stream_out => {
             // standard output carries the repaired stream
             let _ = std::io::stderr().write_all(text.as_bytes());
         }

@@ -72,7 +72,7 @@ enum Cmd {
         /// Items per row of the grid (default: as many as fit the terminal's width in the terminal, a near-square grid in a PNG).
         #[arg(long)]
         cols: Option<usize>,
-        /// Write a PNG (contact sheet, image, or a histogram for rank 1) here instead of drawing in the terminal.
+        /// Write a PNG (contact sheet, image, or a histogram for rank 1) here instead of drawing in the terminal; - writes it to standard output.
         #[arg(long, value_name = "OUT.png")]
         png: Option<PathBuf>,
         /// Replace an existing OUT.png (never one of the inputs).

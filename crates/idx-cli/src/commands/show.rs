@@ -117,7 +117,7 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
     // A PNG destination is checked before any work: never an input, never
     // an existing file without --force.
     let ids: Vec<idx_io::Identity> = input.identity().into_iter().collect();
-    if let Some(png) = p.png {
+    if let Some(png) = p.png.filter(|png| !idx_io::is_dash(png)) {
         if let Err(e) = idx_io::output::check(png, p.png_policy, &ids) {
             return fail(e, 2);
         }
@@ -309,15 +309,19 @@ fn write_png(
         Ok(b) => b,
         Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
     };
+    let size = format!("{} x {} pixels: {what}", img.width, img.height);
+    // `--png -` is standard output, as `-` is wherever a stream goes; what
+    // was drawn is then said on standard error
+    if idx_io::is_dash(path) {
+        if let Err(e) = out.write_all(&bytes).and_then(|()| out.flush()) {
+            return fail(format!("cannot write standard output: {e}"), 2);
+        }
+        eprintln!("wrote the PNG to standard output ({size})");
+        return ExitStatus::SUCCESS;
+    }
     match idx_io::output::write(path, policy, inputs, &bytes) {
         Ok(()) => {
-            let _ = writeln!(
-                out,
-                "wrote {} ({} x {} pixels: {what})",
-                shown(path),
-                img.width,
-                img.height,
-            );
+            let _ = writeln!(out, "wrote {} ({size})", shown(path));
             ExitStatus::SUCCESS
         }
         Err(e) => fail(e, 2),

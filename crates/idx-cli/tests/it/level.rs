@@ -473,6 +473,41 @@ fn show_png_never_replaces_an_input_nor_an_existing_file_without_force() {
     assert_eq!(png_of(&other).0, 2 * 4 - 1);
 }
 
+/// `--png -` is standard output, as `-` is wherever a stream goes: the
+/// PNG on stdout, what was drawn on stderr, no file named `-`.
+#[test]
+fn show_png_dash_writes_the_picture_to_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x-idx3-ubyte");
+    std::fs::write(&file, images(4, 2, 3)).unwrap();
+    let labels = dir.path().join("x-idx1-ubyte");
+    std::fs::write(
+        &labels,
+        idx::to_bytes(&idx::Array::from_vec(vec![5], vec![1u8, 2, 2, 3, 3]).unwrap()).unwrap(),
+    )
+    .unwrap();
+    for f in [&file, &labels] {
+        let o = Cmd::new(IDX)
+            .args(["show", "--png", "-", f.to_str().unwrap()])
+            .dir(dir.path())
+            .out();
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert!(
+            o.stdout_bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+            "{:?}",
+            o.stdout
+        );
+        let decoder = png::Decoder::new(std::io::Cursor::new(&o.stdout_bytes));
+        assert!(decoder.read_info().is_ok());
+        assert!(
+            o.stderr.starts_with("wrote the PNG to standard output ("),
+            "{}",
+            o.stderr
+        );
+        assert!(!dir.path().join("-").exists(), "no file named -");
+    }
+}
+
 #[test]
 fn new_files_take_their_mode_from_the_umask() {
     use std::os::unix::fs::PermissionsExt;

@@ -201,6 +201,43 @@ fn output_writes_a_copy_and_leaves_the_input_alone() {
     assert!(o.stderr.contains("exactly one input"), "{}", o.stderr);
 }
 
+/// `--output -` is standard output, as `-` is wherever a stream goes: the
+/// repaired copy on stdout (gzip when the input is, as standard input is
+/// repaired), the report on stderr, no file named `-`.
+#[test]
+fn output_dash_writes_the_repaired_copy_to_standard_output() {
+    let a = sine(6, 7);
+    let le = tech_report(&a);
+    let (d, p) = setup("le.idx", &le);
+    let o = run_plain_in(
+        d.path(),
+        &["--fix", "--unsafe-fixes", "--output", "-", "le.idx"],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.stdout_bytes, to_bytes(&a).unwrap());
+    assert!(
+        o.stderr.contains(
+            "le.idx: FIX: 1 fix (0 remaining); repaired stream written to standard output"
+        ),
+        "{}",
+        o.stderr
+    );
+    assert_eq!(std::fs::read(&p).unwrap(), le, "the input is left alone");
+    assert_eq!(entries(d.path()), ["le.idx"], "no file named -");
+    // a valid input is copied as it is; gzip stays gzip
+    std::fs::write(d.path().join("ok.idx.gz"), gzip(&to_bytes(&a).unwrap())).unwrap();
+    let o = run_plain_in(
+        d.path(),
+        &["--format", "json", "--fix", "--output", "-", "ok.idx.gz"],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(gunzip(&o.stdout_bytes), to_bytes(&a).unwrap());
+    let v: Value = serde_json::from_str(&o.stderr).unwrap();
+    assert_eq!(v["files"][0]["repair"]["action"], "stdout");
+}
+
 /// A repair that cannot write says why and which file, never the name of
 /// the temporary file it could not create (a file that does not exist).
 #[test]
