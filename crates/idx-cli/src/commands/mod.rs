@@ -98,8 +98,12 @@ enum Cmd {
         #[arg(long)]
         error_document: bool,
     },
-    /// Read content JSON on stdin and write the IDX bytes to stdout.
-    Write,
+    /// Read content JSON on stdin and write the IDX bytes to stdout (nothing on stdout when the JSON is bad: the error goes to stderr).
+    Write {
+        /// For the conformance runner's writer protocol: bad content also prints an error document ({"error": ...}) on stdout.
+        #[arg(long)]
+        error_document: bool,
+    },
     /// Convert to and from Caffe LMDB (Datum records) and NumPy (.npy, .npz).
     Convert(convert::ConvertArgs),
 }
@@ -164,7 +168,7 @@ where
             file,
             error_document,
         } => dump::dump(&file, error_document),
-        Cmd::Write => write::write(),
+        Cmd::Write { error_document } => write::write(error_document),
         Cmd::Convert(args) => convert::run(args),
     }
 }

@@ -603,7 +603,21 @@ fn write_names_the_element_out_of_range_and_writes_nothing() {
         "{}",
         o.stderr
     );
-    // stdout holds the protocol's error document only, no IDX bytes
+    // stdout holds nothing: `idx write < bad.json > out.idx` leaves no
+    // JSON in out.idx (the error document is for the runner's protocol,
+    // `--error-document`)
+    assert_eq!(o.stdout_bytes, b"", "{}", o.stdout);
+    assert!(
+        o.stderr.starts_with("error: bad content JSON: "),
+        "{}",
+        o.stderr
+    );
+    let o = run_env(
+        &["write", "--error-document"],
+        br#"{"dtype":"i16","shape":[3],"data":[1,40000,2]}"#,
+        &[],
+    );
+    assert_eq!(o.code, 1);
     assert!(o.stdout.starts_with("{\"error\""), "{}", o.stdout);
 }
 
