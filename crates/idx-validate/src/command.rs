@@ -54,7 +54,7 @@ struct Cli {
     /// Colour (honours NO_COLOR; auto means only on a terminal).
     #[arg(long, value_enum, default_value_t = Color::Auto, help_heading = "Output")]
     color: Color,
-    /// Print only failing files.
+    /// Print only failing files (no note about what a walk left out).
     #[arg(short, long, help_heading = "Output")]
     quiet: bool,
     /// Print the header structure of every file, valid ones included.
@@ -287,8 +287,11 @@ where
             return ExitStatus::from(2);
         }
     };
-    for note in &expansion.notes {
-        eprintln!("note: {note}");
+    // -q prints only what fails: what a walk left out is not a failure
+    if !cli.quiet {
+        for note in &expansion.notes {
+            eprintln!("note: {note}");
+        }
     }
     // an empty directory is an error of the run, not an unreadable file
     for e in &expansion.empty {
