@@ -245,18 +245,19 @@ fn swapped_header_payload(head: &[u8]) -> Option<String> {
     let start = 4 + 4 * usize::from(rank);
     let sample = head.get(start..)?;
     let score = crate::lint::byteorder::score(t, &sample[..sample.len() / t.size() * t.size()])?;
+    let elements = idx_text::plural::count(score.elements, "non-zero element");
     Some(match score.verdict() {
         crate::lint::Verdict::None if score.bits <= -crate::lint::LIKELY_BITS => format!(
-            "its {t} payload reads big-endian (byte-order score {:.1} bits over its first {} non-zero elements): only the header was swapped",
-            score.bits, score.elements
+            "its {t} payload reads big-endian (byte-order score {:.1} bits over its first {}): only the header was swapped",
+            score.bits, elements
         ),
         crate::lint::Verdict::None => format!(
-            "the byte order of its {t} payload cannot be told from its first bytes ({} non-zero elements scored)",
-            score.elements
+            "the byte order of its {t} payload cannot be told from its first bytes ({} scored)",
+            elements
         ),
         _ => format!(
-            "its {t} payload is little-endian too (byte-order score {:.1} bits over its first {} non-zero elements): swap the elements as well",
-            score.bits, score.elements
+            "its {t} payload is little-endian too (byte-order score {:.1} bits over its first {}): swap the elements as well",
+            score.bits, elements
         ),
     })
 }
