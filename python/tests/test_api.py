@@ -271,3 +271,11 @@ def test_a_keyboard_interrupt_in_the_callable_propagates():
 
     with pytest.raises(KeyboardInterrupt):
         idxkit.check_writer(interrupt)
+
+
+def test_an_images_name_on_rank_1_data_is_a_file_name_mismatch(tmp_path):
+    """spec 6.3: `images` before `idx<R>` claims at least rank 2, as idx3 claims 3."""
+    for name in ("train-images-idx1-ubyte", "train-images-idx3-ubyte"):
+        p = tmp_path / name
+        p.write_bytes(bytes([0, 0, 8, 1, 0, 0, 0, 2, 7, 9]))
+        assert [(f.rule, f.offset) for f in idxkit.validate(p).findings] == [("IDX503", 3)], name

@@ -483,3 +483,30 @@ fn machine_formats_carry_a_hostile_name_exactly_and_escaped() {
         assert_eq!(given, name, "{format}: the name as given");
     }
 }
+
+/// A rank-1 file named as images (`*-images-idx1-ubyte`) gets IDX503, as
+/// an `idx3` name on rank-1 data does (spec 6.3): a warning at the rank
+/// byte, so the run still passes unless warnings are denied.
+#[test]
+fn an_images_name_on_rank_1_data_is_a_file_name_mismatch() {
+    let d = tempfile::tempdir().unwrap();
+    let rank1 = [0, 0, 8, 1, 0, 0, 0, 2, 7, 9];
+    for name in ["train-images-idx1-ubyte", "train-images-idx3-ubyte"] {
+        std::fs::write(d.path().join(name), rank1).unwrap();
+        let o = isolated_in(d.path(), &["--format", "jsonl", name]);
+        assert_eq!(o.status.code(), Some(0), "{name}");
+        let found: Vec<(String, u64)> = stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .map(|v| {
+                (
+                    v["rule"].as_str().unwrap().to_string(),
+                    v["offset"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(found, [("IDX503".to_string(), 3)], "{name}");
+        let o = isolated_in(d.path(), &["--deny-warnings", name]);
+        assert_eq!(o.status.code(), Some(1), "{name}");
+    }
+}
