@@ -153,15 +153,15 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
     let dims = h.dims().to_vec();
     let mut out = std::io::stdout().lock();
     if dims.len() == 1 {
-        let (rows, other) = match histogram_of(&mut input, &h) {
+        let hist = match histogram_of(&mut input, &h) {
             Ok(x) => x,
             Err(e) => return fail(format!("{}: {e}", input.name), 2),
         };
         let Some(png_out) = p.png else {
-            let _ = out.write_all(picture::histogram_text(&rows, other, 50).as_bytes());
+            let _ = out.write_all(picture::histogram_text(&hist, 50).as_bytes());
             return ExitStatus::SUCCESS;
         };
-        let Some(img) = picture::histogram_picture(&rows) else {
+        let Some(img) = picture::histogram_picture(&hist) else {
             return fail(
                 format!(
                     "{}: no finite value to draw a histogram of; nothing written",
@@ -179,7 +179,7 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
             &img,
             &format!(
                 "a histogram of {}",
-                idx_text::plural::count(rows.len() as u64, "bin")
+                idx_text::plural::count(hist.rows.len() as u64, "row")
             ),
         );
     }
@@ -263,10 +263,7 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
 /// The histogram of a rank-1 payload, streamed through a fixed buffer (a
 /// second pass when the values are binned): memory does not grow with the
 /// file.
-fn histogram_of(
-    input: &mut Input,
-    h: &idx::Header,
-) -> std::io::Result<(Vec<(String, usize)>, usize)> {
+fn histogram_of(input: &mut Input, h: &idx::Header) -> std::io::Result<picture::HistogramRows> {
     let mut hist = picture::Histogram::new(h.dtype());
     let size = h.dtype().size();
     let mut buf = vec![0u8; (256 << 10) / size * size];
