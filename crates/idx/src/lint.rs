@@ -118,7 +118,7 @@ impl PayloadLinter {
             } else {
                 ((block + 1) * SAMPLE_BLOCK).min(end)
             };
-            if sampled || self.extra_left > 0 {
+            if (sampled || self.extra_left > 0) && !self.scorer.is_full() {
                 let part = &bytes[(i - start) as usize * size..(stop - start) as usize * size];
                 match size {
                     2 => self.score::<2>(part, i, sampled),

@@ -11,6 +11,8 @@
 //! child process, and a failure is the calling test's failure (never
 //! reached from a user's input).
 
+pub mod payloads;
+
 use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -189,4 +191,32 @@ impl Cmd {
         feeder.join().unwrap(); // ok: test helper
         o.into()
     }
+}
+
+/// Runs a quickcheck property with a fixed, printed seed: `IDX_TEST_SEED`
+/// when set (to re-run a failure, or to explore), otherwise one derived
+/// from `name`, so that every run of the test suite, in CI or not, checks
+/// the same inputs. The seed is printed first (shown with a failure), and
+/// `tests` cases are run (`QUICKCHECK_TESTS` overrides it, as quickcheck
+/// does).
+pub fn quickcheck<A: quickcheck::Testable>(name: &str, tests: u64, prop: A) {
+    let seed = std::env::var("IDX_TEST_SEED")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            // FNV-1a of the name: stable across platforms and releases
+            name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+            })
+        });
+    eprintln!("{name}: quickcheck seed {seed} (re-run with IDX_TEST_SEED={seed})");
+    let tests = std::env::var("QUICKCHECK_TESTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(tests);
+    quickcheck::QuickCheck::new()
+        .rng(quickcheck::Gen::from_size_and_seed(100, seed))
+        .tests(tests)
+        .max_tests(tests * 100)
+        .quickcheck(prop);
 }

@@ -7,7 +7,7 @@ use idx::{
     parse, to_bytes, validate, Applicability, Array, ByteOrder, Data, Edit, ElementType, FixError,
     FixOptions, Rule,
 };
-use quickcheck::{quickcheck, Arbitrary, Gen, TestResult};
+use quickcheck::{Arbitrary, Gen, TestResult};
 use std::io::{self, Cursor, Read, Seek, SeekFrom};
 
 /// Smooth data of every type, as real data is (so the byte-order lint
@@ -440,13 +440,21 @@ fn property(d: Damaged) -> TestResult {
 
 #[test]
 fn repairs_are_idempotent_never_worse_and_safe_fixes_keep_arrays() {
-    quickcheck(property as fn(Damaged) -> TestResult);
+    test_support::quickcheck(
+        "fix::repairs_are_idempotent_never_worse_and_safe_fixes_keep_arrays",
+        100,
+        property as fn(Damaged) -> TestResult,
+    );
     // and on arbitrary bytes
     fn bytes(mode: u8, b: Vec<u8>) -> TestResult {
         idx::fuzzing::fix_target(&[&[mode][..], &b].concat());
         TestResult::passed()
     }
-    quickcheck(bytes as fn(u8, Vec<u8>) -> TestResult);
+    test_support::quickcheck(
+        "fix::repairs_of_arbitrary_bytes",
+        100,
+        bytes as fn(u8, Vec<u8>) -> TestResult,
+    );
 }
 
 #[test]
