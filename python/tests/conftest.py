@@ -1,6 +1,6 @@
 """Shared paths and helpers for the idxkit tests.
 
-The corpus manifests (corpus/) and the README's rule table are the
+The corpus manifests (corpus/) and the site's rules index are the
 expectations: they are written independently of the code under test.
 """
 
@@ -63,11 +63,13 @@ def manifests():
 
 
 def severities():
-    """Rule code -> severity, from the README's rule table."""
-    text = (ROOT / "README.md").read_text()
+    """Rule code -> severity, from the site's rules index (docs/rules/index.md)."""
+    text = (ROOT / "docs" / "rules" / "index.md").read_text()
     return {
         code: sev
-        for code, sev in re.findall(r"^\| (IDX\d{3}) \| [a-z0-9-]+ \| (error|warning|info) \|", text, re.M)
+        for code, sev in re.findall(
+            r"^\| \[(IDX\d{3})\]\(IDX\d{3}\.md\) \| [a-z0-9-]+ \| (error|warning|info) \|", text, re.M
+        )
     }
 
 

@@ -137,10 +137,10 @@ struct Cli {
     /// Print how many findings each rule produced instead of the findings.
     #[arg(long, help_heading = "Output")]
     statistics: bool,
-    /// The absolute URL of spec/idx.md; outputs link rules to it (without it, no output carries a spec link).
+    /// The absolute URL of spec/idx.md (a release's copy); the human output's spec lines and SARIF's helpUri link rules into it (without it, helpUri is the rule's page on the documentation site and the human output links no spec).
     #[arg(long, value_name = "URL", value_parser = parse_url, help_heading = "Output")]
     spec_url: Option<String>,
-    /// Repair what can be repaired: apply safe fixes and rewrite each file atomically (standard input goes to standard output). See "Repairing files" in the README.
+    /// Repair what can be repaired: apply safe fixes and rewrite each file atomically (standard input goes to standard output). See "Repairing files" in the documentation (docs/guide/fix.md).
     #[arg(long, conflicts_with = "structure_only", help_heading = "Repair")]
     fix: bool,
     /// Never write, whatever the configuration says (`fix = true` in idx-validate.toml or pyproject.toml is ignored); the report-only pre-commit hook and the GitHub Action pass it.
@@ -227,9 +227,15 @@ where
         return ExitStatus::SUCCESS;
     }
     if let Some(code) = &cli.explain {
-        return match idx_validate::explain(code) {
-            Some(text) => {
+        let found = idx::Rule::find(code).zip(idx_validate::explain(code));
+        return match found {
+            Some((rule, text)) => {
                 let _ = stdout.write_all(text.as_bytes());
+                let _ = writeln!(
+                    stdout,
+                    "\nThe rule's page, with an example and the fix: {}",
+                    idx_validate::rule_url(rule)
+                );
                 ExitStatus::SUCCESS
             }
             None => {

@@ -118,6 +118,7 @@ pub fn scan_labels<R: Read>(
     let opts = crate::Options::default()
         .with_decompress(decompress)
         .with_lints(false)
+        .with_byte_order_test(false)
         .with_scan_labels(Some(classes));
     Ok(crate::validate_reader(reader, &opts)?.labels)
 }

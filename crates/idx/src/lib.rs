@@ -74,6 +74,7 @@ mod label_scan;
 pub mod lint;
 mod parse;
 mod read;
+mod reader;
 mod rules;
 mod score;
 mod sniff;
@@ -99,6 +100,7 @@ pub use read::{
     payload_to_native, read_array, read_array_at, read_array_into, read_header, read_input, ReadAt,
     ReadError, MIN_BYTES_PER_THREAD,
 };
+pub use reader::{At, Payload, ReadOptions, Reader, Validated, DEFAULT_MAX_DECOMPRESSED};
 pub use rules::{Rule, Severity, RETIRED};
 pub use sniff::SNIFF_LEN;
 pub use validate::{

@@ -7,8 +7,9 @@
 //! result by construction.
 
 use crate::dtype::ElementType;
+use crate::edit::ByteOrder;
 use crate::finding::Finding;
-use crate::rules::{Rule, Severity};
+use crate::rules::Rule;
 use idx_text::plural::count;
 
 pub mod byteorder;
@@ -36,6 +37,12 @@ pub(crate) struct PayloadLinter {
     elements: u64,
     /// The byte-order test.
     scorer: byteorder::Scorer,
+    /// Whether the non-finite lint (IDX502) runs (the byte-order test
+    /// always does).
+    non_finite_lint: bool,
+    /// The bytes fed are native-order elements decoded from the stored
+    /// order: each scored element is turned back into its stored bytes.
+    swap: bool,
     /// Non-zero elements outside the sample still to score.
     extra_left: u64,
     // non-finite
@@ -47,8 +54,9 @@ pub(crate) struct PayloadLinter {
 }
 
 impl PayloadLinter {
-    /// A linter for a payload of `dtype` starting at byte `start`.
-    pub fn new(dtype: ElementType, start: u64) -> Self {
+    /// A linter for a payload of `dtype` starting at byte `start`: the
+    /// byte-order test, and the non-finite lint when `non_finite` is set.
+    pub fn new(dtype: ElementType, start: u64, non_finite: bool) -> Self {
         PayloadLinter {
             dtype,
             start,
@@ -56,6 +64,8 @@ impl PayloadLinter {
             carry_len: 0,
             elements: 0,
             scorer: byteorder::Scorer::new(dtype),
+            non_finite_lint: non_finite,
+            swap: false,
             extra_left: EXTRA_ELEMENTS,
             nan: 0,
             inf: 0,
@@ -64,15 +74,38 @@ impl PayloadLinter {
         }
     }
 
+    /// The byte-order test alone, fed elements already decoded into native
+    /// byte order from a payload stored in `stored` order: it scores each
+    /// element as stored, so the score is the one validation gives the
+    /// stored payload. Only the scored elements are converted back.
+    pub fn for_native(dtype: ElementType, start: u64, stored: ByteOrder) -> Self {
+        let native = if cfg!(target_endian = "little") {
+            ByteOrder::Little
+        } else {
+            ByteOrder::Big
+        };
+        PayloadLinter {
+            swap: native != stored,
+            ..PayloadLinter::new(dtype, start, false)
+        }
+    }
+
     /// True when the lints have anything to look at for this type.
     pub fn is_active(dtype: ElementType) -> bool {
         dtype.size() > 1
     }
 
+    /// True when no further payload byte can change what this linter
+    /// reports: the byte-order test has scored all it scores and the
+    /// non-finite lint is off.
+    pub fn done(&self) -> bool {
+        !self.non_finite_lint && self.scorer.is_full()
+    }
+
     /// Feeds the next payload bytes.
     pub fn feed(&mut self, mut bytes: &[u8]) {
         let size = self.dtype.size();
-        if size == 1 {
+        if size == 1 || self.done() {
             return;
         }
         if self.carry_len > 0 {
@@ -100,8 +133,10 @@ impl PayloadLinter {
         let start = self.elements;
         let end = start + (bytes.len() / size) as u64;
         match self.dtype {
-            ElementType::F32 => self.non_finite::<4>(bytes, start, 0x807f, 0xffff_ff7f),
-            ElementType::F64 => {
+            ElementType::F32 if self.non_finite_lint => {
+                self.non_finite::<4>(bytes, start, 0x807f, 0xffff_ff7f);
+            }
+            ElementType::F64 if self.non_finite_lint => {
                 self.non_finite::<8>(bytes, start, 0xf07f, 0xffff_ffff_ffff_ff7f);
             }
             _ => {}
@@ -160,9 +195,18 @@ impl PayloadLinter {
     /// of them when `sampled`, else non-zero ones while `extra_left` lasts,
     /// skipping runs of zero bytes 64 at a time.
     fn score<const N: usize>(&mut self, bytes: &[u8], first: u64, sampled: bool) {
+        let swap = self.swap;
+        let stored = |c: &[u8]| -> [u8; N] {
+            let mut e = [0u8; N];
+            e.copy_from_slice(c);
+            if swap {
+                e.reverse();
+            }
+            e
+        };
         if sampled {
             for (k, c) in bytes.chunks_exact(N).enumerate() {
-                self.scorer.element::<N>(first + k as u64, c);
+                self.scorer.element::<N>(first + k as u64, &stored(c));
             }
             return;
         }
@@ -177,7 +221,8 @@ impl PayloadLinter {
             for (k, c) in run.chunks_exact(N).enumerate() {
                 if c.iter().any(|&b| b != 0) && self.extra_left > 0 {
                     self.extra_left -= 1;
-                    self.scorer.element::<N>(first + (j * per + k) as u64, c);
+                    self.scorer
+                        .element::<N>(first + (j * per + k) as u64, &stored(c));
                 }
             }
         }
@@ -189,52 +234,23 @@ impl PayloadLinter {
         self.scorer.score()
     }
 
-    /// The lint findings for everything fed.
-    pub fn finish(&self) -> Vec<Finding> {
+    /// The lint findings for everything fed, the byte-order test's under
+    /// the contract of spec 6.1 for the byte order the caller `stated`
+    /// ([`byteorder::contract`]).
+    pub fn finish(&self, stated: Option<ByteOrder>) -> Vec<Finding> {
         let mut out = Vec::new();
         let size = self.dtype.size() as u64;
         if size == 1 {
             return out;
         }
         if let Some(score) = self.scorer.score() {
-            let severity = match score.verdict() {
-                Verdict::Certain => Some(Severity::Error),
-                Verdict::Likely => Some(Severity::Warning),
-                Verdict::None => None,
-            };
-            if let Some(severity) = severity {
-                let t = self.dtype.name();
-                let how = if severity == Severity::Error {
-                    format!("beyond reasonable doubt (certain from {CERTAIN_BITS} bits)")
-                } else {
-                    format!(
-                        "probably (likely from {LIKELY_BITS} bits, certain from {CERTAIN_BITS})"
-                    )
-                };
-                out.push(
-                    Finding::new(
-                        Rule::LikelyLittleEndian,
-                        self.start,
-                        self.elements * size,
-                        format!("the {t} payload is little-endian {how}: score {:.1} bits", score.bits),
-                    )
-                    .with_severity(severity)
-                    .with_byte_order(score)
-                    .expected(format!("big-endian {t} data"))
-                    .found(format!(
-                        "{} non-zero {} scored; against random bytes, read big-endian: {:.1} bits, read little-endian: {:.1} bits",
-                        score.elements,
-                        if score.elements == 1 { "element" } else { "elements" },
-                        score.big_bits,
-                        score.little_bits
-                    ))
-                    .hint(format!(
-                        "the writer probably wrote native little-endian values (e.g. numpy '<{}' or tofile() on x86); write big-endian ('>{}') or byte-swap",
-                        numpy_char(self.dtype),
-                        numpy_char(self.dtype)
-                    )),
-                );
-            }
+            out.extend(byteorder::contract(
+                self.dtype,
+                self.start,
+                self.elements * size,
+                score,
+                stated,
+            ));
         }
         if let Some(first) = self.first_non_finite {
             out.push(
@@ -321,7 +337,7 @@ impl<const N: usize> pulp::WithSimd for NonFinite<'_, N> {
     }
 }
 
-fn numpy_char(t: ElementType) -> &'static str {
+pub(crate) fn numpy_char(t: ElementType) -> &'static str {
     match t {
         ElementType::U8 => "u1",
         ElementType::I8 => "i1",
@@ -562,13 +578,13 @@ mod tests {
         for i in 0..500i32 {
             bytes.extend_from_slice(&(i * 3).to_le_bytes());
         }
-        let mut whole = PayloadLinter::new(ElementType::I32, 8);
+        let mut whole = PayloadLinter::new(ElementType::I32, 8, true);
         whole.feed(&bytes);
         for step in [1, 3, 7, 4096] {
-            let mut parts = PayloadLinter::new(ElementType::I32, 8);
+            let mut parts = PayloadLinter::new(ElementType::I32, 8, true);
             bytes.chunks(step).for_each(|c| parts.feed(c));
-            assert_eq!(parts.finish(), whole.finish(), "chunk {step}");
+            assert_eq!(parts.finish(None), whole.finish(None), "chunk {step}");
         }
-        assert_eq!(whole.finish()[0].rule, Rule::LikelyLittleEndian);
+        assert_eq!(whole.finish(None)[0].rule, Rule::LikelyLittleEndian);
     }
 }

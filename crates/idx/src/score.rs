@@ -42,6 +42,20 @@ pub struct ByteOrderScore {
 impl Eq for ByteOrderScore {}
 
 impl ByteOrderScore {
+    /// The score of the same payload with every element byte-swapped: the
+    /// two readings trade places (the test is symmetric: it scores the
+    /// same elements, and each reading of one is the other reading of its
+    /// swap).
+    pub fn mirrored(&self) -> ByteOrderScore {
+        ByteOrderScore {
+            bits: -self.bits,
+            z: -self.z,
+            big_bits: self.little_bits,
+            little_bits: self.big_bits,
+            elements: self.elements,
+        }
+    }
+
     /// What the score says, by [`LIKELY_BITS`] and [`CERTAIN_BITS`].
     pub fn verdict(&self) -> Verdict {
         if self.elements < MIN_ELEMENTS || (self.little_bits < 0.0 && self.z < MIN_Z) {

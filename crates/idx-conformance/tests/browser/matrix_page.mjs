@@ -1,5 +1,5 @@
 // The matrix page in a real headless browser (Debian's chromium), driven
-// over the DevTools protocol on a pipe (--remote-debugging-pipe), with no
+// over the DevTools protocol on a pipe by the harness of cdp.mjs, with no
 // npm packages:
 //
 //   node matrix_page.mjs PAGE.html RESULTS.json...
@@ -14,12 +14,11 @@
 // first failed check. CHROMIUM names the browser (default: chromium);
 // SCREENSHOT=FILE keeps the screenshot.
 
-import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { inflateSync } from "node:zlib";
+import { launch } from "./cdp.mjs";
 
 const started = Date.now();
 const [page, ...resultFiles] = process.argv.slice(2);
@@ -28,11 +27,8 @@ if (!page || resultFiles.length === 0) {
   process.exit(2);
 }
 
-function fail(msg) {
-  console.error(`matrix page: FAIL: ${msg}`);
-  cleanup();
-  process.exit(1);
-}
+const b = launch("matrix page");
+const { send, problems, requests, fail } = b;
 
 // --- the data the page was made from
 const expected = new Map(); // "name mode" -> Map(case id -> status)
@@ -40,74 +36,6 @@ for (const f of resultFiles) {
   const v = JSON.parse(readFileSync(f, "utf8"));
   const m = new Map(v.results.map((r) => [r.id, r.status]));
   expected.set(`${v.implementation.name} ${v.mode}`, m);
-}
-
-// --- chromium over a pipe
-const profile = mkdtempSync(join(tmpdir(), "matrix-page-"));
-const browser = spawn(
-  process.env.CHROMIUM || "chromium",
-  [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--no-default-browser-check",
-    "--disable-extensions",
-    "--hide-scrollbars",
-    "--force-device-scale-factor=1",
-    "--force-color-profile=srgb",
-    "--remote-debugging-pipe",
-    `--user-data-dir=${profile}`,
-    "about:blank",
-  ],
-  { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] },
-);
-let stderr = "";
-browser.stderr.on("data", (d) => (stderr += d));
-function cleanup() {
-  try {
-    browser.kill("SIGKILL");
-  } catch {}
-  try {
-    rmSync(profile, { recursive: true, force: true });
-  } catch {}
-}
-const timer = setTimeout(() => fail(`no result in 60 s; chromium said: ${stderr.slice(-2000)}`), 60000);
-browser.on("exit", (code) => {
-  if (!done) fail(`chromium exited (${code}): ${stderr.slice(-2000)}`);
-});
-let done = false;
-
-const toBrowser = browser.stdio[3];
-const fromBrowser = browser.stdio[4];
-let nextId = 1;
-const pending = new Map();
-const listeners = [];
-let buf = Buffer.alloc(0);
-fromBrowser.on("data", (chunk) => {
-  buf = Buffer.concat([buf, chunk]);
-  let end;
-  while ((end = buf.indexOf(0)) >= 0) {
-    const msg = JSON.parse(buf.subarray(0, end).toString("utf8"));
-    buf = buf.subarray(end + 1);
-    if (msg.id && pending.has(msg.id)) {
-      const { ok, ko } = pending.get(msg.id);
-      pending.delete(msg.id);
-      msg.error ? ko(new Error(JSON.stringify(msg.error))) : ok(msg.result);
-    } else if (msg.method) {
-      listeners.forEach((l) => l(msg));
-    }
-  }
-});
-function send(method, params = {}, sessionId) {
-  const id = nextId++;
-  const msg = { id, method, params };
-  if (sessionId) msg.sessionId = sessionId;
-  toBrowser.write(JSON.stringify(msg) + "\0");
-  return new Promise((ok, ko) => pending.set(id, { ok, ko }));
-}
-function waitFor(method) {
-  return new Promise((ok) => listeners.push((m) => m.method === method && ok(m)));
 }
 
 // --- a minimal PNG decoder (8-bit RGB or RGBA, no interlace)
@@ -154,31 +82,9 @@ function decodePng(b) {
 }
 
 // --- the test
-const problems = [];
-const requests = [];
-listeners.push((m) => {
-  if (m.method === "Runtime.exceptionThrown") problems.push(`exception: ${JSON.stringify(m.params.exceptionDetails).slice(0, 300)}`);
-  if (m.method === "Runtime.consoleAPICalled" && ["error", "assert", "warning"].includes(m.params.type))
-    problems.push(`console.${m.params.type}: ${m.params.args.map((a) => a.value ?? a.description).join(" ")}`);
-  if (m.method === "Log.entryAdded" && ["error", "warning"].includes(m.params.entry.level))
-    problems.push(`log ${m.params.entry.level}: ${m.params.entry.text} ${m.params.entry.url || ""}`);
-  if (m.method === "Network.requestWillBeSent") requests.push(m.params.request.url);
-});
-
 const url = pathToFileURL(resolve(page)).href;
-const { targetId } = await send("Target.createTarget", { url: "about:blank" });
-const { sessionId: s } = await send("Target.attachToTarget", { targetId, flatten: true });
-for (const d of ["Page", "Runtime", "Log", "Network"]) await send(`${d}.enable`, {}, s);
-await send("Emulation.setDeviceMetricsOverride", { width: 1600, height: 1000, deviceScaleFactor: 1, mobile: false }, s);
-const loaded = waitFor("Page.loadEventFired");
-await send("Page.navigate", { url }, s);
-await loaded;
-
-async function js(expr) {
-  const r = await send("Runtime.evaluate", { expression: expr, returnByValue: true, awaitPromise: true }, s);
-  if (r.exceptionDetails) fail(`evaluating ${expr.slice(0, 80)}: ${JSON.stringify(r.exceptionDetails).slice(0, 300)}`);
-  return r.result.value;
-}
+const s = await b.open(url);
+const js = (expr) => b.js(s, expr);
 
 // every cell has a status, the one in the results
 const grid = await js(`(() => {
@@ -266,9 +172,7 @@ if (panel.shown !== "block" || !panel.text.includes(probe.status) || panel.hex !
 const outside = requests.filter((u) => u !== url && !u.startsWith("data:") && u !== "about:blank");
 if (outside.length) fail(`requests outside the page: ${outside.join(", ")}`);
 if (problems.length) fail(`console: ${problems.join(" | ")}`);
-done = true;
-clearTimeout(timer);
-cleanup();
+b.finish();
 console.log(
   `matrix page: ok: ${grid.rows.length} cases x ${grid.cols.length} columns (${cells} cells) match the results; ` +
     `${sample.length} sampled cell colours match the legend; filters (${pick}, column 0) and a case panel work; ` +

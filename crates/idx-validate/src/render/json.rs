@@ -9,7 +9,8 @@ use serde_json::{json, Value};
 /// Version of the JSON output.
 pub const VERSION: u32 = 1;
 
-/// One finding as JSON; `fix` only when the finding has one.
+/// One finding as JSON, with its rule's page (`url`); `fix` only when the
+/// finding has one.
 pub fn finding(f: &Finding) -> Value {
     let mut v = json!({
         "rule": f.rule.code(),
@@ -20,6 +21,7 @@ pub fn finding(f: &Finding) -> Value {
         "expected": f.expected,
         "found": f.found,
         "hint": f.hint,
+        "url": crate::rule_url(f.rule),
     });
     if let Some(o) = &f.related {
         v["related"] = json!({"path": o.path, "offset": o.offset, "length": o.length});

@@ -27,7 +27,8 @@ pub struct Context {
     pub sarif_github: bool,
     /// The absolute URL of `spec/idx.md` (`--spec-url`, `spec-url`); without
     /// it no output carries a spec link (a relative path would only work
-    /// inside a clone).
+    /// inside a clone), and SARIF's `helpUri` is the rule's page
+    /// ([`crate::rule_url`]).
     pub spec_url: Option<String>,
     /// `--unsafe-fixes`: unsafe fixes count as applicable (`[*]`).
     pub unsafe_fixes: bool,

@@ -13,6 +13,8 @@ mod fix;
 mod formats;
 mod names;
 mod polish;
+mod readme;
+mod rule_pages;
 mod run;
 mod snapshots;
 mod walk;

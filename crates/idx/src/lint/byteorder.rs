@@ -46,6 +46,9 @@
 //! rest of the payload is not looked at.
 
 use crate::dtype::ElementType;
+use crate::edit::ByteOrder;
+use crate::finding::Finding;
+use crate::rules::{Rule, Severity};
 pub use crate::score::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS, MIN_ELEMENTS, MIN_Z};
 
 /// Share of float exponents a real payload keeps within `2^-32..2^32`.
@@ -361,7 +364,106 @@ impl Scorer {
 /// of `dtype`), scoring the same elements as validation does; `None` for a
 /// one-byte type.
 pub fn score(dtype: ElementType, bytes: &[u8]) -> Option<ByteOrderScore> {
-    let mut l = super::PayloadLinter::new(dtype, 0);
+    let mut l = super::PayloadLinter::new(dtype, 0, false);
     l.feed(bytes);
     l.byte_order_score()
+}
+
+/// A score in bits for a message, to one decimal, rounded toward zero so
+/// that a score below a threshold never prints as the threshold (47.96 is
+/// "47.9", below "certain from 48 bits").
+pub(crate) fn bits_str(bits: f64) -> String {
+    format!("{:.1}", (bits * 10.0).trunc() / 10.0)
+}
+
+/// The one verdict of spec 6.1 on a payload of `dtype` (`len` bytes from
+/// `start`) whose byte-order test gave `score`, when the caller `stated`
+/// its byte order or not: the IDX501 finding every front end reports, or
+/// none. Validation and every reader decide through this function, so a
+/// payload one of them refuses, all refuse.
+///
+/// - nothing stated: the test decides, a warning when the payload is
+///   probably little-endian, an error (readers refuse to decode it) when
+///   it is little-endian beyond reasonable doubt;
+/// - `Big` stated: the caller vouches for the bytes; nothing is reported;
+/// - `Little` stated: the payload is decoded as little-endian, unless it
+///   reads big-endian beyond reasonable doubt: then the statement is
+///   contradicted, an error.
+pub(crate) fn contract(
+    dtype: ElementType,
+    start: u64,
+    len: u64,
+    score: ByteOrderScore,
+    stated: Option<ByteOrder>,
+) -> Option<Finding> {
+    let t = dtype.name();
+    let np = super::numpy_char(dtype);
+    let found = |s: &ByteOrderScore| {
+        format!(
+            "{} scored; against random bytes, read big-endian: {} bits, read little-endian: {} bits",
+            idx_text::plural::count(s.elements, "distinct non-zero element"),
+            bits_str(s.big_bits),
+            bits_str(s.little_bits)
+        )
+    };
+    match stated {
+        Some(ByteOrder::Big) => None,
+        Some(ByteOrder::Little) => {
+            let mirrored = score.mirrored();
+            (mirrored.verdict() == Verdict::Certain).then(|| {
+                Finding::new(
+                    Rule::LikelyLittleEndian,
+                    start,
+                    len,
+                    format!(
+                        "the {t} payload was stated little-endian, but it reads big-endian beyond reasonable doubt: score {} bits",
+                        bits_str(score.bits)
+                    ),
+                )
+                .with_severity(Severity::Error)
+                .with_byte_order(score)
+                .expected(format!("little-endian {t} data, as stated"))
+                .found(found(&score))
+                .hint("the payload is big-endian, as IDX requires: read it without stating a byte order (or state big)")
+            })
+        }
+        None => {
+            let (severity, how) = match score.verdict() {
+                Verdict::None => return None,
+                Verdict::Likely => (
+                    Severity::Warning,
+                    format!(
+                        "probably (likely from {LIKELY_BITS} bits, certain from {CERTAIN_BITS})"
+                    ),
+                ),
+                Verdict::Certain => (
+                    Severity::Error,
+                    format!("beyond reasonable doubt (certain from {CERTAIN_BITS} bits)"),
+                ),
+            };
+            let readers = if severity == Severity::Error {
+                "; readers decode it only when told its byte order (--assume-byte-order little, or assume_byte_order=\"little\" in idxkit)"
+            } else {
+                ""
+            };
+            Some(
+                Finding::new(
+                    Rule::LikelyLittleEndian,
+                    start,
+                    len,
+                    format!(
+                        "the {t} payload is little-endian {how}: score {} bits",
+                        bits_str(score.bits)
+                    ),
+                )
+                .with_severity(severity)
+                .with_byte_order(score)
+                .expected(format!("big-endian {t} data"))
+                .found(found(&score))
+                .hint(format!(
+                    "the writer probably wrote native little-endian values (e.g. numpy '<{np}' or tofile() on x86); write big-endian ('>{np}') or byte-swap{readers}"
+                )),
+            )
+        }
+    }
 }

@@ -3,6 +3,7 @@
 use super::analyse::{analyse, Analysis};
 use super::expect::expectations;
 use super::Options;
+use crate::edit::ByteOrder;
 use crate::finding::{Compression, Finding, Report, TAIL_LEN};
 use crate::header::{starts_with_idx_magic, MAGIC_LEN, MAX_HEADER_LEN};
 use crate::label_scan::LabelScanner;
@@ -105,8 +106,11 @@ impl Validator {
         };
         let left = h.payload_len() - self.payload_seen;
         if left > 0 {
-            // the lints and the label scan would miss payload bytes
-            self.linter = None;
+            // the lints and the label scan would miss payload bytes (a
+            // linter that has seen all it looks at stays)
+            if !self.linter.as_ref().is_some_and(PayloadLinter::done) {
+                self.linter = None;
+            }
             self.labels = None;
         }
         let p = left.min(n);
@@ -119,8 +123,13 @@ impl Validator {
         let prefix = std::mem::take(&mut self.prefix);
         let body = a.header.as_ref().map(|h| h.header_len());
         if let Some(h) = &a.header {
-            if self.opts.lints && PayloadLinter::is_active(h.dtype()) {
-                self.linter = Some(PayloadLinter::new(h.dtype(), h.header_len() as u64));
+            let test = self.opts.byte_order_test && self.opts.byte_order != Some(ByteOrder::Big);
+            if (self.opts.lints || test) && PayloadLinter::is_active(h.dtype()) {
+                self.linter = Some(PayloadLinter::new(
+                    h.dtype(),
+                    h.header_len() as u64,
+                    self.opts.lints,
+                ));
             }
             if let Some(classes) = self.opts.scan_labels {
                 self.labels = LabelScanner::new(h, classes);
@@ -159,6 +168,24 @@ impl Validator {
     pub(crate) fn with_compression(mut self, c: Compression) -> Self {
         self.compression = Some(c);
         self
+    }
+
+    /// Payload bytes still to come (0 without a header).
+    pub(super) fn payload_left(&self) -> u64 {
+        match self.analysis.as_ref().and_then(|a| a.header.as_ref()) {
+            Some(h) => h.payload_len() - self.payload_seen,
+            None => 0,
+        }
+    }
+
+    /// True when the rest of the payload can be accounted for by its
+    /// length alone (a source of known length): the header is analysed and
+    /// nothing that looks at payload bytes wants more (the byte-order test
+    /// has all it scores, the advisory lints and the label scan are off).
+    pub(super) fn payload_done(&self) -> bool {
+        self.analysis.is_some()
+            && self.labels.is_none()
+            && self.linter.as_ref().is_none_or(PayloadLinter::done)
     }
 
     /// True when no further byte of the stream can change the findings,
@@ -241,7 +268,7 @@ impl Validator {
                 findings.push(f);
             }
             if let Some(l) = &self.linter {
-                findings.extend(l.finish());
+                findings.extend(l.finish(self.opts.byte_order));
             }
         }
         if !a.not_idx {
