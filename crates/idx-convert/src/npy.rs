@@ -118,9 +118,10 @@ pub fn to_npy(
     input: &Path,
     dest: &Path,
     overwrite: Overwrite,
+    read: &idx::ReadOptions,
     progress: &mut dyn Progress,
 ) -> Result<Header, Error> {
-    let src = IdxInput::check(input, progress)?;
+    let src = IdxInput::check(input, read, progress)?;
     let ids: Vec<_> = src.identity().into_iter().collect();
     let mut out = NewFile::create(dest, overwrite, &ids)?;
     write_npy(&src, &mut out, dest, progress)?;
@@ -165,10 +166,11 @@ pub fn to_npz(
     labels: &Path,
     dest: &Path,
     overwrite: Overwrite,
+    read: &idx::ReadOptions,
     progress: &mut dyn Progress,
 ) -> Result<(Header, Header), Error> {
-    let img = IdxInput::check(images, progress)?;
-    let lab = IdxInput::check(labels, progress)?;
+    let img = IdxInput::check(images, read, progress)?;
+    let lab = IdxInput::check(labels, read, progress)?;
     if img.items() != lab.items() || lab.header.rank() == 0 || img.header.rank() == 0 {
         return Err(Error::Mismatch {
             reason: format!(

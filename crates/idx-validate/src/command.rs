@@ -155,7 +155,7 @@ struct Cli {
     /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz); - writes it to standard output (gzip when the input is) and the report to standard error.
     #[arg(long, value_name = "OUT", help_heading = "Repair")]
     output: Option<PathBuf>,
-    /// The byte order the writer used for multi-byte elements, when you know it: little byte-swaps the payload as a safe fix; big never swaps.
+    /// The byte order the writer used for multi-byte elements, when you know it: little byte-swaps the payload as a safe fix (unless it already reads big-endian: then nothing is swapped, so a second run changes nothing); big vouches for the bytes: IDX501 is not reported and nothing is swapped.
     #[arg(long, value_name = "ORDER", value_parser = ["little", "big"], help_heading = "Repair")]
     assume_byte_order: Option<String>,
     /// With --fix: exit 1 when any fix was applied, even if nothing remains.
@@ -266,9 +266,19 @@ where
         options: idx::Options::default()
             .with_decompress(!cli.no_decompress)
             // 0 means no limit, as for --max-findings (spec 7.20)
-            .with_max_decompressed(idx_validate::decompression_limit(
-                cli.max_decompressed.or(cfg.max_decompressed),
-            ))
+            .with_max_decompressed(
+                idx::ReadOptions::default()
+                    .with_max_decompressed_setting(cli.max_decompressed.or(cfg.max_decompressed))
+                    .max_decompressed(),
+            )
+            // big: the user vouches for the bytes, IDX501 is not reported
+            // (little is a statement about repairing: the test still runs)
+            .with_byte_order(
+                cli.assume_byte_order
+                    .as_deref()
+                    .and_then(idx::ByteOrder::from_name)
+                    .filter(|&o| o == idx::ByteOrder::Big),
+            )
             .with_expect_dtype(cli.expect_dtype.or(cfg.expect_dtype))
             .with_expect_shape(
                 cli.expect_shape

@@ -583,3 +583,14 @@ fn values(kind: Kind, t: Type, n: usize, rng: &mut Rng) -> Vec<V> {
         })
         .collect()
 }
+
+/// The README's example of the IDX technical report's writer: `arange(24)`
+/// as f32 `[2, 3, 4]`, the header big-endian and the elements in native
+/// (little-endian) order: the file every front end must give one verdict.
+pub fn report_writer_file() -> Vec<u8> {
+    let mut b = vec![0, 0, 0x0d, 3, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4];
+    for i in 0..24u8 {
+        b.extend_from_slice(&f32::from(i).to_le_bytes());
+    }
+    b
+}

@@ -109,8 +109,8 @@ fn drawable(name: &str, h: &idx::Header, p: &Picture<'_>) -> Result<(usize, usiz
     Ok((first, count))
 }
 
-pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
-    let mut input = match Input::open(path) {
+pub(super) fn show(path: &Path, opts: idx::ReadOptions, p: &Picture<'_>) -> ExitStatus {
+    let mut input = match Input::open(path, opts) {
         Ok(i) => i,
         Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
     };
@@ -125,10 +125,7 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
     // The header first, so that what cannot be drawn is refused before the
     // payload is read; an input that is not valid IDX is reported below
     // with every finding.
-    let early = input
-        .stream()
-        .ok()
-        .and_then(|mut s| idx::read_header(&mut s).ok());
+    let early = input.header();
     if let Some(h) = &early {
         if let Err(code) = drawable(&input.name, h, p) {
             return code;
@@ -138,7 +135,7 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
         Ok(r) => r,
         Err(e) => return fail(format!("{}: {e}", input.name), 2),
     };
-    if !report.is_well_formed() {
+    if !report.is_valid() {
         eprint!("{}", input::render_errors(&input.name, &report));
         eprintln!("(run idx-validate for every finding, warnings included)");
         return ExitStatus::from(1);
@@ -266,7 +263,8 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
 fn histogram_of(input: &mut Input, h: &idx::Header) -> std::io::Result<picture::HistogramRows> {
     let mut hist = picture::Histogram::new(h.dtype());
     let size = h.dtype().size();
-    let mut buf = vec![0u8; (256 << 10) / size * size];
+    let step = (256 << 10) / size * size;
+    let mut buf = Vec::with_capacity(step);
     for pass in 0..2 {
         if pass == 1 && !hist.needs_bins() {
             break;
@@ -278,8 +276,9 @@ fn histogram_of(input: &mut Input, h: &idx::Header) -> std::io::Result<picture::
         )?;
         let mut left = h.payload_len();
         while left > 0 {
-            let want = usize::try_from(left).unwrap_or(usize::MAX).min(buf.len());
-            let n = input::fill(&mut s, &mut buf[..want])?;
+            let want = usize::try_from(left).unwrap_or(usize::MAX).min(step);
+            buf.clear();
+            let n = (&mut s).take(want as u64).read_to_end(&mut buf)?;
             if n == 0 {
                 break;
             }

@@ -101,6 +101,7 @@ pub fn repair(rep: &crate::repair::Repair) -> Value {
         "path": path,
         "error": error,
         "dropped_bytes": rep.dropped_bytes,
+        "declined": rep.declined,
         "applied": rep.applied.iter().map(|a| json!({
             "rule": a.rule.map(|r| r.code()),
             "offset": a.offset,

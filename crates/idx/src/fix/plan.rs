@@ -146,7 +146,8 @@ pub(super) fn plan_inner<R: Read + Seek>(
     // Only IDX501's fix needs the payload read (a statistic); every other
     // fix is planned from the header and the length, so the input is read
     // whole only once, when it is written.
-    let lint_fix = opts.unsafe_fixes && opts.assume_byte_order.is_none();
+    let lint_fix = (opts.unsafe_fixes && opts.assume_byte_order.is_none())
+        || opts.assume_byte_order == Some(crate::edit::ByteOrder::Little);
     let (before, sum) = if gzip || lint_fix || !opts.validate.lints {
         validate_planned(input, &plan, gzip, &opts.validate)?
     } else {
@@ -154,9 +155,10 @@ pub(super) fn plan_inner<R: Read + Seek>(
     };
     let mut report = before.clone();
     let mut applied: Vec<AppliedFix> = Vec::new();
+    let mut declined: Vec<String> = Vec::new();
     let mut stale = false; // `report` does not reflect the latest fixes
     for _ in 0..MAX_ROUNDS {
-        let chosen = select(&report, opts, plan.swap.is_some());
+        let chosen = select(&report, opts, plan.swap.is_some(), &mut declined);
         if chosen.is_empty() {
             break;
         }
@@ -187,6 +189,7 @@ pub(super) fn plan_inner<R: Read + Seek>(
         applied,
         after: report,
         dropped_bytes: dropped,
+        declined,
     };
     Ok(Planned {
         report: fr,

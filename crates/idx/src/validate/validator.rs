@@ -28,6 +28,8 @@ pub struct Validator {
     trailing_head: Vec<u8>,
     linter: Option<PayloadLinter>,
     labels: Option<LabelScanner>,
+    /// The first non-zero words after the header (the width hint's sample).
+    width: lint::width::NonZeroWords,
     pub(super) compression: Option<Compression>,
     stop: Option<(Finding, bool)>,
     pub(super) container: Vec<Finding>,
@@ -49,6 +51,7 @@ impl Validator {
             trailing_head: Vec::with_capacity(MAGIC_LEN),
             linter: None,
             labels: None,
+            width: lint::width::NonZeroWords::default(),
             compression: None,
             stop: None,
             container: Vec::new(),
@@ -157,6 +160,7 @@ impl Validator {
         if let Some(l) = &mut self.labels {
             l.feed(&bytes[..n]);
         }
+        self.width.feed(bytes);
         self.payload_seen += n as u64;
         let rest = &bytes[n..];
         let head = (MAGIC_LEN - self.trailing_head.len()).min(rest.len());
@@ -235,16 +239,18 @@ impl Validator {
         }
         let a = self.analysis.take().unwrap_or_default();
         let mut findings = a.findings;
+        let mut width = None;
         if let Some(h) = &a.header {
-            // the payload's first bytes, for the element-width hint
-            let sample = self.prefix.get(h.header_len()..).unwrap_or(&[]);
+            // the payload's first non-zero words, for the element-width hint
+            let sample = &self.width.bytes;
             if self.payload_seen < h.payload_len() {
                 let mut f = truncated_payload(h, self.payload_seen, self.total);
                 if self.stop.is_none() {
                     if let Some(w) =
                         lint::width::hint(h.dtype(), h.payload_len(), self.payload_seen, sample)
                     {
-                        f.hint = Some(w);
+                        f.hint = Some(w.text.clone());
+                        width = Some(w);
                     }
                 }
                 findings.push(f);
@@ -262,7 +268,8 @@ impl Validator {
                     (cut || starts_with_idx_magic(&self.trailing_head), actual)
                 {
                     if let Some(w) = lint::width::hint(h.dtype(), h.payload_len(), actual, sample) {
-                        f.hint = Some(w);
+                        f.hint = Some(w.text.clone());
+                        width = Some(w);
                     }
                 }
                 findings.push(f);
@@ -306,8 +313,16 @@ impl Validator {
             tail: self.tail[TAIL_LEN - kept..].to_vec(),
             head: self.prefix,
             labels: self.labels.map(LabelScanner::finish),
+            byte_order: self
+                .linter
+                .as_ref()
+                .and_then(PayloadLinter::byte_order_score),
         };
-        attach(&mut report, starts_with_idx_magic(&self.trailing_head));
+        attach(
+            &mut report,
+            starts_with_idx_magic(&self.trailing_head),
+            width.as_ref(),
+        );
         report
     }
 }
