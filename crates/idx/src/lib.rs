@@ -95,7 +95,7 @@ pub use finding::{Compression, Finding, Related, Report};
 pub use fix::{plan, prepare, repair, AppliedFix, FixError, FixOptions, FixReport, Planned};
 pub use gzip::{decoder as gzip_decoder, is_gzip};
 pub use header::{payload_len, Header, MAGIC_LEN, MAX_HEADER_LEN};
-pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
+pub use parse::{decode, parse, parse_as, ArrayView, Elements, Error, Items, View};
 pub use read::{
     payload_to_native, read_array, read_array_at, read_array_into, read_header, read_input, ReadAt,
     ReadError, MIN_BYTES_PER_THREAD,

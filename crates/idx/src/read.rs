@@ -73,7 +73,21 @@ fn invalid(f: Finding) -> ReadError {
 /// nothing.
 pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
     let h = read_header(&mut r)?;
-    read_payload_array(&mut r, &h, ByteOrder::Big)
+    let a = read_payload_array(&mut r, &h, ByteOrder::Big)?;
+    crate::reader::verdict(&h, native_bytes(a.data()), ByteOrder::Big, None)?;
+    Ok(a)
+}
+
+/// The elements of `d` as bytes in native order (empty for one-byte types,
+/// which the byte-order test does not look at).
+pub(crate) fn native_bytes(d: &Data) -> &[u8] {
+    match d {
+        Data::U8(_) | Data::I8(_) => &[],
+        Data::I16(v) => bytemuck::cast_slice(v),
+        Data::I32(v) => bytemuck::cast_slice(v),
+        Data::F32(v) => bytemuck::cast_slice(v),
+        Data::F64(v) => bytemuck::cast_slice(v),
+    }
 }
 
 /// The payload of `h` from `r` (just after the header) into an owned
@@ -187,7 +201,8 @@ pub fn read_array_into<R: Read>(
     header: &Header,
     out: &mut [u8],
 ) -> Result<(), ReadError> {
-    read_payload_into(r, header, out, ByteOrder::Big)
+    read_payload_into(r, header, out, ByteOrder::Big)?;
+    crate::reader::verdict(header, out, ByteOrder::Big, None)
 }
 
 /// [`read_array_into`] of elements stored in `stored` order.
@@ -482,7 +497,8 @@ pub fn read_array_at<S: ReadAt + ?Sized>(
         MIN_BYTES_PER_THREAD,
         HUGE_PAGE,
         ByteOrder::Big,
-    )
+    )?;
+    crate::reader::verdict(header, out, ByteOrder::Big, None)
 }
 
 /// The most parts [`read_array_at`] splits a payload into: parts of

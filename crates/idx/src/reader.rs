@@ -30,7 +30,7 @@
 //! # Ok(()) }
 //! ```
 
-use crate::array::{Array, Data};
+use crate::array::Array;
 use crate::edit::ByteOrder;
 use crate::finding::Report;
 use crate::header::Header;
@@ -202,14 +202,12 @@ impl<R: Read> Reader<R> {
         let stored = self.stored();
         let a = read::read_payload_array(&mut self.stream, &self.header, stored)
             .map_err(|e| locate(&self.stream, e))?;
-        let bytes: &[u8] = match a.data() {
-            Data::U8(_) | Data::I8(_) => &[],
-            Data::I16(v) => bytemuck::cast_slice(v),
-            Data::I32(v) => bytemuck::cast_slice(v),
-            Data::F32(v) => bytemuck::cast_slice(v),
-            Data::F64(v) => bytemuck::cast_slice(v),
-        };
-        verdict(&self.header, bytes, stored, self.opts.byte_order)?;
+        verdict(
+            &self.header,
+            read::native_bytes(a.data()),
+            stored,
+            self.opts.byte_order,
+        )?;
         Ok(a)
     }
 }
@@ -509,7 +507,7 @@ fn locate<R>(stream: &Stream<R>, e: ReadError) -> ReadError {
 /// The byte-order verdict on a payload decoded into native order (`native`,
 /// from `stored` order), for the byte order the caller `stated`: the IDX501
 /// finding validation reports, when it refuses.
-fn verdict(
+pub(crate) fn verdict(
     h: &Header,
     native: &[u8],
     stored: ByteOrder,

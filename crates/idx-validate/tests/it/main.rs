@@ -17,4 +17,5 @@ mod readme;
 mod rule_pages;
 mod run;
 mod snapshots;
+mod verdict;
 mod walk;

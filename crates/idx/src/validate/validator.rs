@@ -187,9 +187,11 @@ impl Validator {
     /// nothing that looks at payload bytes wants more (the byte-order test
     /// has all it scores, the advisory lints and the label scan are off).
     pub(super) fn payload_done(&self) -> bool {
+        // (a payload without a linter is read whole, as before the test
+        // existed: its last bytes are the excerpt of a truncation)
         self.analysis.is_some()
             && self.labels.is_none()
-            && self.linter.as_ref().is_none_or(PayloadLinter::done)
+            && self.linter.as_ref().is_some_and(PayloadLinter::done)
     }
 
     /// True when no further byte of the stream can change the findings,
