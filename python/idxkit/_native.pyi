@@ -190,10 +190,16 @@ class ConformanceReport:
     def to_json(self) -> str: ...
 
 def load_path(
-    path: Union[str, os.PathLike[str]], decompress: bool = True, max_decompressed: Union[int, str, None] = None
+    path: Union[str, os.PathLike[str]],
+    decompress: bool = True,
+    max_decompressed: Union[int, str, None] = None,
+    assume_byte_order: Optional[str] = None,
 ) -> np.ndarray: ...
 def load_buffer(
-    data: npt.NDArray[np.uint8], decompress: bool = True, max_decompressed: Union[int, str, None] = None
+    data: npt.NDArray[np.uint8],
+    decompress: bool = True,
+    max_decompressed: Union[int, str, None] = None,
+    assume_byte_order: Optional[str] = None,
 ) -> np.ndarray: ...
 def load_file_at(
     path: Union[str, os.PathLike[str]],
@@ -201,10 +207,13 @@ def load_file_at(
     identity: Optional[Tuple[int, int]],
     decompress: bool = True,
     max_decompressed: Union[int, str, None] = None,
+    assume_byte_order: Optional[str] = None,
 ) -> np.ndarray: ...
-def parse_header(data: npt.NDArray[np.uint8]) -> Tuple[str, List[int], int]: ...
-def stream_plan(head: npt.NDArray[np.uint8], remaining: int, decompress: bool) -> Optional[Tuple[np.ndarray, int]]: ...
-def to_native(array: np.ndarray) -> None: ...
+def parse_header(data: npt.NDArray[np.uint8], assume_byte_order: Optional[str] = None) -> Tuple[str, List[int], int]: ...
+def stream_plan(
+    head: npt.NDArray[np.uint8], remaining: int, decompress: bool, assume_byte_order: Optional[str] = None
+) -> Optional[Tuple[np.ndarray, int]]: ...
+def to_native(array: np.ndarray, assume_byte_order: Optional[str] = None) -> None: ...
 def save_path(path: Union[str, os.PathLike[str]], array: np.ndarray, compress: bool = False) -> None: ...
 def encode(array: np.ndarray, compress: bool = False) -> bytes: ...
 def validate(
@@ -215,6 +224,7 @@ def validate(
     select: Optional[List[str]] = None,
     ignore: Optional[List[str]] = None,
     max_decompressed: Union[int, str, None] = None,
+    assume_byte_order: Optional[str] = None,
 ) -> Report: ...
 def check_reader(
     func: Callable[[Any], Any],

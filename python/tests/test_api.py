@@ -295,6 +295,25 @@ def test_check_reader_passes_load_and_fails_a_lenient_reader():
     assert "accepted-invalid" in str(r)
 
 
+def test_check_reader_gives_a_path_that_names_nothing_of_the_case():
+    # It wrote every case as <case id>.idx into one folder: a reader could
+    # reject `invalid-*` by its name.
+    seen = []
+
+    def look(path):
+        folder = os.path.dirname(path)
+        seen.append((os.path.basename(path), sorted(os.listdir(folder))))
+        return idxkit.load(path)
+
+    r = idxkit.check_reader(look, run=["valid-u8-rank1", "invalid-trailing-byte", "impl-gzip-u8-4x5"])
+    assert seen == [
+        ("input.idx", ["input.idx"]),
+        ("input.idx.gz", ["input.idx.gz"]),
+        ("input.idx", ["input.idx"]),
+    ]
+    assert dict(r.statuses)["invalid-trailing-byte"] == "pass"
+
+
 def test_a_keyboard_interrupt_in_the_callable_propagates():
     def interrupt(a):
         raise KeyboardInterrupt

@@ -66,6 +66,11 @@ impl<R> Members<R> {
     pub(crate) fn source(&self) -> &R {
         &self.src
     }
+
+    /// The compressed source, for a decoder that has read nothing.
+    pub(crate) fn into_source(self) -> R {
+        self.src
+    }
 }
 
 impl<R: Read> Members<R> {

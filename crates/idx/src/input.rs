@@ -92,9 +92,19 @@ pub fn open<R: Read>(mut r: R, max_decompressed: Option<u64>) -> io::Result<Stre
 /// [`Stream::hit_limit`] set, so that a reader sees the bytes up to the
 /// limit as the validator does (spec 7.19: a finding located before the
 /// limit is kept).
-pub(crate) fn open_cut<R: Read>(r: R, max_decompressed: Option<u64>) -> io::Result<Stream<R>> {
+pub(crate) fn open_cut<R: Read>(
+    r: R,
+    decompress: bool,
+    max_decompressed: Option<u64>,
+) -> io::Result<Stream<R>> {
     let mut s = open(r, max_decompressed)?;
     s.end_at_limit = true;
+    if !decompress {
+        if let Inner::Gzip(g) = s.inner {
+            // raw after all: the sniffed bytes and the source, as they were
+            s.inner = Inner::Raw(g.into_source());
+        }
+    }
     Ok(s)
 }
 

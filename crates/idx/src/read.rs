@@ -7,7 +7,6 @@ use crate::edit::ByteOrder;
 use crate::finding::Finding;
 use crate::header::{self, Header, MAGIC_LEN};
 use crate::parse::Error;
-use crate::rules::Rule;
 use crate::sniff::sniff;
 use crate::validate;
 use crate::violations;
@@ -139,9 +138,21 @@ pub fn read_header<R: Read>(r: &mut R) -> Result<Header, ReadError> {
     let got = &head[..n];
     if got.iter().take(2).any(|&b| b != 0) {
         // Enough of the stream to recognise what it is instead.
+        // (what a failing source gave before it failed is judged too: the
+        // bytes say what the input is, the failure comes later in it)
         let mut prefix = got.to_vec();
         let mut more = [0u8; 512];
-        let k = crate::buffer::fill(r, &mut more[..crate::SNIFF_LEN - n.min(crate::SNIFF_LEN)])?;
+        let want = crate::SNIFF_LEN - n.min(crate::SNIFF_LEN);
+        let mut k = 0;
+        while k < want {
+            match r.read(&mut more[k..want]) {
+                Ok(0) => break,
+                Ok(m) => k += m,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if k == 0 && got.is_empty() => return Err(e.into()),
+                Err(_) => break,
+            }
+        }
         prefix.extend_from_slice(&more[..k]);
         return Err(invalid(
             sniff(&prefix).unwrap_or_else(|| violations::reserved_bytes(&got[..n.min(2)])),
@@ -705,45 +716,19 @@ impl pulp::WithSimd for Swap<'_> {
 }
 
 /// [`read_array`] of an input that may be gzip-compressed, as validation
-/// reads it: with [`Options::decompress`](crate::Options::decompress) on,
-/// data that starts with the gzip magic ([`is_gzip`](crate::is_gzip)) is
-/// decompressed by [`gzip_decoder`](crate::gzip_decoder), at most
-/// [`Options::max_decompressed`](crate::Options::max_decompressed) bytes:
-/// a stream that holds more fails with the IDX702 finding validation
-/// reports, after at most that many bytes were decoded and kept (a
-/// decompression bomb costs the limit, not its expansion). Only
-/// `decompress` and `max_decompressed` of `opts` are used.
+/// reads it: [`Reader`](crate::Reader) with the options' `decompress`,
+/// `max_decompressed` and `byte_order` (a stream that holds more than the
+/// limit fails with the IDX702 finding after at most that many bytes were
+/// decoded; damaged gzip is the IDX701 finding).
 ///
 /// # Errors
-/// As [`read_array`]; a damaged gzip stream is an `InvalidData`
-/// [`ReadError::Io`] (validate the input to locate it as IDX701).
+/// As [`Reader::read_array`](crate::Reader::read_array).
 pub fn read_input<R: Read>(r: R, opts: &crate::Options) -> Result<Array, ReadError> {
-    let limit = if opts.decompress {
-        opts.max_decompressed
-    } else {
-        None
-    };
-    if !opts.decompress {
-        return read_array(r);
-    }
-    let mut stream = crate::input::open_cut(r, limit)?;
-    let got = read_array(&mut stream);
-    match (limit, stream.hit_limit()) {
-        (Some(limit), true) => match got {
-            // spec 7.19: the limit hides the truncations it causes, never a
-            // finding located before it (trailing bytes already seen)
-            Err(ReadError::Invalid(e))
-                if !matches!(
-                    e.rule(),
-                    Rule::TruncatedMagic | Rule::TruncatedDimensions | Rule::TruncatedPayload
-                ) && e.offset() < limit =>
-            {
-                Err(ReadError::Invalid(e))
-            }
-            _ => Err(invalid(violations::decompression_limit(limit))),
-        },
-        _ => got,
-    }
+    let read = crate::ReadOptions::default()
+        .with_decompress(opts.decompress)
+        .with_max_decompressed(opts.max_decompressed)
+        .with_byte_order(opts.byte_order);
+    crate::Reader::new(r, &read)?.read_array()
 }
 
 fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec<T>, ReadError> {

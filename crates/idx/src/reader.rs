@@ -60,6 +60,7 @@ pub use crate::input::DEFAULT_MAX_DECOMPRESSED;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadOptions {
+    decompress: bool,
     max_decompressed: Option<u64>,
     byte_order: Option<ByteOrder>,
 }
@@ -67,6 +68,7 @@ pub struct ReadOptions {
 impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
+            decompress: true,
             max_decompressed: Some(DEFAULT_MAX_DECOMPRESSED),
             byte_order: None,
         }
@@ -74,6 +76,14 @@ impl Default for ReadOptions {
 }
 
 impl ReadOptions {
+    /// Whether gzip input (by its magic) is decompressed (the default) or,
+    /// off, reported as what it is (IDX402): for a caller that wants raw
+    /// IDX only.
+    pub fn with_decompress(mut self, on: bool) -> Self {
+        self.decompress = on;
+        self
+    }
+
     /// Stop decompressing gzip input after `limit` bytes (IDX702); `None`:
     /// no limit.
     pub fn with_max_decompressed(mut self, limit: Option<u64>) -> Self {
@@ -115,7 +125,7 @@ impl ReadOptions {
     pub fn validation(&self, checks: &Options) -> Options {
         checks
             .clone()
-            .with_decompress(true)
+            .with_decompress(self.decompress)
             .with_max_decompressed(self.max_decompressed)
             .with_byte_order(self.byte_order)
     }
@@ -141,7 +151,7 @@ impl<R: Read> Reader<R> {
     /// damaged gzip (IDX701) or of the limit (IDX702); [`ReadError::Io`]
     /// for the source's own errors.
     pub fn new(source: R, opts: &ReadOptions) -> Result<Reader<R>, ReadError> {
-        let mut stream = input::open_cut(source, opts.max_decompressed)?;
+        let mut stream = input::open_cut(source, opts.decompress, opts.max_decompressed)?;
         match read::read_header(&mut stream) {
             Ok(header) => Ok(Reader {
                 stream,
@@ -255,6 +265,86 @@ impl Reader<()> {
             _ => None,
         };
         Ok((report, validated))
+    }
+}
+
+impl Reader<()> {
+    /// The payload of `header` read by other means (`readinto` into the
+    /// caller's memory, a copy out of a memory map): its stored bytes in
+    /// `payload` are converted to native byte order in place, in up to
+    /// `threads` parts at once, and the byte-order verdict for `opts` is
+    /// applied, so such a payload is refused as every other path refuses
+    /// it.
+    ///
+    /// ```
+    /// let header = idx::Header::new(idx::ElementType::I16, vec![2]).unwrap();
+    /// let mut payload = [0x01, 0x02, 0xff, 0xfe]; // 258, -2 as stored
+    /// idx::Reader::decode_in_place(&header, &mut payload, &idx::ReadOptions::default(),
+    ///     std::num::NonZeroUsize::MIN)?;
+    /// assert_eq!(bytemuck::cast_slice::<u8, i16>(&payload), &[258, -2]);
+    /// # Ok::<(), idx::ReadError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ReadError::Io`] of kind `InvalidInput` when `payload` is not the
+    /// header's payload length; [`ReadError::Invalid`] with the IDX501
+    /// finding of a refused payload (then `payload` holds the elements
+    /// converted, to be discarded).
+    pub fn decode_in_place(
+        header: &Header,
+        payload: &mut [u8],
+        opts: &ReadOptions,
+        threads: NonZeroUsize,
+    ) -> Result<(), ReadError> {
+        if payload.len() as u64 != header.payload_len() {
+            return Err(ReadError::Io(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "the payload holds {} bytes; the header declares {}",
+                    payload.len(),
+                    header.payload_len()
+                ),
+            )));
+        }
+        let stored = opts.byte_order.unwrap_or(ByteOrder::Big);
+        let size = header.dtype().size();
+        let parts = threads
+            .get()
+            .min(payload.len() / read::MIN_BYTES_PER_THREAD)
+            .max(1);
+        let per = payload.len().div_ceil(parts).div_ceil(size) * size;
+        if parts == 1 || per == 0 {
+            read::to_native_in_place(payload, size, stored);
+        } else {
+            std::thread::scope(|s| {
+                let mut here = Vec::new();
+                for (i, part) in payload.chunks_mut(per).enumerate() {
+                    if i == 0 {
+                        here.push(part);
+                        continue;
+                    }
+                    // a part whose thread cannot be started is converted here
+                    let (tx, rx) = std::sync::mpsc::channel::<&mut [u8]>();
+                    let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+                        if let Ok(p) = rx.recv() {
+                            read::to_native_in_place(p, size, stored);
+                        }
+                    });
+                    match spawned {
+                        Ok(_) => {
+                            if let Err(std::sync::mpsc::SendError(part)) = tx.send(part) {
+                                here.push(part);
+                            }
+                        }
+                        Err(_) => here.push(part),
+                    }
+                }
+                for part in here {
+                    read::to_native_in_place(part, size, stored);
+                }
+            });
+        }
+        verdict(header, payload, stored, opts.byte_order)
     }
 }
 

@@ -126,6 +126,7 @@ fn reference(mode: Mode, args: &[&str]) -> Vec<runner::Outcome> {
             persistent: false,
             timeout: Duration::from_secs(20),
             memory_mib: None,
+            startup: runner::STARTUP_MIN,
         },
         run: vec![],
         skip: vec![],

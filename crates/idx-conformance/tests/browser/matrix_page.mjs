@@ -9,8 +9,10 @@
 // no console error, no exception and no request outside itself; that every
 // cell has a status and it is the one in the results; that the screenshot's
 // colour of sampled cells is the legend's colour of that status; that the
-// status and implementation filters hide what they should; and that a cell
-// opens its case's panel with the implementation's answer. Exit 1 on the
+// status and implementation filters hide what they should; that the column
+// headings stay at the top and the case IDs at the left, opaque, while the
+// grid scrolls under them; and that a cell opens its case's panel with the
+// implementation's answer. Exit 1 on the
 // first failed check. CHROMIUM names the browser (default: chromium);
 // SCREENSHOT=FILE keeps the screenshot.
 
@@ -158,6 +160,39 @@ const hidden = await js(`(() => { const c = [...document.querySelectorAll('#grid
 if (hidden.zero !== 0 || hidden.other !== 0) fail(`implementation filter: ${hidden.zero} cells of column 0 still shown, ${hidden.other} others hidden`);
 await js(`document.querySelector('#impl-filter input[data-col="0"]').click()`);
 
+// the column headings stay at the top when the page scrolls down, over the
+// rows that scroll under them, and the case IDs at the left when it
+// scrolls right (a viewport narrower than the grid)
+async function sticky(width, dx, dy) {
+  await send("Emulation.setDeviceMetricsOverride", { width, height: 700, deviceScaleFactor: 1, mobile: false }, s);
+  return js(`(() => {
+    const first = document.querySelector('#grid tbody tr.case-row:not([hidden]) th.id');
+    // dy < 0: the first case row 400 px from the top of the viewport, below
+    // the headings
+    const y = ${dy} >= 0 ? ${dy} : first.getBoundingClientRect().top + scrollY - 400;
+    window.scrollTo(${dx}, y);
+    const head = document.querySelector('#grid thead th.col');
+    const h = head.getBoundingClientRect(), i = first.getBoundingClientRect();
+    const row = document.querySelector('#grid tr.case-row').getBoundingClientRect();
+    const onTop = (e, b) => e.contains(document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2));
+    const grid = document.getElementById('grid').getBoundingClientRect();
+    return { x: scrollX, y: scrollY, headTop: h.top, headBottom: h.bottom, headOnTop: onTop(head, h),
+             headBg: getComputedStyle(head).backgroundColor, rowTop: row.top,
+             idLeft: i.left, idOnTop: onTop(first, i), idBg: getComputedStyle(first).backgroundColor,
+             gridLeft: grid.left };
+  })()`);
+}
+const opaque = (c) => c !== "rgba(0, 0, 0, 0)" && c !== "transparent";
+const down = await sticky(1600, 0, 1200);
+if (down.y < 600 || Math.abs(down.headTop) > 1 || !down.headOnTop || down.rowTop >= down.headBottom || !opaque(down.headBg))
+  fail(`column headings do not stay at the top: ${JSON.stringify(down)}`);
+const gridWidth = await js(`document.getElementById('grid').getBoundingClientRect().width`);
+const right = await sticky(Math.floor(gridWidth / 2), Math.floor(gridWidth / 3), -1);
+if (right.x < 50 || right.gridLeft >= 0 || Math.abs(right.idLeft) > 1 || !right.idOnTop || !opaque(right.idBg))
+  fail(`case IDs do not stay at the left: ${JSON.stringify(right)}`);
+await js(`window.scrollTo(0, 0)`);
+await send("Emulation.setDeviceMetricsOverride", { width: 1600, height: 1000, deviceScaleFactor: 1, mobile: false }, s);
+
 // a cell opens its case's panel with that implementation's answer
 const probe = all.find((c) => c.status !== "not-run" && c.status !== "pass") || all.find((c) => c.status !== "not-run");
 const panel = await js(`(() => {
@@ -175,6 +210,7 @@ if (problems.length) fail(`console: ${problems.join(" | ")}`);
 b.finish();
 console.log(
   `matrix page: ok: ${grid.rows.length} cases x ${grid.cols.length} columns (${cells} cells) match the results; ` +
-    `${sample.length} sampled cell colours match the legend; filters (${pick}, column 0) and a case panel work; ` +
+    `${sample.length} sampled cell colours match the legend; filters (${pick}, column 0), sticky headings ` +
+    `(scrolled to y ${down.y}, x ${right.x}) and a case panel work; ` +
     `no console errors, no requests; ${((Date.now() - started) / 1000).toFixed(1)} s`,
 );

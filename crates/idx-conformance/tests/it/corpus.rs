@@ -300,3 +300,25 @@ fn each_hard_coded_mnist_dimension_meets_a_valid_case_with_its_byte_count_and_an
         .count();
     assert!(odd >= 2, "{odd}");
 }
+
+#[test]
+// `generate --large` writes the on-demand cases into corpus/; one of them
+// (valid-u8-same-bytes-5000x28x56) was not git-ignored, so a commit could
+// take 7.8 MB of it.
+fn every_on_demand_case_file_is_git_ignored() {
+    let root = idx_conformance::default_corpus().join("..");
+    let ignore = std::fs::read_to_string(root.join(".gitignore")).unwrap();
+    let mut b = globset::GlobSetBuilder::new();
+    for line in ignore.lines().filter(|l| l.starts_with("/corpus/")) {
+        b.add(globset::Glob::new(&line[1..]).unwrap());
+    }
+    let ignored = b.build().unwrap();
+    let cases = cases::on_demand();
+    assert_eq!(cases.len(), cases::ON_DEMAND.len());
+    for c in &cases {
+        for file in [c.file_name(), format!("{}.json", c.id)] {
+            let p = format!("corpus/{}/{file}", c.verdict.as_str());
+            assert!(ignored.is_match(&p), "{p} is not in .gitignore");
+        }
+    }
+}

@@ -233,3 +233,40 @@ fn a_stated_little_endian_payload_streams_big_endian_in_any_pieces() {
         assert_eq!(got, canonical, "pieces of {piece}");
     }
 }
+
+/// On every corpus file the reader's first error is validation's first
+/// error (gzip decompressed within the default limit, no byte order
+/// stated): one verdict, one finding.
+#[test]
+fn the_readers_first_error_is_validations_on_the_whole_corpus() {
+    let opts = Options::default()
+        .with_decompress(true)
+        .with_max_decompressed(Some(idx::DEFAULT_MAX_DECOMPRESSED));
+    let mut n = 0;
+    for dir in ["valid", "invalid", "implementation-defined"] {
+        let d = test_support::root().join("corpus").join(dir);
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            if !(name.ends_with(".idx") || name.ends_with(".gz")) {
+                continue;
+            }
+            let bytes = std::fs::read(&p).unwrap();
+            let report = idx::validate_with(&bytes, &opts);
+            let first = report.errors().next().map(|f| (f.rule, f.offset));
+            let got = Reader::new(&bytes[..], &ReadOptions::default()).and_then(Reader::read_array);
+            match (first, got) {
+                (None, Ok(_)) => {}
+                (Some(f), Err(ReadError::Invalid(e))) => {
+                    assert_eq!((e.rule(), e.offset()), f, "{name}")
+                }
+                (f, g) => panic!(
+                    "{name}: validation {f:?}, reader {:?}",
+                    g.map(|a| a.dims().to_vec())
+                ),
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 150, "{n}");
+}
