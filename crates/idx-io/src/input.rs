@@ -27,6 +27,13 @@ impl Identity {
             .and_then(|m| Identity::of_metadata(&m))
     }
 
+    /// The identity of the regular file redirected to standard input
+    /// (`< file`), if it is one: a pipe or a terminal can never be an
+    /// output, so it has none.
+    pub fn of_stdin() -> Option<Identity> {
+        stdin_identity()
+    }
+
     #[cfg(unix)]
     fn of_metadata(m: &fs::Metadata) -> Option<Identity> {
         use std::os::unix::fs::MetadataExt;

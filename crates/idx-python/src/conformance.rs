@@ -71,6 +71,16 @@ impl ConformanceReport {
             })
             .collect()
     }
+    /// The cases that failed unexpectedly (`ok` is `not failures`), each
+    /// with its `status` and `detail`: the shape of a property-based
+    /// check's `PropertyReport.failures`.
+    #[getter]
+    fn failures(&self) -> Vec<CaseResult> {
+        self.results()
+            .into_iter()
+            .filter(|r| r.failed && !r.expected_failure)
+            .collect()
+    }
     /// `(case ID, status)` for every case run.
     #[getter]
     fn statuses(&self) -> Vec<(String, &'static str)> {

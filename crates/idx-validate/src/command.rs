@@ -54,7 +54,7 @@ struct Cli {
     /// Colour (honours NO_COLOR; auto means only on a terminal).
     #[arg(long, value_enum, default_value_t = Color::Auto, help_heading = "Output")]
     color: Color,
-    /// Print only failing files.
+    /// Print only failing files (no note about what a walk left out).
     #[arg(short, long, help_heading = "Output")]
     quiet: bool,
     /// Print the header structure of every file, valid ones included.
@@ -152,7 +152,7 @@ struct Cli {
     /// Show what --fix would change (each fix, the header before and after) and write nothing.
     #[arg(long, conflicts_with = "structure_only", help_heading = "Repair")]
     diff: bool,
-    /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz).
+    /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz); - writes it to standard output (gzip when the input is) and the report to standard error.
     #[arg(long, value_name = "OUT", help_heading = "Repair")]
     output: Option<PathBuf>,
     /// The byte order the writer used for multi-byte elements, when you know it: little byte-swaps the payload as a safe fix (unless it already reads big-endian: then nothing is swapped, so a second run changes nothing); big vouches for the bytes: IDX501 is not reported and nothing is swapped.
@@ -303,8 +303,11 @@ where
             return ExitStatus::from(2);
         }
     };
-    for note in &expansion.notes {
-        eprintln!("note: {note}");
+    // -q prints only what fails: what a walk left out is not a failure
+    if !cli.quiet {
+        for note in &expansion.notes {
+            eprintln!("note: {note}");
+        }
     }
     // an empty directory is an error of the run, not an unreadable file
     for e in &expansion.empty {
@@ -369,7 +372,7 @@ where
     // (--no-fix overrides the configuration: a report-only run never writes)
     let fix_on = resolve::fix_on(cli.fix, cli.no_fix, cfg.fix);
     let unsafe_fixes = cli.unsafe_fixes || cfg.unsafe_fixes.unwrap_or(false);
-    let stdin_fixed = match resolve::repair_inputs(fix_on, cli.diff, cli.output.as_deref(), &inputs)
+    let stream_out = match resolve::repair_inputs(fix_on, cli.diff, cli.output.as_deref(), &inputs)
     {
         Ok(s) => s,
         Err(e) => {
@@ -389,12 +392,14 @@ where
         output: if cli.diff { None } else { cli.output.clone() },
     });
     // --output-file never replaces an input (checked before any work, and
-    // again by the atomic writer)
+    // again by the atomic writer); `-` is the file redirected to standard
+    // input, if any
     let input_ids: Vec<idx_io::Identity> = inputs
         .iter()
         .filter_map(|i| match i {
             Ok(Source::File(p)) => idx_io::Identity::of_path(p),
-            _ => None,
+            Ok(Source::Stdin) => idx_io::Identity::of_stdin(),
+            Err(_) => None,
         })
         .collect();
     if let Some(p) = cli.output_file.as_deref().filter(|p| !idx_io::is_dash(p)) {
@@ -453,7 +458,7 @@ where
                 return ExitStatus::from(2);
             }
         }
-        None if stdin_fixed => {
+        None if stream_out => {
             // standard output carries the repaired stream
             let _ = std::io::stderr().write_all(text.as_bytes());
         }

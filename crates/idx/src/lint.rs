@@ -363,6 +363,10 @@ pub struct NameClaim {
     /// The type word's element type (always set: only the six words of
     /// the convention make a claim; kept an `Option` for the API).
     pub dtype: Option<ElementType>,
+    /// The word before `idx<R>` is `images` (`train-images-idx3-ubyte`):
+    /// the name claims at least two dimensions, the items and each item's
+    /// pixels (spec 6.3), whatever `rank` says.
+    pub images: bool,
 }
 
 /// Parses the MNIST naming convention of spec 6.3 out of a file name (the
@@ -391,9 +395,11 @@ pub fn name_claim(file_name: &str) -> Option<NameClaim> {
         return None;
     }
     let rank: u32 = rank.parse().ok()?;
+    let role = head[..head.len() - 1].rsplit(['-', '.', '_']).next();
     Some(NameClaim {
         rank,
         dtype: Some(dtype),
+        images: role == Some("images"),
     })
 }
 
@@ -442,6 +448,20 @@ pub(crate) fn file_name_findings(
             .found(format!("rank {rank}"))
             .hint("rename the file, or check that the writer wrote the intended shape"),
         );
+    } else if claim.images && rank < 2 {
+        out.push(
+            Finding::new(
+                Rule::FileNameMismatch,
+                3,
+                1,
+                format!(
+                    "the file name says images (at least rank 2: the items, then each item's pixels) but the header says rank {rank}"
+                ),
+            )
+            .expected("rank 2 or more (images, from the file name)")
+            .found(format!("rank {rank}"))
+            .hint("rename the file (a labels file is named -labels-), or check that the writer kept the items' dimensions"),
+        );
     }
     out
 }
@@ -457,21 +477,24 @@ mod tests {
             c("train-images-idx3-ubyte"),
             Some(NameClaim {
                 rank: 3,
-                dtype: Some(ElementType::U8)
+                dtype: Some(ElementType::U8),
+                images: true,
             })
         );
         assert_eq!(
             c("data/t10k-labels.idx1-ubyte.gz"),
             Some(NameClaim {
                 rank: 1,
-                dtype: Some(ElementType::U8)
+                dtype: Some(ElementType::U8),
+                images: false,
             })
         );
         assert_eq!(
             c("x-idx2-double"),
             Some(NameClaim {
                 rank: 2,
-                dtype: Some(ElementType::F64)
+                dtype: Some(ElementType::F64),
+                images: false,
             })
         );
         // a word outside the six claims nothing
@@ -482,7 +505,8 @@ mod tests {
             c("X-IDX2-DOUBLE.GZ"),
             Some(NameClaim {
                 rank: 2,
-                dtype: Some(ElementType::F64)
+                dtype: Some(ElementType::F64),
+                images: false,
             })
         );
         assert_eq!(c("widx3-ubyte"), None);

@@ -117,6 +117,7 @@ impl From<Output> for Out {
 pub struct Cmd {
     command: Command,
     stdin: Option<Vec<u8>>,
+    stdin_file: Option<PathBuf>,
 }
 
 impl Cmd {
@@ -127,6 +128,7 @@ impl Cmd {
         Cmd {
             command,
             stdin: None,
+            stdin_file: None,
         }
     }
 
@@ -165,8 +167,19 @@ impl Cmd {
         self
     }
 
+    /// Redirects standard input from the file at `path` (the shell's
+    /// `< path`), so the command sees that file's device and inode.
+    pub fn stdin_file(mut self, path: impl AsRef<Path>) -> Cmd {
+        self.stdin_file = Some(path.as_ref().to_path_buf());
+        self
+    }
+
     /// Runs the command to its end.
     pub fn out(mut self) -> Out {
+        if let Some(p) = self.stdin_file {
+            let f = std::fs::File::open(p).unwrap(); // ok: test helper
+            return self.command.stdin(f).output().unwrap().into(); // ok: test helper
+        }
         let Some(data) = self.stdin else {
             return self.command.stdin(Stdio::null()).output().unwrap().into(); // ok: test helper
         };

@@ -103,7 +103,7 @@ enum Cmd {
         /// Items per row of the grid (default: as many as fit the terminal's width in the terminal, a near-square grid in a PNG).
         #[arg(long)]
         cols: Option<usize>,
-        /// Write a PNG (contact sheet, image, or a histogram for rank 1) here instead of drawing in the terminal.
+        /// Write a PNG (contact sheet, image, or a histogram for rank 1) here instead of drawing in the terminal; - writes it to standard output.
         #[arg(long, value_name = "OUT.png")]
         png: Option<PathBuf>,
         /// Replace an existing OUT.png (never one of the inputs).
@@ -135,8 +135,12 @@ enum Cmd {
         #[command(flatten)]
         read: ReadArgs,
     },
-    /// Read content JSON on stdin and write the IDX bytes to stdout.
-    Write,
+    /// Read content JSON on stdin and write the IDX bytes to stdout (nothing on stdout when the JSON is bad: the error goes to stderr).
+    Write {
+        /// For the conformance runner's writer protocol: bad content also prints an error document ({"error": ...}) on stdout.
+        #[arg(long)]
+        error_document: bool,
+    },
     /// Convert to and from Caffe LMDB (Datum records) and NumPy (.npy, .npz).
     Convert(convert::ConvertArgs),
 }
@@ -204,7 +208,7 @@ where
             error_document,
             read,
         } => dump::dump(&file, error_document, read.options()),
-        Cmd::Write => write::write(),
+        Cmd::Write { error_document } => write::write(error_document),
         Cmd::Convert(args) => convert::run(args),
     }
 }

@@ -117,7 +117,7 @@ pub(super) fn show(path: &Path, opts: idx::ReadOptions, p: &Picture<'_>) -> Exit
     // A PNG destination is checked before any work: never an input, never
     // an existing file without --force.
     let ids: Vec<idx_io::Identity> = input.identity().into_iter().collect();
-    if let Some(png) = p.png {
+    if let Some(png) = p.png.filter(|png| !idx_io::is_dash(png)) {
         if let Err(e) = idx_io::output::check(png, p.png_policy, &ids) {
             return fail(e, 2);
         }
@@ -150,15 +150,15 @@ pub(super) fn show(path: &Path, opts: idx::ReadOptions, p: &Picture<'_>) -> Exit
     let dims = h.dims().to_vec();
     let mut out = std::io::stdout().lock();
     if dims.len() == 1 {
-        let (rows, other) = match histogram_of(&mut input, &h) {
+        let hist = match histogram_of(&mut input, &h) {
             Ok(x) => x,
             Err(e) => return fail(format!("{}: {e}", input.name), 2),
         };
         let Some(png_out) = p.png else {
-            let _ = out.write_all(picture::histogram_text(&rows, other, 50).as_bytes());
+            let _ = out.write_all(picture::histogram_text(&hist, 50).as_bytes());
             return ExitStatus::SUCCESS;
         };
-        let Some(img) = picture::histogram_picture(&rows) else {
+        let Some(img) = picture::histogram_picture(&hist) else {
             return fail(
                 format!(
                     "{}: no finite value to draw a histogram of; nothing written",
@@ -176,7 +176,7 @@ pub(super) fn show(path: &Path, opts: idx::ReadOptions, p: &Picture<'_>) -> Exit
             &img,
             &format!(
                 "a histogram of {}",
-                idx_text::plural::count(rows.len() as u64, "bin")
+                idx_text::plural::count(hist.rows.len() as u64, "row")
             ),
         );
     }
@@ -260,10 +260,7 @@ pub(super) fn show(path: &Path, opts: idx::ReadOptions, p: &Picture<'_>) -> Exit
 /// The histogram of a rank-1 payload, streamed through a fixed buffer (a
 /// second pass when the values are binned): memory does not grow with the
 /// file.
-fn histogram_of(
-    input: &mut Input,
-    h: &idx::Header,
-) -> std::io::Result<(Vec<(String, usize)>, usize)> {
+fn histogram_of(input: &mut Input, h: &idx::Header) -> std::io::Result<picture::HistogramRows> {
     let mut hist = picture::Histogram::new(h.dtype());
     let size = h.dtype().size();
     let step = (256 << 10) / size * size;
@@ -308,15 +305,19 @@ fn write_png(
         Ok(b) => b,
         Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
     };
+    let size = format!("{} x {} pixels: {what}", img.width, img.height);
+    // `--png -` is standard output, as `-` is wherever a stream goes; what
+    // was drawn is then said on standard error
+    if idx_io::is_dash(path) {
+        if let Err(e) = out.write_all(&bytes).and_then(|()| out.flush()) {
+            return fail(format!("cannot write standard output: {e}"), 2);
+        }
+        eprintln!("wrote the PNG to standard output ({size})");
+        return ExitStatus::SUCCESS;
+    }
     match idx_io::output::write(path, policy, inputs, &bytes) {
         Ok(()) => {
-            let _ = writeln!(
-                out,
-                "wrote {} ({} x {} pixels: {what})",
-                shown(path),
-                img.width,
-                img.height,
-            );
+            let _ = writeln!(out, "wrote {} ({size})", shown(path));
             ExitStatus::SUCCESS
         }
         Err(e) => fail(e, 2),

@@ -145,7 +145,7 @@ fn dump_and_write_pass_the_whole_conformance_suite() {
         .map(|o| (&o.id, o.status.as_str(), &o.detail))
         .collect();
     assert!(failed.is_empty(), "{failed:?}");
-    let w = reference(Mode::Writer, &["write"]);
+    let w = reference(Mode::Writer, &["write", "--error-document"]);
     assert!(w.len() > 40);
     let failed: Vec<_> = w
         .iter()
@@ -156,11 +156,11 @@ fn dump_and_write_pass_the_whole_conformance_suite() {
 }
 
 #[test]
-fn write_refuses_with_an_error_document() {
+fn write_refuses_with_an_error_document_when_asked() {
     // Protocol 2 of the conformance runner: a refusal is an error document
     // on stdout with exit status 1, else the runner counts a crash.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_idx"))
-        .arg("write")
+        .args(["write", "--error-document"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

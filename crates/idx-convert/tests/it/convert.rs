@@ -523,6 +523,79 @@ fn npy_little_endian_on_disk_and_big_endian_input_converted() {
     assert_eq!(fs::read(&o).unwrap(), fs::read(&i).unwrap()); // test outputs
 }
 
+/// The elements of a C-order array (`data`, elements of `size` bytes, shape
+/// `dims`) in Fortran order: the first index varies fastest.
+fn fortran(dims: &[usize], size: usize, data: &[u8]) -> Vec<u8> {
+    let total: usize = dims.iter().product();
+    let mut out = Vec::with_capacity(total * size);
+    let mut idx = vec![0usize; dims.len()];
+    for _ in 0..total {
+        let c = idx.iter().zip(dims).fold(0, |acc, (&i, &d)| acc * d + i);
+        out.extend_from_slice(&data[c * size..(c + 1) * size]);
+        for (i, &d) in idx.iter_mut().zip(dims) {
+            *i += 1;
+            if *i < d {
+                break;
+            }
+            *i = 0;
+        }
+    }
+    out
+}
+
+/// A Fortran-order `.npy` (what `np.save` writes for `np.asfortranarray(a)`
+/// or `a.T`) converts to the IDX of the same array, row-major, in either
+/// byte order, whatever the shape: unit axes, a long first or last axis,
+/// rank 2 to 5, empty.
+#[test]
+fn npy_in_fortran_order_converts_to_the_same_array_row_major() {
+    let t = tempfile::tempdir().unwrap(); // test scratch directory
+    let shapes: [&[usize]; 9] = [
+        &[2, 3],
+        &[3, 1, 4],
+        &[5, 3, 4],
+        &[600, 3, 2],
+        &[2, 3, 700],
+        &[1, 7, 1, 9, 1],
+        &[2, 3, 2, 3, 2],
+        &[4, 0, 3],
+        &[300, 301],
+    ];
+    for (k, dims) in shapes.iter().enumerate() {
+        for (t_idx, descr, size, little) in [
+            (ElementType::U8, "|u1", 1, false),
+            (ElementType::I16, "<i2", 2, true),
+            (ElementType::F64, ">f8", 8, false),
+        ] {
+            let total: usize = dims.iter().product();
+            // big-endian C-order elements: element e's bytes are e, e+1, ...
+            let c: Vec<u8> = (0..total * size).map(|i| (i * 7 % 251) as u8).collect();
+            let mut f = fortran(dims, size, &c);
+            if little {
+                for e in f.chunks_exact_mut(size) {
+                    e.reverse();
+                }
+            }
+            let shape = dims.iter().map(|d| format!("{d}, ")).collect::<String>();
+            let dict =
+                format!("{{'descr': '{descr}', 'fortran_order': True, 'shape': ({shape}), }}");
+            let p = t.path().join(format!("f{k}-{descr:?}.npy"));
+            fs::write(&p, npy(&dict, &f)).unwrap(); // test directory
+            let o = t.path().join("o.idx");
+            let h = from_npy(&p, &o, Overwrite::Force, &mut NoProgress)
+                .unwrap_or_else(|e| panic!("{dims:?} {descr}: {e}"));
+            let want_dims: Vec<u32> = dims.iter().map(|&d| d as u32).collect();
+            assert_eq!(h.dims(), want_dims, "{dims:?}");
+            let i = t.path().join("want.idx");
+            write_idx(&i, t_idx, dims, &c);
+            assert!(
+                fs::read(&o).unwrap() == fs::read(&i).unwrap(),
+                "{dims:?} {descr}"
+            ); // test outputs
+        }
+    }
+}
+
 #[test]
 fn npy_refusals_are_clear_and_write_nothing() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
@@ -536,12 +609,12 @@ fn npy_refusals_are_clear_and_write_nothing() {
             "has no IDX element type",
         ),
         (
-            "fortran",
+            "fortran-short",
             npy(
                 "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }",
-                &[0; 16],
+                &[0; 12],
             ),
-            "Fortran-order",
+            "ends before the 16 data bytes",
         ),
         (
             "short",

@@ -182,7 +182,8 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
     // invariant: serialising a Value cannot fail
     let mut s = serde_json::to_string_pretty(&doc).expect("serialise JSON"); // invariant: a Value always serialises
     s.push('\n');
-    s
+    // a name's bidi overrides and C1 controls as \u escapes: the same value
+    idx_io::escape::json(&s).into_owned()
 }
 
 /// One line per finding (`{"path", ...finding}`), and one per unreadable
@@ -212,5 +213,6 @@ pub fn render_lines(results: &[FileResult], _ctx: &Context) -> String {
         }
         s.push('\n');
     }
-    s
+    // a name's bidi overrides and C1 controls as \u escapes: the same value
+    idx_io::escape::json(&s).into_owned()
 }

@@ -257,6 +257,18 @@ pub fn path_text(r: &FileResult) -> String {
     }
 }
 
+/// The path of a result as [`path_text`] has it, for a terminal: its
+/// bytes through [`idx_io::escape::bytes`] (controls and bidi overrides
+/// escaped, a byte that is not UTF-8 as `\xNN`).
+pub fn path_escaped(r: &FileResult) -> String {
+    match &r.source {
+        crate::check::Source::File(p) => {
+            idx_io::escape::bytes(without_dot_slash(&path_bytes_of(p)))
+        }
+        crate::check::Source::Stdin => r.source.display(),
+    }
+}
+
 /// The exact bytes of a result's path when it is not valid UTF-8 (Unix),
 /// else `None`: JSON then shows `path` lossily and adds `path_bytes`.
 pub fn non_utf8_path(r: &FileResult) -> Option<Vec<u8>> {

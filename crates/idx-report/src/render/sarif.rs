@@ -227,7 +227,8 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
     // invariant: serialising a Value cannot fail
     let mut s = serde_json::to_string_pretty(&doc).expect("serialise JSON"); // invariant: a Value always serialises
     s.push('\n');
-    s
+    // a name's bidi overrides and C1 controls as \u escapes: the same value
+    idx_io::escape::json(&s).into_owned()
 }
 
 #[cfg(test)]

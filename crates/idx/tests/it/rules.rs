@@ -375,6 +375,40 @@ fn idx503_file_name() {
     case_with("agrees", "00 00 08 01  00 00 00 01  2a", &opts, &[]);
 }
 
+/// `images` before `idx<R>` claims at least two dimensions (items, then
+/// each item's pixels), as an `idx3` name claims three: a rank-1 file
+/// named `*-images-idx1-ubyte` contradicts it, at the rank byte, whatever
+/// the name's own rank says.
+#[test]
+fn idx503_an_images_name_claims_at_least_rank_2() {
+    let rank1 = "00 00 08 01  00 00 00 02  2a 2b";
+    let rank0 = "00 00 08 00  2a";
+    let rank2 = "00 00 08 02  00 00 00 01 00 00 00 02  2a 2b";
+    for (name, bytes, want) in [
+        ("train-images-idx1-ubyte", rank1, &[("IDX503", 3, 1)][..]),
+        ("T10K_IMAGES.IDX1-UBYTE.GZ", rank1, &[("IDX503", 3, 1)]),
+        (
+            "x-images-idx0-ubyte",
+            rank0,
+            &[("IDX301", 3, 1), ("IDX503", 3, 1)],
+        ),
+        // the idx3 claim already contradicts rank 1: one finding, not two
+        ("train-images-idx3-ubyte", rank1, &[("IDX503", 3, 1)]),
+        // flattened images (items x pixels) are images
+        ("train-images-idx2-ubyte", rank2, &[]),
+        ("images-idx1-ubyte", rank1, &[("IDX503", 3, 1)]),
+        // labels and other words claim no rank here (IDX802 is the dataset
+        // rule of labels), nor does `images` glued to another word
+        ("train-labels-idx1-ubyte", rank1, &[]),
+        ("trainimages-idx1-ubyte", rank1, &[]),
+        ("x-images2-idx1-ubyte", rank1, &[]),
+    ] {
+        let mut opts = Options::default();
+        opts.file_name = Some(name.into());
+        case_with(name, bytes, &opts, want);
+    }
+}
+
 /// Only the six words of spec 6.3 make a claim, and the
 /// whole name (with `.gz`) is compared without regard to ASCII case.
 #[test]

@@ -1,5 +1,6 @@
 //! A 5 x 7 bitmap font (capitals, digits, a little punctuation) for the
-//! labels of the matrix PNG, so it needs no font file.
+//! labels of the toolkit's pictures (the conformance matrix PNG, `idx show`'s
+//! histogram PNG), so they need no font file.
 
 /// Glyph width and height in pixels.
 pub const W: u32 = 5;
@@ -247,6 +248,30 @@ const GLYPHS: &[(char, [&str; 7])] = &[
         ')',
         [
             ".#...", "..#..", "...#.", "...#.", "...#.", "..#..", ".#...",
+        ],
+    ),
+    (
+        '[',
+        [
+            ".###.", ".#...", ".#...", ".#...", ".#...", ".#...", ".###.",
+        ],
+    ),
+    (
+        ']',
+        [
+            ".###.", "...#.", "...#.", "...#.", "...#.", "...#.", ".###.",
+        ],
+    ),
+    (
+        ',',
+        [
+            ".....", ".....", ".....", ".....", ".##..", "..#..", ".#...",
+        ],
+    ),
+    (
+        '+',
+        [
+            ".....", "..#..", "..#..", "#####", "..#..", "..#..", ".....",
         ],
     ),
     (
