@@ -802,6 +802,30 @@ fn check_end<R: Read>(
     Ok(())
 }
 
+/// The byte-order verdict on a payload decoded into native order (`native`,
+/// from `stored` order), for the byte order the caller `stated`: the IDX501
+/// finding validation reports, when it refuses.
+pub(crate) fn verdict(
+    h: &Header,
+    native: &[u8],
+    stored: ByteOrder,
+    stated: Option<ByteOrder>,
+) -> Result<(), ReadError> {
+    if h.dtype().size() == 1 || stated == Some(ByteOrder::Big) {
+        return Ok(());
+    }
+    let mut l = crate::lint::PayloadLinter::for_native(h.dtype(), h.header_len() as u64, stored);
+    l.feed(native);
+    match l
+        .finish(stated)
+        .into_iter()
+        .find(|f| f.severity() == crate::Severity::Error)
+    {
+        Some(f) => Err(ReadError::Invalid(f.into())),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{part_starts, read_array_at, REFUSED_SPAWNS};
@@ -992,29 +1016,5 @@ mod tests {
                 }
             }
         }
-    }
-}
-
-/// The byte-order verdict on a payload decoded into native order (`native`,
-/// from `stored` order), for the byte order the caller `stated`: the IDX501
-/// finding validation reports, when it refuses.
-pub(crate) fn verdict(
-    h: &Header,
-    native: &[u8],
-    stored: ByteOrder,
-    stated: Option<ByteOrder>,
-) -> Result<(), ReadError> {
-    if h.dtype().size() == 1 || stated == Some(ByteOrder::Big) {
-        return Ok(());
-    }
-    let mut l = crate::lint::PayloadLinter::for_native(h.dtype(), h.header_len() as u64, stored);
-    l.feed(native);
-    match l
-        .finish(stated)
-        .into_iter()
-        .find(|f| f.severity() == crate::Severity::Error)
-    {
-        Some(f) => Err(ReadError::Invalid(f.into())),
-        None => Ok(()),
     }
 }
