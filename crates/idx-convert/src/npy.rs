@@ -619,7 +619,7 @@ impl Tiling {
 /// Converts a `.npy` file to IDX: dtype and shape exact (uint8, int8,
 /// int16, int32, float32 and float64, in either byte order), data
 /// converted to big-endian and, from Fortran (column-major) order, to
-/// IDX's row-major order ([`fortran_to_c`]).
+/// IDX's row-major order (in tiles: `fortran_to_c`).
 ///
 /// # Errors
 /// [`Error::Npy`] for a file this cannot read faithfully (another dtype,
@@ -628,7 +628,7 @@ impl Tiling {
 ///
 /// # Memory
 /// The header (at most [`MAX_NPY_HEADER`] bytes) and a 256 KiB buffer; in
-/// Fortran order, tiles of at most [`TILE`] bytes and one output row of
+/// Fortran order, tiles of at most 4 MiB and one output row of
 /// at most as many (standard input is spooled to a temporary file, and
 /// so is the output when it is standard output).
 pub fn from_npy(
