@@ -19,7 +19,7 @@ pub const MIN_ELEMENTS: u64 = 8;
 pub const MIN_Z: f64 = 5.0;
 
 /// A payload that reads smoother big-endian than little-endian by this
-/// many bits ([`ByteOrderScore::smoother_big`]) is never called
+/// many bits (`smoother_big`) is never called
 /// little-endian: data left-justified in a wider integer (16-bit samples
 /// in i32) or floats far from 1 read smaller, or nearer 1, the wrong way,
 /// but smooth only the right way.
@@ -48,7 +48,7 @@ pub struct ByteOrderScore {
     /// How many bits smoother the payload reads big-endian than
     /// little-endian, relative to its values (integers: a neighbour step's
     /// bit length against its values'; floats: the exponent steps): a
-    /// payload that reads smoother big-endian by [`VETO_BITS`] or more is
+    /// payload that reads smoother big-endian by 20 bits or more is
     /// not called little-endian, whatever its magnitudes say.
     pub smoother_big: f64,
     /// The self-normalised statistic of [`ByteOrderScore::smoother_big`]
