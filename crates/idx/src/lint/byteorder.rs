@@ -192,6 +192,7 @@ struct Entry {
 
 /// At most this many distinct values are scored; the rest of the payload
 /// adds nothing (the score is decided long before).
+#[doc(hidden)]
 pub const MAX_DISTINCT: usize = 4096;
 /// Slots of the distinct-value table (a power of two, twice [`MAX_DISTINCT`]).
 const SLOTS: usize = 2 * MAX_DISTINCT;
