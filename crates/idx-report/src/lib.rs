@@ -58,6 +58,18 @@ pub fn explain(code_or_name: &str) -> Option<String> {
     Some(out)
 }
 
+/// What `--explain` prints for a rule (by code or name): its spec text
+/// ([`explain`]), then a line linking its page on the documentation site.
+/// Every front end prints this, so `--explain` is the same bytes everywhere.
+pub fn explained(code_or_name: &str) -> Option<String> {
+    let rule = idx::Rule::find(code_or_name)?;
+    let text = explain(code_or_name)?;
+    Some(format!(
+        "{text}\nThe rule's page, with an example and the fix: {}\n",
+        rule_url(rule)
+    ))
+}
+
 /// The numbered paragraph of the spec that starts with `number` (`6.1. `),
 /// up to the next numbered paragraph or heading.
 fn paragraph(number: &str) -> Option<&'static str> {

@@ -227,15 +227,9 @@ where
         return ExitStatus::SUCCESS;
     }
     if let Some(code) = &cli.explain {
-        let found = idx::Rule::find(code).zip(idx_validate::explain(code));
-        return match found {
-            Some((rule, text)) => {
+        return match idx_report::explained(code) {
+            Some(text) => {
                 let _ = stdout.write_all(text.as_bytes());
-                let _ = writeln!(
-                    stdout,
-                    "\nThe rule's page, with an example and the fix: {}",
-                    idx_validate::rule_url(rule)
-                );
                 ExitStatus::SUCCESS
             }
             None => {

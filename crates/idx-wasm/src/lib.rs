@@ -110,7 +110,7 @@ impl Checker {
 /// The spec's text of a rule (by code or name), as `idx-validate --explain`.
 #[wasm_bindgen]
 pub fn explain(rule: &str) -> Option<String> {
-    idx_report::explain(rule)
+    idx_report::explained(rule)
 }
 
 /// The rule table, as `idx-validate --list-rules`.
