@@ -54,7 +54,8 @@ impl Checker {
     }
 
     /// Checks the input `name` of `size` bytes, read through
-    /// `readAt(offset, length) -> Uint8Array`; returns its index.
+    /// `readAt(offset, target: Uint8Array) -> number` ([`source::JsSource`]);
+    /// returns its index.
     #[wasm_bindgen(js_name = checkSource)]
     pub fn check_source(
         &mut self,
@@ -91,6 +92,28 @@ impl Checker {
     /// Ends the input started by [`Checker::begin`]; returns its index.
     pub fn end(&mut self) -> Option<usize> {
         self.run.end()
+    }
+
+    /// The offsets of the 16-byte rows of excerpts that input `index`'s
+    /// report did not keep (an input pushed in chunks, whose source cannot
+    /// be read again here): read them and give them to
+    /// [`Checker::add_excerpt`], so the human report shows them as the
+    /// command does.
+    #[wasm_bindgen(js_name = excerptRows)]
+    pub fn excerpt_rows(&self, index: usize) -> Vec<f64> {
+        self.run
+            .excerpt_rows(index)
+            .into_iter()
+            .map(|r| r as f64)
+            .collect()
+    }
+
+    /// The bytes at `row` of input `index` (one of
+    /// [`Checker::excerpt_rows`]).
+    #[wasm_bindgen(js_name = addExcerpt)]
+    pub fn add_excerpt(&mut self, index: usize, row: f64, bytes: &[u8]) -> Result<(), JsError> {
+        self.run.add_excerpt(index, length(row)?, bytes);
+        Ok(())
     }
 
     /// The report of every input so far in a format of the command:
