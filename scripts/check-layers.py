@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Fail if two modules of crates/idx need each other, directly or round a loop.
 
-Reads every `crate::...` (and `super::...` reaching the crate root) path in
-crates/idx/src/**/*.rs, comments and string literals left out, and builds
-the graph of the crate's top-level modules: `validate.rs` and everything
-under `validate/` are one node. A name re-exported by lib.rs (`crate::Report`)
-counts as the module it comes from. lib.rs itself is not a node: it only
-declares the modules and re-exports their items.
+Reads every `crate::...` and `super::...` path in crates/idx/src/**/*.rs,
+comments and string literals left out, and builds the graph of the crate's
+modules and submodules (`fix::plan`, `fix::repair`: a folder's files are
+nodes of their own, its `mod.rs` the folder's node). A name re-exported by
+lib.rs (`crate::Report`) counts as the module it comes from. lib.rs itself
+is not a node: it only declares the modules and re-exports their items.
+Fails on a cycle, and on an edge against the layer table (LAYERS, the
+layers of ARCHITECTURE.md: a module uses its own layer or lower ones).
 
 Prints the edges with one place each comes from, then every cycle found, and
 exits 1 if there is one. Usage: scripts/check-layers.py [SRC_DIR]
@@ -108,18 +110,27 @@ def references(toks, mod_path):
             while j + 1 < len(toks) and toks[j][0] == "super" and toks[j + 1][0] == "::":
                 ups, j = ups + 1, j + 2
             up = len(here) - ups
-            if up > 0:
-                continue  # stays below the root: inside this module
+            if up < 0:
+                continue
             k = j - 2  # so that toks[k+1] is the `::` before the name
         else:
             continue
         if k + 2 >= len(toks) or toks[k + 1][0] != "::":
             continue
-        nxt = toks[k + 2][0]
-        if nxt == "{":
-            refs.extend(group_heads(toks, k + 2))
-        elif re.match(r"\w+$", nxt):
-            refs.append((nxt, line))
+        base = [] if up is None else (mod_path + [m for m in stack if m])[:up] if tok == "super" else []
+        # the path's names: `a::b::c` or `a::b::{c, d}` (each head a path)
+        j, names = k + 2, []
+        while j < len(toks) and re.match(r"\w+$", toks[j][0]):
+            names.append(toks[j][0])
+            if j + 1 < len(toks) and toks[j + 1][0] == "::":
+                j += 2
+            else:
+                break
+        if j < len(toks) and toks[j][0] == "{":
+            for head, hline in group_heads(toks, j):
+                refs.append((base + names + [head], hline))
+        elif names:
+            refs.append((base + names, line))
     return refs
 
 
@@ -136,23 +147,64 @@ def reexports(lib_text):
     return names
 
 
+def module_of(p, src):
+    parts = list(p.relative_to(src).parts)
+    parts[-1] = parts[-1].removesuffix(".rs")
+    if parts[-1] == "mod":
+        parts.pop()
+    return parts
+
+
 def graph(src):
+    """Nodes are modules and submodules (`fix::plan`): a folder module's
+    `mod.rs` is the folder's node, each other file its own."""
     files = sorted(p for p in src.rglob("*.rs") if p.name != "lib.rs" or p.parent != src)
-    modules = {p.relative_to(src).parts[0].removesuffix(".rs") for p in files}
+    nodes = {"::".join(module_of(p, src)) for p in files}
     names = reexports((src / "lib.rs").read_text())
     edges = {}
     for p in files:
         rel = p.relative_to(src)
-        parts = list(rel.parts)
-        parts[-1] = parts[-1].removesuffix(".rs")
-        if parts[-1] == "mod":
-            parts.pop()
-        node = parts[0]
-        for name, line in references(code_tokens(p.read_text()), parts):
-            target = name if name in modules else names.get(name)
-            if target and target != node:
+        parts = module_of(p, src)
+        node = "::".join(parts)
+        for path, line in references(code_tokens(p.read_text()), parts):
+            if path and path[0] not in {n.split("::")[0] for n in nodes}:
+                m = names.get(path[0])
+                if not m:
+                    continue
+                path = [m] + path[1:]
+            # the deepest module the path names
+            target = None
+            for i in range(len(path), 0, -1):
+                cand = "::".join(path[:i])
+                if cand in nodes:
+                    target = cand
+                    break
+            if target and target != node and not node.startswith(target + "::") and not target.startswith(node + "::"):
                 edges.setdefault(node, {}).setdefault(target, f"{rel}:{line}")
-    return modules, edges
+    return nodes, edges
+
+
+# The layers of ARCHITECTURE.md: a module may use modules of its own layer
+# or below, never above (a submodule belongs to its top module's layer).
+LAYERS = {
+    "rules": 0, "dtype": 0, "header": 0, "array": 0, "score": 0, "label_scan": 0, "edit": 0, "finding": 0,
+    "buffer": 1, "text": 1,
+    "violations": 2, "sniff": 2, "lint": 2, "suggest": 2,
+    "gzip": 3, "input": 3, "validate": 3, "fix": 3, "parse": 3, "read": 3, "reader": 3, "write": 3,
+    "dataset": 4, "fuzzing": 5,
+}
+
+
+def layer_violations(nodes, edges):
+    out = []
+    for a, targets in sorted(edges.items()):
+        for b, where in sorted(targets.items()):
+            la, lb = LAYERS.get(a.split("::")[0]), LAYERS.get(b.split("::")[0])
+            if la is None or lb is None:
+                out.append(f"  {a} -> {b} ({where}): a module missing from the layer table")
+            elif lb > la:
+                out.append(f"  {a} (layer {la}) -> {b} (layer {lb}) ({where}): a lower layer uses a higher one")
+    return out
 
 
 def cycles(modules, edges, limit=200):
@@ -178,15 +230,20 @@ def main():
     found = cycles(modules, edges)
     for node in sorted(modules):
         needs = sorted(edges.get(node, {}))
-        print(f"{node:>10} -> {', '.join(needs) if needs else '(nothing)'}")
-    if not found:
-        print(f"no import cycle between the {len(modules)} modules of {src}")
-        return 0
-    print(f"\n{len(found)} import cycle(s) between the modules of {src}:")
-    for c in found:
-        steps = ", ".join(f"{a} -> {b} ({edges[a][b]})" for a, b in zip(c, c[1:]))
-        print(f"  {' -> '.join(c)}: {steps}")
-    return 1
+        print(f"{node:>18} -> {', '.join(needs) if needs else '(nothing)'}")
+    bad = layer_violations(modules, edges)
+    if bad:
+        print(f"\n{len(bad)} edge(s) against the layer table:")
+        print("\n".join(bad))
+    if found:
+        print(f"\n{len(found)} import cycle(s) between the modules of {src}:")
+        for c in found:
+            steps = ", ".join(f"{a} -> {b} ({edges[a][b]})" for a, b in zip(c, c[1:]))
+            print(f"  {' -> '.join(c)}: {steps}")
+    if found or bad:
+        return 1
+    print(f"no import cycle and no edge against the layers between the {len(modules)} modules and submodules of {src}")
+    return 0
 
 
 if __name__ == "__main__":

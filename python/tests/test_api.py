@@ -121,6 +121,36 @@ def test_console_scripts_are_the_commands():
     assert out.returncode == 0 and json.loads(out.stdout)["shape"] == [10]
 
 
+def test_console_scripts_keep_the_stream_promises(tmp_path):
+    """The wheel's commands are the binaries: `-` as an output is standard
+    output, a file redirected to standard input is an input no output
+    replaces, `idx write` prints nothing on stdout for bad content, and a
+    Fortran-order .npy converts."""
+    bindir = Path(sys.executable).parent
+    v, idx = str(bindir / "idx-validate"), str(bindir / "idx")
+    x = tmp_path / "x.idx"
+    x.write_bytes(LABELS.read_bytes())
+    with open(x, "rb") as stdin:
+        p = subprocess.run([v, "--output-file", str(x), "-"], stdin=stdin, capture_output=True, text=True)
+    assert p.returncode == 2 and "is one of the inputs" in p.stderr, p.stderr
+    assert x.read_bytes() == LABELS.read_bytes()
+    le = tmp_path / "le.idx"  # u8 [2] with its header little-endian: IDX401, a safe fix
+    le.write_bytes(bytes([1, 8, 0, 0, 2, 0, 0, 0, 7, 9]))
+    p = subprocess.run([v, "--fix", "--output", "-", str(le)], capture_output=True, cwd=tmp_path)
+    assert p.returncode == 0 and p.stdout == bytes([0, 0, 8, 1, 0, 0, 0, 2, 7, 9]), p.stderr
+    assert not (tmp_path / "-").exists()
+    p = subprocess.run([idx, "show", "--png", "-", str(LABELS)], capture_output=True, cwd=tmp_path)
+    assert p.returncode == 0 and p.stdout.startswith(b"\x89PNG\r\n\x1a\n"), p.stderr
+    assert not (tmp_path / "-").exists()
+    p = subprocess.run([idx, "write"], input=b'{"dtype": "u8", "shape": [3], "data": [1, 2]}', capture_output=True)
+    assert p.returncode == 1 and p.stdout == b"" and b"bad content JSON" in p.stderr
+    fortran = tmp_path / "f.npy"
+    a = np.arange(24, dtype="<i2").reshape(2, 3, 4)
+    np.save(fortran, np.asfortranarray(a))
+    p = subprocess.run([idx, "convert", "--from", "npy", str(fortran), "-o", "-"], capture_output=True)
+    assert p.returncode == 0 and p.stdout == idxkit.save(None, a), p.stderr
+
+
 def test_load_pair_checks_the_counts(tmp_path):
     idxkit.save(tmp_path / "x-images-idx3-ubyte", np.zeros((3, 2, 2), np.uint8))
     idxkit.save(tmp_path / "x-labels-idx1-ubyte", np.array([0, 1, 2], np.uint8))
@@ -265,9 +295,36 @@ def test_check_reader_passes_load_and_fails_a_lenient_reader():
     assert "accepted-invalid" in str(r)
 
 
+def test_check_reader_gives_a_path_that_names_nothing_of_the_case():
+    # It wrote every case as <case id>.idx into one folder: a reader could
+    # reject `invalid-*` by its name.
+    seen = []
+
+    def look(path):
+        folder = os.path.dirname(path)
+        seen.append((os.path.basename(path), sorted(os.listdir(folder))))
+        return idxkit.load(path)
+
+    r = idxkit.check_reader(look, run=["valid-u8-rank1", "invalid-trailing-byte", "impl-gzip-u8-4x5"])
+    assert seen == [
+        ("input.idx", ["input.idx"]),
+        ("input.idx.gz", ["input.idx.gz"]),
+        ("input.idx", ["input.idx"]),
+    ]
+    assert dict(r.statuses)["invalid-trailing-byte"] == "pass"
+
+
 def test_a_keyboard_interrupt_in_the_callable_propagates():
     def interrupt(a):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         idxkit.check_writer(interrupt)
+
+
+def test_an_images_name_on_rank_1_data_is_a_file_name_mismatch(tmp_path):
+    """spec 6.3: `images` before `idx<R>` claims at least rank 2, as idx3 claims 3."""
+    for name in ("train-images-idx1-ubyte", "train-images-idx3-ubyte"):
+        p = tmp_path / name
+        p.write_bytes(bytes([0, 0, 8, 1, 0, 0, 0, 2, 7, 9]))
+        assert [(f.rule, f.offset) for f in idxkit.validate(p).findings] == [("IDX503", 3)], name

@@ -166,6 +166,26 @@ def test_check_reader_finds_the_reader_that_ignores_trailing_bytes_with_a_shrunk
     assert failure.reproducer == "bytes.fromhex('000008000000')"
 
 
+def test_corpus_and_property_checks_report_in_one_shape():
+    """Both modes return a report with .mode, .ok, .assert_ok() and
+    .failures (each with .status and .detail), .ok being not .failures."""
+    corpus = idxkit.check_reader(lenient_reader, pass_as="bytes", run=["invalid-trailing-*", "valid-u8-rank1"])
+    prop = idxkit.check_reader(lenient_reader, strategy=files(), pass_as="bytes", settings=FIXED)
+    for report in (corpus, prop):
+        assert report.mode == "reader"
+        assert not report.ok and report.ok == (not report.failures)
+        assert {f.status for f in report.failures} == {"accepted-invalid"}
+        assert all(f.detail for f in report.failures)
+        with pytest.raises(AssertionError):
+            report.assert_ok()
+    assert {f.id for f in corpus.failures} == {c for c, s in corpus.statuses if s == "accepted-invalid"}
+    # an expected failure is no failure
+    expected = idxkit.check_reader(lenient_reader, pass_as="bytes", run=["invalid-trailing-*"], expected_failures=["*"])
+    assert expected.ok and expected.failures == []
+    writer = idxkit.check_writer(native_order_writer, run=["valid-f32-rank1"])
+    assert [(f.id, f.status) for f in writer.failures] == [("valid-f32-rank1", "wrong-bytes")]
+
+
 def test_a_correct_writer_and_reader_pass():
     assert idxkit.check_writer(lambda a: idxkit.save(None, a), strategy=arrays(byte_orders="=<>"), settings=FIXED).ok
     for pass_as in ["path", "bytes", "file"]:
@@ -218,11 +238,11 @@ def test_strategy_does_not_mix_with_corpus_selection():
         idxkit.check_writer(native_order_writer, strategy=arrays(), run=["valid-*"])
 
 
-# --- the README's example -----------------------------------------------------
+# --- the idxkit guide's example (docs/guide/idxkit.md; it was the README's) ---
 
 
 def readme_example():
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "guide" / "idxkit.md").read_text()
     start = text.index("<!-- the property-based example: run by python/tests/test_testing.py -->")
     return re.search(r"```python\n(.*?)```", text[start:], re.S).group(1)
 
@@ -231,7 +251,7 @@ def test_the_readme_example_finds_the_native_order_writer_in_under_a_second():
     code = readme_example()
     assert len(code.strip().splitlines()) <= 10
     namespace = {}
-    exec(compile(code, "README.md", "exec"), namespace)
+    exec(compile(code, "docs/guide/idxkit.md", "exec"), namespace)
     tests = [v for k, v in namespace.items() if k.startswith("test_")]
     assert len(tests) == 1
     # CPU time, which the machine's other work does not inflate as it does

@@ -1,11 +1,11 @@
 //! Inputs of every `idx` subcommand: a file or standard input (`-`), gzip
-//! or not (recognised by its magic), validated by the library before any
-//! output, with the library's findings rendered on standard error when the
-//! input is not valid IDX.
+//! or not, read through the library's one way in ([`idx::Reader`]):
+//! validated first (every error finding, the byte-order verdict included),
+//! then streamed, with the library's findings rendered on standard error
+//! when the input is not valid IDX.
 
-use idx::{Report, Severity};
-use std::fs::File;
-use std::io::{self, BufReader};
+use idx::{ReadOptions, Report, Severity};
+use std::io::{self, Read};
 use std::path::Path;
 
 /// An opened input ([`idx_io::Input`]: a file, or standard input spooled
@@ -16,6 +16,8 @@ pub struct Input {
     inner: idx_io::Input,
     /// The name shown to users (`<stdin>` for `-`), escaped for a terminal.
     pub name: String,
+    opts: ReadOptions,
+    validated: Option<idx::Validated>,
 }
 
 /// `path` escaped for a terminal ([`idx_io::escape::path`]).
@@ -24,15 +26,18 @@ pub fn shown(path: &Path) -> String {
 }
 
 impl Input {
-    /// Opens `path`, or standard input when it is `-`.
+    /// Opens `path`, or standard input when it is `-`, to be read as `opts`
+    /// say (the decompression limit, the byte order the user states).
     ///
     /// # Errors
     /// The file cannot be opened, or standard input cannot be copied.
-    pub fn open(path: &Path) -> io::Result<Input> {
+    pub fn open(path: &Path, opts: ReadOptions) -> io::Result<Input> {
         let inner = idx_io::Input::open(path)?;
         Ok(Input {
             name: inner.name().to_string(),
             inner,
+            opts,
+            validated: None,
         })
     }
 
@@ -41,31 +46,51 @@ impl Input {
         self.inner.identity()
     }
 
-    /// Validates the whole input (decompressing gzip, lints off) with the
-    /// library, in bounded memory. A raw file of known length is not read
-    /// past what can change the findings (lints off: the header and the
-    /// length).
+    /// The header alone, when it can be read: to refuse early what a
+    /// command cannot do, before the input is validated.
+    pub fn header(&mut self) -> Option<idx::Header> {
+        let raw = self.inner.raw().ok()?;
+        idx::Reader::new(raw, &self.opts)
+            .ok()
+            .map(|r| r.header().clone())
+    }
+
+    /// Validates the whole input (gzip decompressed, the advisory lints
+    /// off, the byte-order verdict on) with the library, in bounded memory.
+    /// A raw file is not read past what can change the findings.
     ///
     /// # Errors
     /// The input's I/O errors only; everything wrong with the data is in the
     /// report.
     pub fn validate(&mut self) -> io::Result<Report> {
-        let opts = idx::Options::default()
-            .with_decompress(true)
+        let checks = idx::Options::default()
             .with_lints(false)
-            .with_max_decompressed(idx::input::decompression_limit(None))
             .with_file_name(self.inner.file_name());
         let len = self.inner.len()?;
-        idx::validate_reader_len(self.inner.rewound()?, Some(len), &opts)
+        let (report, validated) =
+            idx::Reader::validate(self.inner.raw()?, Some(len), &self.opts, &checks)?;
+        self.validated = validated;
+        Ok(report)
     }
 
-    /// The (decompressed) bytes of the input from the start, opened by the
-    /// library ([`idx::input::open`]).
+    /// The validated input from its start: its header, then its payload as
+    /// big-endian elements (a payload stated little-endian is swapped on
+    /// the way). Only after [`Input::validate`] found no error.
     ///
     /// # Errors
-    /// The input's I/O errors.
-    pub fn stream(&mut self) -> io::Result<idx::input::Stream<BufReader<&mut File>>> {
-        self.inner.stream(idx::input::decompression_limit(None))
+    /// The input's I/O errors, an input that was not validated, or one that
+    /// changed since.
+    pub fn stream(&mut self) -> io::Result<Box<dyn Read + '_>> {
+        let Some(v) = self.validated.clone() else {
+            return Err(io::Error::other("the input was not validated"));
+        };
+        let payload = v.payload(self.inner.raw()?).map_err(|e| match e {
+            idx::ReadError::Io(e) => e,
+            other => io::Error::new(io::ErrorKind::InvalidData, other.to_string()),
+        })?;
+        Ok(Box::new(
+            io::Cursor::new(v.header().to_bytes()).chain(payload),
+        ))
     }
 }
 
@@ -74,13 +99,33 @@ impl Input {
 /// 0x.., byte ..)`), each followed by its `expected`/`found`/`hint` lines:
 /// what `idx` prints on standard error for an input that is not valid.
 pub fn render_errors(name: &str, report: &Report) -> String {
+    let mut s = render_findings(
+        name,
+        report
+            .findings
+            .iter()
+            .filter(|f| f.severity() == Severity::Error),
+    );
+    if report.compression.is_some() && !s.is_empty() {
+        s.push_str(
+            "  = note: offsets are in the decompressed stream
+",
+        );
+    }
+    s
+}
+
+/// `findings` of the input `name`, each with its `expected`/`found`/`hint`
+/// lines (`name` empty: the finding alone, indented, for a list under a
+/// message that names the input).
+pub fn render_findings<'a>(name: &str, findings: impl Iterator<Item = &'a idx::Finding>) -> String {
     let mut s = String::new();
-    for f in report
-        .findings
-        .iter()
-        .filter(|f| f.severity() == Severity::Error && f.rule != idx::Rule::LikelyLittleEndian)
-    {
-        s.push_str(&format!("{name}: {f}\n"));
+    for f in findings {
+        if name.is_empty() {
+            s.push_str(&format!("  {f}\n"));
+        } else {
+            s.push_str(&format!("{name}: {f}\n"));
+        }
         if let Some(e) = &f.expected {
             s.push_str(&format!("  = expected: {e}\n"));
         }
@@ -91,10 +136,5 @@ pub fn render_errors(name: &str, report: &Report) -> String {
             s.push_str(&format!("  = hint: {h}\n"));
         }
     }
-    if report.compression.is_some() && !s.is_empty() {
-        s.push_str("  = note: offsets are in the decompressed stream\n");
-    }
     s
 }
-
-pub use idx::input::fill;

@@ -1,4 +1,4 @@
-"""Shared helpers for the Python adapters: protocol 2 of the conformance
+"""Shared helpers for the Python adapters: protocol 3 of the conformance
 runner (corpus/README.md), one-shot and persistent.
 
 Readers print {"dtype", "shape", "data"} with integers as numbers and floats
@@ -7,17 +7,18 @@ A rejection is an error document, {"error": {"message": "..."}}, on stdout
 with exit status 1 (one-shot) or as the answer line (persistent). Anything
 else is a crash: MemoryError exits 3 with the reason on stderr.
 
-Persistent mode (`--persistent`): print {"protocol": 2} once ready, then
-read one JSON request per line on stdin ({"file": PATH} for readers,
-{"content": {...}} for writers) and answer one line each: the content or
-{"idx": HEX} (writers), or the error document.
+Persistent mode (`--persistent`): print {"protocol": 3} once ready, then
+read one JSON request per line on stdin ({"id": N, "file": PATH} for
+readers, {"id": N, "content": {...}} for writers) and answer one line each,
+with the request's "id": the content or {"idx": HEX} (writers), or the
+error document.
 """
 import json
 import sys
 
 import numpy as np
 
-PROTOCOL = 2
+PROTOCOL = 3
 CODES = {0x08: "u8", 0x09: "i8", 0x0B: "i16", 0x0C: "i32", 0x0D: "f32", 0x0E: "f64"}
 BIG = {"u8": ">u1", "i8": ">i1", "i16": ">i2", "i32": ">i4", "f32": ">f4", "f64": ">f8"}
 BITS = {"f32": ">u4", "f64": ">u8"}
@@ -73,13 +74,14 @@ def _crash(e):
 def _persistent(handle):
     _answer({"protocol": PROTOCOL})
     for line in sys.stdin:
+        req = json.loads(line)
         try:
-            doc = handle(json.loads(line))
+            doc = handle(req)
         except MemoryError as e:
             _crash(e)
         except Exception as e:  # the implementation raised: it rejected the input
             doc = error_document(e)
-        _answer(doc)
+        _answer(dict(doc, id=req["id"]))
 
 
 def serve_reader(read):

@@ -85,6 +85,17 @@ pub fn fingerprint(cases: &[Case]) -> String {
     sha256_hex(text.as_bytes())
 }
 
+/// Stamps JSON results (`v`, from [`Report::to_json`](crate::runner::Report::to_json))
+/// with the corpus they were made on (`"corpus": {"cases", "sha256"}`, the
+/// [`fingerprint`] of `cases`), so that `matrix --merge` can tell current
+/// results from stale ones ([`results_match`]).
+pub fn stamp(v: &mut Value, cases: &[Case]) {
+    v["corpus"] = json!({
+        "cases": cases.len(),
+        "sha256": fingerprint(cases),
+    });
+}
+
 /// Whether saved JSON results (`v`) were made on the corpus of `cases`:
 /// `Err` says why not.
 ///

@@ -9,7 +9,8 @@ pub use idx_content as content;
 pub mod corpus;
 pub mod datasets;
 pub mod differential;
-pub mod font;
+/// The bitmap font of the matrix PNG (the `idx-text` crate's, shared with `idx show`'s histograms).
+pub use idx_text::font;
 pub mod matrix;
 pub mod page;
 pub mod picture;

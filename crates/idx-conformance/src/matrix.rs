@@ -230,8 +230,9 @@ pub fn run_implementation(
             adapter: Adapter {
                 command,
                 persistent,
-                timeout: Duration::from_secs_f64(d.timeout.unwrap_or(10.0).max(0.001)),
+                timeout: runner::deadline(d.timeout.unwrap_or(10.0)),
                 memory_mib: Some(d.memory_mib.unwrap_or(4096)),
+                startup: runner::STARTUP_MIN,
             },
             run: vec![],
             skip: vec![],
@@ -271,14 +272,18 @@ pub fn changes(r: &Report) -> Vec<String> {
 }
 
 /// The expected-failures file a report implies (for updating after a
-/// checked change).
-pub fn expected_failures_text(r: &Report) -> String {
+/// checked change); `regenerate` is the command that rewrites it.
+pub fn expected_failures_text(r: &Report, regenerate: &str) -> String {
+    let version = if r.version.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", r.version)
+    };
     let mut s = format!(
-        "# Known failures of the {} {} ({}), one case ID per line.\n\
-         # CI fails when this changes; regenerate with `matrix --write-expected` after checking.\n",
+        "# Known failures of the {} {}{version}, one case ID per line.\n\
+         # CI fails when this changes; regenerate with {regenerate} after checking.\n",
         r.name,
         r.mode.as_str(),
-        r.version
     );
     for o in r.outcomes.iter().filter(|o| o.failed) {
         s.push_str(&format!(

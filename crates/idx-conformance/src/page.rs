@@ -4,7 +4,8 @@
 //! and [`crate::picture`] the PNG of the same grid.
 //!
 //! The page loads nothing: styles and the filter script are inline, there
-//! are no fonts, images or links outside it. Each cell links to the case's
+//! are no fonts, images or links outside it. The column headings stay at the
+//! top and the case IDs at the left while the grid scrolls under them. Each cell links to the case's
 //! panel (its bytes in hex, the expected content or findings, and what
 //! every implementation returned), shown with CSS `:target`, so the
 //! details work without the script too.
@@ -286,17 +287,19 @@ fieldset{border:1px solid #ccc;padding:4px 8px}
 fieldset label{display:inline-block;margin:2px 8px 2px 0;white-space:nowrap}
 .sw{display:inline-block;width:12px;height:12px;vertical-align:-2px;border:1px solid #888;margin:0 3px}
 #grid{border-collapse:collapse}
+#grid thead th{position:sticky;top:0;z-index:2;background:#fff}
+#grid thead th:first-child{left:0;z-index:3}
 #grid th.col{vertical-align:bottom;padding:2px 0;font-weight:normal;max-width:22px}
 #grid th.col div{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;margin:0 auto}
 #grid tr.group th{text-align:left;background:#e8ecf1;padding:3px 6px;font-weight:600}
-#grid th.id{text-align:left;font-weight:normal;padding:0 6px 0 0;white-space:nowrap;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
+#grid th.id{position:sticky;left:0;z-index:1;background:#fff;text-align:left;font-weight:normal;padding:0 6px 0 0;white-space:nowrap;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
 #grid th.id a{color:#124}
 #grid td.v{font-size:11px;color:#555;padding:0 6px 0 0}
 #grid td.c{width:20px;height:16px;padding:0;border:1px solid #fff;text-align:center;font-size:9px;font-weight:700}
 #grid td.c a{display:block;width:100%;height:100%;text-decoration:none;color:inherit;line-height:16px}
 #grid td.dim{opacity:.15}
 #shown{color:#555}
-.case{display:none;position:fixed;top:0;right:0;width:min(46em,60%);height:100%;overflow:auto;background:#fff;border-left:2px solid #444;box-shadow:-4px 0 12px rgba(0,0,0,.2);padding:10px 16px;box-sizing:border-box}
+.case{display:none;position:fixed;z-index:10;top:0;right:0;width:min(46em,60%);height:100%;overflow:auto;background:#fff;border-left:2px solid #444;box-shadow:-4px 0 12px rgba(0,0,0,.2);padding:10px 16px;box-sizing:border-box}
 .case:target,.case:has(tr:target){display:block}
 .case pre{background:#f6f6f6;padding:6px;overflow:auto;font-size:12px}
 .case table{border-collapse:collapse;width:100%}

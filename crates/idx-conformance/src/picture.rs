@@ -3,9 +3,11 @@
 //! implementation run (in the page's column order, top to bottom) and one
 //! vertical stripe per case (in the page's row order, left to right, a wider
 //! gap between rule groups), each cell in its status colour
-//! ([`crate::page::STATUS_COLOURS`]), each band labelled on the left, then
-//! a legend strip: one swatch per status in [`crate::runner::Status::ALL`]
-//! order, then not-run, each with its name (in [`crate::font`]).
+//! ([`crate::page::STATUS_COLOURS`]), each band labelled on the left, each
+//! rule group labelled above its first stripe (its code, reading upwards;
+//! `VALID` for plain valid files), then a legend strip: one swatch per
+//! status in [`crate::runner::Status::ALL`] order, then not-run, each with
+//! its name (in [`crate::font`]).
 
 use crate::cases::Case;
 use crate::font;
@@ -28,9 +30,25 @@ pub const SWATCH: u32 = 12;
 const BACKGROUND: [u8; 3] = [0xff, 0xff, 0xff];
 const INK: [u8; 3] = [0x22, 0x22, 0x22];
 
+/// The label of a rule group: its rule code, `VALID` for the group
+/// without one.
+pub fn group_label(g: &page::Group<'_>) -> &'static str {
+    if g.code.is_empty() {
+        "VALID"
+    } else {
+        g.code
+    }
+}
+
+/// The caption left of the group labels.
+pub const GROUPS_CAPTION: &str = "CASES BY RULE";
+
 /// Where things are in the picture.
 #[derive(Debug, Clone)]
 pub struct Layout {
+    /// Bottom edge (exclusive) of the group labels, which read upwards from
+    /// it, each at its group's first stripe.
+    pub labels_bottom: u32,
     /// Left edge of each case stripe, in the grid's row order.
     pub xs: Vec<u32>,
     /// Top edge of each implementation band, in the grid's column order.
@@ -59,7 +77,8 @@ pub fn layout(g: &Grid<'_>) -> Layout {
         .iter()
         .map(|c| font::width(&c.label()))
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+        .max(font::width(GROUPS_CAPTION));
     let mut xs = Vec::new();
     let mut x = MARGIN + label_w + MARGIN;
     for (k, grp) in g.groups.iter().enumerate() {
@@ -71,10 +90,19 @@ pub fn layout(g: &Grid<'_>) -> Layout {
             x += CELL_W + GAP;
         }
     }
+    let labels_h = g
+        .groups
+        .iter()
+        .map(|grp| font::height_up(group_label(grp)))
+        .max()
+        .unwrap_or(0)
+        .max(font::H);
+    let labels_bottom = MARGIN + labels_h;
+    let top = labels_bottom + GAP + 2;
     let ys: Vec<u32> = (0..g.columns.len() as u32)
-        .map(|i| MARGIN + i * (CELL_H + GAP))
+        .map(|i| top + i * (CELL_H + GAP))
         .collect();
-    let grid_bottom = MARGIN + g.columns.len() as u32 * (CELL_H + GAP);
+    let grid_bottom = top + g.columns.len() as u32 * (CELL_H + GAP);
     let legend_y = grid_bottom + MARGIN;
     let mut legend_xs = Vec::new();
     let mut lx = MARGIN;
@@ -84,6 +112,7 @@ pub fn layout(g: &Grid<'_>) -> Layout {
     }
     let width = (x + MARGIN).max(lx + MARGIN);
     Layout {
+        labels_bottom,
         xs,
         ys,
         legend_y,
@@ -120,6 +149,19 @@ pub fn pixels(g: &Grid<'_>) -> (Layout, Vec<u8>) {
             },
         );
     }
+    // each group's label above its first stripe, the caption at the left
+    let mut first = 0;
+    for grp in &g.groups {
+        if let Some(&x) = l.xs.get(first) {
+            font::draw_up(group_label(grp), x, l.labels_bottom, |x, y| {
+                fill(x, y, 1, 1, INK);
+            });
+        }
+        first += grp.rows.len();
+    }
+    font::draw(GROUPS_CAPTION, MARGIN, l.labels_bottom - font::H, |x, y| {
+        fill(x, y, 1, 1, INK);
+    });
     let rows: Vec<&page::Row<'_>> = g.groups.iter().flat_map(|x| &x.rows).collect();
     for (r, row) in rows.iter().enumerate() {
         for (c, cell) in row.cells.iter().enumerate() {

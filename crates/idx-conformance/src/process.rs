@@ -6,6 +6,7 @@
 //! a persistent adapter's exit is watched while its answer is awaited, for
 //! the same reason.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -336,12 +337,20 @@ pub enum Reply {
 pub struct Persistent {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Result<Vec<u8>, ()>>,
+    /// Batches of lines: every complete line one read of standard output
+    /// brought, so that two lines written at once arrive together.
+    lines: Receiver<Vec<Line>>,
+    /// Lines received and not yet taken.
+    pending: VecDeque<Line>,
     stderr: Arc<Mutex<HeadTail>>,
     /// Disconnected when standard error is at its end (every holder gone).
     stderr_end: Receiver<()>,
     reaped: bool,
 }
+
+/// One line of a persistent adapter's standard output (without its
+/// newline), or `Err` when it exceeded [`STDOUT_MAX`].
+type Line = Result<Vec<u8>, ()>;
 
 /// How often a persistent adapter's exit is looked for while waiting.
 const POLL: Duration = Duration::from_millis(10);
@@ -370,26 +379,33 @@ impl Persistent {
             std::thread::spawn(move || {
                 let mut r = BufReader::new(out);
                 loop {
-                    let mut line = Vec::new();
-                    match (&mut r)
-                        .take(STDOUT_MAX as u64 + 1)
-                        .read_until(b'\n', &mut line)
-                    {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let msg = if line.len() > STDOUT_MAX {
-                                Err(())
-                            } else {
+                    // every complete line already read goes in one batch
+                    let mut batch = Vec::new();
+                    let mut end = false;
+                    loop {
+                        let mut line = Vec::new();
+                        match (&mut r)
+                            .take(STDOUT_MAX as u64 + 1)
+                            .read_until(b'\n', &mut line)
+                        {
+                            Ok(0) | Err(_) => end = true,
+                            Ok(_) if line.len() > STDOUT_MAX => {
+                                batch.push(Err(()));
+                                end = true;
+                            }
+                            Ok(_) => {
                                 if line.last() == Some(&b'\n') {
                                     line.pop();
                                 }
-                                Ok(line)
-                            };
-                            let stop = msg.is_err();
-                            if tx.send(msg).is_err() || stop {
-                                break;
+                                batch.push(Ok(line));
                             }
                         }
+                        if end || !r.buffer().contains(&b'\n') {
+                            break;
+                        }
+                    }
+                    if (!batch.is_empty() && tx.send(batch).is_err()) || end {
+                        break;
                     }
                 }
             });
@@ -413,6 +429,7 @@ impl Persistent {
             child,
             stdin,
             lines,
+            pending: VecDeque::new(),
             stderr,
             stderr_end,
             reaped: false,
@@ -435,10 +452,15 @@ impl Persistent {
         // Wait for a line in short slices, watching the process's exit (as
         // run_once does): a child of it can hold stdout open after it died.
         loop {
+            if let Some(line) = self.pending.pop_front() {
+                return reply(line);
+            }
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left.min(POLL)) {
-                Ok(Ok(line)) => return Reply::Line(line),
-                Ok(Err(())) => return Reply::TooLong,
+                Ok(batch) => {
+                    self.pending.extend(batch);
+                    continue;
+                }
                 Err(RecvTimeoutError::Disconnected) => {
                     return Reply::Ended(self.ending_soon(deadline))
                 }
@@ -459,10 +481,14 @@ impl Persistent {
     /// wrote before it exited and the rest of its standard error are read.
     fn after_exit(&mut self, status: ExitStatus) -> Reply {
         kill_group(&mut self.child);
-        let reply = match self.lines.recv_timeout(AFTER_EXIT) {
-            Ok(Ok(line)) => Reply::Line(line),
-            Ok(Err(())) => Reply::TooLong,
-            Err(_) => Reply::Ended(ending_of(status)),
+        if self.pending.is_empty() {
+            if let Ok(batch) = self.lines.recv_timeout(AFTER_EXIT) {
+                self.pending.extend(batch);
+            }
+        }
+        let reply = match self.pending.pop_front() {
+            Some(line) => reply(line),
+            None => Reply::Ended(ending_of(status)),
         };
         self.stderr_at_end();
         reply
@@ -501,6 +527,50 @@ impl Persistent {
             .unwrap_or_default()
     }
 
+    /// A line it printed that no request has taken yet: after an answer,
+    /// a line too many.
+    pub fn waiting(&mut self) -> Option<Reply> {
+        while let Ok(batch) = self.lines.try_recv() {
+            self.pending.extend(batch);
+        }
+        self.pending.pop_front().map(reply)
+    }
+
+    /// Closes its standard input (the end of the requests), then collects
+    /// every line it still prints until its standard output ends (it
+    /// exited) or `deadline` passes, and kills it and its process group.
+    /// After its last answer, any such line is a line too many.
+    pub fn finish(mut self, deadline: Instant) -> Vec<Reply> {
+        self.stdin = None;
+        let mut out: Vec<Reply> = self.pending.drain(..).map(reply).collect();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left.min(POLL)) {
+                Ok(batch) => out.extend(batch.into_iter().map(reply)),
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if let Ok(Some(_)) = self.child.try_wait() {
+                self.reaped = true;
+                // a child of it may hold stdout: what was written is read
+                kill_group(&mut self.child);
+                let end = Instant::now() + AFTER_EXIT.min(left);
+                while let Ok(batch) = self
+                    .lines
+                    .recv_timeout(end.saturating_duration_since(Instant::now()))
+                {
+                    out.extend(batch.into_iter().map(reply));
+                }
+                break;
+            }
+            if Instant::now() >= deadline {
+                break;
+            }
+        }
+        self.shut();
+        out
+    }
+
     /// Kills it and its process group.
     pub fn kill(mut self) {
         self.shut();
@@ -515,6 +585,13 @@ impl Persistent {
             let _ = self.child.wait();
             self.reaped = true;
         }
+    }
+}
+
+fn reply(line: Line) -> Reply {
+    match line {
+        Ok(l) => Reply::Line(l),
+        Err(()) => Reply::TooLong,
     }
 }
 

@@ -7,8 +7,27 @@
 
 use crate::cases::{Case, Verdict};
 use crate::page;
-use crate::runner::{Mode, Outcome, Report, Status};
+use crate::runner::{Mode, Outcome, Report, Status, QUIETED};
 use std::fmt::Write as _;
+
+/// The toolkit's repository (the workspace's `repository` field): the
+/// reports link into it, since a maintainer reads them outside it.
+pub const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
+
+/// `spec/idx.md` in [`REPOSITORY`], as GitHub serves it.
+pub const SPEC_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/spec/idx.md");
+
+/// `corpus/` in [`REPOSITORY`].
+pub const CORPUS_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/tree/main/corpus");
+
+/// A rule's code linked to its section of the spec.
+fn rule_link(r: idx::Rule) -> String {
+    format!("[{}]({SPEC_URL}#{})", r.code(), r.anchor())
+}
+
+/// The phrase of a crash's detail when an allocation failed under the
+/// runner's address-space limit (see `runner::answer`).
+const MEMORY_LIMIT: &str = "the memory limit (";
 
 /// One failure class of one implementation.
 #[derive(Debug, Clone)]
@@ -28,19 +47,66 @@ pub struct Class<'a> {
     pub rules: Vec<idx::Rule>,
     /// The cases with their outcomes, smallest file first.
     pub cases: Vec<(&'a Case, &'a Outcome)>,
+    /// Whether the implementation decompresses gzip ([`decompresses`]):
+    /// when not, a gzip case is filed under the rule its stored bytes break.
+    pub decompresses: bool,
+    /// The address-space limit the run had, in MiB.
+    pub memory_mib: Option<u64>,
 }
 
 /// The range of the rules that say the data is not IDX at all.
 pub const NOT_IDX: &str = "IDX401-IDX420";
 
-fn class_key(case: &Case, o: &Outcome) -> String {
-    let rule = page::primary_rule(case);
+/// Whether the implementation decompresses gzip: it accepted a gzip case
+/// (valid or implementation-defined) with the content inside. A reader that
+/// does not reads a gzip case's bytes as they are stored, so it meets the
+/// rule those bytes break, not the one of the stream inside.
+pub fn decompresses(cases: &[Case], reports: &[&Report]) -> bool {
+    reports.iter().any(|r| {
+        r.mode == Mode::Reader
+            && r.outcomes.iter().any(|o| {
+                matches!(o.status, Status::Pass | Status::Accepted)
+                    && cases
+                        .iter()
+                        .any(|c| c.id == o.id && c.compression().is_some() && c.content.is_some())
+            })
+    })
+}
+
+/// The rule of a case's bytes as stored (gzip not decompressed): its first
+/// error finding, else its first finding.
+pub fn stored_rule(case: &Case) -> Option<idx::Rule> {
+    let opts = crate::corpus::options(case).with_decompress(false);
+    let report = idx::validate_with(&case.bytes, &opts);
+    report
+        .findings
+        .iter()
+        .find(|f| f.severity() == idx::Severity::Error)
+        .or(report.findings.first())
+        .map(|f| f.rule)
+}
+
+/// The rule a reader meets in a case: the case's own
+/// ([`page::primary_rule`]), or, for a gzip case and a reader that does
+/// not decompress, that of the bytes as stored ([`stored_rule`]).
+pub fn rule_met(case: &Case, decompresses: bool) -> Option<idx::Rule> {
+    if case.compression().is_some() && !decompresses {
+        stored_rule(case)
+    } else {
+        page::primary_rule(case)
+    }
+}
+
+fn class_key(case: &Case, o: &Outcome, rule: Option<idx::Rule>) -> String {
     match (case.verdict, o.status) {
         (Verdict::Invalid, Status::AcceptedInvalid) => match rule {
             Some(r) if r.means_not_idx() => NOT_IDX.to_string(),
             Some(r) => r.code().to_string(),
             None => "invalid".to_string(),
         },
+        (Verdict::Invalid, Status::Crash) if o.detail.contains(MEMORY_LIMIT) => {
+            "memory".to_string()
+        }
         (Verdict::Invalid, _) => "invalid".to_string(),
         (_, Status::WrongContent) => {
             let d = &o.detail;
@@ -50,6 +116,8 @@ fn class_key(case: &Case, o: &Outcome) -> String {
                 "shape"
             } else if d.contains("little-endian") {
                 "byte order"
+            } else if d.starts_with(QUIETED) {
+                "signalling NaNs"
             } else {
                 "elements"
             }
@@ -62,14 +130,15 @@ fn class_key(case: &Case, o: &Outcome) -> String {
 /// The failure classes of `reports` (all of one implementation), in mode,
 /// status and key order.
 pub fn classes<'a>(cases: &'a [Case], reports: &[&'a Report]) -> Vec<Class<'a>> {
+    let gzip = decompresses(cases, reports);
     let mut out: Vec<Class<'a>> = Vec::new();
     for r in reports {
         for o in r.outcomes.iter().filter(|o| o.failed) {
             let Some(c) = cases.iter().find(|c| c.id == o.id) else {
                 continue;
             };
-            let key = class_key(c, o);
-            let rule = page::primary_rule(c);
+            let rule = rule_met(c, gzip || r.mode == Mode::Writer);
+            let key = class_key(c, o, rule);
             let k = match out
                 .iter_mut()
                 .position(|k| k.mode == r.mode && k.status == o.status && k.key == key)
@@ -82,6 +151,8 @@ pub fn classes<'a>(cases: &'a [Case], reports: &[&'a Report]) -> Vec<Class<'a>> 
                         key,
                         rules: vec![],
                         cases: vec![],
+                        decompresses: gzip,
+                        memory_mib: r.memory_mib,
                     });
                     out.last_mut().expect("just pushed") // invariant: pushed on the line above; no input reaches it
                 }
@@ -125,7 +196,7 @@ pub fn heading(k: &Class<'_>) -> String {
         NOT_IDX => format!(
             "{NOT_IDX} (data that is not IDX: a byte-swapped header, compressed or archived data, another file format)"
         ),
-        "invalid" => format!("on invalid files ({})", codes()),
+        "invalid" | "memory" => format!("on invalid files ({})", codes()),
         "valid" => String::new(),
         "dtype" | "shape" | "byte order" | "elements" => {
             format!("the {} of valid files", k.key)
@@ -137,9 +208,21 @@ pub fn heading(k: &Class<'_>) -> String {
     };
     let sep = match k.key.as_str() {
         "valid" => "",
-        "invalid" => " ",
+        "invalid" | "memory" => " ",
         _ => ": ",
     };
+    if k.key == "memory" {
+        return format!(
+            "{} runs out of memory under the runner's limit {on}",
+            k.mode.as_str()
+        );
+    }
+    if k.key == "signalling NaNs" {
+        return format!(
+            "{} returns signalling NaNs quiet (their quiet bit set) in valid files",
+            k.mode.as_str()
+        );
+    }
     if k.status == Status::WrongContent {
         return format!(
             "{} returns the wrong {}",
@@ -171,7 +254,9 @@ pub fn suggested_fix(k: &Class<'_>) -> String {
         Status::WrongContent if k.key == "byte order" => "Read multi-byte elements big-endian, as the spec requires (in numpy, a dtype with '>').".into(),
         Status::WrongContent if k.key == "dtype" => "Map each type code to its element type (0x08 u8, 0x09 i8, 0x0B i16, 0x0C i32, 0x0D f32, 0x0E f64) instead of assuming one.".into(),
         Status::WrongContent if k.key == "shape" => "Take the shape from the header's dimension list instead of assuming one.".into(),
+        Status::WrongContent if k.key == "signalling NaNs" => "Copy the float elements' bits into the array as they are (a typed array or array view over the bytes, byte-swapped as integers where needed) instead of reading each element into a wider float and storing it back: that round trip sets a signalling NaN's quiet bit.".into(),
         Status::WrongContent if detail.contains("0x7f") || detail.contains("0xff") => "Copy float elements bit for bit (no conversion through another float type), so NaN payloads and signalling NaNs survive.".into(),
+        Status::Crash if k.key == "memory" => "Compare the size the header declares (dimensions times element size, with overflow-checked arithmetic) with the bytes actually present before allocating, and reject the file with an error when they differ.".into(),
         Status::WrongContent => "Return the elements exactly as stored, in row-major order.".into(),
         Status::WrongBytes => "Write the 4-byte magic, one big-endian 4-byte count per dimension and the elements big-endian, bit for bit, and nothing else.".into(),
         Status::Crash | Status::Timeout => "Check the declared sizes against the bytes actually present (with overflow-checked arithmetic) before allocating or looping, and reject the file with an error instead.".into(),
@@ -181,17 +266,27 @@ pub fn suggested_fix(k: &Class<'_>) -> String {
 
 /// What the spec says of the class's cases.
 fn spec_says(k: &Class<'_>, case: &Case) -> String {
+    let rule_text = |r: idx::Rule| {
+        format!(
+            "{} ({}, {}): {}. ",
+            rule_link(r),
+            r.name(),
+            r.severity().as_str(),
+            r.title()
+        )
+    };
     match case.verdict {
+        Verdict::Invalid if case.compression().is_some() && !k.decompresses => {
+            let rule = stored_rule(case).map_or(String::new(), rule_text);
+            format!(
+                "As stored, the file is gzip data, which this reader does not decompress (it accepted \
+                 no gzip case's content): {rule}The file is not valid IDX; a conforming reader rejects \
+                 it. Inside the gzip stream, the exact findings: {}.",
+                page::findings_lines(case).join("; ")
+            )
+        }
         Verdict::Invalid => {
-            let rule = page::primary_rule(case).map_or(String::new(), |r| {
-                format!(
-                    "{} ({}, {}): {}. ",
-                    r.code(),
-                    r.name(),
-                    r.severity().as_str(),
-                    r.title()
-                )
-            });
+            let rule = page::primary_rule(case).map_or(String::new(), rule_text);
             format!(
                 "{rule}The file is not valid IDX; a conforming reader rejects it. The exact findings: {}.",
                 page::findings_lines(case).join("; ")
@@ -218,6 +313,29 @@ fn spec_says(k: &Class<'_>, case: &Case) -> String {
     }
 }
 
+/// Why a class's cases crashed or came back as they did, when the detail
+/// alone does not say it to a maintainer.
+fn why(k: &Class<'_>, case: &Case) -> Option<String> {
+    match k.key.as_str() {
+        "memory" => Some(format!(
+            "an allocation failed under the address-space limit the runner sets ({}, `ulimit -v`), \
+             which stands in for the memory of the machine: the reader allocates the size the \
+             header declares before checking that the file, here {}, holds it. Without the limit \
+             it would take that memory, or fail later.",
+            k.memory_mib
+                .map_or("none".to_string(), |m| format!("{m} MiB")),
+            idx_text::plural::count(case.bytes.len() as u64, "byte")
+        )),
+        "signalling NaNs" => Some(
+            "every element that differs is a signalling NaN returned with its quiet bit set (the \
+             same NaN otherwise): the reader converts the floats, for instance reading each f32 \
+             into a double and storing it back, and that conversion quiets a signalling NaN."
+                .into(),
+        ),
+        _ => None,
+    }
+}
+
 /// The report for one implementation (its reports: reader and/or writer),
 /// or `None` when it has no failures.
 pub fn render(cases: &[Case], reports: &[&Report]) -> Option<String> {
@@ -226,33 +344,53 @@ pub fn render(cases: &[Case], reports: &[&Report]) -> Option<String> {
         return None;
     }
     let first = reports.first()?;
+    let stale: Vec<String> = reports
+        .iter()
+        .flat_map(|r| {
+            r.notes
+                .iter()
+                .filter_map(|n| n.strip_prefix(page::STALE))
+                .map(move |n| format!("{} {}: {n}", r.version, r.mode.as_str()))
+        })
+        .collect();
     let mut s = String::new();
-    let _ = writeln!(s, "# {} against the IDX conformance corpus\n", first.name);
-    s.push_str(
+    let _ = writeln!(
+        s,
+        "# {} against the IDX conformance corpus{}\n",
+        first.name,
+        if stale.is_empty() {
+            ""
+        } else {
+            " (stale results)"
+        }
+    );
+    if !stale.is_empty() {
+        let _ = writeln!(
+            s,
+            "> **Stale results: do not file this report yet.** The results below were made on \
+             another corpus than the current one ({}). Rerun them, then regenerate this report.\n",
+            stale.join("; ")
+        );
+    }
+    let _ = writeln!(
+        s,
         "Generated by `idx-conformance matrix --reports` from a real run; do not edit by hand. \
          Each section below is one class of failure (not one case), with the smallest corpus \
          case that shows it, and is written to be pasted into the project's issue tracker. \
-         The spec is `spec/idx.md` of the IDX toolkit; the corpus files and their manifests \
-         are in its `corpus/` folder.\n\n",
+         The rules are those of the [IDX specification]({SPEC_URL}) of the \
+         [IDX toolkit]({REPOSITORY}); the corpus files and their manifests are in its \
+         [`corpus/`]({CORPUS_URL}) folder.\n"
     );
     for r in reports {
         let failed = r.outcomes.iter().filter(|o| o.failed).count();
         let _ = writeln!(
             s,
-            "- {} {}: {} of {} cases failed; driven by `{}`",
+            "- {} {}: {} of {} cases failed",
             r.version,
             r.mode.as_str(),
             failed,
             r.outcomes.len(),
-            r.command
-                .iter()
-                .map(|a| short_path(a))
-                .collect::<Vec<_>>()
-                .join(" ")
         );
-        for n in r.notes.iter().filter(|n| n.starts_with(page::STALE)) {
-            let _ = writeln!(s, "  - {n}");
-        }
     }
     let _ = writeln!(
         s,
@@ -291,6 +429,9 @@ pub fn render(cases: &[Case], reports: &[&Report]) -> Option<String> {
             },
             outcome.detail.replace('\n', " ")
         );
+        if let Some(w) = why(k, case) {
+            let _ = writeln!(s, "**Why**: {w}\n");
+        }
         let _ = writeln!(s, "**What the spec says**: {}\n", spec_says(k, case));
         let _ = writeln!(s, "**Suggested fix**: {}", suggested_fix(k));
         if k.cases.len() > 1 {
@@ -303,22 +444,6 @@ pub fn render(cases: &[Case], reports: &[&Report]) -> Option<String> {
         }
     }
     Some(s)
-}
-
-/// A path argument without the folders of the machine that ran it.
-fn short_path(a: &str) -> String {
-    if a.contains('/') {
-        let p = std::path::Path::new(a);
-        let tail: Vec<_> = p.components().rev().take(2).collect();
-        let parts: Vec<String> = tail
-            .iter()
-            .rev()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        parts.join("/")
-    } else {
-        a.to_string()
-    }
 }
 
 /// Every third-party implementation's report: `(name, Markdown)` for each

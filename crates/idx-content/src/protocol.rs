@@ -11,17 +11,15 @@ pub fn error_document(rule: Option<&str>, offset: Option<u64>, message: &str) ->
 }
 
 /// The message of an error document (`{"error": "..."}` or
-/// `{"error": {"message": "...", ...}}`), or `None` when `v` is not one.
+/// `{"error": {"message": "...", ...}}`), or `None` when `v` is not one:
+/// an error object without a `message` string is not one.
 pub fn error_message(v: &Value) -> Option<String> {
     let e = v.as_object().filter(|o| o.len() == 1)?.get("error")?;
-    Some(match e {
-        Value::String(s) => s.clone(),
-        Value::Object(o) => match o.get("message").and_then(Value::as_str) {
-            Some(m) => m.to_string(),
-            None => e.to_string(),
-        },
-        _ => return None,
-    })
+    match e {
+        Value::String(s) => Some(s.clone()),
+        Value::Object(o) => o.get("message").and_then(Value::as_str).map(str::to_string),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -39,5 +37,8 @@ mod tests {
         );
         assert_eq!(error_message(&json!({"dtype": "u8"})), None);
         assert_eq!(error_message(&json!({"error": 3})), None);
+        // the message is required (corpus/README.md)
+        assert_eq!(error_message(&json!({"error": {}})), None);
+        assert_eq!(error_message(&json!({"error": {"rule": "IDX202"}})), None);
     }
 }

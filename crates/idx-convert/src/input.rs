@@ -2,7 +2,7 @@
 
 use crate::error::Error;
 use crate::Progress;
-use idx::{Header, Options};
+use idx::{Header, Options, ReadOptions};
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
@@ -15,43 +15,48 @@ pub(crate) struct IdxInput {
     pub path: PathBuf,
     pub header: Header,
     source: idx_io::Input,
+    validated: idx::Validated,
 }
 
 impl IdxInput {
-    /// Validates the whole file (streaming, bounded memory); an invalid file
-    /// is [`Error::Invalid`] with its error findings. Progress is reported
-    /// in bytes of the file as stored (compressed, if it is).
-    pub fn check(path: &Path, progress: &mut dyn Progress) -> Result<IdxInput, Error> {
+    /// Validates the whole file through the library's one way in
+    /// ([`idx::Reader::validate`]: streaming, bounded memory, gzip by its
+    /// magic within the default limit, the byte-order verdict for `read`'s
+    /// stated byte order); an invalid file is [`Error::Invalid`] with its
+    /// error findings. Progress is reported in bytes of the file as stored
+    /// (compressed, if it is).
+    pub fn check(
+        path: &Path,
+        read: &ReadOptions,
+        progress: &mut dyn Progress,
+    ) -> Result<IdxInput, Error> {
         let mut source = idx_io::Input::open(path).map_err(Error::io(path))?;
         let len = source.len().map_err(Error::io(path))?;
-        let opts = Options::default()
-            .with_decompress(true)
-            .with_lints(false)
-            .with_max_decompressed(idx::input::decompression_limit(None));
+        let checks = Options::default().with_lints(false);
         progress.start("validating (bytes)", len);
-        let f = source.rewound().map_err(Error::io(path))?;
-        let counted = Counted { inner: f, progress };
-        let report = idx::validate_reader(counted, &opts).map_err(Error::io(path))?;
-        progress.finish();
-        if !report.is_well_formed() {
+        let f = source.raw().map_err(Error::io(path))?;
+        let mut counted = Counted {
+            inner: f,
+            progress,
+            read: 0,
+        };
+        let (report, validated) = idx::Reader::validate(&mut counted, Some(len), read, &checks)
+            .map_err(Error::io(path))?;
+        // what the library skipped by the file's length is done too
+        let skipped = len.saturating_sub(counted.read);
+        counted.progress.advance(skipped);
+        counted.progress.finish();
+        let Some(validated) = validated else {
             return Err(Error::Invalid {
                 path: path.into(),
-                findings: report
-                    .errors()
-                    .filter(|f| f.rule != idx::Rule::LikelyLittleEndian)
-                    .cloned()
-                    .collect(),
+                findings: report.errors().cloned().collect(),
             });
-        }
-        let Some(header) = report.header else {
-            // A report without errors always has a header (the magic and
-            // dimension list are complete); kept as an error, not a panic.
-            return Err(Error::Changed { path: path.into() });
         };
         Ok(IdxInput {
             path: path.into(),
-            header,
+            header: validated.header().clone(),
             source,
+            validated,
         })
     }
 
@@ -61,24 +66,26 @@ impl IdxInput {
     }
 
     /// The payload stream: the input read again from its start (standard
-    /// input from its spooled copy), opened by the library (gzip by its
-    /// magic, the library's decoder), and the header read and checked
-    /// against the validated one.
+    /// input from its spooled copy) by the library, its header checked
+    /// against the validated one, the elements big-endian (a payload stated
+    /// little-endian swapped on the way).
     pub fn payload(&self) -> Result<Box<dyn Read>, Error> {
-        let s = self
-            .source
-            .stream_owned(idx::input::decompression_limit(None))
-            .map_err(Error::io(&self.path))?;
-        let mut r: Box<dyn Read> = Box::new(BufReader::with_capacity(BUF, s));
-        // At most 1024 bytes (4 + 4 * 255).
-        let mut head = vec![0u8; self.header.header_len()];
-        read_exact(&mut r, &mut head, &self.path)?;
-        if head != self.header.to_bytes() {
-            return Err(Error::Changed {
+        let raw = self.source.raw_owned().map_err(Error::io(&self.path))?;
+        let p = self.validated.payload(raw).map_err(|e| match e {
+            idx::ReadError::Io(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                Error::Changed {
+                    path: self.path.clone(),
+                }
+            }
+            idx::ReadError::Io(e) => Error::Io {
                 path: self.path.clone(),
-            });
-        }
-        Ok(r)
+                source: e,
+            },
+            _ => Error::Changed {
+                path: self.path.clone(),
+            },
+        })?;
+        Ok(Box::new(BufReader::with_capacity(BUF, p)))
     }
 
     /// Number of items: the first dimension (1 for rank 0).
@@ -116,12 +123,15 @@ pub(crate) fn read_exact(r: &mut dyn Read, buf: &mut [u8], path: &Path) -> Resul
 struct Counted<'a, R> {
     inner: R,
     progress: &'a mut dyn Progress,
+    /// Bytes read so far.
+    read: u64,
 }
 
 impl<R: Read> Read for Counted<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.progress.advance(n as u64);
+        self.read += n as u64;
         Ok(n)
     }
 }

@@ -117,10 +117,11 @@ pub fn to_caffe_lmdb(
     labels: &Path,
     dest: &Path,
     overwrite: Overwrite,
+    read: &idx::ReadOptions,
     progress: &mut dyn Progress,
 ) -> Result<LmdbSummary, Error> {
-    let img = IdxInput::check(images, progress)?;
-    let lab = IdxInput::check(labels, progress)?;
+    let img = IdxInput::check(images, read, progress)?;
+    let lab = IdxInput::check(labels, read, progress)?;
     let dims = img.header.dims();
     let (c, h, w) = match *dims {
         [_, h, w] => (1, h, w),

@@ -97,6 +97,16 @@ impl NewFile {
         }
     }
 
+    /// The file being written, for positioned writes past what was
+    /// written through `Write` (flushed first); `None` for standard
+    /// output.
+    pub fn seekable_file(&mut self) -> Result<Option<&mut fs::File>, Error> {
+        match &mut self.out {
+            Out::File(f) => f.file().map(Some).map_err(Error::io(&self.dest)),
+            Out::Stdout(_) => Ok(None),
+        }
+    }
+
     /// Flushes, syncs and renames into place (or flushes standard output).
     pub fn commit(self) -> Result<(), Error> {
         match self.out {

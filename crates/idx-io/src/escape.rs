@@ -71,6 +71,32 @@ pub fn bytes(mut b: &[u8]) -> String {
     }
 }
 
+/// JSON text for a terminal: every [`is_unsafe`] character a JSON
+/// serialiser leaves as itself (DEL, the C1 controls, bidirectional
+/// formatting characters) written as a `\uXXXX` escape, which a JSON
+/// parser decodes back to the same character: every value is unchanged (a
+/// file name stays the name as given) and nothing in the text is
+/// interpreted by a terminal. `json` must be JSON text: such a character
+/// can then only stand inside a string, where the escape is valid (each
+/// lies in the Basic Multilingual Plane). C0 controls are left alone: a
+/// serialiser escapes them inside strings, and outside they are the
+/// whitespace between tokens.
+pub fn json(json: &str) -> Cow<'_, str> {
+    let raw = |c: char| c >= '\u{7f}' && is_unsafe(c);
+    if !json.chars().any(raw) {
+        return Cow::Borrowed(json);
+    }
+    let mut o = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if raw(c) {
+            o.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            o.push(c);
+        }
+    }
+    Cow::Owned(o)
+}
+
 /// The data of a GitHub workflow command (`::error ...::DATA`), as the
 /// runner decodes it: `%` `\r` `\n` as `%25` `%0D` `%0A`; any other
 /// [`is_unsafe`] character, which the runner has no escape for, as a Rust
@@ -135,6 +161,15 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let p = Path::new(std::ffi::OsStr::from_bytes(b"d/\x1b]0;x\x07\xfe.idx"));
         assert_eq!(path(p), "d/\\u{1b}]0;x\\u{7}\\xfe.idx");
+    }
+
+    #[test]
+    fn json_escapes_are_json_escapes_of_the_same_characters() {
+        assert_eq!(
+            json("{\n\t\"path\": \"a\u{202e}b\u{7f}c\u{85}d\\u001bé\"\r\n}"),
+            "{\n\t\"path\": \"a\\u202eb\\u007fc\\u0085d\\u001bé\"\r\n}"
+        );
+        assert!(matches!(json("{\"a\": \"é\"}"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -27,6 +27,13 @@ impl Identity {
             .and_then(|m| Identity::of_metadata(&m))
     }
 
+    /// The identity of the regular file redirected to standard input
+    /// (`< file`), if it is one: a pipe or a terminal can never be an
+    /// output, so it has none.
+    pub fn of_stdin() -> Option<Identity> {
+        stdin_identity()
+    }
+
     #[cfg(unix)]
     fn of_metadata(m: &fs::Metadata) -> Option<Identity> {
         use std::os::unix::fs::MetadataExt;
@@ -133,35 +140,27 @@ impl Input {
         Ok(self.len()? == 0)
     }
 
-    /// The bytes of the input from the start, opened by the library: gzip
-    /// (by its magic) decoded by the library's decoder within
-    /// `max_decompressed` bytes, anything else as it is.
+    /// The input's bytes from the start, as stored (gzip is the
+    /// library's business: [`idx::Reader`]), through a 256 KiB buffer.
     ///
     /// # Errors
-    /// The input's I/O errors.
-    pub fn stream(
-        &mut self,
-        max_decompressed: Option<u64>,
-    ) -> io::Result<idx::input::Stream<BufReader<&mut File>>> {
-        let f = self.rewound()?;
-        idx::input::open(BufReader::with_capacity(256 * 1024, f), max_decompressed)
+    /// The seek's error.
+    pub fn raw(&mut self) -> io::Result<BufReader<&mut File>> {
+        Ok(BufReader::with_capacity(256 * 1024, self.rewound()?))
     }
 }
 
 impl Input {
-    /// [`Input::stream`] over a handle of its own (the same open file,
+    /// [`Input::raw`] over a handle of its own (the same open file,
     /// rewound), for a caller that keeps reading while it uses the input's
-    /// other fields. One stream at a time: the handles share the offset.
+    /// other fields. One reader at a time: the handles share the offset.
     ///
     /// # Errors
     /// The input's I/O errors.
-    pub fn stream_owned(
-        &self,
-        max_decompressed: Option<u64>,
-    ) -> io::Result<idx::input::Stream<BufReader<File>>> {
+    pub fn raw_owned(&self) -> io::Result<BufReader<File>> {
         let mut f = self.file.try_clone()?;
         f.seek(SeekFrom::Start(0))?;
-        idx::input::open(BufReader::with_capacity(256 * 1024, f), max_decompressed)
+        Ok(BufReader::with_capacity(256 * 1024, f))
     }
 }
 
@@ -197,7 +196,7 @@ mod tests {
         assert_eq!(i.identity(), Identity::of_path(&p));
         assert!(i.identity().is_some() || cfg!(not(unix)));
         let mut v = Vec::new();
-        i.stream(None).unwrap().read_to_end(&mut v).unwrap(); // ok: unit test
+        i.raw().unwrap().read_to_end(&mut v).unwrap(); // ok: unit test
         assert_eq!(v, [0, 0, 8, 1, 0, 0, 0, 1, 7]);
         // a hard link is the same file
         let q = dir.path().join("link.idx");

@@ -8,8 +8,9 @@
 //!   GitHub's workflow commands;
 //! - [`Input`]: an input named by a path, `-` being standard input (spooled
 //!   to an anonymous temporary file, so it can be read twice in bounded
-//!   memory), with its file identity; its bytes are opened by the library
-//!   ([`idx::input::open`]): gzip by its magic, the library's decoder;
+//!   memory), with its file identity; its bytes are read as stored, and
+//!   read as IDX (gzip recognised, the limit applied) by [`idx::Reader`]
+//!   alone;
 //! - [`output`]: the one atomic writer. A temporary file in the
 //!   destination's directory, permissions from the umask for a new file
 //!   (or those of the file it replaces), fsync of the file and of the

@@ -27,7 +27,7 @@
 use crate::escape;
 use crate::input::Identity;
 use std::fmt;
-use std::fs::{self, File, Permissions};
+use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
@@ -160,7 +160,7 @@ pub fn check(dest: &Path, policy: Policy, inputs: &[Identity]) -> Result<(), Out
 /// A file being written under a temporary name beside its destination.
 #[derive(Debug)]
 pub struct AtomicFile {
-    out: BufWriter<NamedTempFile>,
+    out: BufWriter<Unnamed>,
     dest: PathBuf,
     policy: Policy,
 }
@@ -187,14 +187,21 @@ impl AtomicFile {
         let prefix = format!(".{name}.");
         let mut b = tempfile::Builder::new();
         b.prefix(&prefix).suffix(".tmp");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            // the kernel applies the umask to the mode given to open(2)
-            b.permissions(Permissions::from_mode(0o666));
-        }
+        // opened here rather than by `tempfile_in`, whose errors name the
+        // temporary file ("... at path \"dir/.out.idx.Ab12Cd.tmp\""), a file
+        // that means nothing to the user, who is told the destination
         let tmp = b
-            .tempfile_in(parent(dest))
+            .make_in(parent(dest), |p| {
+                let mut o = fs::OpenOptions::new();
+                o.read(true).write(true).create_new(true);
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::OpenOptionsExt;
+                    // the kernel applies the umask to the mode given to open(2)
+                    o.mode(0o666);
+                }
+                o.open(p)
+            })
             .map_err(io_err(dest, "create a temporary file beside"))?;
         if let Some(old) = old {
             tmp.as_file()
@@ -202,7 +209,7 @@ impl AtomicFile {
                 .map_err(io_err(dest, "give the new file the permissions of"))?;
         }
         Ok(AtomicFile {
-            out: BufWriter::with_capacity(256 << 10, tmp),
+            out: BufWriter::with_capacity(256 << 10, Unnamed(tmp)),
             dest: dest.to_path_buf(),
             policy,
         })
@@ -220,7 +227,7 @@ impl AtomicFile {
     /// The flush's error.
     pub fn file(&mut self) -> io::Result<&mut File> {
         self.out.flush()?;
-        Ok(self.out.get_mut().as_file_mut())
+        Ok(self.out.get_mut().0.as_file_mut())
     }
 
     /// Step 4: flush, fsync, rename, fsync of the directory.
@@ -248,7 +255,8 @@ impl AtomicFile {
         let tmp = self
             .out
             .into_inner()
-            .map_err(|e| io_err(&dest, "write")(e.into_error()))?;
+            .map_err(|e| io_err(&dest, "write")(e.into_error()))?
+            .0;
         tmp.as_file().sync_all().map_err(io_err(&dest, "sync"))?;
         check().map_err(OutputError::Aborted)?;
         let r = match self.policy {
@@ -267,6 +275,23 @@ impl AtomicFile {
             let _ = d.sync_all();
         }
         Ok(())
+    }
+}
+
+/// The temporary file, written through its `File`: `NamedTempFile`'s own
+/// `Write` adds the temporary file's name to every error.
+#[derive(Debug)]
+struct Unnamed(NamedTempFile);
+
+impl Write for Unnamed {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.as_file_mut().write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.as_file_mut().write_all(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.as_file_mut().flush()
     }
 }
 
@@ -342,7 +367,7 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&d, Permissions::from_mode(0o640)).unwrap(); // ok: unit test
+            fs::set_permissions(&d, fs::Permissions::from_mode(0o640)).unwrap(); // ok: unit test
             write(&d, Policy::Overwrite, &[], b"two").unwrap(); // ok: unit test
             let m = fs::metadata(&d).unwrap().permissions().mode() & 0o777; // ok: unit test
             assert_eq!(m, 0o640);
@@ -350,6 +375,30 @@ mod tests {
         assert_eq!(fs::read(&d).unwrap(), b"two"); // ok: unit test
         let e = write(dir.path(), Policy::Overwrite, &[], b"x").unwrap_err(); // ok: unit test
         assert!(matches!(e, OutputError::IsDirectory(_)), "{e}");
+    }
+
+    #[test]
+    fn a_temporary_file_that_cannot_be_created_is_not_named() {
+        let dir = tempfile::tempdir().unwrap(); // ok: unit test
+        fs::write(dir.path().join("plain"), b"x").unwrap(); // ok: unit test
+        let d = dir.path().join("plain/out.idx");
+        let e = write(&d, Policy::Create, &[], b"x").unwrap_err(); // ok: unit test
+        let text = e.to_string();
+        assert!(
+            text.contains("plain/out.idx: cannot create a temporary file beside"),
+            "{text}"
+        );
+        assert!(
+            !text.contains(".out.idx.") && !text.contains("at path"),
+            "{text}"
+        );
+        let OutputError::Io { source, .. } = e else {
+            panic!("{text}") // ok: unit test
+        };
+        assert!(
+            source.raw_os_error().is_some(),
+            "the OS error is kept: {source:?}"
+        );
     }
 
     #[test]

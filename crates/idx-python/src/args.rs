@@ -22,5 +22,20 @@ pub(crate) fn limit_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
             })?
         }),
     };
-    Ok(idx_validate::decompression_limit(setting))
+    Ok(idx::ReadOptions::default()
+        .with_max_decompressed_setting(setting)
+        .max_decompressed())
+}
+
+/// `assume_byte_order=`: None, `"little"` or `"big"` (spec 6.1: the byte
+/// order the caller states for the payload).
+pub(crate) fn order_arg(v: Option<&str>) -> PyResult<Option<idx::ByteOrder>> {
+    match v {
+        None => Ok(None),
+        Some(name) => idx::ByteOrder::from_name(name).map(Some).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "assume_byte_order {name:?}: \"little\", \"big\" or None"
+            ))
+        }),
+    }
 }

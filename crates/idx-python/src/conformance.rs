@@ -71,6 +71,16 @@ impl ConformanceReport {
             })
             .collect()
     }
+    /// The cases that failed unexpectedly (`ok` is `not failures`), each
+    /// with its `status` and `detail`: the shape of a property-based
+    /// check's `PropertyReport.failures`.
+    #[getter]
+    fn failures(&self) -> Vec<CaseResult> {
+        self.results()
+            .into_iter()
+            .filter(|r| r.failed && !r.expected_failure)
+            .collect()
+    }
     /// `(case ID, status)` for every case run.
     #[getter]
     fn statuses(&self) -> Vec<(String, &'static str)> {
@@ -285,18 +295,17 @@ pub(crate) fn check_reader(
     let sel = selection(&run, &skip, &expected_failures)?;
     let np = py.import("numpy")?;
     let bytes_io = py.import("io")?.getattr("BytesIO")?;
-    let dir = tempfile::tempdir().map_err(|e| os_error(py, &e, None))?;
     run_in_process(Mode::Reader, &sel, callable_name(func), |case| {
-        let arg = match pass_as {
-            "path" => {
-                let p = dir.path().join(case.file_name());
-                // a scratch copy of a corpus case in this call's own
-                // temporary folder, for the reader under test: not an
-                // output, so written directly (as the runner's scratch is)
-                std::fs::write(&p, &case.bytes).map_err(|e| os_error(py, &e, Some(&p)))?;
-                p.into_pyobject(py)?.into_any()
-            }
-            "bytes" => PyBytes::new(py, &case.bytes).into_any(),
+        // the case's file as the runner gives it to an adapter: named
+        // input.idx[.gz] alone in a fresh folder, nothing of the case's ID
+        // or verdict in the path (removed after the call)
+        let staged = match pass_as {
+            "path" => Some(runner::stage_bytes(case).map_err(|e| os_error(py, &e, None))?),
+            _ => None,
+        };
+        let arg = match (pass_as, &staged) {
+            (_, Some(s)) => s.path().into_pyobject(py)?.into_any(),
+            ("bytes", None) => PyBytes::new(py, &case.bytes).into_any(),
             _ => bytes_io.call1((PyBytes::new(py, &case.bytes),))?,
         };
         match func.call1((arg,)) {

@@ -1,10 +1,12 @@
 //! `load` from a seekable file object: the plan, and the in-place byte swap
 //! after `readinto`.
 
+use crate::args::order_arg;
 use crate::arrays::{idx_type, numpy_holds, unsupported};
+use crate::errors::LoadError;
 use crate::load::{empty_array, load_threads};
 use idx::ElementType;
-use numpy::{PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
+use numpy::{PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -20,21 +22,29 @@ use pyo3::prelude::*;
 /// missing or trailing bytes) is `None`: the caller then loads the whole
 /// input through `load_buffer`, which reports it.
 #[pyfunction]
+#[pyo3(signature = (head, remaining, decompress, assume_byte_order=None))]
 pub(crate) fn stream_plan<'py>(
     py: Python<'py>,
     head: PyReadonlyArray1<'_, u8>,
     remaining: u64,
     decompress: bool,
+    assume_byte_order: Option<&str>,
 ) -> PyResult<Option<(Bound<'py, PyAny>, usize)>> {
     let head = head
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    if decompress && idx::is_gzip(head) {
-        return Ok(None);
-    }
-    let Ok(h) = idx::read_header(&mut &head[..]) else {
+    let opts = idx::ReadOptions::default()
+        .with_decompress(decompress)
+        .with_byte_order(order_arg(assume_byte_order)?);
+    // the library's reader decides: gzip, or a header it refuses, is read
+    // whole by the caller (and reported)
+    let Ok(r) = idx::Reader::new(head, &opts) else {
         return Ok(None);
     };
+    if r.is_gzip() {
+        return Ok(None);
+    }
+    let h = r.header().clone();
     let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
     let whole = (h.header_len() as u64).checked_add(h.payload_len());
     if whole != Some(remaining) || !numpy_holds(&dims, h.dtype()) {
@@ -55,69 +65,46 @@ pub(crate) fn stream_plan<'py>(
 }
 
 /// Converts the elements of an array [`stream_plan`] made, holding the
-/// payload's big-endian bytes as read, to native byte order in place: in
-/// parallel parts of at least [`idx::MIN_BYTES_PER_THREAD`] (as
-/// [`idx::read_array_at`] splits), with the GIL released.
+/// payload's bytes as read (`header_len` bytes after the file object's
+/// position), to native byte order in place and applies the byte-order
+/// verdict, by the library ([`idx::Reader::decode_in_place`], in parallel
+/// parts, with the GIL released): a payload refused there raises as from
+/// any other source.
 #[pyfunction]
-pub(crate) fn to_native(py: Python<'_>, array: &Bound<'_, PyUntypedArray>) -> PyResult<()> {
-    fn swap<T: numpy::Element + bytemuck::Pod>(
+#[pyo3(signature = (array, assume_byte_order=None))]
+pub(crate) fn to_native(
+    py: Python<'_>,
+    array: &Bound<'_, PyUntypedArray>,
+    assume_byte_order: Option<&str>,
+) -> PyResult<()> {
+    let opts = idx::ReadOptions::default().with_byte_order(order_arg(assume_byte_order)?);
+    fn decode<T: numpy::Element + bytemuck::Pod>(
         py: Python<'_>,
         array: &Bound<'_, PyUntypedArray>,
         t: ElementType,
+        opts: &idx::ReadOptions,
     ) -> PyResult<()> {
         let a = array.cast::<PyArrayDyn<T>>()?;
+        let dims: Option<Vec<u32>> = a.shape().iter().map(|&d| u32::try_from(d).ok()).collect();
+        let h = dims
+            .and_then(|d| idx::Header::new(t, d))
+            .ok_or_else(|| PyValueError::new_err("not an array stream_plan made"))?;
         let mut rw = a.try_readwrite()?;
         let elems = rw
             .as_slice_mut()
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        py.detach(|| swap_parts(bytemuck::cast_slice_mut(elems), t));
-        Ok(())
+        py.detach(|| {
+            idx::Reader::decode_in_place(&h, bytemuck::cast_slice_mut(elems), opts, load_threads())
+        })
+        .map_err(|e| LoadError::from(e).into_py(py, None))
     }
     match idx_type(array) {
-        Some(ElementType::U8 | ElementType::I8) => Ok(()),
-        Some(ElementType::I16) => swap::<i16>(py, array, ElementType::I16),
-        Some(ElementType::I32) => swap::<i32>(py, array, ElementType::I32),
-        Some(ElementType::F32) => swap::<f32>(py, array, ElementType::F32),
-        Some(ElementType::F64) => swap::<f64>(py, array, ElementType::F64),
+        Some(ElementType::U8) => decode::<u8>(py, array, ElementType::U8, &opts),
+        Some(ElementType::I8) => decode::<i8>(py, array, ElementType::I8, &opts),
+        Some(ElementType::I16) => decode::<i16>(py, array, ElementType::I16, &opts),
+        Some(ElementType::I32) => decode::<i32>(py, array, ElementType::I32, &opts),
+        Some(ElementType::F32) => decode::<f32>(py, array, ElementType::F32, &opts),
+        Some(ElementType::F64) => decode::<f64>(py, array, ElementType::F64, &opts),
         None => Err(unsupported(array)),
     }
-}
-
-/// Big-endian elements of `size` bytes to native order in place, in up to
-/// [`load_threads`] parts of whole elements (a part whose thread cannot be
-/// started is converted by the calling thread).
-fn swap_parts(bytes: &mut [u8], t: ElementType) {
-    let size = t.size();
-    let threads = load_threads().get();
-    let parts = threads.min(bytes.len() / idx::MIN_BYTES_PER_THREAD).max(1);
-    let per = bytes.len().div_ceil(parts).div_ceil(size) * size;
-    if parts == 1 || per == 0 {
-        return idx::payload_to_native(bytes, t);
-    }
-    std::thread::scope(|s| {
-        let mut here = Vec::new();
-        for (i, part) in bytes.chunks_mut(per).enumerate() {
-            if i == 0 {
-                here.push(part);
-                continue;
-            }
-            let (tx, rx) = std::sync::mpsc::channel::<&mut [u8]>();
-            let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
-                if let Ok(p) = rx.recv() {
-                    idx::payload_to_native(p, t);
-                }
-            });
-            match spawned {
-                Ok(_) => {
-                    if let Err(std::sync::mpsc::SendError(part)) = tx.send(part) {
-                        here.push(part);
-                    }
-                }
-                Err(_) => here.push(part),
-            }
-        }
-        for part in here {
-            idx::payload_to_native(part, t);
-        }
-    });
 }

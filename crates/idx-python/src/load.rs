@@ -1,10 +1,9 @@
 //! `load`: a path or bytes decoded by the library straight into a numpy
 //! array, and the header of a mapped file.
 
-use crate::args::limit_arg;
+use crate::args::{limit_arg, order_arg};
 use crate::arrays::{numpy_error, numpy_holds, to_numpy};
 use crate::errors::{invalid_file_error, LoadError};
-use idx::input::fill;
 use idx::{Array, ElementType};
 use numpy::ndarray::IxDyn;
 use numpy::{PyArray, PyArrayMethods, PyReadonlyArray1};
@@ -16,58 +15,28 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// How an input is read.
-enum Plan<R> {
-    /// Uncompressed, with a source long enough for the header's payload,
-    /// which is to be read straight into a numpy array from the source's
-    /// offsets ([`decode_into`]); `r` is given back.
-    Into(R, idx::Header),
-    /// Read by the library into an owned array (gzip, a stream of unknown
-    /// length, a truncated source).
+/// How an input is read, decided by the library's reader
+/// ([`idx::Reader::at`]): straight into a numpy array of the header's shape
+/// when the source holds the whole payload (raw, long enough:
+/// [`idx::Reader::output_buffer_size`]) and numpy can hold the array;
+/// otherwise (gzip, a truncated source, a stream) by the reader into an
+/// owned array that grows with the data.
+enum Plan {
+    /// The header of a payload to decode into a new numpy array.
+    Into(idx::Header),
+    /// Read by the library into an owned array.
     Done(Array),
 }
 
-/// Decides how to read `r` (of `len` bytes when known) and does what needs
-/// no numpy array, all through the library: gzip detection
-/// (`idx::is_gzip`), the header (`idx::read_header`), and for everything
-/// else `idx::read_input` (decompression within `opts.max_decompressed`).
-/// The destination is sized from the header only when the source is known
-/// to hold that much.
-fn plan<R: Read + Seek>(
-    mut r: R,
-    len: Option<u64>,
-    opts: &idx::Options,
-) -> Result<Plan<R>, LoadError> {
-    if let Some(len) = len {
-        let mut magic = [0u8; 2];
-        let n = fill(&mut r, &mut magic).map_err(LoadError::Io)?;
-        r.seek(SeekFrom::Start(0)).map_err(LoadError::Io)?;
-        if !(opts.decompress && idx::is_gzip(&magic[..n])) {
-            let h = idx::read_header(&mut r)?;
-            let whole = (h.header_len() as u64).checked_add(h.payload_len());
-            let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
-            if whole.is_some_and(|w| w <= len) && numpy_holds(&dims, h.dtype()) {
-                return Ok(Plan::Into(r, h));
-            }
-            r.seek(SeekFrom::Start(0)).map_err(LoadError::Io)?;
-        }
+/// Plans reading `src` with `opts`: every decision is the library's.
+fn plan<S: idx::ReadAt + ?Sized>(src: &S, opts: &idx::ReadOptions) -> Result<Plan, LoadError> {
+    let r = idx::Reader::at(src, opts)?;
+    let h = r.header().clone();
+    let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
+    if r.output_buffer_size().map_err(LoadError::Io)?.is_some() && numpy_holds(&dims, h.dtype()) {
+        return Ok(Plan::Into(h));
     }
-    match idx::read_input(&mut r, opts) {
-        Ok(a) => Ok(Plan::Done(a)),
-        // a damaged gzip stream: validation locates the damage (IDX701)
-        Err(idx::ReadError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
-            let located = r
-                .seek(SeekFrom::Start(0))
-                .and_then(|_| idx::validate_reader(&mut r, opts));
-            match located {
-                Ok(report) if report.has_errors() => {
-                    Err(LoadError::Invalid(report.errors().cloned().collect()))
-                }
-                _ => Err(LoadError::Io(e)),
-            }
-        }
-        Err(e) => Err(e.into()),
-    }
+    Ok(Plan::Done(r.read_array()?))
 }
 
 /// The most threads one `load` decodes a payload with (memory bandwidth,
@@ -116,6 +85,7 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
     py: Python<'_>,
     src: &S,
     h: &idx::Header,
+    opts: &idx::ReadOptions,
     path: Option<&Path>,
 ) -> PyResult<Py<PyAny>> {
     let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
@@ -124,6 +94,7 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
         dims: &[usize],
         src: &S,
         h: &idx::Header,
+        opts: &idx::ReadOptions,
         path: Option<&Path>,
     ) -> PyResult<Py<PyAny>> {
         let a = empty_array::<T>(py, dims)?;
@@ -133,58 +104,73 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
                 .as_slice_mut()
                 .map_err(|e| PyValueError::new_err(e.to_string()))?;
             let bytes: &mut [u8] = bytemuck::cast_slice_mut(elems);
-            py.detach(|| idx::read_array_at(src, h, bytes, load_threads()))
-                .map_err(|e| LoadError::from(e).into_py(py, path))?;
+            py.detach(|| {
+                let r = idx::Reader::at(src, opts)?;
+                if r.header() != h {
+                    // the source changed since it was planned
+                    return Err(idx::ReadError::Io(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "the file changed while it was read",
+                    )));
+                }
+                r.read_into_parallel(bytes, load_threads())
+            })
+            .map_err(|e| LoadError::from(e).into_py(py, path))?;
         }
         Ok(a.into_any().unbind())
     }
     match h.dtype() {
-        ElementType::U8 => into::<u8, S>(py, &dims, src, h, path),
-        ElementType::I8 => into::<i8, S>(py, &dims, src, h, path),
-        ElementType::I16 => into::<i16, S>(py, &dims, src, h, path),
-        ElementType::I32 => into::<i32, S>(py, &dims, src, h, path),
-        ElementType::F32 => into::<f32, S>(py, &dims, src, h, path),
-        ElementType::F64 => into::<f64, S>(py, &dims, src, h, path),
+        ElementType::U8 => into::<u8, S>(py, &dims, src, h, opts, path),
+        ElementType::I8 => into::<i8, S>(py, &dims, src, h, opts, path),
+        ElementType::I16 => into::<i16, S>(py, &dims, src, h, opts, path),
+        ElementType::I32 => into::<i32, S>(py, &dims, src, h, opts, path),
+        ElementType::F32 => into::<f32, S>(py, &dims, src, h, opts, path),
+        ElementType::F64 => into::<f64, S>(py, &dims, src, h, opts, path),
     }
 }
 
 /// The library's reading options for `load`: gzip decompressed when asked,
 /// within the decompression limit (`idx-validate --max-decompressed`'s
-/// default and meaning).
+/// default and meaning), the byte order the caller states.
 fn read_options(
     decompress: bool,
     max_decompressed: Option<&Bound<'_, PyAny>>,
-) -> PyResult<idx::Options> {
-    Ok(idx::Options::default()
+    assume_byte_order: Option<&str>,
+) -> PyResult<idx::ReadOptions> {
+    Ok(idx::ReadOptions::default()
         .with_decompress(decompress)
-        .with_max_decompressed(limit_arg(max_decompressed)?))
+        .with_max_decompressed(limit_arg(max_decompressed)?)
+        .with_byte_order(order_arg(assume_byte_order)?))
 }
 
 /// Loads an IDX file by path (memory is the output array).
 #[pyfunction]
-#[pyo3(signature = (path, decompress=true, max_decompressed=None))]
+#[pyo3(signature = (path, decompress=true, max_decompressed=None, assume_byte_order=None))]
 pub(crate) fn load_path(
     py: Python<'_>,
     path: PathBuf,
     decompress: bool,
     max_decompressed: Option<&Bound<'_, PyAny>>,
+    assume_byte_order: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
-    let opts = read_options(decompress, max_decompressed)?;
+    let opts = read_options(decompress, max_decompressed, assume_byte_order)?;
     let planned = py.detach(|| {
         let f = File::open(&path).map_err(LoadError::Io)?;
         let meta = f.metadata().map_err(LoadError::Io)?;
         if meta.is_file() {
-            plan(f, Some(meta.len()), &opts)
+            plan(&f, &opts).map(|p| (p, Some(f)))
         } else {
             // a pipe or a device: read once, as a stream
-            idx::read_input(f, &opts)
-                .map(Plan::Done)
+            idx::Reader::new(io::BufReader::new(f), &opts)
+                .and_then(idx::Reader::read_array)
+                .map(|a| (Plan::Done(a), None))
                 .map_err(LoadError::from)
         }
     });
     match planned {
-        Ok(Plan::Into(f, h)) => decode_into(py, &f, &h, Some(&path)),
-        Ok(Plan::Done(a)) => to_numpy(py, a),
+        Ok((Plan::Into(h), Some(f))) => decode_into(py, &f, &h, &opts, Some(&path)),
+        Ok((Plan::Done(a), _)) => to_numpy(py, a),
+        Ok((Plan::Into(_), None)) => Err(PyValueError::new_err("unreachable: no file")),
         Err(e) => Err(e.into_py(py, Some(&path))),
     }
 }
@@ -226,6 +212,10 @@ impl idx::ReadAt for FileFrom {
             None => Ok(0),
         }
     }
+
+    fn len(&self) -> io::Result<u64> {
+        Ok(self.file.metadata()?.len().saturating_sub(self.base))
+    }
 }
 
 /// Loads the IDX file that a binary file object holds from its position
@@ -237,7 +227,7 @@ impl idx::ReadAt for FileFrom {
 /// reads through the object instead. Errors are those of the same bytes
 /// loaded from memory (offsets from `start`, no file name).
 #[pyfunction]
-#[pyo3(signature = (path, start, identity, decompress=true, max_decompressed=None))]
+#[pyo3(signature = (path, start, identity, decompress=true, max_decompressed=None, assume_byte_order=None))]
 pub(crate) fn load_file_at(
     py: Python<'_>,
     path: PathBuf,
@@ -245,21 +235,21 @@ pub(crate) fn load_file_at(
     identity: Option<(u64, u64)>,
     decompress: bool,
     max_decompressed: Option<&Bound<'_, PyAny>>,
+    assume_byte_order: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
-    let opts = read_options(decompress, max_decompressed)?;
+    let opts = read_options(decompress, max_decompressed, assume_byte_order)?;
     let planned = py.detach(|| {
         let file = File::open(&path).map_err(LoadError::Io)?;
         let meta = file.metadata().map_err(LoadError::Io)?;
         if !meta.is_file() || identity.is_some_and(|id| !same_file(&meta, id)) {
             return Err(LoadError::Io(io::Error::from(io::ErrorKind::NotFound)));
         }
-        let mut r = FileFrom { file, base: start };
-        r.seek(SeekFrom::Start(0)).map_err(LoadError::Io)?;
-        plan(r, Some(meta.len().saturating_sub(start)), &opts)
+        let r = FileFrom { file, base: start };
+        plan(&r, &opts).map(|p| (p, r))
     });
     match planned {
-        Ok(Plan::Into(r, h)) => decode_into(py, &r, &h, None),
-        Ok(Plan::Done(a)) => to_numpy(py, a),
+        Ok((Plan::Into(h), r)) => decode_into(py, &r, &h, &opts, None),
+        Ok((Plan::Done(a), _)) => to_numpy(py, a),
         Err(e) => Err(e.into_py(py, None)),
     }
 }
@@ -279,20 +269,20 @@ fn same_file(_: &std::fs::Metadata, _: (u64, u64)) -> bool {
 
 /// Loads IDX bytes held in memory (a uint8 array over any bytes-like object).
 #[pyfunction]
-#[pyo3(signature = (data, decompress=true, max_decompressed=None))]
+#[pyo3(signature = (data, decompress=true, max_decompressed=None, assume_byte_order=None))]
 pub(crate) fn load_buffer(
     py: Python<'_>,
     data: PyReadonlyArray1<'_, u8>,
     decompress: bool,
     max_decompressed: Option<&Bound<'_, PyAny>>,
+    assume_byte_order: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
-    let opts = read_options(decompress, max_decompressed)?;
+    let opts = read_options(decompress, max_decompressed, assume_byte_order)?;
     let bytes = data
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let len = bytes.len() as u64;
-    match py.detach(|| plan(io::Cursor::new(bytes), Some(len), &opts)) {
-        Ok(Plan::Into(_, h)) => decode_into(py, bytes, &h, None),
+    match py.detach(|| plan(bytes, &opts)) {
+        Ok(Plan::Into(h)) => decode_into(py, bytes, &h, &opts, None),
         Ok(Plan::Done(a)) => to_numpy(py, a),
         Err(e) => Err(e.into_py(py, None)),
     }
@@ -300,16 +290,23 @@ pub(crate) fn load_buffer(
 
 /// Parses a whole (mapped) file strictly without decoding it: the element
 /// type name, the dimensions and the header length, for a zero-copy view.
+/// The byte-order verdict applies (spec 6.1): a payload little-endian
+/// beyond reasonable doubt is refused unless `assume_byte_order` says how
+/// it is stored (the caller then views it in that order).
 #[pyfunction]
+#[pyo3(signature = (data, assume_byte_order=None))]
 pub(crate) fn parse_header(
     py: Python<'_>,
     data: PyReadonlyArray1<'_, u8>,
+    assume_byte_order: Option<&str>,
 ) -> PyResult<(&'static str, Vec<u32>, usize)> {
+    let stated = order_arg(assume_byte_order)?;
     let bytes = data
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let parsed = py.detach(|| {
-        idx::parse(bytes).map(|v| (v.dtype().name(), v.dims().to_vec(), v.header().header_len()))
+        idx::parse_as(bytes, stated)
+            .map(|v| (v.dtype().name(), v.dims().to_vec(), v.header().header_len()))
     });
     let (dtype, dims, header_len) =
         parsed.map_err(|e| invalid_file_error(py, &[e.into_finding()]))?;

@@ -160,7 +160,7 @@ fn parse_expect_shape(shape: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u32>>> {
 /// finding kept), then applies `select`/`ignore` as the command does
 /// (`idx_validate::config::filter_result`).
 #[pyfunction]
-#[pyo3(signature = (path=None, data=None, expect_dtype=None, expect_shape=None, select=None, ignore=None, max_decompressed=None))]
+#[pyo3(signature = (path=None, data=None, expect_dtype=None, expect_shape=None, select=None, ignore=None, max_decompressed=None, assume_byte_order=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn validate(
     py: Python<'_>,
@@ -171,7 +171,11 @@ pub(crate) fn validate(
     select: Option<Vec<String>>,
     ignore: Option<Vec<String>>,
     max_decompressed: Option<&Bound<'_, PyAny>>,
+    assume_byte_order: Option<&str>,
 ) -> PyResult<Report> {
+    // big vouches for the bytes (IDX501 not reported); little is about
+    // reading and repairing: the validator's verdict stays, as the command's
+    let stated = crate::args::order_arg(assume_byte_order)?.filter(|&o| o == idx::ByteOrder::Big);
     let expect_dtype = match expect_dtype {
         Some(name) => Some(ElementType::from_name(name).ok_or_else(|| {
             PyValueError::new_err(format!(
@@ -189,6 +193,7 @@ pub(crate) fn validate(
         options: idx::Options::default()
             .with_decompress(true)
             .with_max_decompressed(limit_arg(max_decompressed)?)
+            .with_byte_order(stated)
             .with_expect_dtype(expect_dtype)
             .with_expect_shape(expect_shape),
         structure_only: false,

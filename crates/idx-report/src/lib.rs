@@ -13,6 +13,23 @@ pub mod check;
 pub mod render;
 pub mod repair;
 
+/// The documentation site: the workspace's `homepage` (root `Cargo.toml`),
+/// the `site_url` of `mkdocs.yml` (its build refuses a difference).
+pub const DOCS_URL: &str = env!("CARGO_PKG_HOMEPAGE");
+
+/// The path of a rule's page under [`DOCS_URL`], `rules/IDX203.html`: the
+/// site's one URL scheme for rules, stable as the codes are (the page is
+/// generated from `docs/rules/IDX203.md`).
+pub fn rule_page(rule: idx::Rule) -> String {
+    format!("rules/{}.html", rule.code())
+}
+
+/// The absolute URL of a rule's page: what SARIF's `helpUri`, the JSON
+/// output's `url` and `--explain` give.
+pub fn rule_url(rule: idx::Rule) -> String {
+    format!("{DOCS_URL}{}", rule_page(rule))
+}
+
 /// The spec, for `--explain`.
 pub const SPEC: &str = include_str!("../../../spec/idx.md");
 

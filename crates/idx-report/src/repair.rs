@@ -39,6 +39,8 @@ pub struct Repair {
     /// The rules the stream broke before the fixes (with `--diff` the file
     /// on disk is still that stream).
     pub before: Vec<(idx::Rule, idx::Severity)>,
+    /// Fixes asked for but not applied, and why.
+    pub declined: Vec<String>,
 }
 
 impl Repair {
@@ -49,6 +51,7 @@ impl Repair {
             dropped_bytes: r.dropped_bytes,
             head_before: r.before.head.clone(),
             head_after: r.after.head.clone(),
+            declined: r.declined.clone(),
             action,
             before: r
                 .before

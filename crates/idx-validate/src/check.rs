@@ -74,7 +74,11 @@ pub fn check(source: &Source, settings: &Settings) -> FileResult {
             if settings.structure_only && opts.scan_labels.is_none() {
                 idx::validate_structure(f, len, &opts)
             } else if settings.structure_only {
-                idx::validate_reader_len(f, len, &opts.clone().with_lints(false))
+                idx::validate_reader_len(
+                    f,
+                    len,
+                    &opts.clone().with_lints(false).with_byte_order_test(false),
+                )
             } else {
                 // a regular file's length comes from its metadata, so the
                 // library can stop reading once nothing else can change

@@ -54,7 +54,7 @@ struct Cli {
     /// Colour (honours NO_COLOR; auto means only on a terminal).
     #[arg(long, value_enum, default_value_t = Color::Auto, help_heading = "Output")]
     color: Color,
-    /// Print only failing files.
+    /// Print only failing files (no note about what a walk left out).
     #[arg(short, long, help_heading = "Output")]
     quiet: bool,
     /// Print the header structure of every file, valid ones included.
@@ -137,10 +137,10 @@ struct Cli {
     /// Print how many findings each rule produced instead of the findings.
     #[arg(long, help_heading = "Output")]
     statistics: bool,
-    /// The absolute URL of spec/idx.md; outputs link rules to it (without it, no output carries a spec link).
+    /// The absolute URL of spec/idx.md (a release's copy); the human output's spec lines and SARIF's helpUri link rules into it (without it, helpUri is the rule's page on the documentation site and the human output links no spec).
     #[arg(long, value_name = "URL", value_parser = parse_url, help_heading = "Output")]
     spec_url: Option<String>,
-    /// Repair what can be repaired: apply safe fixes and rewrite each file atomically (standard input goes to standard output). See "Repairing files" in the README.
+    /// Repair what can be repaired: apply safe fixes and rewrite each file atomically (standard input goes to standard output). See "Repairing files" in the documentation (docs/guide/fix.md).
     #[arg(long, conflicts_with = "structure_only", help_heading = "Repair")]
     fix: bool,
     /// Never write, whatever the configuration says (`fix = true` in idx-validate.toml or pyproject.toml is ignored); the report-only pre-commit hook and the GitHub Action pass it.
@@ -152,10 +152,10 @@ struct Cli {
     /// Show what --fix would change (each fix, the header before and after) and write nothing.
     #[arg(long, conflicts_with = "structure_only", help_heading = "Repair")]
     diff: bool,
-    /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz).
+    /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz); - writes it to standard output (gzip when the input is) and the report to standard error.
     #[arg(long, value_name = "OUT", help_heading = "Repair")]
     output: Option<PathBuf>,
-    /// The byte order the writer used for multi-byte elements, when you know it: little byte-swaps the payload as a safe fix; big never swaps.
+    /// The byte order the writer used for multi-byte elements, when you know it: little byte-swaps the payload as a safe fix (unless it already reads big-endian: then nothing is swapped, so a second run changes nothing); big vouches for the bytes: IDX501 is not reported and nothing is swapped.
     #[arg(long, value_name = "ORDER", value_parser = ["little", "big"], help_heading = "Repair")]
     assume_byte_order: Option<String>,
     /// With --fix: exit 1 when any fix was applied, even if nothing remains.
@@ -227,9 +227,15 @@ where
         return ExitStatus::SUCCESS;
     }
     if let Some(code) = &cli.explain {
-        return match idx_validate::explain(code) {
-            Some(text) => {
+        let found = idx::Rule::find(code).zip(idx_validate::explain(code));
+        return match found {
+            Some((rule, text)) => {
                 let _ = stdout.write_all(text.as_bytes());
+                let _ = writeln!(
+                    stdout,
+                    "\nThe rule's page, with an example and the fix: {}",
+                    idx_validate::rule_url(rule)
+                );
                 ExitStatus::SUCCESS
             }
             None => {
@@ -260,9 +266,19 @@ where
         options: idx::Options::default()
             .with_decompress(!cli.no_decompress)
             // 0 means no limit, as for --max-findings (spec 7.20)
-            .with_max_decompressed(idx_validate::decompression_limit(
-                cli.max_decompressed.or(cfg.max_decompressed),
-            ))
+            .with_max_decompressed(
+                idx::ReadOptions::default()
+                    .with_max_decompressed_setting(cli.max_decompressed.or(cfg.max_decompressed))
+                    .max_decompressed(),
+            )
+            // big: the user vouches for the bytes, IDX501 is not reported
+            // (little is a statement about repairing: the test still runs)
+            .with_byte_order(
+                cli.assume_byte_order
+                    .as_deref()
+                    .and_then(idx::ByteOrder::from_name)
+                    .filter(|&o| o == idx::ByteOrder::Big),
+            )
             .with_expect_dtype(cli.expect_dtype.or(cfg.expect_dtype))
             .with_expect_shape(
                 cli.expect_shape
@@ -287,8 +303,11 @@ where
             return ExitStatus::from(2);
         }
     };
-    for note in &expansion.notes {
-        eprintln!("note: {note}");
+    // -q prints only what fails: what a walk left out is not a failure
+    if !cli.quiet {
+        for note in &expansion.notes {
+            eprintln!("note: {note}");
+        }
     }
     // an empty directory is an error of the run, not an unreadable file
     for e in &expansion.empty {
@@ -353,7 +372,7 @@ where
     // (--no-fix overrides the configuration: a report-only run never writes)
     let fix_on = resolve::fix_on(cli.fix, cli.no_fix, cfg.fix);
     let unsafe_fixes = cli.unsafe_fixes || cfg.unsafe_fixes.unwrap_or(false);
-    let stdin_fixed = match resolve::repair_inputs(fix_on, cli.diff, cli.output.as_deref(), &inputs)
+    let stream_out = match resolve::repair_inputs(fix_on, cli.diff, cli.output.as_deref(), &inputs)
     {
         Ok(s) => s,
         Err(e) => {
@@ -373,12 +392,14 @@ where
         output: if cli.diff { None } else { cli.output.clone() },
     });
     // --output-file never replaces an input (checked before any work, and
-    // again by the atomic writer)
+    // again by the atomic writer); `-` is the file redirected to standard
+    // input, if any
     let input_ids: Vec<idx_io::Identity> = inputs
         .iter()
         .filter_map(|i| match i {
             Ok(Source::File(p)) => idx_io::Identity::of_path(p),
-            _ => None,
+            Ok(Source::Stdin) => idx_io::Identity::of_stdin(),
+            Err(_) => None,
         })
         .collect();
     if let Some(p) = cli.output_file.as_deref().filter(|p| !idx_io::is_dash(p)) {
@@ -437,7 +458,7 @@ where
                 return ExitStatus::from(2);
             }
         }
-        None if stdin_fixed => {
+        None if stream_out => {
             // standard output carries the repaired stream
             let _ = std::io::stderr().write_all(text.as_bytes());
         }

@@ -161,7 +161,7 @@ pub struct Config {
     pub spec_url: Option<String>,
     /// `[[overrides]]`, in file order (later ones win).
     pub overrides: Vec<Override>,
-    /// `fix`: as `--fix` (repair files; see the README, "Repairing files").
+    /// `fix`: as `--fix` (repair files; see "Repairing files" in the documentation, docs/guide/fix.md).
     pub fix: Option<bool>,
     /// `unsafe-fixes`: as `--unsafe-fixes`.
     pub unsafe_fixes: Option<bool>,

@@ -136,7 +136,7 @@ pub fn list_rules() -> String {
     let rules = idx::Rule::ALL;
     let sev = rules
         .iter()
-        .map(|r| r.severity().as_str().len())
+        .map(|r| r.severities().len())
         .max()
         .unwrap_or(0);
     let name = rules.iter().map(|r| r.name().len()).max().unwrap_or(0);
@@ -151,7 +151,7 @@ pub fn list_rules() -> String {
             format!(
                 "{}  {:<sev$}  {:<fix$}  {:<name$}  {}\n",
                 r.code(),
-                r.severity().as_str(),
+                r.severities(),
                 crate::fix_column(*r),
                 r.name(),
                 r.title()

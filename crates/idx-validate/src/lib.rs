@@ -19,6 +19,8 @@ pub mod walk;
 /// SARIF carries a rule's text too.
 pub use idx_report::{explain, SPEC};
 
+pub use idx_report::{rule_page, rule_url, DOCS_URL};
+
 /// The fix column of `--list-rules`.
 pub fn fix_column(rule: idx::Rule) -> String {
     let f: Vec<&str> = rule.fixes().iter().map(|a| a.as_str()).collect();

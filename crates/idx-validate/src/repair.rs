@@ -12,7 +12,8 @@
 //!   every pass: if anything changed, nothing is renamed;
 //! - on any failure the temporary file is removed and the input is left
 //!   byte-identical; the error says why;
-//! - standard input is repaired to standard output only;
+//! - standard input is repaired to standard output only, and `--output -`
+//!   streams a file's repaired copy there (the file is only read);
 //! - nothing is written at all unless a fix applies (or `--output` asks for
 //!   a copy).
 
@@ -93,6 +94,9 @@ fn fix_file(
         };
         return Ok((r.after.clone(), Repair::from_report(&r, action)));
     }
+    if fix.output.as_deref().is_some_and(idx_io::is_dash) {
+        return fix_file_to_stdout(path, opts);
+    }
     match repair_file_with(path, fix.output.as_deref(), opts, before_rename) {
         Ok(done) => Ok((
             done.report.after.clone(),
@@ -107,10 +111,25 @@ fn fix_file(
                 after: before.clone(),
                 dropped_bytes: 0,
                 compressed_output: false,
+                declined: Vec::new(),
             };
             Ok((before, Repair::from_report(&r, Action::Failed(why))))
         }
     }
+}
+
+/// `--output -`: the repaired copy of the file at `path` streamed to
+/// standard output (always written, as `--output` always writes a copy;
+/// gzip when the input is, as standard input is repaired); the file is
+/// only read.
+fn fix_file_to_stdout(path: &Path, opts: &FixOptions) -> Result<(idx::Report, Repair), String> {
+    let (_, mut input, _) = open_input(path)?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+    let r = idx::repair(&mut input, &mut out, opts).map_err(|e| e.to_string())?;
+    out.flush()
+        .map_err(|e| format!("cannot write standard output: {e}"))?;
+    Ok((r.after.clone(), Repair::from_report(&r, Action::Stdout)))
 }
 
 /// Opens the file to repair: a symlink is followed (its target is read and

@@ -31,7 +31,8 @@ pub fn fix_on(fix: bool, no_fix: bool, cfg_fix: Option<bool>) -> bool {
 /// The repair's input rules: `--output` needs `--fix` and exactly one
 /// input, a file; with `--fix` (not `--diff`), standard input is repaired
 /// to standard output, so it must be the only input. Returns whether
-/// standard input is repaired.
+/// standard output carries a repaired stream (standard input's, or the
+/// file's under `--output -`): the report then goes to standard error.
 ///
 /// # Errors
 /// The usage error's message.
@@ -57,7 +58,8 @@ pub fn repair_inputs(
     if stdin_fixed && inputs.len() != 1 {
         return Err("with --fix, standard input is repaired to standard output, so it must be the only input".into());
     }
-    Ok(stdin_fixed)
+    let to_stdout = !diff && output.is_some_and(idx_io::is_dash);
+    Ok(stdin_fixed || to_stdout)
 }
 
 /// The run's exit status: 2 for an unreadable input, a failed repair or a
@@ -123,6 +125,11 @@ mod tests {
         assert!(repair_inputs(true, false, out, &[file("a"), file("b")]).is_err());
         assert!(repair_inputs(true, false, out, &[Ok(Source::Stdin)]).is_err());
         assert_eq!(repair_inputs(true, false, out, &[file("a")]), Ok(false));
+        // `--output -` is standard output, which then carries the stream
+        let dash = Some(Path::new("-"));
+        assert_eq!(repair_inputs(true, false, dash, &[file("a")]), Ok(true));
+        assert_eq!(repair_inputs(true, true, dash, &[file("a")]), Ok(false));
+        assert!(repair_inputs(true, false, dash, &[file("a"), file("b")]).is_err());
         assert_eq!(
             repair_inputs(true, false, None, &[Ok(Source::Stdin)]),
             Ok(true)

@@ -33,7 +33,9 @@ fn bench(c: &mut Criterion) {
             bytes,
             |b, f| b.iter(|| idx::validate(black_box(f))),
         );
-        let no_lints = idx::Options::default().with_lints(false);
+        let no_lints = idx::Options::default()
+            .with_lints(false)
+            .with_byte_order_test(false);
         g.bench_with_input(
             BenchmarkId::new("validate without lints", name),
             bytes,

@@ -14,7 +14,9 @@
 
 use crate::finding::{Finding, Related};
 use crate::header::Header;
-pub use crate::label_scan::{labels_shape_ok, LabelScan, LabelScanner};
+pub use crate::label_scan::LabelScan;
+#[doc(hidden)]
+pub use crate::label_scan::{labels_shape_ok, LabelScanner};
 use crate::rules::Rule;
 use std::io::{self, Read};
 
@@ -54,6 +56,7 @@ pub struct DatasetName {
 /// Reads a file name (the last path component of `path`) by the convention:
 /// `<prefix>[-._](images|labels)[-._]idx<digits>[-._]<word>` with an optional
 /// `.gz`. `None` for any other name.
+#[doc(hidden)] // workspace plumbing (idx-validate, idxkit)
 pub fn dataset_name(path: &str) -> Option<DatasetName> {
     let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
     let lower = base.to_ascii_lowercase();
@@ -110,6 +113,7 @@ pub fn dataset_name(path: &str) -> Option<DatasetName> {
 ///
 /// # Errors
 /// The reader's I/O errors.
+#[doc(hidden)] // workspace plumbing (idx-validate, idxkit)
 pub fn scan_labels<R: Read>(
     reader: R,
     decompress: bool,
@@ -118,6 +122,7 @@ pub fn scan_labels<R: Read>(
     let opts = crate::Options::default()
         .with_decompress(decompress)
         .with_lints(false)
+        .with_byte_order_test(false)
         .with_scan_labels(Some(classes));
     Ok(crate::validate_reader(reader, &opts)?.labels)
 }
@@ -163,6 +168,7 @@ fn related(path: &str, offset: u64, length: u64) -> Related {
 }
 
 /// The role a file plays: from an explicit pair, else from its name.
+#[doc(hidden)] // workspace plumbing (idx-validate, idxkit)
 pub fn role(files: &[DatasetFile], opts: &DatasetOptions, i: usize) -> Option<Role> {
     for &(im, lb) in &opts.pairs {
         if im == i {

@@ -162,6 +162,10 @@ pub struct Report {
     /// The label values of a labels-shaped file, scanned in the same pass
     /// when [`crate::Options::scan_labels`] asked for it.
     pub labels: Option<LabelScan>,
+    /// The byte-order test's score of the payload (spec 6.1), when it ran
+    /// (a multi-byte payload, the test not turned off), whatever its
+    /// verdict: what a repair stated little-endian is checked against.
+    pub byte_order: Option<ByteOrderScore>,
 }
 
 /// How many bytes [`Report::tail`] keeps.

@@ -61,6 +61,18 @@ impl<R> std::fmt::Debug for Members<R> {
     }
 }
 
+impl<R> Members<R> {
+    /// The compressed source.
+    pub(crate) fn source(&self) -> &R {
+        &self.src
+    }
+
+    /// The compressed source, for a decoder that has read nothing.
+    pub(crate) fn into_source(self) -> R {
+        self.src
+    }
+}
+
 impl<R: Read> Members<R> {
     /// A decoder for the container `src` (which starts with `1f 8b`).
     pub(crate) fn new(src: R) -> Self {

@@ -75,6 +75,17 @@ impl Header {
         self.payload_len / self.dtype.size() as u64
     }
 
+    /// Bytes of one item, a slice along dimension 0: the payload length
+    /// over dimension 0 (the whole payload for rank 0; 0 when dimension 0
+    /// is 0).
+    pub fn item_len(&self) -> u64 {
+        match self.dims.first() {
+            Some(&d) if d > 0 => self.payload_len / u64::from(d),
+            Some(_) => 0,
+            None => self.payload_len,
+        }
+    }
+
     /// Total file length: header plus payload, or `None` on overflow.
     pub fn file_len(&self) -> Option<u64> {
         self.payload_len.checked_add(self.header_len() as u64)

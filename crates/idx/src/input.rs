@@ -31,6 +31,9 @@ pub struct Stream<R> {
     /// Decompressed bytes returned so far (gzip only).
     out: u64,
     over: bool,
+    /// Where the gzip stream was found damaged (decompressed bytes before
+    /// the damage) and what the decoder said.
+    damage: Option<(u64, String)>,
     /// End the stream at the limit (read_input's mode) instead of failing.
     end_at_limit: bool,
 }
@@ -80,6 +83,7 @@ pub fn open<R: Read>(mut r: R, max_decompressed: Option<u64>) -> io::Result<Stre
         limit: max_decompressed,
         out: 0,
         over: false,
+        damage: None,
         end_at_limit: false,
     })
 }
@@ -88,9 +92,19 @@ pub fn open<R: Read>(mut r: R, max_decompressed: Option<u64>) -> io::Result<Stre
 /// [`Stream::hit_limit`] set, so that a reader sees the bytes up to the
 /// limit as the validator does (spec 7.19: a finding located before the
 /// limit is kept).
-pub(crate) fn open_cut<R: Read>(r: R, max_decompressed: Option<u64>) -> io::Result<Stream<R>> {
+pub(crate) fn open_cut<R: Read>(
+    r: R,
+    decompress: bool,
+    max_decompressed: Option<u64>,
+) -> io::Result<Stream<R>> {
     let mut s = open(r, max_decompressed)?;
     s.end_at_limit = true;
+    if !decompress {
+        if let Inner::Gzip(g) = s.inner {
+            // raw after all: the sniffed bytes and the source, as they were
+            s.inner = Inner::Raw(g.into_source());
+        }
+    }
     Ok(s)
 }
 
@@ -104,6 +118,25 @@ impl<R> Stream<R> {
     pub fn hit_limit(&self) -> bool {
         self.over
     }
+
+    /// The decompression limit.
+    pub(crate) fn limit(&self) -> Option<u64> {
+        self.limit
+    }
+
+    /// Where a gzip stream was found damaged, in decompressed bytes, and
+    /// what the decoder said.
+    pub(crate) fn damage(&self) -> Option<(u64, String)> {
+        self.damage.clone()
+    }
+
+    /// The source.
+    pub(crate) fn source(&self) -> &R {
+        match &self.inner {
+            Inner::Raw(r) => r.get_ref().1,
+            Inner::Gzip(g) => g.source().get_ref().1,
+        }
+    }
 }
 
 impl<R: Read> Read for Stream<R> {
@@ -112,7 +145,13 @@ impl<R: Read> Read for Stream<R> {
             Inner::Raw(r) => r.read(buf),
             Inner::Gzip(g) => {
                 let Some(limit) = self.limit else {
-                    return g.read(buf);
+                    let n = g.read(buf).inspect_err(|e| {
+                        if e.kind() == io::ErrorKind::InvalidData {
+                            self.damage = Some((self.out, e.to_string()));
+                        }
+                    })?;
+                    self.out += n as u64;
+                    return Ok(n);
                 };
                 if self.over {
                     return if self.end_at_limit {
@@ -125,7 +164,12 @@ impl<R: Read> Read for Stream<R> {
                 if left == 0 {
                     // one more byte tells whether the stream holds more
                     let mut probe = [0u8; 1];
-                    return match g.read(&mut probe)? {
+                    let probed = g.read(&mut probe).inspect_err(|e| {
+                        if e.kind() == io::ErrorKind::InvalidData {
+                            self.damage = Some((self.out, e.to_string()));
+                        }
+                    })?;
+                    return match probed {
                         0 => Ok(0),
                         _ => {
                             self.over = true;
@@ -138,7 +182,11 @@ impl<R: Read> Read for Stream<R> {
                     };
                 }
                 let room = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
-                let n = g.read(&mut buf[..room])?;
+                let n = g.read(&mut buf[..room]).inspect_err(|e| {
+                    if e.kind() == io::ErrorKind::InvalidData {
+                        self.damage = Some((self.out, e.to_string()));
+                    }
+                })?;
                 self.out += n as u64;
                 Ok(n)
             }

@@ -7,8 +7,9 @@
 //! result by construction.
 
 use crate::dtype::ElementType;
+use crate::edit::ByteOrder;
 use crate::finding::Finding;
-use crate::rules::{Rule, Severity};
+use crate::rules::Rule;
 use idx_text::plural::count;
 
 pub mod byteorder;
@@ -20,10 +21,13 @@ pub use byteorder::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS};
 /// [`SAMPLE_BLOCK`] (by element index): 1/256 of a large payload, all of a
 /// small one; and, outside those, the first [`EXTRA_ELEMENTS`] non-zero
 /// elements, so that a sparse payload is scored on its non-zero values.
+#[doc(hidden)]
 pub const SAMPLE_BLOCK: u64 = 65536;
 /// See [`SAMPLE_BLOCK`].
+#[doc(hidden)]
 pub const SAMPLE_LEN: u64 = 256;
 /// See [`SAMPLE_BLOCK`].
+#[doc(hidden)]
 pub const EXTRA_ELEMENTS: u64 = 1024;
 
 /// One-pass payload statistics for the byte-order and non-finite lints.
@@ -36,6 +40,12 @@ pub(crate) struct PayloadLinter {
     elements: u64,
     /// The byte-order test.
     scorer: byteorder::Scorer,
+    /// Whether the non-finite lint (IDX502) runs (the byte-order test
+    /// always does).
+    non_finite_lint: bool,
+    /// The bytes fed are native-order elements decoded from the stored
+    /// order: each scored element is turned back into its stored bytes.
+    swap: bool,
     /// Non-zero elements outside the sample still to score.
     extra_left: u64,
     // non-finite
@@ -47,8 +57,9 @@ pub(crate) struct PayloadLinter {
 }
 
 impl PayloadLinter {
-    /// A linter for a payload of `dtype` starting at byte `start`.
-    pub fn new(dtype: ElementType, start: u64) -> Self {
+    /// A linter for a payload of `dtype` starting at byte `start`: the
+    /// byte-order test, and the non-finite lint when `non_finite` is set.
+    pub fn new(dtype: ElementType, start: u64, non_finite: bool) -> Self {
         PayloadLinter {
             dtype,
             start,
@@ -56,6 +67,8 @@ impl PayloadLinter {
             carry_len: 0,
             elements: 0,
             scorer: byteorder::Scorer::new(dtype),
+            non_finite_lint: non_finite,
+            swap: false,
             extra_left: EXTRA_ELEMENTS,
             nan: 0,
             inf: 0,
@@ -64,15 +77,38 @@ impl PayloadLinter {
         }
     }
 
+    /// The byte-order test alone, fed elements already decoded into native
+    /// byte order from a payload stored in `stored` order: it scores each
+    /// element as stored, so the score is the one validation gives the
+    /// stored payload. Only the scored elements are converted back.
+    pub fn for_native(dtype: ElementType, start: u64, stored: ByteOrder) -> Self {
+        let native = if cfg!(target_endian = "little") {
+            ByteOrder::Little
+        } else {
+            ByteOrder::Big
+        };
+        PayloadLinter {
+            swap: native != stored,
+            ..PayloadLinter::new(dtype, start, false)
+        }
+    }
+
     /// True when the lints have anything to look at for this type.
     pub fn is_active(dtype: ElementType) -> bool {
         dtype.size() > 1
     }
 
+    /// True when no further payload byte can change what this linter
+    /// reports: the byte-order test has scored all it scores and the
+    /// non-finite lint is off.
+    pub fn done(&self) -> bool {
+        !self.non_finite_lint && self.scorer.is_full()
+    }
+
     /// Feeds the next payload bytes.
     pub fn feed(&mut self, mut bytes: &[u8]) {
         let size = self.dtype.size();
-        if size == 1 {
+        if size == 1 || self.done() {
             return;
         }
         if self.carry_len > 0 {
@@ -100,8 +136,10 @@ impl PayloadLinter {
         let start = self.elements;
         let end = start + (bytes.len() / size) as u64;
         match self.dtype {
-            ElementType::F32 => self.non_finite::<4>(bytes, start, 0x807f, 0xffff_ff7f),
-            ElementType::F64 => {
+            ElementType::F32 if self.non_finite_lint => {
+                self.non_finite::<4>(bytes, start, 0x807f, 0xffff_ff7f);
+            }
+            ElementType::F64 if self.non_finite_lint => {
                 self.non_finite::<8>(bytes, start, 0xf07f, 0xffff_ffff_ffff_ff7f);
             }
             _ => {}
@@ -118,7 +156,7 @@ impl PayloadLinter {
             } else {
                 ((block + 1) * SAMPLE_BLOCK).min(end)
             };
-            if sampled || self.extra_left > 0 {
+            if (sampled || self.extra_left > 0) && !self.scorer.is_full() {
                 let part = &bytes[(i - start) as usize * size..(stop - start) as usize * size];
                 match size {
                     2 => self.score::<2>(part, i, sampled),
@@ -160,9 +198,18 @@ impl PayloadLinter {
     /// of them when `sampled`, else non-zero ones while `extra_left` lasts,
     /// skipping runs of zero bytes 64 at a time.
     fn score<const N: usize>(&mut self, bytes: &[u8], first: u64, sampled: bool) {
+        let swap = self.swap;
+        let stored = |c: &[u8]| -> [u8; N] {
+            let mut e = [0u8; N];
+            e.copy_from_slice(c);
+            if swap {
+                e.reverse();
+            }
+            e
+        };
         if sampled {
             for (k, c) in bytes.chunks_exact(N).enumerate() {
-                self.scorer.element::<N>(first + k as u64, c);
+                self.scorer.element::<N>(first + k as u64, &stored(c));
             }
             return;
         }
@@ -177,7 +224,8 @@ impl PayloadLinter {
             for (k, c) in run.chunks_exact(N).enumerate() {
                 if c.iter().any(|&b| b != 0) && self.extra_left > 0 {
                     self.extra_left -= 1;
-                    self.scorer.element::<N>(first + (j * per + k) as u64, c);
+                    self.scorer
+                        .element::<N>(first + (j * per + k) as u64, &stored(c));
                 }
             }
         }
@@ -189,52 +237,23 @@ impl PayloadLinter {
         self.scorer.score()
     }
 
-    /// The lint findings for everything fed.
-    pub fn finish(&self) -> Vec<Finding> {
+    /// The lint findings for everything fed, the byte-order test's under
+    /// the contract of spec 6.1 for the byte order the caller `stated`
+    /// ([`byteorder::contract`]).
+    pub fn finish(&self, stated: Option<ByteOrder>) -> Vec<Finding> {
         let mut out = Vec::new();
         let size = self.dtype.size() as u64;
         if size == 1 {
             return out;
         }
         if let Some(score) = self.scorer.score() {
-            let severity = match score.verdict() {
-                Verdict::Certain => Some(Severity::Error),
-                Verdict::Likely => Some(Severity::Warning),
-                Verdict::None => None,
-            };
-            if let Some(severity) = severity {
-                let t = self.dtype.name();
-                let how = if severity == Severity::Error {
-                    format!("beyond reasonable doubt (certain from {CERTAIN_BITS} bits)")
-                } else {
-                    format!(
-                        "probably (likely from {LIKELY_BITS} bits, certain from {CERTAIN_BITS})"
-                    )
-                };
-                out.push(
-                    Finding::new(
-                        Rule::LikelyLittleEndian,
-                        self.start,
-                        self.elements * size,
-                        format!("the {t} payload is little-endian {how}: score {:.1} bits", score.bits),
-                    )
-                    .with_severity(severity)
-                    .with_byte_order(score)
-                    .expected(format!("big-endian {t} data"))
-                    .found(format!(
-                        "{} non-zero {} scored; against random bytes, read big-endian: {:.1} bits, read little-endian: {:.1} bits",
-                        score.elements,
-                        if score.elements == 1 { "element" } else { "elements" },
-                        score.big_bits,
-                        score.little_bits
-                    ))
-                    .hint(format!(
-                        "the writer probably wrote native little-endian values (e.g. numpy '<{}' or tofile() on x86); write big-endian ('>{}') or byte-swap",
-                        numpy_char(self.dtype),
-                        numpy_char(self.dtype)
-                    )),
-                );
-            }
+            out.extend(byteorder::contract(
+                self.dtype,
+                self.start,
+                self.elements * size,
+                score,
+                stated,
+            ));
         }
         if let Some(first) = self.first_non_finite {
             out.push(
@@ -323,7 +342,7 @@ impl<const N: usize> pulp::WithSimd for NonFinite<'_, N> {
     }
 }
 
-fn numpy_char(t: ElementType) -> &'static str {
+pub(crate) fn numpy_char(t: ElementType) -> &'static str {
     match t {
         ElementType::U8 => "u1",
         ElementType::I8 => "i1",
@@ -337,12 +356,17 @@ fn numpy_char(t: ElementType) -> &'static str {
 /// What an MNIST-style file name (`train-images-idx3-ubyte`,
 /// `t10k-labels.idx1-ubyte.gz`, ...) says about the header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct NameClaim {
     /// The rank after `idx`.
     pub rank: u32,
     /// The type word's element type (always set: only the six words of
     /// the convention make a claim; kept an `Option` for the API).
     pub dtype: Option<ElementType>,
+    /// The word before `idx<R>` is `images` (`train-images-idx3-ubyte`):
+    /// the name claims at least two dimensions, the items and each item's
+    /// pixels (spec 6.3), whatever `rank` says.
+    pub images: bool,
 }
 
 /// Parses the MNIST naming convention of spec 6.3 out of a file name (the
@@ -352,6 +376,7 @@ pub struct NameClaim {
 /// compared without regard to ASCII case (`.GZ`, `IDX3-UBYTE` too). `None`
 /// when the name does not follow the convention: then it claims nothing
 /// (`images.idx3.bin`, `train-idx3-images`, `x-idx3-ubytes` do not).
+#[doc(hidden)]
 pub fn name_claim(file_name: &str) -> Option<NameClaim> {
     let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
     let lower = base.to_ascii_lowercase();
@@ -370,9 +395,11 @@ pub fn name_claim(file_name: &str) -> Option<NameClaim> {
         return None;
     }
     let rank: u32 = rank.parse().ok()?;
+    let role = head[..head.len() - 1].rsplit(['-', '.', '_']).next();
     Some(NameClaim {
         rank,
         dtype: Some(dtype),
+        images: role == Some("images"),
     })
 }
 
@@ -421,6 +448,20 @@ pub(crate) fn file_name_findings(
             .found(format!("rank {rank}"))
             .hint("rename the file, or check that the writer wrote the intended shape"),
         );
+    } else if claim.images && rank < 2 {
+        out.push(
+            Finding::new(
+                Rule::FileNameMismatch,
+                3,
+                1,
+                format!(
+                    "the file name says images (at least rank 2: the items, then each item's pixels) but the header says rank {rank}"
+                ),
+            )
+            .expected("rank 2 or more (images, from the file name)")
+            .found(format!("rank {rank}"))
+            .hint("rename the file (a labels file is named -labels-), or check that the writer kept the items' dimensions"),
+        );
     }
     out
 }
@@ -436,21 +477,24 @@ mod tests {
             c("train-images-idx3-ubyte"),
             Some(NameClaim {
                 rank: 3,
-                dtype: Some(ElementType::U8)
+                dtype: Some(ElementType::U8),
+                images: true,
             })
         );
         assert_eq!(
             c("data/t10k-labels.idx1-ubyte.gz"),
             Some(NameClaim {
                 rank: 1,
-                dtype: Some(ElementType::U8)
+                dtype: Some(ElementType::U8),
+                images: false,
             })
         );
         assert_eq!(
             c("x-idx2-double"),
             Some(NameClaim {
                 rank: 2,
-                dtype: Some(ElementType::F64)
+                dtype: Some(ElementType::F64),
+                images: false,
             })
         );
         // a word outside the six claims nothing
@@ -461,7 +505,8 @@ mod tests {
             c("X-IDX2-DOUBLE.GZ"),
             Some(NameClaim {
                 rank: 2,
-                dtype: Some(ElementType::F64)
+                dtype: Some(ElementType::F64),
+                images: false,
             })
         );
         assert_eq!(c("widx3-ubyte"), None);
@@ -540,13 +585,13 @@ mod tests {
         for i in 0..500i32 {
             bytes.extend_from_slice(&(i * 3).to_le_bytes());
         }
-        let mut whole = PayloadLinter::new(ElementType::I32, 8);
+        let mut whole = PayloadLinter::new(ElementType::I32, 8, true);
         whole.feed(&bytes);
         for step in [1, 3, 7, 4096] {
-            let mut parts = PayloadLinter::new(ElementType::I32, 8);
+            let mut parts = PayloadLinter::new(ElementType::I32, 8, true);
             bytes.chunks(step).for_each(|c| parts.feed(c));
-            assert_eq!(parts.finish(), whole.finish(), "chunk {step}");
+            assert_eq!(parts.finish(None), whole.finish(None), "chunk {step}");
         }
-        assert_eq!(whole.finish()[0].rule, Rule::LikelyLittleEndian);
+        assert_eq!(whole.finish(None)[0].rule, Rule::LikelyLittleEndian);
     }
 }

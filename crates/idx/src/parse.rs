@@ -2,6 +2,7 @@
 
 use crate::array::{Array, Data};
 use crate::dtype::{Element, ElementType};
+use crate::edit::ByteOrder;
 use crate::finding::Finding;
 use crate::header::{self, Header};
 use crate::rules::Rule;
@@ -65,8 +66,11 @@ impl std::error::Error for Error {}
 ///
 /// Accepts exactly the inputs for which [`validate`](crate::validate())
 /// reports no error: the magic, the dimension list, a payload of exactly the
-/// declared length, and nothing after it. Warnings (rank 0, empty or huge
-/// dimensions) and lints do not make parsing fail.
+/// declared length, nothing after it, and a payload that the byte-order
+/// test does not call little-endian beyond reasonable doubt (IDX501, the
+/// one verdict of spec 6.1; [`parse_as`] states the byte order instead).
+/// Warnings (rank 0, empty or huge dimensions, a payload only probably
+/// little-endian) do not make parsing fail.
 ///
 /// # Errors
 /// The first violation found, with its rule code, offset, length, expected
@@ -76,8 +80,51 @@ impl std::error::Error for Error {}
 /// Never, on any input.
 ///
 /// # Allocation
-/// Only the dimension list (at most 255 `u32`s); the payload is borrowed.
+/// Only the dimension list (at most 255 `u32`s) and the byte-order test's
+/// fixed table; the payload is borrowed.
 pub fn parse(input: &[u8]) -> Result<View<'_>, Error> {
+    parse_as(input, None)
+}
+
+/// [`parse`] for a caller that states the payload's byte order (spec 6.1):
+/// `Some(Big)` vouches for the bytes (no byte-order test), `Some(Little)`
+/// is refused only when the payload reads big-endian beyond reasonable
+/// doubt, `None` is [`parse`]. The view's elements are the stored bytes
+/// either way: decode them in the stated order.
+///
+/// ```
+/// // i16 [3], written little-endian: 1, 2, 3 (too few values to be sure)
+/// let bytes = [0, 0, 0x0b, 1, 0, 0, 0, 3, 1, 0, 2, 0, 3, 0];
+/// let v = idx::parse_as(&bytes, Some(idx::ByteOrder::Little))?;
+/// assert_eq!(v.payload(), &[1, 0, 2, 0, 3, 0]);
+/// # Ok::<(), idx::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_as(input: &[u8], stated: Option<ByteOrder>) -> Result<View<'_>, Error> {
+    let view = parse_structure(input)?;
+    let h = view.header();
+    if h.dtype().size() > 1 && stated != Some(ByteOrder::Big) {
+        if let Some(score) = crate::lint::byteorder::score(h.dtype(), view.payload()) {
+            if let Some(f) = crate::lint::byteorder::contract(
+                h.dtype(),
+                h.header_len() as u64,
+                h.payload_len(),
+                score,
+                stated,
+            )
+            .filter(|f| f.severity() == crate::Severity::Error)
+            {
+                return Err(f.into());
+            }
+        }
+    }
+    Ok(view)
+}
+
+/// The structure alone: magic, dimensions, length.
+fn parse_structure(input: &[u8]) -> Result<View<'_>, Error> {
     let reserved = &input[..input.len().min(2)];
     if reserved.iter().any(|&b| b != 0) {
         return Err(sniff(input)

@@ -3,10 +3,10 @@
 use crate::array::{Array, Data};
 use crate::buffer;
 use crate::dtype::{Element, ElementType};
+use crate::edit::ByteOrder;
 use crate::finding::Finding;
 use crate::header::{self, Header, MAGIC_LEN};
 use crate::parse::Error;
-use crate::rules::Rule;
 use crate::sniff::sniff;
 use crate::validate;
 use crate::violations;
@@ -72,16 +72,51 @@ fn invalid(f: Finding) -> ReadError {
 /// nothing.
 pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
     let h = read_header(&mut r)?;
+    let a = read_payload_array(&mut r, &h, ByteOrder::Big)?;
+    verdict(&h, native_bytes(a.data()), ByteOrder::Big, None)?;
+    Ok(a)
+}
+
+/// The elements of `d` as bytes in native order (empty for one-byte types,
+/// which the byte-order test does not look at).
+pub(crate) fn native_bytes(d: &Data) -> &[u8] {
+    match d {
+        Data::U8(_) | Data::I8(_) => &[],
+        Data::I16(v) => bytemuck::cast_slice(v),
+        Data::I32(v) => bytemuck::cast_slice(v),
+        Data::F32(v) => bytemuck::cast_slice(v),
+        Data::F64(v) => bytemuck::cast_slice(v),
+    }
+}
+
+/// The payload of `h` from `r` (just after the header) into an owned
+/// native-endian array, from elements stored in `stored` order; then the
+/// end of the stream is checked.
+pub(crate) fn read_payload_array<R: Read>(
+    r: &mut R,
+    h: &Header,
+    stored: ByteOrder,
+) -> Result<Array, ReadError> {
     let pos = h.header_len() as u64;
     let dtype = h.dtype();
-    let data = match dtype {
-        ElementType::U8 => Data::U8(payload::<u8, R>(&mut r, &h, pos)?),
-        ElementType::I8 => Data::I8(payload::<i8, R>(&mut r, &h, pos)?),
-        ElementType::I16 => Data::I16(payload::<i16, R>(&mut r, &h, pos)?),
-        ElementType::I32 => Data::I32(payload::<i32, R>(&mut r, &h, pos)?),
-        ElementType::F32 => Data::F32(payload::<f32, R>(&mut r, &h, pos)?),
-        ElementType::F64 => Data::F64(payload::<f64, R>(&mut r, &h, pos)?),
+    let mut data = match dtype {
+        ElementType::U8 => Data::U8(payload::<u8, R>(r, h, pos)?),
+        ElementType::I8 => Data::I8(payload::<i8, R>(r, h, pos)?),
+        ElementType::I16 => Data::I16(payload::<i16, R>(r, h, pos)?),
+        ElementType::I32 => Data::I32(payload::<i32, R>(r, h, pos)?),
+        ElementType::F32 => Data::F32(payload::<f32, R>(r, h, pos)?),
+        ElementType::F64 => Data::F64(payload::<f64, R>(r, h, pos)?),
     };
+    if stored == ByteOrder::Little {
+        // decoded as big-endian: every element's bytes reversed
+        match &mut data {
+            Data::U8(_) | Data::I8(_) => {}
+            Data::I16(v) => reverse_elements(bytemuck::cast_slice_mut(v), 2),
+            Data::I32(v) => reverse_elements(bytemuck::cast_slice_mut(v), 4),
+            Data::F32(v) => reverse_elements(bytemuck::cast_slice_mut(v), 4),
+            Data::F64(v) => reverse_elements(bytemuck::cast_slice_mut(v), 8),
+        }
+    }
     let shape = h.dims().iter().map(|&d| d as usize).collect();
     // invariant: exactly product(dims) elements were decoded
     Array::new(shape, data).map_err(|_| invalid(violations::size_overflow(dtype, h.dims())))
@@ -103,9 +138,21 @@ pub fn read_header<R: Read>(r: &mut R) -> Result<Header, ReadError> {
     let got = &head[..n];
     if got.iter().take(2).any(|&b| b != 0) {
         // Enough of the stream to recognise what it is instead.
+        // (what a failing source gave before it failed is judged too: the
+        // bytes say what the input is, the failure comes later in it)
         let mut prefix = got.to_vec();
         let mut more = [0u8; 512];
-        let k = crate::buffer::fill(r, &mut more[..crate::SNIFF_LEN - n.min(crate::SNIFF_LEN)])?;
+        let want = crate::SNIFF_LEN - n.min(crate::SNIFF_LEN);
+        let mut k = 0;
+        while k < want {
+            match r.read(&mut more[k..want]) {
+                Ok(0) => break,
+                Ok(m) => k += m,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if k == 0 && got.is_empty() => return Err(e.into()),
+                Err(_) => break,
+            }
+        }
         prefix.extend_from_slice(&more[..k]);
         return Err(invalid(
             sniff(&prefix).unwrap_or_else(|| violations::reserved_bytes(&got[..n.min(2)])),
@@ -165,8 +212,19 @@ pub fn read_array_into<R: Read>(
     header: &Header,
     out: &mut [u8],
 ) -> Result<(), ReadError> {
+    read_payload_into(r, header, out, ByteOrder::Big)?;
+    verdict(header, out, ByteOrder::Big, None)
+}
+
+/// [`read_array_into`] of elements stored in `stored` order.
+pub(crate) fn read_payload_into<R: Read>(
+    r: &mut R,
+    header: &Header,
+    out: &mut [u8],
+    stored: ByteOrder,
+) -> Result<(), ReadError> {
     fits(header, out)?;
-    decode_stream(r, out, header.dtype().size()).map_err(|e| e.at(header, 0))?;
+    decode_stream(r, out, header.dtype().size(), stored).map_err(|e| e.at(header, 0))?;
     check_end(r, header, header.header_len() as u64, &mut Vec::new())
 }
 
@@ -196,11 +254,16 @@ impl Short {
 /// [`CHUNK_LEN`](crate::CHUNK_LEN) chunk at a time, and byte-swaps each
 /// chunk's elements of `size` bytes in place while it is still in the
 /// cache: one copy, the kernel's.
-fn decode_stream<R: Read>(r: &mut R, out: &mut [u8], size: usize) -> Result<(), Short> {
+fn decode_stream<R: Read>(
+    r: &mut R,
+    out: &mut [u8],
+    size: usize,
+    stored: ByteOrder,
+) -> Result<(), Short> {
     let mut seen = 0usize;
     for part in out.chunks_mut(crate::CHUNK_LEN) {
         let k = crate::buffer::fill(r, part).map_err(Short::Io)?;
-        swap_in_place(&mut part[..k], size);
+        to_native_in_place(&mut part[..k], size, stored);
         seen += k;
         if k < part.len() {
             return Err(Short::End(seen));
@@ -222,17 +285,31 @@ fn decode_stream<R: Read>(r: &mut R, out: &mut [u8], size: usize) -> Result<(), 
 /// assert_eq!(f32::from_ne_bytes(bytes), 1.0);
 /// ```
 pub fn payload_to_native(bytes: &mut [u8], t: crate::ElementType) {
-    swap_in_place(bytes, t.size());
+    to_native_in_place(bytes, t.size(), ByteOrder::Big);
 }
 
-/// Big-endian elements of `size` bytes to native order in place.
-fn swap_in_place(bytes: &mut [u8], size: usize) {
+/// True when elements stored in `stored` order must be byte-swapped to be
+/// native.
+fn needs_swap(stored: ByteOrder) -> bool {
+    (stored == ByteOrder::Big) == cfg!(target_endian = "little")
+}
+
+/// Elements of `size` bytes stored in `stored` order to native order in
+/// place.
+pub(crate) fn to_native_in_place(bytes: &mut [u8], size: usize, stored: ByteOrder) {
+    if size > 1 && needs_swap(stored) {
+        reverse_elements(bytes, size);
+    }
+}
+
+/// Reverses the bytes of every whole element of `size` bytes in place.
+fn reverse_elements(bytes: &mut [u8], size: usize) {
     if size > 1 {
         pulp::Arch::new().dispatch(SwapInPlace { bytes, size });
     }
 }
 
-/// The operation [`swap_in_place`] dispatches.
+/// The operation [`reverse_elements`] dispatches.
 struct SwapInPlace<'a> {
     bytes: &'a mut [u8],
     size: usize,
@@ -250,7 +327,7 @@ impl pulp::WithSimd for SwapInPlace<'_> {
                 // arrays of bytes have alignment 1: the cast always succeeds
                 let elems: &mut [[u8; $n]] = bytemuck::cast_slice_mut(&mut bytes[..whole]);
                 for e in elems {
-                    *e = <$t>::from_be_bytes(*e).to_ne_bytes();
+                    *e = <$t>::from_ne_bytes(*e).swap_bytes().to_ne_bytes();
                 }
             }};
         }
@@ -291,6 +368,20 @@ pub trait ReadAt: Sync {
     /// The source's own errors.
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
 
+    /// The source's length in bytes.
+    ///
+    /// # Errors
+    /// The source's own errors.
+    fn len(&self) -> io::Result<u64>;
+
+    /// True when the source holds no byte.
+    ///
+    /// # Errors
+    /// The source's own errors.
+    fn is_empty(&self) -> io::Result<bool> {
+        Ok(self.len()? == 0)
+    }
+
     /// The whole source when it is bytes in memory, which
     /// [`read_array_at`] then decodes from directly, without a copy
     /// through its buffer; `None` (the default) for any other source. When
@@ -308,6 +399,10 @@ impl ReadAt for [u8] {
         Ok(k)
     }
 
+    fn len(&self) -> io::Result<u64> {
+        Ok(<[u8]>::len(self) as u64)
+    }
+
     fn as_bytes(&self) -> Option<&[u8]> {
         Some(self)
     }
@@ -318,6 +413,10 @@ impl ReadAt for std::fs::File {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         std::os::unix::fs::FileExt::read_at(self, buf, offset)
     }
+
+    fn len(&self) -> io::Result<u64> {
+        Ok(self.metadata()?.len())
+    }
 }
 
 /// On Windows `seek_read` also moves the file's position, and a
@@ -327,11 +426,19 @@ impl ReadAt for std::fs::File {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         std::os::windows::fs::FileExt::seek_read(self, buf, offset)
     }
+
+    fn len(&self) -> io::Result<u64> {
+        Ok(self.metadata()?.len())
+    }
 }
 
 impl<S: ReadAt + ?Sized> ReadAt for &S {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         (**self).read_at(buf, offset)
+    }
+
+    fn len(&self) -> io::Result<u64> {
+        (**self).len()
     }
 
     fn as_bytes(&self) -> Option<&[u8]> {
@@ -393,7 +500,16 @@ pub fn read_array_at<S: ReadAt + ?Sized>(
     out: &mut [u8],
     threads: std::num::NonZeroUsize,
 ) -> Result<(), ReadError> {
-    read_parts_at(src, header, out, threads, MIN_BYTES_PER_THREAD, HUGE_PAGE)
+    read_parts_at(
+        src,
+        header,
+        out,
+        threads,
+        MIN_BYTES_PER_THREAD,
+        HUGE_PAGE,
+        ByteOrder::Big,
+    )?;
+    verdict(header, out, ByteOrder::Big, None)
 }
 
 /// The most parts [`read_array_at`] splits a payload into: parts of
@@ -402,7 +518,7 @@ const MAX_PARTS: usize = 256;
 
 /// The size of a transparent huge page on x86-64 and arm64 (4 KiB base
 /// pages): [`read_array_at`]'s parts start on multiples of it.
-const HUGE_PAGE: usize = 2 << 20;
+pub(crate) const HUGE_PAGE: usize = 2 << 20;
 
 /// [`read_array_at`] with the smallest part and the alignment of part
 /// starts as parameters (the fuzz harness splits small payloads).
@@ -413,6 +529,7 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     threads: std::num::NonZeroUsize,
     min_part: usize,
     align: usize,
+    stored: ByteOrder,
 ) -> Result<(), ReadError> {
     let declared = fits(header, out)?;
     let size = header.dtype().size();
@@ -425,7 +542,7 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
                 src,
                 pos: start + from as u64,
             };
-            return decode_stream(&mut r, part, size);
+            return decode_stream(&mut r, part, size, stored);
         };
         // in memory: decoded from where it lies
         let at = usize::try_from(start).map_or(bytes.len(), |s| s.saturating_add(from));
@@ -435,7 +552,7 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
             .chunks_mut(crate::CHUNK_LEN)
             .zip(have[..k].chunks(crate::CHUNK_LEN))
         {
-            be_to_native(from, to, size);
+            to_native(from, to, size, stored);
         }
         if k < part.len() {
             Err(Short::End(k))
@@ -550,16 +667,21 @@ fn part_starts(addr: usize, len: usize, parts: usize, size: usize, align: usize)
     starts
 }
 
-/// Big-endian elements of `size` bytes in `src` to native order in `dst`
+/// Elements of `size` bytes in `src`, stored in `stored` order, to native
+/// order in `dst`
 /// (as long); a partial element at the end is copied as it is. Compiled
 /// for the best instruction set the CPU has, chosen at run time
 /// (`pulp::Arch::dispatch`: AVX2 on x86-64 where present, where the swap
 /// is one shuffle per 32 bytes), so the build needs no `target-cpu`.
-fn be_to_native(src: &[u8], dst: &mut [u8], size: usize) {
-    pulp::Arch::new().dispatch(Swap { src, dst, size });
+fn to_native(src: &[u8], dst: &mut [u8], size: usize, stored: ByteOrder) {
+    if needs_swap(stored) {
+        pulp::Arch::new().dispatch(Swap { src, dst, size });
+    } else {
+        dst[..src.len()].copy_from_slice(src);
+    }
 }
 
-/// The operation [`be_to_native`] dispatches.
+/// The operation [`to_native`] dispatches when a swap is needed.
 struct Swap<'a> {
     src: &'a [u8],
     dst: &'a mut [u8],
@@ -579,7 +701,7 @@ impl pulp::WithSimd for Swap<'_> {
                 let from: &[[u8; $n]] = bytemuck::cast_slice(&src[..whole]);
                 let to: &mut [[u8; $n]] = bytemuck::cast_slice_mut(&mut dst[..whole]);
                 for (t, f) in to.iter_mut().zip(from) {
-                    *t = <$t>::from_be_bytes(*f).to_ne_bytes();
+                    *t = <$t>::from_ne_bytes(*f).swap_bytes().to_ne_bytes();
                 }
             }};
         }
@@ -590,48 +712,6 @@ impl pulp::WithSimd for Swap<'_> {
             _ => dst[..whole].copy_from_slice(&src[..whole]),
         }
         dst[whole..src.len()].copy_from_slice(&src[whole..]);
-    }
-}
-
-/// [`read_array`] of an input that may be gzip-compressed, as validation
-/// reads it: with [`Options::decompress`](crate::Options::decompress) on,
-/// data that starts with the gzip magic ([`is_gzip`](crate::is_gzip)) is
-/// decompressed by [`gzip_decoder`](crate::gzip_decoder), at most
-/// [`Options::max_decompressed`](crate::Options::max_decompressed) bytes:
-/// a stream that holds more fails with the IDX702 finding validation
-/// reports, after at most that many bytes were decoded and kept (a
-/// decompression bomb costs the limit, not its expansion). Only
-/// `decompress` and `max_decompressed` of `opts` are used.
-///
-/// # Errors
-/// As [`read_array`]; a damaged gzip stream is an `InvalidData`
-/// [`ReadError::Io`] (validate the input to locate it as IDX701).
-pub fn read_input<R: Read>(r: R, opts: &crate::Options) -> Result<Array, ReadError> {
-    let limit = if opts.decompress {
-        opts.max_decompressed
-    } else {
-        None
-    };
-    if !opts.decompress {
-        return read_array(r);
-    }
-    let mut stream = crate::input::open_cut(r, limit)?;
-    let got = read_array(&mut stream);
-    match (limit, stream.hit_limit()) {
-        (Some(limit), true) => match got {
-            // spec 7.19: the limit hides the truncations it causes, never a
-            // finding located before it (trailing bytes already seen)
-            Err(ReadError::Invalid(e))
-                if !matches!(
-                    e.rule(),
-                    Rule::TruncatedMagic | Rule::TruncatedDimensions | Rule::TruncatedPayload
-                ) && e.offset() < limit =>
-            {
-                Err(ReadError::Invalid(e))
-            }
-            _ => Err(invalid(violations::decompression_limit(limit))),
-        },
-        _ => got,
     }
 }
 
@@ -722,6 +802,30 @@ fn check_end<R: Read>(
     Ok(())
 }
 
+/// The byte-order verdict on a payload decoded into native order (`native`,
+/// from `stored` order), for the byte order the caller `stated`: the IDX501
+/// finding validation reports, when it refuses.
+pub(crate) fn verdict(
+    h: &Header,
+    native: &[u8],
+    stored: ByteOrder,
+    stated: Option<ByteOrder>,
+) -> Result<(), ReadError> {
+    if h.dtype().size() == 1 || stated == Some(ByteOrder::Big) {
+        return Ok(());
+    }
+    let mut l = crate::lint::PayloadLinter::for_native(h.dtype(), h.header_len() as u64, stored);
+    l.feed(native);
+    match l
+        .finish(stated)
+        .into_iter()
+        .find(|f| f.severity() == crate::Severity::Error)
+    {
+        Some(f) => Err(ReadError::Invalid(f.into())),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{part_starts, read_array_at, REFUSED_SPAWNS};
@@ -734,6 +838,10 @@ mod tests {
     struct Recorded<'a>(&'a [u8], Mutex<HashSet<std::thread::ThreadId>>);
 
     impl ReadAt for Recorded<'_> {
+        fn len(&self) -> std::io::Result<u64> {
+            Ok(self.0.len() as u64)
+        }
+
         fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
             self.1
                 .lock()
@@ -798,6 +906,10 @@ mod tests {
     }
 
     impl ReadAt for HeldBack<'_> {
+        fn len(&self) -> std::io::Result<u64> {
+            Ok(self.bytes.len() as u64)
+        }
+
         fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
             let me = std::thread::current().id();
             let first = {

@@ -178,6 +178,22 @@ impl Rule {
         )
     }
 
+    /// The severities a finding of this rule can have, as the rule list
+    /// shows them: the default [`Rule::severity`], or `warning/error` for
+    /// the byte-order test (IDX501), a warning when the payload is probably
+    /// little-endian and an error when it is certainly (spec 6.1).
+    ///
+    /// ```
+    /// assert_eq!(idx::Rule::LikelyLittleEndian.severities(), "warning/error");
+    /// assert_eq!(idx::Rule::TrailingBytes.severities(), "error");
+    /// ```
+    pub const fn severities(self) -> &'static str {
+        match self {
+            Rule::LikelyLittleEndian => "warning/error",
+            _ => self.severity().as_str(),
+        }
+    }
+
     /// Looks a rule up by code (`IDX102`, case-insensitive) or name (`unknown-type`).
     pub fn find(code_or_name: &str) -> Option<Rule> {
         Rule::ALL

@@ -8,8 +8,8 @@ pub const LIKELY_BITS: f64 = 20.0;
 /// Score (bits) from which IDX501 is an error: the payload is little-endian
 /// beyond reasonable doubt.
 pub const CERTAIN_BITS: f64 = 48.0;
-/// Below this many scored elements the test says nothing: a few random
-/// elements reach [`LIKELY_BITS`] too often.
+/// Below this many scored elements (distinct non-zero values) the test says
+/// nothing: a few random elements reach [`LIKELY_BITS`] too often.
 pub const MIN_ELEMENTS: u64 = 8;
 /// When the little-endian reading explains the payload no better than
 /// random bytes, the score counts only if its self-normalised statistic
@@ -32,7 +32,9 @@ pub struct ByteOrderScore {
     pub big_bits: f64,
     /// Evidence (bits) for the little-endian reading against noise.
     pub little_bits: f64,
-    /// Number of (non-zero) elements scored.
+    /// Number of elements scored: distinct non-zero values (a value that
+    /// repeats is scored once), at most
+    /// [`MAX_DISTINCT`](crate::lint::byteorder::MAX_DISTINCT).
     pub elements: u64,
 }
 
@@ -40,6 +42,20 @@ pub struct ByteOrderScore {
 impl Eq for ByteOrderScore {}
 
 impl ByteOrderScore {
+    /// The score of the same payload with every element byte-swapped: the
+    /// two readings trade places (the test is symmetric: it scores the
+    /// same elements, and each reading of one is the other reading of its
+    /// swap).
+    pub fn mirrored(&self) -> ByteOrderScore {
+        ByteOrderScore {
+            bits: -self.bits,
+            z: -self.z,
+            big_bits: self.little_bits,
+            little_bits: self.big_bits,
+            elements: self.elements,
+        }
+    }
+
     /// What the score says, by [`LIKELY_BITS`] and [`CERTAIN_BITS`].
     pub fn verdict(&self) -> Verdict {
         if self.elements < MIN_ELEMENTS || (self.little_bits < 0.0 && self.z < MIN_Z) {

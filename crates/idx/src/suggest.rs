@@ -5,13 +5,14 @@ use crate::dtype::ElementType;
 use crate::edit::{Applicability, Edit, Fix};
 use crate::finding::Report;
 use crate::header::{payload_len, MAGIC_LEN};
+use crate::lint::width::Width;
 use crate::rules::{Rule, Severity};
 use crate::text::{bytes, dims_str};
 
 /// Attaches its fix to every fixable finding of a finished report;
 /// `second_file` says whether the trailing bytes start with an IDX magic
 /// (the validator saw them even when it skipped the rest of the file).
-pub(crate) fn attach(report: &mut Report, second_file: bool) {
+pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Width>) {
     if report
         .findings
         .iter()
@@ -52,11 +53,25 @@ pub(crate) fn attach(report: &mut Report, second_file: bool) {
                 .get(3)
                 .and_then(|&r| both_readings(&head, usize::from(r)))
             {
-                report.findings[i].hint = Some(format!(
+                let mut hint = format!(
                     "the dimensions look byte-swapped: read little-endian they are {}, which accounts for the stream's {} exactly; the writer stored the header's integers little-endian",
                     dims_str(&le),
                     bytes(len)
-                ));
+                );
+                // and the elements? the byte-order test on the payload's
+                // first bytes says (spec 5.5)
+                if let (Some(t), Some(&rank)) = (
+                    head.get(2).and_then(|&c| ElementType::from_code(c)),
+                    head.get(3),
+                ) {
+                    if let Some(says) =
+                        payload_order(t, head.get(4 + 4 * usize::from(rank)..).unwrap_or(&[]))
+                    {
+                        hint.push_str("; ");
+                        hint.push_str(&says);
+                    }
+                }
+                report.findings[i].hint = Some(hint);
             }
         }
     }
@@ -67,6 +82,22 @@ pub(crate) fn attach(report: &mut Report, second_file: bool) {
     // saturating: a payload near 2^64 bytes has no room for a header, and
     // `end` is used only when trailing bytes prove it fits
     let end = hlen.saturating_add(h.payload_len());
+    let mut width_found = false;
+    // An element width the hint diagnoses: the type code the hint names,
+    // with the dimensions as they are (they then account for the stream
+    // exactly); truncating is not the likely cause then, so it is not
+    // offered (spec 10.3).
+    if let (false, Some(w)) = (length_fixed, width) {
+        if let Some(i) = report
+            .findings
+            .iter()
+            .position(|f| matches!(f.rule, Rule::TruncatedPayload | Rule::TrailingBytes))
+        {
+            report.findings[i].fix = width_fix(&h, len, w);
+        }
+        length_fixed = true;
+        width_found = true;
+    }
     if !length_fixed {
         if let Some(i) = index_of(report, Rule::TruncatedPayload) {
             report.findings[i].fix = truncated_payload_fix(&h, len);
@@ -90,7 +121,9 @@ pub(crate) fn attach(report: &mut Report, second_file: bool) {
             ));
         }
     }
-    if let Some(i) = index_of(report, Rule::LikelyLittleEndian) {
+    // (under a wrong element type the lint read the wrong elements: the
+    // width's fix says how the payload is stored)
+    if let Some(i) = index_of(report, Rule::LikelyLittleEndian).filter(|_| !width_found) {
         let f = &report.findings[i];
         let size = h.dtype().size() as u64;
         report.findings[i].fix = Some(Fix::new(
@@ -201,6 +234,39 @@ fn little_endian_dims_fix(head: &[u8], len: u64) -> Option<Fix> {
     ))
 }
 
+/// The fix of an element-width mismatch (spec 6.5): the type code of the
+/// width the payload plausibly holds (and the payload byte-swapped when it
+/// reads plausibly only little-endian), when that type with the same
+/// dimensions accounts for the stream's `len` bytes exactly.
+fn width_fix(h: &crate::Header, len: u64, w: &Width) -> Option<Fix> {
+    let t = w.dtype?;
+    if !accounts_for(t, h.dims(), len) {
+        return None;
+    }
+    let hlen = h.header_len() as u64;
+    let mut edits = vec![Edit::Replace {
+        offset: 2,
+        bytes: vec![t.code()],
+    }];
+    let mut d = format!(
+        "change the element type from {} to {t}: with the same dimensions, the declared payload is then the {} the stream holds",
+        h.dtype(),
+        bytes(len - hlen)
+    );
+    if w.little && t.size() > 1 {
+        d.push_str(&format!(
+            ", and byte-swap its {} {t} elements from little-endian to big-endian",
+            (len - hlen) / t.size() as u64
+        ));
+        edits.push(Edit::SwapBytes {
+            offset: hlen,
+            length: len - hlen,
+            element_size: t.size() as u8,
+        });
+    }
+    Some(Fix::new(Applicability::Unsafe, d, edits))
+}
+
 fn truncated_payload_fix(h: &crate::Header, len: u64) -> Option<Fix> {
     let first = *h.dims().first()?;
     let item = h.payload_len().checked_div(u64::from(first))?;
@@ -239,24 +305,32 @@ fn truncated_payload_fix(h: &crate::Header, len: u64) -> Option<Fix> {
 fn swapped_header_payload(head: &[u8]) -> Option<String> {
     let (&rank, &code) = (head.first()?, head.get(1)?);
     let t = ElementType::from_code(code)?;
+    let start = 4 + 4 * usize::from(rank);
+    payload_order(t, head.get(start..)?)
+}
+
+/// What the byte-order test says of the first payload bytes `sample` of
+/// type `t` under a header written little-endian: whether the elements are
+/// little-endian too; `None` for a one-byte type.
+fn payload_order(t: ElementType, sample: &[u8]) -> Option<String> {
     if t.size() == 1 {
         return None;
     }
-    let start = 4 + 4 * usize::from(rank);
-    let sample = head.get(start..)?;
     let score = crate::lint::byteorder::score(t, &sample[..sample.len() / t.size() * t.size()])?;
     Some(match score.verdict() {
         crate::lint::Verdict::None if score.bits <= -crate::lint::LIKELY_BITS => format!(
-            "its {t} payload reads big-endian (byte-order score {:.1} bits over its first {} non-zero elements): only the header was swapped",
-            score.bits, score.elements
+            "its {t} payload reads big-endian (byte-order score {} bits over its first {}): only the header was swapped",
+            crate::lint::byteorder::bits_str(score.bits),
+            idx_text::plural::count(score.elements, "distinct non-zero element")
         ),
         crate::lint::Verdict::None => format!(
-            "the byte order of its {t} payload cannot be told from its first bytes ({} non-zero elements scored)",
-            score.elements
+            "the byte order of its {t} payload cannot be told from its first bytes ({} scored)",
+            idx_text::plural::count(score.elements, "distinct non-zero element")
         ),
         _ => format!(
-            "its {t} payload is little-endian too (byte-order score {:.1} bits over its first {} non-zero elements): swap the elements as well",
-            score.bits, score.elements
+            "its {t} payload is little-endian too (byte-order score {} bits over its first {}): swap the elements as well",
+            crate::lint::byteorder::bits_str(score.bits),
+            idx_text::plural::count(score.elements, "distinct non-zero element")
         ),
     })
 }

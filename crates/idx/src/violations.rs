@@ -23,6 +23,25 @@ pub(crate) fn decompression_limit(limit: u64) -> Finding {
     .hint("raise the limit (idx-validate --max-decompressed) if the file is genuinely that large; a tiny file that expands this much is a decompression bomb")
 }
 
+/// IDX701: the gzip stream is damaged after `at` decompressed bytes
+/// (`why`: what the decoder found).
+pub(crate) fn gzip_damaged(at: u64, why: impl Into<String>) -> Finding {
+    Finding::new(
+        Rule::GzipDamaged,
+        at,
+        0,
+        format!(
+            "the gzip stream is damaged; decompression failed after {} of output",
+            count(at, "byte")
+        ),
+    )
+    .expected("a complete, intact gzip stream")
+    .found(why)
+    .hint(
+        "the download is probably incomplete or corrupted: fetch it again and compare its checksum",
+    )
+}
+
 pub(crate) fn reserved_bytes(reserved: &[u8]) -> Finding {
     let first = reserved.iter().position(|&b| b != 0).unwrap_or(0);
     let last = reserved.iter().rposition(|&b| b != 0).unwrap_or(0);

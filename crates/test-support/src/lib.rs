@@ -11,6 +11,8 @@
 //! child process, and a failure is the calling test's failure (never
 //! reached from a user's input).
 
+pub mod payloads;
+
 use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -115,6 +117,7 @@ impl From<Output> for Out {
 pub struct Cmd {
     command: Command,
     stdin: Option<Vec<u8>>,
+    stdin_file: Option<PathBuf>,
 }
 
 impl Cmd {
@@ -125,6 +128,7 @@ impl Cmd {
         Cmd {
             command,
             stdin: None,
+            stdin_file: None,
         }
     }
 
@@ -163,8 +167,19 @@ impl Cmd {
         self
     }
 
+    /// Redirects standard input from the file at `path` (the shell's
+    /// `< path`), so the command sees that file's device and inode.
+    pub fn stdin_file(mut self, path: impl AsRef<Path>) -> Cmd {
+        self.stdin_file = Some(path.as_ref().to_path_buf());
+        self
+    }
+
     /// Runs the command to its end.
     pub fn out(mut self) -> Out {
+        if let Some(p) = self.stdin_file {
+            let f = std::fs::File::open(p).unwrap(); // ok: test helper
+            return self.command.stdin(f).output().unwrap().into(); // ok: test helper
+        }
         let Some(data) = self.stdin else {
             return self.command.stdin(Stdio::null()).output().unwrap().into(); // ok: test helper
         };
@@ -183,4 +198,32 @@ impl Cmd {
         feeder.join().unwrap(); // ok: test helper
         o.into()
     }
+}
+
+/// Runs a quickcheck property with a fixed, printed seed: `IDX_TEST_SEED`
+/// when set (to re-run a failure, or to explore), otherwise one derived
+/// from `name`, so that every run of the test suite, in CI or not, checks
+/// the same inputs. The seed is printed first (shown with a failure), and
+/// `tests` cases are run (`QUICKCHECK_TESTS` overrides it, as quickcheck
+/// does).
+pub fn quickcheck<A: quickcheck::Testable>(name: &str, tests: u64, prop: A) {
+    let seed = std::env::var("IDX_TEST_SEED")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            // FNV-1a of the name: stable across platforms and releases
+            name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+            })
+        });
+    eprintln!("{name}: quickcheck seed {seed} (re-run with IDX_TEST_SEED={seed})");
+    let tests = std::env::var("QUICKCHECK_TESTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(tests);
+    quickcheck::QuickCheck::new()
+        .rng(quickcheck::Gen::from_size_and_seed(100, seed))
+        .tests(tests)
+        .max_tests(tests * 100)
+        .quickcheck(prop);
 }

@@ -68,6 +68,8 @@ pub struct ConvertArgs {
     /// Replace an existing output (never an input; a database only if it is an LMDB directory).
     #[arg(long)]
     force: bool,
+    #[command(flatten)]
+    read: super::ReadArgs,
 }
 
 /// A progress bar on stderr when stderr is a terminal; nothing otherwise.
@@ -119,10 +121,11 @@ pub fn run(a: ConvertArgs) -> ExitStatus {
         Overwrite::Refuse
     };
     let mut bar = Bar::new();
+    let read = a.read.options();
     let (ins, outs) = (a.inputs.as_slice(), a.output.as_slice());
     let result = match (a.to, a.from, ins, outs) {
         (Some(Format::CaffeLmdb), _, [images, labels], [db]) => {
-            idx_convert::to_caffe_lmdb(images, labels, db, ow, &mut bar).map(|s| {
+            idx_convert::to_caffe_lmdb(images, labels, db, ow, &read, &mut bar).map(|s| {
                 format!(
                     "wrote {}: {} records (keys {:08}..{:08}) from {} {:?} images and {} labels",
                     shown(db),
@@ -155,11 +158,13 @@ pub fn run(a: ConvertArgs) -> ExitStatus {
         (_, Some(FromFormat::CaffeLmdb), ..) => {
             return usage("--from caffe-lmdb takes DB and -o IMAGES LABELS")
         }
-        (Some(Format::Npy), _, [input], [out]) => idx_convert::to_npy(input, out, ow, &mut bar)
-            .map(|h| format!("wrote {} ({} {:?})", shown(out), h.dtype(), h.dims())),
+        (Some(Format::Npy), _, [input], [out]) => {
+            idx_convert::to_npy(input, out, ow, &read, &mut bar)
+                .map(|h| format!("wrote {} ({} {:?})", shown(out), h.dtype(), h.dims()))
+        }
         (Some(Format::Npy), ..) => return usage("--to npy takes one FILE and -o FILE.npy"),
         (Some(Format::Npz), _, [images, labels], [out]) => {
-            idx_convert::to_npz(images, labels, out, ow, &mut bar).map(|(i, l)| {
+            idx_convert::to_npz(images, labels, out, ow, &read, &mut bar).map(|(i, l)| {
                 format!(
                     "wrote {}: images.npy ({} {:?}), labels.npy ({} {:?})",
                     shown(out),
@@ -197,9 +202,7 @@ pub fn run(a: ConvertArgs) -> ExitStatus {
             eprintln!("error: {e}");
             match &e {
                 Error::Invalid { path, findings } => {
-                    for f in findings {
-                        eprintln!("  {f}");
-                    }
+                    eprint!("{}", idx_cli::input::render_findings("", findings.iter()));
                     eprintln!(
                         "  = help: `idx-validate {}` shows each finding in context",
                         shown(path)

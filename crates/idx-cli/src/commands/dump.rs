@@ -6,8 +6,8 @@ use idx_io::ExitStatus;
 use std::io::Write;
 use std::path::Path;
 
-pub(super) fn dump(path: &Path, error_document: bool) -> ExitStatus {
-    let mut input = match Input::open(path) {
+pub(super) fn dump(path: &Path, error_document: bool, opts: idx::ReadOptions) -> ExitStatus {
+    let mut input = match Input::open(path, opts) {
         Ok(i) => i,
         Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
     };
@@ -15,12 +15,10 @@ pub(super) fn dump(path: &Path, error_document: bool) -> ExitStatus {
         Ok(r) => r,
         Err(e) => return fail(format!("{}: {e}", input.name), 2),
     };
-    let header = report.header.clone().filter(|_| report.is_well_formed());
+    let header = report.header.clone().filter(|_| report.is_valid());
     let Some(h) = header else {
         if error_document {
-            let e = report
-                .errors()
-                .find(|f| f.rule != idx::Rule::LikelyLittleEndian);
+            let e = report.errors().next();
             let _ = writeln!(
                 std::io::stdout().lock(),
                 "{}",

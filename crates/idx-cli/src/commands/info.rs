@@ -7,8 +7,8 @@ use idx_io::ExitStatus;
 use std::io::{Read, Write};
 use std::path::Path;
 
-pub(super) fn info(path: &Path) -> ExitStatus {
-    let mut input = match Input::open(path) {
+pub(super) fn info(path: &Path, opts: idx::ReadOptions) -> ExitStatus {
+    let mut input = match Input::open(path, opts) {
         Ok(i) => i,
         Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
     };
@@ -65,7 +65,7 @@ pub(super) fn info(path: &Path) -> ExitStatus {
         }
     }
     let mut out = std::io::stdout().lock();
-    let Some(h) = report.header.clone().filter(|_| report.is_well_formed()) else {
+    let Some(h) = report.header.clone().filter(|_| report.is_valid()) else {
         // The fields that could be read (none when it is not IDX at all),
         // then the findings on stderr.
         if report.looks_like_idx() {

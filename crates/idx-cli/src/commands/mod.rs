@@ -42,13 +42,44 @@ struct Cli {
 const AFTER_HELP: &str = "\
 Every FILE may be gzipped (recognised by its magic) or - for standard input.
 An input that is not valid IDX is reported on standard error with the
-library's findings (rule code, offset, expected, found, hint), as
-idx-validate reports them.
+library's error findings (rule code, offset, expected, found, hint), as
+idx-validate reports them; so is a payload that is little-endian beyond
+reasonable doubt (IDX501), unless --assume-byte-order says how to read it.
 
 EXIT STATUS:
     0   success
     1   the input is not valid IDX (or bad content JSON for write)
     2   a usage error, or a file that could not be read or written";
+
+/// How every IDX input of a command is read.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub(crate) struct ReadArgs {
+    /// The byte order of the payload's elements, when you know it: little
+    /// reads a payload written in native x86 order (numpy tofile, '<f4');
+    /// big reads the bytes as IDX says, untested. Without it, a payload
+    /// that is little-endian beyond reasonable doubt (IDX501) is refused.
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub assume_byte_order: Option<Order>,
+}
+
+/// A byte order on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Order {
+    /// Least significant byte first.
+    Little,
+    /// Most significant byte first, as IDX requires.
+    Big,
+}
+
+impl ReadArgs {
+    /// The library's reading options for these arguments.
+    pub(crate) fn options(self) -> idx::ReadOptions {
+        idx::ReadOptions::default().with_byte_order(self.assume_byte_order.map(|o| match o {
+            Order::Little => idx::ByteOrder::Little,
+            Order::Big => idx::ByteOrder::Big,
+        }))
+    }
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(super) enum Color {
@@ -72,7 +103,7 @@ enum Cmd {
         /// Items per row of the grid (default: as many as fit the terminal's width in the terminal, a near-square grid in a PNG).
         #[arg(long)]
         cols: Option<usize>,
-        /// Write a PNG (contact sheet, image, or a histogram for rank 1) here instead of drawing in the terminal.
+        /// Write a PNG (contact sheet, image, or a histogram for rank 1) here instead of drawing in the terminal; - writes it to standard output.
         #[arg(long, value_name = "OUT.png")]
         png: Option<PathBuf>,
         /// Replace an existing OUT.png (never one of the inputs).
@@ -84,11 +115,15 @@ enum Cmd {
         /// 24-bit grey half blocks (auto: on a terminal without NO_COLOR), else an ASCII ramp.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
+        #[command(flatten)]
+        read: ReadArgs,
     },
     /// The header field by field, with offsets, and payload statistics.
     Info {
         /// The IDX file, gzip or not, or - for standard input.
         file: PathBuf,
+        #[command(flatten)]
+        read: ReadArgs,
     },
     /// Print the content as JSON: {"dtype", "shape", "data"}, floats as bit patterns.
     Dump {
@@ -97,9 +132,15 @@ enum Cmd {
         /// For the conformance runner's reader protocol: an invalid input prints an error document ({"error": ...}) on stdout instead of the findings on stderr.
         #[arg(long)]
         error_document: bool,
+        #[command(flatten)]
+        read: ReadArgs,
     },
-    /// Read content JSON on stdin and write the IDX bytes to stdout.
-    Write,
+    /// Read content JSON on stdin and write the IDX bytes to stdout (nothing on stdout when the JSON is bad: the error goes to stderr).
+    Write {
+        /// For the conformance runner's writer protocol: bad content also prints an error document ({"error": ...}) on stdout.
+        #[arg(long)]
+        error_document: bool,
+    },
     /// Convert to and from Caffe LMDB (Datum records) and NumPy (.npy, .npz).
     Convert(convert::ConvertArgs),
 }
@@ -143,8 +184,10 @@ where
             force,
             scale,
             color,
+            read,
         } => show::show(
             &file,
+            read.options(),
             &show::Picture {
                 n: items,
                 start,
@@ -159,12 +202,13 @@ where
                 color,
             },
         ),
-        Cmd::Info { file } => info::info(&file),
+        Cmd::Info { file, read } => info::info(&file, read.options()),
         Cmd::Dump {
             file,
             error_document,
-        } => dump::dump(&file, error_document),
-        Cmd::Write => write::write(),
+            read,
+        } => dump::dump(&file, error_document, read.options()),
+        Cmd::Write { error_document } => write::write(error_document),
         Cmd::Convert(args) => convert::run(args),
     }
 }

@@ -109,15 +109,15 @@ fn drawable(name: &str, h: &idx::Header, p: &Picture<'_>) -> Result<(usize, usiz
     Ok((first, count))
 }
 
-pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
-    let mut input = match Input::open(path) {
+pub(super) fn show(path: &Path, opts: idx::ReadOptions, p: &Picture<'_>) -> ExitStatus {
+    let mut input = match Input::open(path, opts) {
         Ok(i) => i,
         Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
     };
     // A PNG destination is checked before any work: never an input, never
     // an existing file without --force.
     let ids: Vec<idx_io::Identity> = input.identity().into_iter().collect();
-    if let Some(png) = p.png {
+    if let Some(png) = p.png.filter(|png| !idx_io::is_dash(png)) {
         if let Err(e) = idx_io::output::check(png, p.png_policy, &ids) {
             return fail(e, 2);
         }
@@ -125,10 +125,7 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
     // The header first, so that what cannot be drawn is refused before the
     // payload is read; an input that is not valid IDX is reported below
     // with every finding.
-    let early = input
-        .stream()
-        .ok()
-        .and_then(|mut s| idx::read_header(&mut s).ok());
+    let early = input.header();
     if let Some(h) = &early {
         if let Err(code) = drawable(&input.name, h, p) {
             return code;
@@ -138,7 +135,7 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
         Ok(r) => r,
         Err(e) => return fail(format!("{}: {e}", input.name), 2),
     };
-    if !report.is_well_formed() {
+    if !report.is_valid() {
         eprint!("{}", input::render_errors(&input.name, &report));
         eprintln!("(run idx-validate for every finding, warnings included)");
         return ExitStatus::from(1);
@@ -153,15 +150,15 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
     let dims = h.dims().to_vec();
     let mut out = std::io::stdout().lock();
     if dims.len() == 1 {
-        let (rows, other) = match histogram_of(&mut input, &h) {
+        let hist = match histogram_of(&mut input, &h) {
             Ok(x) => x,
             Err(e) => return fail(format!("{}: {e}", input.name), 2),
         };
         let Some(png_out) = p.png else {
-            let _ = out.write_all(picture::histogram_text(&rows, other, 50).as_bytes());
+            let _ = out.write_all(picture::histogram_text(&hist, 50).as_bytes());
             return ExitStatus::SUCCESS;
         };
-        let Some(img) = picture::histogram_picture(&rows) else {
+        let Some(img) = picture::histogram_picture(&hist) else {
             return fail(
                 format!(
                     "{}: no finite value to draw a histogram of; nothing written",
@@ -179,7 +176,7 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
             &img,
             &format!(
                 "a histogram of {}",
-                idx_text::plural::count(rows.len() as u64, "bin")
+                idx_text::plural::count(hist.rows.len() as u64, "row")
             ),
         );
     }
@@ -263,13 +260,11 @@ pub(super) fn show(path: &Path, p: &Picture<'_>) -> ExitStatus {
 /// The histogram of a rank-1 payload, streamed through a fixed buffer (a
 /// second pass when the values are binned): memory does not grow with the
 /// file.
-fn histogram_of(
-    input: &mut Input,
-    h: &idx::Header,
-) -> std::io::Result<(Vec<(String, usize)>, usize)> {
+fn histogram_of(input: &mut Input, h: &idx::Header) -> std::io::Result<picture::HistogramRows> {
     let mut hist = picture::Histogram::new(h.dtype());
     let size = h.dtype().size();
-    let mut buf = vec![0u8; (256 << 10) / size * size];
+    let step = (256 << 10) / size * size;
+    let mut buf = Vec::with_capacity(step);
     for pass in 0..2 {
         if pass == 1 && !hist.needs_bins() {
             break;
@@ -281,8 +276,9 @@ fn histogram_of(
         )?;
         let mut left = h.payload_len();
         while left > 0 {
-            let want = usize::try_from(left).unwrap_or(usize::MAX).min(buf.len());
-            let n = input::fill(&mut s, &mut buf[..want])?;
+            let want = usize::try_from(left).unwrap_or(usize::MAX).min(step);
+            buf.clear();
+            let n = (&mut s).take(want as u64).read_to_end(&mut buf)?;
             if n == 0 {
                 break;
             }
@@ -309,15 +305,19 @@ fn write_png(
         Ok(b) => b,
         Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
     };
+    let size = format!("{} x {} pixels: {what}", img.width, img.height);
+    // `--png -` is standard output, as `-` is wherever a stream goes; what
+    // was drawn is then said on standard error
+    if idx_io::is_dash(path) {
+        if let Err(e) = out.write_all(&bytes).and_then(|()| out.flush()) {
+            return fail(format!("cannot write standard output: {e}"), 2);
+        }
+        eprintln!("wrote the PNG to standard output ({size})");
+        return ExitStatus::SUCCESS;
+    }
     match idx_io::output::write(path, policy, inputs, &bytes) {
         Ok(()) => {
-            let _ = writeln!(
-                out,
-                "wrote {} ({} x {} pixels: {what})",
-                shown(path),
-                img.width,
-                img.height,
-            );
+            let _ = writeln!(out, "wrote {} ({size})", shown(path));
             ExitStatus::SUCCESS
         }
         Err(e) => fail(e, 2),

@@ -315,3 +315,100 @@ fn no_output_replaces_an_input_by_path_symlink_or_hard_link() {
     assert_eq!(code, 2, "{err}");
     assert_eq!(std::fs::read(&npy).unwrap(), npy_bytes);
 }
+
+/// A `.npy` preamble and header for `dict` (format 1.0, 64-byte aligned).
+fn npy_header(dict: &str) -> Vec<u8> {
+    let mut h = dict.as_bytes().to_vec();
+    while (10 + h.len() + 1) % 64 != 0 {
+        h.push(b' ');
+    }
+    h.push(b'\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(h.len() as u16).to_le_bytes());
+    out.extend_from_slice(&h);
+    out
+}
+
+/// `np.asfortranarray(a)` and `np.save(a.T)` write Fortran-order `.npy`
+/// files: `idx convert --from npy` converts them to the row-major IDX of
+/// the same array, from a file or standard input, to a file or standard
+/// output.
+#[test]
+fn a_fortran_order_npy_converts_through_files_and_standard_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    // i16 [2, 3] = [[1, 2, 3], [4, 5, 6]] stored column-major, little-endian
+    let mut npy = npy_header("{'descr': '<i2', 'fortran_order': True, 'shape': (2, 3), }");
+    for v in [1i16, 4, 2, 5, 3, 6] {
+        npy.extend_from_slice(&v.to_le_bytes());
+    }
+    let f = dir.path().join("f.npy");
+    std::fs::write(&f, &npy).unwrap();
+    let mut want = vec![0, 0, 0x0b, 2, 0, 0, 0, 2, 0, 0, 0, 3];
+    for v in 1i16..=6 {
+        want.extend_from_slice(&v.to_be_bytes());
+    }
+    let out = dir.path().join("o.idx");
+    let (code, _, err) = convert(&[
+        "--from",
+        "npy",
+        f.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+    let (code, bytes, err) = convert_sh("022", &["--from", "npy", "-", "-o", "-"], Some(&f));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(bytes, want);
+}
+
+/// The Fortran-order conversion holds tiles, not the array: 48 MiB
+/// column-major (`np.asfortranarray` of u8 [6144, 64, 128], and the
+/// transpose's layout, u8 [128, 64, 6144]) converted under 24 MiB of
+/// address space, each element landing where row-major order puts it.
+#[test]
+fn a_fortran_order_npy_converts_in_bounded_memory() {
+    use std::os::unix::fs::FileExt;
+    let dir = tempfile::tempdir().unwrap();
+    for dims in [[6144u64, 64, 128], [128, 64, 6144]] {
+        let shape = format!("({}, {}, {})", dims[0], dims[1], dims[2]);
+        let head = npy_header(&format!(
+            "{{'descr': '|u1', 'fortran_order': True, 'shape': {shape}, }}"
+        ));
+        let n: u64 = dims.iter().product();
+        let f = dir.path().join("big.npy");
+        let file = std::fs::File::create(&f).unwrap();
+        file.write_all_at(&head, 0).unwrap();
+        file.set_len(head.len() as u64 + n).unwrap();
+        // marked elements: (index, value), at their column-major offsets
+        let marks = [
+            ([0u64, 0, 1], 1u8),
+            ([1, 2, 3], 2),
+            ([dims[0] - 1, 5, dims[2] - 1], 3),
+        ];
+        for (i, v) in marks {
+            let f_off = i[0] + dims[0] * (i[1] + dims[1] * i[2]);
+            file.write_all_at(&[v], head.len() as u64 + f_off).unwrap();
+        }
+        drop(file);
+        let out = dir.path().join("big.idx");
+        let quoted = format!(
+            "ulimit -v 24576 && exec '{IDX}' convert --from npy --force '{}' -o '{}'",
+            f.display(),
+            out.display()
+        );
+        let o = Cmd::new("sh").args(["-c", &quoted]).out();
+        assert_eq!(o.code, 0, "{dims:?}: {}", o.stderr);
+        let idx = std::fs::File::open(&out).unwrap();
+        assert_eq!(idx.metadata().unwrap().len(), 16 + n);
+        for (i, v) in marks {
+            let c_off = (i[0] * dims[1] + i[1]) * dims[2] + i[2];
+            let mut b = [0u8];
+            idx.read_exact_at(&mut b, 16 + c_off).unwrap();
+            assert_eq!(b[0], v, "{dims:?} element {i:?}");
+        }
+        let mut b = [9u8];
+        idx.read_exact_at(&mut b, 16 + 2).unwrap();
+        assert_eq!(b[0], 0, "{dims:?}: an unmarked element");
+    }
+}

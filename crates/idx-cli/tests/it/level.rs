@@ -274,6 +274,30 @@ fn png_sheets_are_near_square_scaled_and_start_where_asked() {
     assert_eq!(o.code, 2, "scale 0 is a usage error");
 }
 
+/// True when `text`, drawn in the 5 x 7 font of `idx_text::font` black
+/// on white, appears somewhere in the picture: its glyphs' set pixels 0,
+/// the rest of each cell 255 (a reader of the PNG that knows the font).
+fn shows_text(w: u32, h: u32, px: &[u8], text: &str) -> bool {
+    use idx_text::font;
+    let tw = font::width(text);
+    if tw > w || font::H > h {
+        return false;
+    }
+    (0..=h - font::H).any(|y0| {
+        (0..=w - tw).any(|x0| {
+            text.chars().enumerate().all(|(i, c)| {
+                let gx = x0 + i as u32 * font::ADVANCE;
+                font::glyph(c).iter().enumerate().all(|(dy, row)| {
+                    row.bytes().enumerate().all(|(dx, b)| {
+                        let p = px[((y0 + dy as u32) * w + gx + dx as u32) as usize];
+                        p == if b == b'#' { 0 } else { 255 }
+                    })
+                })
+            })
+        })
+    })
+}
+
 #[test]
 fn labels_with_png_write_a_histogram_picture_or_fail_clearly() {
     let dir = tempfile::tempdir().unwrap();
@@ -287,18 +311,23 @@ fn labels_with_png_write_a_histogram_picture_or_fail_clearly() {
     ]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let (w, h, px) = png_of(&out);
-    let bins = w.div_ceil(9);
-    assert_eq!((w, h), (bins * 9 - 1, 100));
-    assert!(
-        o.stdout.contains(&format!("a histogram of {bins} bins")),
-        "{}",
-        o.stdout
-    );
-    assert!(px.contains(&255) && px.contains(&0));
-    // every bar reaches the bottom row
-    for k in 0..bins {
-        assert_eq!(px[(99 * w + k * 9) as usize], 255, "bar {k}");
+    assert!(o.stdout.contains("a histogram of 7 rows"), "{}", o.stdout);
+    // the axis labels, each value and its count, the summary
+    for text in [
+        "VALUE",
+        "COUNT",
+        "0",
+        "9",
+        "1",
+        "2",
+        "10 VALUES, 7 DISTINCT",
+    ] {
+        assert!(
+            shows_text(w, h, &px, text),
+            "{text:?} is not in the picture"
+        );
     }
+    assert!(!shows_text(w, h, &px, "3"), "3 is not a label");
     // only NaN: nothing to draw, a clear error and no file
     let nan = idx::to_bytes(&idx::Array::from_vec(vec![3], vec![f32::NAN; 3]).unwrap()).unwrap();
     let none = dir.path().join("none.png");
@@ -310,6 +339,118 @@ fn labels_with_png_write_a_histogram_picture_or_fail_clearly() {
         o.stderr
     );
     assert!(!none.exists());
+}
+
+/// Histograms read as numbers: bins as plain intervals (`[-5.00, -4.38)`,
+/// not `-4.4941e0`), a `value | count` heading, each count, a summary; an
+/// all-zero f32 file is one row, `0`, not 16 bins labelled `0.0000e0`; the
+/// PNG shows the same labels, counts and axis.
+#[test]
+fn show_histograms_are_plain_numbers_with_counts_and_axis_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let zeros = dir.path().join("zeros.idx");
+    std::fs::write(
+        &zeros,
+        idx::to_bytes(&idx::Array::from_vec(vec![50], vec![0f32; 50]).unwrap()).unwrap(),
+    )
+    .unwrap();
+    let o = run_idx(&["show", zeros.to_str().unwrap()]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stdout,
+        format!(
+            "value | count\n    0 | {} 50\n50 values, 1 distinct\n",
+            "#".repeat(50)
+        )
+    );
+    // 100 distinct f32 values from -5 to 4.9: 16 bins of width 0.62
+    let ramp: Vec<f32> = (0..100).map(|i| i as f32 / 10.0 - 5.0).collect();
+    let floats = dir.path().join("ramp.idx");
+    std::fs::write(
+        &floats,
+        idx::to_bytes(&idx::Array::from_vec(vec![100], ramp).unwrap()).unwrap(),
+    )
+    .unwrap();
+    let o = run_idx(&["show", floats.to_str().unwrap()]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(lines.len(), 1 + 16 + 1, "{}", o.stdout);
+    assert_eq!(lines[0].trim_start(), "value | count");
+    assert!(lines[1].starts_with("[-5.00, -4.38) | "), "{}", lines[1]);
+    assert!(
+        lines[16].trim_start().starts_with("[4.28, 4.90] | "),
+        "{}",
+        lines[16]
+    );
+    assert_eq!(lines[17], "100 values in 16 bins of width 0.62");
+    assert!(
+        !o.stdout.contains("e0") && !o.stdout.contains("e-"),
+        "{}",
+        o.stdout
+    );
+    let total: u64 = lines[1..17]
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 100);
+    // integers beyond 64 distinct values: whole-number bins, inclusive
+    let ints: Vec<i32> = (0..1000).collect();
+    let file = dir.path().join("ints.idx");
+    std::fs::write(
+        &file,
+        idx::to_bytes(&idx::Array::from_vec(vec![1000], ints).unwrap()).unwrap(),
+    )
+    .unwrap();
+    let o = run_idx(&["show", file.to_str().unwrap()]);
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert!(
+        lines[1].trim_start().starts_with("[0, 62] | "),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        lines[16].trim_start().starts_with("[945, 999] | "),
+        "{}",
+        o.stdout
+    );
+    assert_eq!(lines[17], "1000 values in 16 bins of width 63");
+    // the picture of the same: axis labels, interval labels, counts
+    let png = dir.path().join("ramp.png");
+    let o = run_idx(&[
+        "show",
+        "--png",
+        png.to_str().unwrap(),
+        floats.to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let (w, h, px) = png_of(&png);
+    for text in [
+        "VALUE",
+        "COUNT",
+        "[-5.00, -4.38)",
+        "[4.28, 4.90]",
+        "100 VALUES IN 16 BINS OF WIDTH 0.62",
+    ] {
+        assert!(
+            shows_text(w, h, &px, text),
+            "{text:?} is not in the picture"
+        );
+    }
+    let png = dir.path().join("zeros.png");
+    let o = run_idx(&[
+        "show",
+        "--png",
+        png.to_str().unwrap(),
+        zeros.to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let (w, h, px) = png_of(&png);
+    for text in ["0", "50", "50 VALUES, 1 DISTINCT"] {
+        assert!(
+            shows_text(w, h, &px, text),
+            "{text:?} is not in the picture"
+        );
+    }
 }
 
 #[test]
@@ -403,7 +544,14 @@ fn show_draws_a_large_label_histogram_in_bounded_memory() {
     sparse(&file, &[768 << 20]);
     let o = run_sh("ulimit -v 262144", &["show", file.to_str().unwrap()]);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert_eq!(o.stdout, format!("0 | {} {}\n", "#".repeat(50), 768 << 20));
+    assert_eq!(
+        o.stdout,
+        format!(
+            "value | count\n    0 | {} {n}\n{n} values, 1 distinct\n",
+            "#".repeat(50),
+            n = 768 << 20
+        )
+    );
 }
 
 #[test]
@@ -471,6 +619,41 @@ fn show_png_never_replaces_an_input_nor_an_existing_file_without_force() {
     let o = run_idx(&["show", "--force", "--png", other.to_str().unwrap(), f]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(png_of(&other).0, 2 * 4 - 1);
+}
+
+/// `--png -` is standard output, as `-` is wherever a stream goes: the
+/// PNG on stdout, what was drawn on stderr, no file named `-`.
+#[test]
+fn show_png_dash_writes_the_picture_to_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x-idx3-ubyte");
+    std::fs::write(&file, images(4, 2, 3)).unwrap();
+    let labels = dir.path().join("x-idx1-ubyte");
+    std::fs::write(
+        &labels,
+        idx::to_bytes(&idx::Array::from_vec(vec![5], vec![1u8, 2, 2, 3, 3]).unwrap()).unwrap(),
+    )
+    .unwrap();
+    for f in [&file, &labels] {
+        let o = Cmd::new(IDX)
+            .args(["show", "--png", "-", f.to_str().unwrap()])
+            .dir(dir.path())
+            .out();
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert!(
+            o.stdout_bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+            "{:?}",
+            o.stdout
+        );
+        let decoder = png::Decoder::new(std::io::Cursor::new(&o.stdout_bytes));
+        assert!(decoder.read_info().is_ok());
+        assert!(
+            o.stderr.starts_with("wrote the PNG to standard output ("),
+            "{}",
+            o.stderr
+        );
+        assert!(!dir.path().join("-").exists(), "no file named -");
+    }
 }
 
 #[test]
@@ -568,7 +751,21 @@ fn write_names_the_element_out_of_range_and_writes_nothing() {
         "{}",
         o.stderr
     );
-    // stdout holds the protocol's error document only, no IDX bytes
+    // stdout holds nothing: `idx write < bad.json > out.idx` leaves no
+    // JSON in out.idx (the error document is for the runner's protocol,
+    // `--error-document`)
+    assert_eq!(o.stdout_bytes, b"", "{}", o.stdout);
+    assert!(
+        o.stderr.starts_with("error: bad content JSON: "),
+        "{}",
+        o.stderr
+    );
+    let o = run_env(
+        &["write", "--error-document"],
+        br#"{"dtype":"i16","shape":[3],"data":[1,40000,2]}"#,
+        &[],
+    );
+    assert_eq!(o.code, 1);
     assert!(o.stdout.starts_with("{\"error\""), "{}", o.stdout);
 }
 

@@ -9,3 +9,4 @@ mod cli;
 mod convert;
 mod level;
 mod run;
+mod verdict;

@@ -1,8 +1,9 @@
-// Conformance adapter (protocol 2 reader) for the idx-data npm package:
+// Conformance adapter (protocol 3 reader) for the idx-data npm package:
 // `node reader.js FILE` calls idx.loadBits(FILE) and prints the content
 // encoding, or, when its promise rejects, an error document and exits 1;
-// `node reader.js --persistent` prints {"protocol": 2}, then answers one
-// {"file": PATH} request per line, in order.
+// `node reader.js --persistent` prints {"protocol": 3}, then answers one
+// {"id": N, "file": PATH} request per line, in order, each answer with
+// the request's "id".
 //
 // idx-data parses in a stream's 'readable' handler: what it throws there
 // (a short header, a type code it does not know: it reads only u8, i32
@@ -34,6 +35,11 @@ function content(t) {
   return '{"dtype": "' + dtype + '", "shape": [' + t.shape.join(', ') + '], "data": [' + data.join(', ') + ']}\n';
 }
 
+// An answer line (a JSON object) with the request's id first.
+function withId(answer, id) {
+  return '{"id": ' + JSON.stringify(id) + ', ' + answer.slice(1);
+}
+
 function errorDocument(e) {
   return JSON.stringify({ error: { message: String((e && e.message) || e) } }) + '\n';
 }
@@ -52,7 +58,7 @@ if (arg === '--persistent') {
       } catch (e) {
         answer = errorDocument(e);
       }
-      process.stdout.write(answer);
+      process.stdout.write(withId(answer, req.id));
     }
     busy = false;
   };
@@ -60,7 +66,7 @@ if (arg === '--persistent') {
     lines.push(l);
     pump();
   });
-  process.stdout.write('{"protocol": 2}\n');
+  process.stdout.write('{"protocol": 3}\n');
 } else {
   idx.loadBits(arg).then(
     (t) => process.stdout.write(content(t)),

@@ -1,12 +1,12 @@
-// Conformance adapter (protocol 2 writer) for the idx-data npm package:
+// Conformance adapter (protocol 3 writer) for the idx-data npm package:
 // `node writer.js` reads the content encoding on stdin, builds the typed
 // array of its type (floats from their bit patterns), calls
 // idx.writeToStream(data, shape, stream) into memory and writes the bytes
 // to stdout; when idx-data throws (it writes only Uint8Array, Int32Array
 // and Float32Array), it prints an error document and exits 1.
-// `node writer.js --persistent` prints {"protocol": 2}, then answers one
-// {"content": ...} request per line with {"idx": HEX} or the error
-// document.
+// `node writer.js --persistent` prints {"protocol": 3}, then answers one
+// {"id": N, "content": ...} request per line with {"id": N, "idx": HEX} or
+// the error document (with the "id").
 'use strict';
 const path = require('path');
 const idx = require(path.join(__dirname, 'node_modules', 'idx-data'));
@@ -42,15 +42,16 @@ function errorDocument(e) {
 
 if (process.argv[2] === '--persistent') {
   require('readline').createInterface({ input: process.stdin }).on('line', (l) => {
+    const req = JSON.parse(l);
     let answer;
     try {
-      answer = JSON.stringify({ idx: write(JSON.parse(l).content).toString('hex') }) + '\n';
+      answer = { id: req.id, idx: write(req.content).toString('hex') };
     } catch (e) {
-      answer = errorDocument(e);
+      answer = { id: req.id, error: { message: String((e && e.message) || e) } };
     }
-    process.stdout.write(answer);
+    process.stdout.write(JSON.stringify(answer) + '\n');
   });
-  process.stdout.write('{"protocol": 2}\n');
+  process.stdout.write('{"protocol": 3}\n');
 } else {
   const chunks = [];
   process.stdin.on('data', (d) => chunks.push(d));

@@ -6,7 +6,6 @@ use idx_conformance::runner;
 use idx_conformance::{cases, differential, matrix};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Differential fuzzing of the described readers (see `corpus/README.md`).
 #[derive(Args)]
@@ -99,8 +98,9 @@ pub(crate) fn differential_command(a: DiffArgs) -> ExitCode {
             adapter: runner::Adapter {
                 command,
                 persistent,
-                timeout: Duration::from_secs_f64(timeout),
+                timeout: runner::deadline(timeout),
                 memory_mib: Some(d.memory_mib.unwrap_or(4096)),
+                startup: runner::STARTUP_MIN,
             },
         });
         versions.push((d.name.clone(), matrix::probe_version(d, &places)));
@@ -109,7 +109,7 @@ pub(crate) fn differential_command(a: DiffArgs) -> ExitCode {
         seed: a.seed,
         budget: differential::Budget {
             cases: a.cases,
-            time: a.seconds.map(|s| Duration::from_secs_f64(s.max(0.0))),
+            time: a.seconds.map(runner::seconds),
         },
         jobs: a.jobs.max(1),
         implementations: impls,

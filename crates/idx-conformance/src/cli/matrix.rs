@@ -149,10 +149,7 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
                     .map_err(|e| format!("{}: {e}", idx_io::escape::path(&p)))
                     .and_then(|()| {
                         let mut v = r.to_json();
-                        v["corpus"] = serde_json::json!({
-                            "cases": cases.len(),
-                            "sha256": corpus::fingerprint(&cases),
-                        });
+                        corpus::stamp(&mut v, &cases);
                         write_output(&p, format!("{v:#}\n").as_bytes()).map_err(|e| e.to_string())
                     });
                 if let Err(e) = w {
@@ -163,7 +160,8 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
             if m.write_expected {
                 if let Some(f) = d.side(r.mode).and_then(|s| s.expected_failures.as_ref()) {
                     let p = places.adapters.join(f);
-                    if let Err(e) = write_output(&p, matrix::expected_failures_text(r).as_bytes()) {
+                    let text = matrix::expected_failures_text(r, "`matrix --write-expected`");
+                    if let Err(e) = write_output(&p, text.as_bytes()) {
                         eprintln!("error: {e}");
                         return ExitCode::from(2);
                     }

@@ -6,7 +6,6 @@ use idx_conformance::runner::{self, Adapter, Config, Mode};
 use idx_conformance::{cases, corpus, matrix};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum Format {
@@ -41,9 +40,16 @@ pub(crate) struct RunArgs {
     #[arg(long, default_value_t = 4096)]
     memory_mib: u64,
     /// The command is a persistent adapter: started once, one request per
-    /// line on stdin, one answer per line (protocol 2, corpus/README.md).
+    /// line on stdin, one answer per line (protocol 3, or 2,
+    /// corpus/README.md).
     #[arg(long)]
     persistent: bool,
+    /// The least time a persistent adapter's start-up (its ready line) is
+    /// given, in seconds; it gets the larger of this and --timeout, and is
+    /// started once more with 3 times --timeout (or this) before it counts
+    /// as a timeout.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    startup_timeout: f64,
     /// Run only cases whose ID matches (repeatable).
     #[arg(long = "run", value_name = "GLOB")]
     run: Vec<String>,
@@ -59,7 +65,8 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     strict_expected: bool,
     /// Write the expected-failures file these results imply (every failed
-    /// case, with its status and detail as a comment).
+    /// case, with its status and detail as a comment); the run's failures
+    /// are then expected, and the exit status 0.
     #[arg(long, value_name = "FILE")]
     write_expected: Option<PathBuf>,
     /// Output format on stdout.
@@ -68,7 +75,9 @@ pub(crate) struct RunArgs {
     /// Also write the JSON results to this file (for `matrix --merge`).
     #[arg(long, value_name = "FILE")]
     json_out: Option<PathBuf>,
-    /// Implementation name recorded in the JSON results.
+    /// Implementation name recorded in the JSON results (default: the
+    /// adapter's file name without its extension: the first argument that
+    /// is a file, else the command's).
     #[arg(long, default_value = "")]
     name: String,
     /// Implementation version recorded in the JSON results.
@@ -107,8 +116,9 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
         adapter: Adapter {
             command: a.command.clone(),
             persistent: a.persistent,
-            timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
+            timeout: runner::deadline(a.timeout),
             memory_mib: (a.memory_mib > 0).then_some(a.memory_mib),
+            startup: runner::deadline(a.startup_timeout),
         },
         run: a.run,
         skip: a.skip,
@@ -122,26 +132,42 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
         }
     };
     report.name = if a.name.is_empty() {
-        a.command[0].clone()
+        default_name(&a.command)
     } else {
         a.name
     };
     report.version = a.impl_version;
-    if let Some(p) = &a.json_out {
-        if let Err(e) = write_output(p, format!("{:#}\n", report.to_json()).as_bytes()) {
+    if let Some(p) = &a.write_expected {
+        let how = format!(
+            "`idx-conformance {} --write-expected FILE -- CMD...`",
+            if mode == Mode::Reader {
+                "test-reader"
+            } else {
+                "test-writer"
+            }
+        );
+        if let Err(e) = write_output(p, matrix::expected_failures_text(&report, &how).as_bytes()) {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
+        // the file now lists every failure: they are expected
+        for o in &mut report.outcomes {
+            o.expected_failure = o.failed;
+        }
     }
-    if let Some(p) = &a.write_expected {
-        if let Err(e) = write_output(p, matrix::expected_failures_text(&report).as_bytes()) {
+    // stamped with the committed corpus's fingerprint (the on-demand cases
+    // of --large are recipes too), as `matrix --results` stamps its own
+    let mut json = report.to_json();
+    corpus::stamp(&mut json, &cases::all());
+    if let Some(p) = &a.json_out {
+        if let Err(e) = write_output(p, format!("{json:#}\n").as_bytes()) {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     }
     match a.format {
         Format::Human => print!("{}", report.render_human()),
-        Format::Json => println!("{}", report.to_json()),
+        Format::Json => println!("{json}"),
     }
     let passes = runner::unexpected_passes(&report.outcomes);
     if a.strict_expected && passes > 0 {
@@ -155,5 +181,40 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// The name of an implementation run without `--name`: the file name,
+/// without its extension, of the first argument that is a file (the
+/// adapter script an interpreter runs), else of the command.
+fn default_name(command: &[String]) -> String {
+    let stem = |a: &String| {
+        std::path::Path::new(a)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+    };
+    command
+        .iter()
+        .skip(1)
+        .find(|a| std::path::Path::new(a).is_file())
+        .or(command.first())
+        .and_then(stem)
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_name;
+
+    #[test]
+    fn an_implementation_is_named_by_its_adapter_not_its_interpreter() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/src/cli/run.rs");
+        assert_eq!(
+            default_name(&args(&["/usr/bin/python3", script, "--persistent"])),
+            "run"
+        );
+        assert_eq!(default_name(&args(&["target/debug/idx", "dump"])), "idx");
+        assert_eq!(default_name(&args(&["sh", "-c", "cat"])), "sh");
     }
 }

@@ -72,17 +72,17 @@ pub(super) fn one_shot_answer(f: &process::Finished, mode: Mode, mem: Option<u64
             },
         },
         Ending::Code(1) => {
-            match serde_json::from_slice::<Value>(&f.stdout)
+            let doc = serde_json::from_slice::<Value>(&f.stdout)
                 .ok()
-                .as_ref()
-                .and_then(error_message)
-            {
-                Some(m) => Answer::Rejected(m),
-                None => Answer::Crash(format!(
+                .map_or(Ok(None), |v| rejection(&v));
+            match doc {
+                Ok(Some(m)) => Answer::Rejected(m),
+                Ok(None) => Answer::Crash(format!(
                     "exit 1 without an error document on stdout (got {}){}",
                     quote(&f.stdout),
                     note()
                 )),
+                Err(why) => Answer::Crash(format!("exit 1, but {why}{}", note())),
             }
         }
         Ending::Code(c) => Answer::Crash(format!("exit status {c}{}", note())),
@@ -91,21 +91,20 @@ pub(super) fn one_shot_answer(f: &process::Finished, mode: Mode, mem: Option<u64
 
 fn parse_content(out: &[u8]) -> Result<Content, String> {
     let v: Value = serde_json::from_slice(out).map_err(|e| format!("not JSON: {e}"))?;
-    if error_message(&v).is_some() {
+    if !matches!(rejection(&v), Ok(None)) {
         return Err("an error document with exit status 0".into());
     }
     Content::from_json(&v)
 }
 
-/// A persistent adapter's answer line.
-pub(super) fn persistent_answer(line: &[u8], mode: Mode) -> Result<Answer, String> {
-    let v: Value = serde_json::from_slice(line)
-        .map_err(|e| format!("the answer is not a JSON line ({e}): {}", quote(line)))?;
-    if let Some(m) = error_message(&v) {
+/// A persistent adapter's answer line (`v`, parsed from `line`), its
+/// request ID taken out.
+pub(super) fn persistent_answer(v: &Value, line: &[u8], mode: Mode) -> Result<Answer, String> {
+    if let Some(m) = rejection(v)? {
         return Ok(Answer::Rejected(m));
     }
     match mode {
-        Mode::Reader => Content::from_json(&v).map(Answer::Accepted).map_err(|e| {
+        Mode::Reader => Content::from_json(v).map(Answer::Accepted).map_err(|e| {
             format!(
                 "the answer is not the content encoding ({e}): {}",
                 quote(line)
@@ -120,6 +119,27 @@ pub(super) fn persistent_answer(line: &[u8], mode: Mode) -> Result<Answer, Strin
                 .map(Answer::Wrote)
                 .ok_or_else(|| format!("\"idx\" is not hex: {}", quote(line)))
         }
+    }
+}
+
+/// The message of an error document; `Ok(None)` when `v` is not one, and
+/// `Err` when it is an object whose only key is `error` without a message
+/// (`{"error": {}}`): the protocol requires one, and a reader that cannot
+/// say why it refuses has not answered.
+pub(super) fn rejection(v: &Value) -> Result<Option<String>, String> {
+    if let Some(m) = error_message(v) {
+        return Ok(Some(m));
+    }
+    match v
+        .as_object()
+        .filter(|o| o.len() == 1)
+        .and_then(|o| o.get("error"))
+    {
+        Some(e) => Err(format!(
+            "an error document needs a \"message\" string (or a string as \"error\"): {}",
+            cut(&e.to_string(), 80)
+        )),
+        None => Ok(None),
     }
 }
 

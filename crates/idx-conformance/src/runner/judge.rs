@@ -13,11 +13,7 @@ pub(super) fn secs(d: Duration) -> String {
 /// The detail of a timeout: a [`Session`](super::Session) gives a timed-out input a second
 /// try with [`RETRY_FACTOR`] times the deadline.
 pub fn no_answer(timeout: Duration) -> String {
-    format!(
-        "no answer in {}, nor in {} when run again",
-        secs(timeout),
-        secs(timeout * RETRY_FACTOR)
-    )
+    super::session::no_answer_in(timeout, timeout * RETRY_FACTOR)
 }
 
 /// The verdict on a reader's answer.

@@ -12,7 +12,8 @@
 //!   against the case's verdict ([`Outcome`], [`Report`]).
 //!
 //! One file per job: `session` runs an implementation, `answer` reads
-//! what it printed, `selection` picks the cases and expected failures,
+//! what it printed, `stage` hands a case's file over under a neutral
+//! name, `selection` picks the cases and expected failures,
 //! `run` drives a run, `judge` and `compare` judge answers against cases,
 //! and `report` holds the results and renders them.
 
@@ -23,19 +24,27 @@ mod report;
 mod run;
 mod selection;
 mod session;
+mod stage;
 
-pub use compare::{compare, describe, Mismatch};
+pub use compare::{compare, describe, Mismatch, QUIETED};
 pub use judge::{judge_reader, judge_writer, no_answer};
 pub use report::{unexpected, unexpected_passes, Outcome, Report, Skipped};
-pub use run::{preflight, run, run_case, Config, Preflight};
+pub use run::{preflight, run, run_case, CaseRun, Config};
 pub use selection::{applies, read_expected_failures, Selection};
-pub use session::{Adapter, Answer, Attempt, Session};
+pub use session::{Adapter, Answer, Attempt, Session, FINISH_MAX};
+pub use stage::{stage, stage_bytes, Staged, STAGED_NAME};
 
 use std::time::Duration;
 
-/// The protocol version, passed to adapters in `IDX_CONFORMANCE_PROTOCOL`
-/// and expected in a persistent adapter's ready line.
-pub const PROTOCOL: u32 = 2;
+/// The newest protocol version, passed to adapters in
+/// `IDX_CONFORMANCE_PROTOCOL`. A persistent adapter says in its ready line
+/// which it speaks, from [`OLDEST_PROTOCOL`] to this: under 3 every request
+/// carries an `id` and every answer echoes it.
+pub const PROTOCOL: u32 = 3;
+
+/// The oldest protocol version a persistent adapter may speak (2: answers
+/// without request IDs).
+pub const OLDEST_PROTOCOL: u32 = 2;
 
 /// The case run before every run, to check the adapter works at all.
 pub const PREFLIGHT_CASE: &str = "valid-u8-rank1";
@@ -51,6 +60,21 @@ pub const STARTUP_MIN: Duration = Duration::from_secs(30);
 /// machine a deadline can pass for an input a reader answers at once, and
 /// that must not become a failure, or a disagreement class.
 pub const RETRY_FACTOR: u32 = 3;
+
+/// A duration from a number of seconds given by a user or a file, without
+/// panicking: NaN and negative numbers are 0, and the most is 10^9 s (an
+/// `Instant` plus it does not overflow).
+pub fn seconds(x: f64) -> Duration {
+    if x.is_nan() {
+        return Duration::ZERO;
+    }
+    Duration::from_secs_f64(x.clamp(0.0, 1e9))
+}
+
+/// A deadline of `x` seconds ([`seconds`]), at least 1 ms.
+pub fn deadline(x: f64) -> Duration {
+    seconds(x).max(Duration::from_millis(1))
+}
 
 /// Reader or writer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -243,12 +243,7 @@ impl Report {
                     .get("expected_failure")
                     .and_then(Value::as_bool)
                     .unwrap_or(false),
-                elapsed: Duration::from_secs_f64(
-                    r.get("seconds")
-                        .and_then(Value::as_f64)
-                        .unwrap_or(0.0)
-                        .max(0.0),
-                ),
+                elapsed: super::seconds(r.get("seconds").and_then(Value::as_f64).unwrap_or(0.0)),
             });
         }
         let mut skipped = Vec::new();
@@ -279,12 +274,11 @@ impl Report {
                 .get("persistent")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
-            timeout: Duration::from_secs_f64(
+            timeout: super::seconds(
                 limits
                     .get("timeout_seconds")
                     .and_then(Value::as_f64)
-                    .unwrap_or(0.0)
-                    .max(0.0),
+                    .unwrap_or(0.0),
             ),
             memory_mib: limits.get("memory_mib").and_then(Value::as_u64),
             outcomes,
@@ -298,11 +292,10 @@ impl Report {
                         .collect()
                 })
                 .unwrap_or_default(),
-            elapsed: Duration::from_secs_f64(
+            elapsed: super::seconds(
                 v.pointer("/summary/seconds")
                     .and_then(Value::as_f64)
-                    .unwrap_or(0.0)
-                    .max(0.0),
+                    .unwrap_or(0.0),
             ),
         })
     }

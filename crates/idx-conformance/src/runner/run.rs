@@ -3,10 +3,11 @@
 
 use super::judge::secs;
 use super::{
-    judge_reader, judge_writer, Adapter, Mode, Report, Selection, Session, Status, PREFLIGHT_CASE,
+    judge_reader, judge_writer, stage, Adapter, Mode, Report, Selection, Session, Status,
+    PREFLIGHT_CASE,
 };
 use crate::cases::Case;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How to run.
@@ -24,16 +25,49 @@ pub struct Config {
     pub expected_failures: Vec<String>,
 }
 
-fn case_path(case: &Case, corpus: &Path) -> PathBuf {
-    corpus.join(case.verdict.as_str()).join(case.file_name())
+/// One case run and judged.
+#[derive(Debug, Clone)]
+pub struct CaseRun {
+    /// Its status.
+    pub status: Status,
+    /// Its detail.
+    pub detail: String,
+    /// Its wall time (a one-shot adapter's start-up included).
+    pub elapsed: Duration,
+    /// What a persistent adapter printed after its answer to the case run
+    /// before this one ([`Attempt::previous_extra`](super::Attempt::previous_extra)).
+    pub previous_extra: Option<String>,
 }
 
-/// Runs `case` through `session` and judges the attempt.
-pub fn run_case(session: &mut Session, case: &Case, corpus: &Path) -> (Status, String, Duration) {
+impl CaseRun {
+    /// The verdict on a case whose answer was followed by `extra`: a line
+    /// too many is a crash, whatever the answer was.
+    pub fn out_of_step(&mut self, extra: &str) {
+        self.detail = format!(
+            "after its answer ({}: {}), the adapter printed {extra}: one answer line per \
+             request is the protocol, so the adapter was out of step",
+            self.status.as_str(),
+            self.detail
+        );
+        self.status = Status::Crash;
+    }
+}
+
+/// Runs `case` through `session`, its file given under a neutral name
+/// ([`stage`]), and judges the attempt.
+///
+/// # Errors
+/// When the case's file cannot be staged (an I/O error of the runner's).
+pub fn run_case(
+    session: &mut Session,
+    case: &Case,
+    corpus: &std::path::Path,
+) -> Result<CaseRun, String> {
     let timeout = session.adapter().timeout;
-    let (attempt, judged) = match session.mode {
+    let (attempt, (status, detail)) = match session.mode {
         Mode::Reader => {
-            let a = session.read(&case_path(case, corpus));
+            let staged = stage(case, corpus)?;
+            let a = session.read(staged.path());
             let j = judge_reader(case, &a.answer, timeout);
             (a, j)
         }
@@ -43,21 +77,26 @@ pub fn run_case(session: &mut Session, case: &Case, corpus: &Path) -> (Status, S
                 let j = judge_writer(case, &a.answer, timeout);
                 (a, j)
             }
-            None => return (Status::Crash, "case has no content".into(), Duration::ZERO),
+            None => {
+                return Ok(CaseRun {
+                    status: Status::Crash,
+                    detail: "case has no content".into(),
+                    elapsed: Duration::ZERO,
+                    previous_extra: None,
+                })
+            }
         },
     };
-    (judged.0, judged.1, attempt.elapsed)
-}
-
-/// The result of [`PREFLIGHT_CASE`], run before everything else.
-#[derive(Debug, Clone)]
-pub struct Preflight {
-    /// Its status: anything but a crash or a timeout.
-    pub status: Status,
-    /// Its detail.
-    pub detail: String,
-    /// Its wall time (a one-shot adapter's start-up included).
-    pub elapsed: Duration,
+    let detail = match (&attempt.timed_out, status) {
+        (Some(t), Status::Timeout) => t.clone(),
+        _ => detail,
+    };
+    Ok(CaseRun {
+        status,
+        detail,
+        elapsed: attempt.elapsed,
+        previous_extra: attempt.previous_extra,
+    })
 }
 
 /// The adapter checked on [`PREFLIGHT_CASE`], with the per-case deadline
@@ -72,38 +111,35 @@ pub struct Preflight {
 pub fn preflight(
     cases: &[Case],
     session: &mut Session,
-    corpus: &Path,
-) -> Result<Preflight, String> {
+    corpus: &std::path::Path,
+) -> Result<CaseRun, String> {
     let case = cases
         .iter()
         .find(|c| c.id == PREFLIGHT_CASE)
         .ok_or("the preflight case is missing from the recipes")?;
-    let (status, detail, elapsed) = run_case(session, case, corpus);
-    if matches!(status, Status::Crash | Status::Timeout) {
+    let r = run_case(session, case, corpus)?;
+    if matches!(r.status, Status::Crash | Status::Timeout) {
         Err(format!(
-            "the adapter cannot {} the simplest valid case, {PREFLIGHT_CASE} ({}: {detail}); \
+            "the adapter cannot {} the simplest valid case, {PREFLIGHT_CASE} ({}: {}); \
              check the command and that its interpreter has the package installed",
             if session.mode == Mode::Reader {
                 "read"
             } else {
                 "write"
             },
-            status.as_str()
+            r.status.as_str(),
+            r.detail
         ))
     } else {
-        Ok(Preflight {
-            status,
-            detail,
-            elapsed,
-        })
+        Ok(r)
     }
 }
 
 /// Runs every applicable, selected case, after a preflight.
 ///
 /// # Errors
-/// Bad globs, an empty command, or a failed preflight (a crash or a
-/// timeout).
+/// Bad globs, an empty command, a failed preflight (a crash or a timeout),
+/// or a case file that cannot be staged.
 pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     if cfg.adapter.command.is_empty() {
         return Err("no command given (use -- CMD [ARGS...])".into());
@@ -113,6 +149,28 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     let mut session = Session::new(cfg.adapter.clone(), mode);
     let first = preflight(cases, &mut session, &cfg.corpus)?;
     let mut notes = Vec::new();
+    let t = cfg.adapter.timeout;
+    let startup = session.startups.first().copied().unwrap_or(first.elapsed);
+    // The cases in the order they ran, the preflight case first: a line
+    // too many after an answer is counted against the case run before.
+    let mut ran: Vec<(&str, CaseRun)> = vec![(PREFLIGHT_CASE, first)];
+    let mut skipped = Vec::new();
+    let selected: Vec<&Case> = sel.cases(cases, mode, &mut skipped).collect();
+    for case in selected.iter().filter(|c| c.id != PREFLIGHT_CASE) {
+        let mut r = run_case(&mut session, case, &cfg.corpus)?;
+        if let Some(extra) = r.previous_extra.take() {
+            if let Some((_, before)) = ran.last_mut() {
+                before.out_of_step(&extra);
+            }
+        }
+        ran.push((&case.id, r));
+    }
+    if let Some(extra) = session.finish() {
+        if let Some((_, last)) = ran.last_mut() {
+            last.out_of_step(&extra);
+        }
+    }
+    let first = &ran[0].1;
     if first.status != Status::Pass {
         notes.push(format!(
             "the preflight case {PREFLIGHT_CASE} did not pass ({}: {}); \
@@ -121,8 +179,6 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
             first.detail
         ));
     }
-    let t = cfg.adapter.timeout;
-    let startup = session.startups.first().copied().unwrap_or(first.elapsed);
     if startup * 4 > t {
         notes.push(format!(
             "start-up is a large share of the deadline: {} of {}{}",
@@ -135,23 +191,30 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
             }
         ));
     }
-    let mut out = Vec::new();
-    let mut skipped = Vec::new();
-    for case in sel.cases(cases, mode, &mut skipped) {
-        // the preflight already ran this case: its result, not a second run
-        let (status, detail, elapsed) = if case.id == PREFLIGHT_CASE {
-            (first.status, first.detail.clone(), first.elapsed)
-        } else {
-            run_case(&mut session, case, &cfg.corpus)
-        };
-        out.push(sel.outcome(case, status, detail, elapsed));
+    if session.protocols.contains(&2) {
+        notes.push(
+            "the persistent adapter speaks protocol 2: its answers carry no request id, so an \
+             answer out of step is caught only when a line is left waiting (protocol 3 echoes \
+             each request's id)"
+                .into(),
+        );
     }
     if session.startups.len() > 1 {
         notes.push(format!(
-            "the persistent adapter was restarted {} times (after crashes or timeouts)",
-            session.startups.len() - 1
+            "the persistent adapter was restarted {} (after crashes, timeouts or answers out of step)",
+            idx_text::plural::count(session.startups.len() as u64 - 1, "time")
         ));
     }
+    // the results in the selection's order (the preflight case only when
+    // selected); the preflight already ran its case: its result, not a
+    // second run
+    let out = selected
+        .iter()
+        .filter_map(|case| {
+            let (_, r) = ran.iter().find(|(id, _)| *id == case.id)?;
+            Some(sel.outcome(case, r.status, r.detail.clone(), r.elapsed))
+        })
+        .collect();
     Ok(Report {
         name: String::new(),
         version: String::new(),

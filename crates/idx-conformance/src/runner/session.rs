@@ -3,7 +3,8 @@
 //! implementation did, judging nothing.
 
 use super::answer::{ending_text, one_shot_answer, persistent_answer, quote, stderr_note};
-use super::{Mode, PROTOCOL, RETRY_FACTOR, STARTUP_MIN};
+use super::judge::secs;
+use super::{Mode, OLDEST_PROTOCOL, PROTOCOL, RETRY_FACTOR};
 use crate::content::Content;
 use crate::process::{self, Persistent, Reply};
 use serde_json::{json, Value};
@@ -20,10 +21,13 @@ pub struct Adapter {
     /// mode"), instead of once per input.
     pub persistent: bool,
     /// Per-input deadline, the preflight case's included (a persistent
-    /// adapter's start-up gets the larger of it and [`STARTUP_MIN`]).
+    /// adapter's start-up gets the larger of it and `startup`).
     pub timeout: Duration,
     /// Address-space limit (`ulimit -v`) of the adapter's process, in MiB.
     pub memory_mib: Option<u64>,
+    /// The least time a persistent adapter's start-up (its ready line) is
+    /// given, [`STARTUP_MIN`](super::STARTUP_MIN) unless asked otherwise.
+    pub startup: Duration,
 }
 
 /// What an implementation did with one input. Nothing here is a verdict.
@@ -41,6 +45,52 @@ pub enum Answer {
     Timeout,
 }
 
+/// What a try waited for when it timed out, and how long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Waited {
+    /// An answer, for the per-input deadline.
+    Answer(Duration),
+    /// A persistent adapter's ready line, for its start-up deadline.
+    Ready(Duration),
+}
+
+/// The detail of a timeout, from what each of the two tries waited for.
+fn timeout_text(first: Waited, second: Waited) -> String {
+    let ready = |d| {
+        format!(
+            "printed no ready line in {} (its start-up deadline)",
+            secs(d)
+        )
+    };
+    match (first, second) {
+        (Waited::Answer(a), Waited::Answer(b)) => no_answer_in(a, b),
+        (Waited::Ready(a), Waited::Ready(b)) => format!(
+            "the persistent adapter {}, nor in {} when started again",
+            ready(a),
+            secs(b)
+        ),
+        (Waited::Answer(a), Waited::Ready(b)) => format!(
+            "no answer in {}; when run again, the restarted adapter {}",
+            secs(a),
+            ready(b)
+        ),
+        (Waited::Ready(a), Waited::Answer(b)) => format!(
+            "the persistent adapter {}; when started again, no answer in {}",
+            ready(a),
+            secs(b)
+        ),
+    }
+}
+
+/// `no answer in 1.00 s, nor in 3.00 s when run again`.
+pub(super) fn no_answer_in(first: Duration, second: Duration) -> String {
+    format!(
+        "no answer in {}, nor in {} when run again",
+        secs(first),
+        secs(second)
+    )
+}
+
 /// One run of an implementation on one input.
 #[derive(Debug, Clone)]
 pub struct Attempt {
@@ -52,13 +102,51 @@ pub struct Attempt {
     /// It got no answer by the deadline and was run again with
     /// [`RETRY_FACTOR`] times the deadline (this is that second answer).
     pub retried: bool,
+    /// For a timeout, what both tries waited for and how long: `no answer
+    /// in 1.00 s, nor in 3.00 s when run again`, or the persistent
+    /// adapter's start-up deadline when that is what passed.
+    pub timed_out: Option<String>,
+    /// What a persistent adapter printed after its answer to the input
+    /// before this one, before this input was sent (`another line: "..."`),
+    /// or when this one was (protocol 3: `another answer to it (id 4):
+    /// "..."`): one answer line per request is the protocol, so that
+    /// input's answer does not count, and the adapter was restarted before
+    /// this input.
+    pub previous_extra: Option<String>,
+    waited: Option<Waited>,
+}
+
+impl Attempt {
+    fn new(answer: Answer, elapsed: Duration) -> Attempt {
+        Attempt {
+            answer,
+            elapsed,
+            retried: false,
+            timed_out: None,
+            previous_extra: None,
+            waited: None,
+        }
+    }
+}
+
+/// What a persistent adapter's answer line is, for the request it was
+/// awaited for.
+enum Line {
+    /// The answer to this request.
+    Answer(Answer),
+    /// Protocol 3: another answer to the request before, which was
+    /// answered already.
+    Again(u64),
+    /// Not an answer: why.
+    Bad(String),
 }
 
 /// An implementation ready to run inputs: one-shot (a process per input) or
-/// persistent (one process, restarted after any crash, hang or garbage).
+/// persistent (one process, restarted after any crash, hang, garbage or
+/// answer out of step).
 ///
 /// ```no_run
-/// use idx_conformance::runner::{Adapter, Answer, Mode, Session};
+/// use idx_conformance::runner::{Adapter, Answer, Mode, Session, STARTUP_MIN};
 /// use std::time::Duration;
 /// let mut s = Session::new(
 ///     Adapter {
@@ -66,6 +154,7 @@ pub struct Attempt {
 ///         persistent: true,
 ///         timeout: Duration::from_secs(10),
 ///         memory_mib: Some(4096),
+///         startup: STARTUP_MIN,
 ///     },
 ///     Mode::Reader,
 /// );
@@ -79,8 +168,16 @@ pub struct Session {
     adapter: Adapter,
     pub(super) mode: Mode,
     child: Option<Persistent>,
+    /// The protocol version the running persistent process said it speaks.
+    protocol: u32,
+    /// The ID of the next request: unique in the session, across restarts.
+    next_id: u64,
+    /// The ID of the last request the running process answered.
+    answered: Option<u64>,
     /// Start-up times of the persistent process (one per start).
     pub startups: Vec<Duration>,
+    /// The protocol version each start of the persistent process said.
+    pub protocols: Vec<u32>,
 }
 
 impl Session {
@@ -90,7 +187,11 @@ impl Session {
             adapter,
             mode,
             child: None,
+            protocol: PROTOCOL,
+            next_id: 1,
+            answered: None,
             startups: Vec::new(),
+            protocols: Vec::new(),
         }
     }
 
@@ -111,6 +212,23 @@ impl Session {
         self.retrying(|s| s.write_within(content))
     }
 
+    /// The end of the inputs: a persistent adapter's standard input is
+    /// closed and what it still prints before it exits is read (bounded by
+    /// the deadline, at most [`FINISH_MAX`]). A line there followed its
+    /// last answer: `Some` says what it was (as
+    /// [`Attempt::previous_extra`] does), and the last input's answer does
+    /// not count.
+    pub fn finish(&mut self) -> Option<String> {
+        let child = self.child.take()?;
+        self.answered = None;
+        let lines = child.finish(Instant::now() + self.adapter.timeout.min(FINISH_MAX));
+        let first = lines.first()?;
+        Some(format!(
+            "{} before it exited",
+            extra_line(first, lines.len())
+        ))
+    }
+
     /// One try, then, if it timed out, a second with [`RETRY_FACTOR`] times
     /// the deadline: only a reader that cannot answer in that either times
     /// out.
@@ -123,10 +241,19 @@ impl Session {
         self.adapter.timeout = deadline * RETRY_FACTOR;
         let second = once(self);
         self.adapter.timeout = deadline;
+        let timed_out = match (first.waited, second.waited) {
+            (Some(a), Some(b)) if second.answer == Answer::Timeout => Some(timeout_text(a, b)),
+            _ => None,
+        };
         Attempt {
             answer: second.answer,
             elapsed: first.elapsed + second.elapsed,
             retried: true,
+            timed_out,
+            // the first try's: the second follows a timeout, after which
+            // the adapter was restarted
+            previous_extra: first.previous_extra.or(second.previous_extra),
+            waited: second.waited,
         }
     }
 
@@ -134,17 +261,12 @@ impl Session {
         debug_assert_eq!(self.mode, Mode::Reader);
         if self.adapter.persistent {
             let req = json!({"file": file.display().to_string()});
-            self.ask(req)
+            self.ask(&req)
         } else {
             let mut args = self.adapter.command.clone();
             args.push(file.display().to_string());
             let f = process::run_once(&args, None, self.adapter.timeout, self.adapter.memory_mib);
-            let answer = one_shot_answer(&f, Mode::Reader, self.adapter.memory_mib);
-            Attempt {
-                answer,
-                elapsed: f.elapsed,
-                retried: false,
-            }
+            self.one_shot(&f, Mode::Reader)
         }
     }
 
@@ -152,7 +274,7 @@ impl Session {
         debug_assert_eq!(self.mode, Mode::Writer);
         let doc = content.to_json(false);
         if self.adapter.persistent {
-            self.ask(json!({ "content": doc }))
+            self.ask(&json!({ "content": doc }))
         } else {
             let input = crate::corpus::to_text(&doc).into_bytes();
             let f = process::run_once(
@@ -161,13 +283,22 @@ impl Session {
                 self.adapter.timeout,
                 self.adapter.memory_mib,
             );
-            let answer = one_shot_answer(&f, Mode::Writer, self.adapter.memory_mib);
-            Attempt {
-                answer,
-                elapsed: f.elapsed,
-                retried: false,
-            }
+            self.one_shot(&f, Mode::Writer)
         }
+    }
+
+    fn one_shot(&self, f: &process::Finished, mode: Mode) -> Attempt {
+        let answer = one_shot_answer(f, mode, self.adapter.memory_mib);
+        let mut a = Attempt::new(answer, f.elapsed);
+        if a.answer == Answer::Timeout {
+            a.waited = Some(Waited::Answer(self.adapter.timeout));
+        }
+        a
+    }
+
+    /// The persistent process's start-up deadline.
+    fn startup_deadline(&self) -> Duration {
+        self.adapter.timeout.max(self.adapter.startup)
     }
 
     /// Starts the persistent process if needed and waits for its ready line.
@@ -178,7 +309,7 @@ impl Session {
         let t0 = Instant::now();
         let mut p = Persistent::start(&self.adapter.command, self.adapter.memory_mib)
             .map_err(|e| Answer::Crash(format!("could not run: {e}")))?;
-        let reply = p.ask(None, t0 + self.adapter.timeout.max(STARTUP_MIN));
+        let reply = p.ask(None, t0 + self.startup_deadline());
         self.startups.push(t0.elapsed());
         let bad = |what: String, p: &Persistent| {
             Answer::Crash(format!(
@@ -194,17 +325,23 @@ impl Session {
                     .and_then(|v| v.get("protocol"))
                     .and_then(Value::as_u64)
                 {
-                    Some(n) if n == u64::from(PROTOCOL) => {
+                    Some(n) if (u64::from(OLDEST_PROTOCOL)..=u64::from(PROTOCOL)).contains(&n) => {
+                        // invariant: n is at most PROTOCOL, a u32
+                        self.protocol = u32::try_from(n).unwrap_or(PROTOCOL);
+                        self.protocols.push(self.protocol);
+                        self.answered = None;
                         self.child = Some(p);
                         Ok(())
                     }
                     Some(n) => Err(bad(
-                        format!("it speaks protocol {n}, the runner {PROTOCOL}"),
+                        format!(
+                            "it speaks protocol {n}, the runner {OLDEST_PROTOCOL} to {PROTOCOL}"
+                        ),
                         &p,
                     )),
                     None => Err(bad(
                         format!(
-                            "its first line is not {{\"protocol\": {PROTOCOL}}}: {}",
+                            "its first line is not {{\"protocol\": {PROTOCOL}}} (or {OLDEST_PROTOCOL}): {}",
                             quote(&l)
                         ),
                         &p,
@@ -217,51 +354,152 @@ impl Session {
         }
     }
 
-    fn ask(&mut self, request: Value) -> Attempt {
+    /// Kills the persistent process: the next input gets a fresh one.
+    fn stop(&mut self) {
+        if let Some(c) = self.child.take() {
+            c.kill();
+        }
+        self.answered = None;
+    }
+
+    fn ask(&mut self, request: &Value) -> Attempt {
         let t0 = Instant::now();
-        if let Err(answer) = self.ensure_started() {
-            return Attempt {
-                answer,
-                elapsed: t0.elapsed(),
-                retried: false,
-            };
+        let mut previous_extra = None;
+        // A line already waiting followed the previous answer: the adapter
+        // is a line ahead, and would answer this request with it.
+        if let Some(line) = self.child.as_mut().and_then(Persistent::waiting) {
+            previous_extra = Some(extra_line(&line, 1));
+            self.stop();
         }
-        let started = Instant::now();
-        let Some(child) = self.child.as_mut() else {
-            return Attempt {
-                answer: Answer::Crash("persistent adapter not running".into()),
-                elapsed: t0.elapsed(),
-                retried: false,
-            };
-        };
-        let line = request.to_string();
-        let reply = child.ask(Some(line.as_bytes()), started + self.adapter.timeout);
-        let elapsed = started.elapsed();
-        let mem = self.adapter.memory_mib;
-        let answer = match reply {
-            Reply::Line(l) => persistent_answer(&l, self.mode).unwrap_or_else(|why| {
-                Answer::Crash(format!("{why}{}", stderr_note(&child.take_stderr(), mem)))
-            }),
-            Reply::Timeout => Answer::Timeout,
-            Reply::TooLong => Answer::Crash("an answer line longer than 256 MiB".into()),
-            Reply::Ended(e) => Answer::Crash(format!(
-                "the persistent adapter {}{}",
-                ending_text(&e),
-                stderr_note(&child.take_stderr(), mem)
-            )),
-        };
-        if matches!(answer, Answer::Crash(_) | Answer::Timeout) {
-            // Out of step or dead: the next input gets a fresh process.
-            if let Some(c) = self.child.take() {
-                c.kill();
+        loop {
+            let deadline = self.startup_deadline();
+            if let Err(answer) = self.ensure_started() {
+                let mut a = Attempt::new(answer, t0.elapsed());
+                if a.answer == Answer::Timeout {
+                    a.waited = Some(Waited::Ready(deadline));
+                }
+                a.previous_extra = previous_extra;
+                return a;
             }
-        } else {
-            let _ = child.take_stderr();
+            let started = Instant::now();
+            let id = self.next_id;
+            self.next_id += 1;
+            let mut request = request.clone();
+            if self.protocol >= 3 {
+                request["id"] = json!(id);
+            }
+            let Some(child) = self.child.as_mut() else {
+                let mut a = Attempt::new(
+                    Answer::Crash("persistent adapter not running".into()),
+                    t0.elapsed(),
+                );
+                a.previous_extra = previous_extra;
+                return a;
+            };
+            let reply = child.ask(
+                Some(request.to_string().as_bytes()),
+                started + self.adapter.timeout,
+            );
+            let elapsed = started.elapsed();
+            let mem = self.adapter.memory_mib;
+            let answer = match reply {
+                Reply::Line(l) => match self.line(&l, id) {
+                    Line::Answer(a) => a,
+                    Line::Again(prev) if previous_extra.is_none() => {
+                        // The answer to the request before, a second time:
+                        // that request's answer does not count, and this
+                        // one is asked again of a fresh process.
+                        previous_extra =
+                            Some(format!("another answer to it (id {prev}): {}", quote(&l)));
+                        self.stop();
+                        continue;
+                    }
+                    Line::Again(prev) => Answer::Crash(format!(
+                        "the answer's id is {prev}, the request's {id}: out of step: {}",
+                        quote(&l)
+                    )),
+                    Line::Bad(why) => {
+                        Answer::Crash(format!("{why}{}", stderr_note(&self.take_stderr(), mem)))
+                    }
+                },
+                Reply::Timeout => Answer::Timeout,
+                Reply::TooLong => Answer::Crash("an answer line longer than 256 MiB".into()),
+                Reply::Ended(e) => Answer::Crash(format!(
+                    "the persistent adapter {}{}",
+                    ending_text(&e),
+                    stderr_note(&self.take_stderr(), mem)
+                )),
+            };
+            let mut a = Attempt::new(answer, elapsed);
+            a.previous_extra = previous_extra;
+            if matches!(a.answer, Answer::Crash(_) | Answer::Timeout) {
+                if a.answer == Answer::Timeout {
+                    a.waited = Some(Waited::Answer(self.adapter.timeout));
+                }
+                // Out of step or dead: the next input gets a fresh process.
+                self.stop();
+            } else {
+                self.answered = Some(id);
+                let _ = self.take_stderr();
+            }
+            return a;
         }
-        Attempt {
-            answer,
-            elapsed,
-            retried: false,
+    }
+
+    fn take_stderr(&self) -> crate::process::HeadTail {
+        self.child
+            .as_ref()
+            .map(Persistent::take_stderr)
+            .unwrap_or_default()
+    }
+
+    /// What an answer line is for request `id`.
+    fn line(&self, l: &[u8], id: u64) -> Line {
+        let mut v: Value = match serde_json::from_slice(l) {
+            Ok(v) => v,
+            Err(e) => {
+                return Line::Bad(format!("the answer is not a JSON line ({e}): {}", quote(l)))
+            }
+        };
+        if self.protocol >= 3 {
+            let got = v.as_object_mut().and_then(|o| o.remove("id"));
+            match got.as_ref().and_then(Value::as_u64) {
+                Some(x) if x == id => {}
+                Some(x) if self.answered == Some(x) => return Line::Again(x),
+                Some(x) => {
+                    return Line::Bad(format!(
+                        "the answer's id is {x}, the request's {id}: the adapter is out of step: {}",
+                        quote(l)
+                    ))
+                }
+                None => {
+                    return Line::Bad(format!(
+                        "the answer has no \"id\" (protocol 3: each answer carries its request's, here {id}): {}",
+                        quote(l)
+                    ))
+                }
+            }
         }
+        match persistent_answer(&v, l, self.mode) {
+            Ok(a) => Line::Answer(a),
+            Err(why) => Line::Bad(why),
+        }
+    }
+}
+
+/// The most time [`Session::finish`] waits for a persistent adapter to
+/// exit once its standard input is closed.
+pub const FINISH_MAX: Duration = Duration::from_secs(2);
+
+/// `another line: "..."`, with how many more followed.
+fn extra_line(r: &Reply, n: usize) -> String {
+    let what = match r {
+        Reply::Line(l) => format!("another line: {}", quote(l)),
+        _ => "another line, longer than 256 MiB".into(),
+    };
+    if n > 1 {
+        format!("{what} (and {} more)", n - 1)
+    } else {
+        what
     }
 }

@@ -1,13 +1,20 @@
 """A synthetic adapter for the runner's tests (standard library only).
 
     fake.py BEHAVIOUR FILE             one-shot
-    fake.py BEHAVIOUR --persistent     persistent (protocol 2)
+    fake.py BEHAVIOUR --persistent     persistent (protocol 3; protocol 2
+                                       when BEHAVIOUR starts with "v2:")
 
 It reads IDX correctly (a strict little reader below) and then misbehaves as
 BEHAVIOUR says (BEHAVIOUR@CASE: on that case only), except on valid-u8-rank1,
 the runner's preflight case, which it answers correctly unless BEHAVIOUR is
 "broken" or names that case (BEHAVIOUR@valid-u8-rank1).
+
+The runner names every input input.idx (input.idx.gz) in a folder of its
+own, so the fake knows which case it reads by the file's SHA-256 in the
+committed corpus/index.json: a test fixture may look the answer up, a
+reader under test cannot (tests/adapters/cheat.py tries).
 """
+import hashlib
 import json
 import os
 import signal
@@ -48,19 +55,35 @@ def read(path, endian=">"):
     return {"dtype": NAME[code], "shape": shape, "data": vals}
 
 
+INDEX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "corpus", "index.json")
+IDS = None
+
+
+def case_id(path):
+    """The corpus case whose file has these bytes ("" for none)."""
+    global IDS
+    if IDS is None:
+        with open(INDEX) as f:
+            IDS = {c["sha256"]: c["id"] for c in json.load(f)["cases"]}
+    with open(path, "rb") as f:
+        return IDS.get(hashlib.sha256(f.read()).hexdigest(), "")
+
+
+def applies(behaviour, path):
+    """Whether BEHAVIOUR[@CASE] misbehaves on this file."""
+    cid = case_id(path)
+    if cid == "valid-u8-rank1" and behaviour != "broken" and not behaviour.endswith("@valid-u8-rank1"):
+        return False
+    if "@" in behaviour:  # BEHAVIOUR@CASE: misbehave on that case only
+        return cid == behaviour.split("@")[1]
+    return True
+
+
 def answer(behaviour, path, persistent):
     """The answer document, after misbehaving as asked."""
-    base = os.path.basename(path)
-    if (
-        base.startswith("valid-u8-rank1.")
-        and behaviour != "broken"
-        and not behaviour.endswith("@valid-u8-rank1")
-    ):
+    if not applies(behaviour, path):
         return read(path)
-    if "@" in behaviour:  # BEHAVIOUR@CASE: misbehave on that case only
-        behaviour, only = behaviour.split("@")
-        if not base.startswith(only + "."):
-            return read(path)
+    behaviour = behaviour.split("@")[0]
     if behaviour in ("broken", "traceback"):
         raise ValueError("this reader has a bug")  # uncaught
     if behaviour == "reject":
@@ -129,6 +152,8 @@ def answer(behaviour, path, persistent):
         return c
     if behaviour == "exit1-silent":
         os._exit(1)
+    if behaviour == "error-without-message":
+        return {"error": {}}
     return read(path)
 
 
@@ -142,23 +167,44 @@ def one_shot(behaviour, path):
         print(doc)
     else:
         print(json.dumps(doc))
+        if "error" in doc:
+            sys.exit(1)
 
 
 def persistent(behaviour):
+    protocol = 3
+    if behaviour.startswith("v2:"):
+        protocol, behaviour = 2, behaviour[3:]
     if behaviour == "slow-start":
         time.sleep(0.6)
     if behaviour == "die-at-start":
         # exits at once, while a child of it holds stdout for 30 s
         subprocess.Popen(["sleep", "30"])
         raise ValueError("this adapter cannot start")  # uncaught
-    print(json.dumps({"protocol": 2}), flush=True)
+    if behaviour == "never-ready":
+        time.sleep(30)
+    print(json.dumps({"protocol": protocol}), flush=True)
+    previous = None
     for line in sys.stdin:
-        path = json.loads(line)["file"]
+        req = json.loads(line)
+        path = req["file"]
         try:
             doc = answer(behaviour, path, True)
         except Reject as e:
             doc = {"error": {"message": str(e)}}
-        print(doc if isinstance(doc, str) else json.dumps(doc), flush=True)
+        if isinstance(doc, dict) and protocol >= 3 and not behaviour.startswith("no-id"):
+            doc = dict(doc, id=req["id"])
+        out = (doc if isinstance(doc, str) else json.dumps(doc)) + "\n"
+        kind = behaviour.split("@")[0]
+        if kind == "double" and applies(behaviour, path):
+            # every answer twice, in one write
+            out = out + out
+        elif kind == "lag":
+            # each request answered with the previous request's answer
+            # (the first with its own): one line behind from the second on
+            out, previous = previous or out, out
+        sys.stdout.write(out)
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

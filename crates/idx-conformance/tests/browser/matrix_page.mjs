@@ -1,5 +1,5 @@
 // The matrix page in a real headless browser (Debian's chromium), driven
-// over the DevTools protocol on a pipe (--remote-debugging-pipe), with no
+// over the DevTools protocol on a pipe by the harness of cdp.mjs, with no
 // npm packages:
 //
 //   node matrix_page.mjs PAGE.html RESULTS.json...
@@ -9,17 +9,18 @@
 // no console error, no exception and no request outside itself; that every
 // cell has a status and it is the one in the results; that the screenshot's
 // colour of sampled cells is the legend's colour of that status; that the
-// status and implementation filters hide what they should; and that a cell
-// opens its case's panel with the implementation's answer. Exit 1 on the
+// status and implementation filters hide what they should; that the column
+// headings stay at the top and the case IDs at the left, opaque, while the
+// grid scrolls under them; and that a cell opens its case's panel with the
+// implementation's answer. Exit 1 on the
 // first failed check. CHROMIUM names the browser (default: chromium);
 // SCREENSHOT=FILE keeps the screenshot.
 
-import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { inflateSync } from "node:zlib";
+import { launch } from "./cdp.mjs";
 
 const started = Date.now();
 const [page, ...resultFiles] = process.argv.slice(2);
@@ -28,11 +29,8 @@ if (!page || resultFiles.length === 0) {
   process.exit(2);
 }
 
-function fail(msg) {
-  console.error(`matrix page: FAIL: ${msg}`);
-  cleanup();
-  process.exit(1);
-}
+const b = launch("matrix page");
+const { send, problems, requests, fail } = b;
 
 // --- the data the page was made from
 const expected = new Map(); // "name mode" -> Map(case id -> status)
@@ -40,74 +38,6 @@ for (const f of resultFiles) {
   const v = JSON.parse(readFileSync(f, "utf8"));
   const m = new Map(v.results.map((r) => [r.id, r.status]));
   expected.set(`${v.implementation.name} ${v.mode}`, m);
-}
-
-// --- chromium over a pipe
-const profile = mkdtempSync(join(tmpdir(), "matrix-page-"));
-const browser = spawn(
-  process.env.CHROMIUM || "chromium",
-  [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--no-default-browser-check",
-    "--disable-extensions",
-    "--hide-scrollbars",
-    "--force-device-scale-factor=1",
-    "--force-color-profile=srgb",
-    "--remote-debugging-pipe",
-    `--user-data-dir=${profile}`,
-    "about:blank",
-  ],
-  { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] },
-);
-let stderr = "";
-browser.stderr.on("data", (d) => (stderr += d));
-function cleanup() {
-  try {
-    browser.kill("SIGKILL");
-  } catch {}
-  try {
-    rmSync(profile, { recursive: true, force: true });
-  } catch {}
-}
-const timer = setTimeout(() => fail(`no result in 60 s; chromium said: ${stderr.slice(-2000)}`), 60000);
-browser.on("exit", (code) => {
-  if (!done) fail(`chromium exited (${code}): ${stderr.slice(-2000)}`);
-});
-let done = false;
-
-const toBrowser = browser.stdio[3];
-const fromBrowser = browser.stdio[4];
-let nextId = 1;
-const pending = new Map();
-const listeners = [];
-let buf = Buffer.alloc(0);
-fromBrowser.on("data", (chunk) => {
-  buf = Buffer.concat([buf, chunk]);
-  let end;
-  while ((end = buf.indexOf(0)) >= 0) {
-    const msg = JSON.parse(buf.subarray(0, end).toString("utf8"));
-    buf = buf.subarray(end + 1);
-    if (msg.id && pending.has(msg.id)) {
-      const { ok, ko } = pending.get(msg.id);
-      pending.delete(msg.id);
-      msg.error ? ko(new Error(JSON.stringify(msg.error))) : ok(msg.result);
-    } else if (msg.method) {
-      listeners.forEach((l) => l(msg));
-    }
-  }
-});
-function send(method, params = {}, sessionId) {
-  const id = nextId++;
-  const msg = { id, method, params };
-  if (sessionId) msg.sessionId = sessionId;
-  toBrowser.write(JSON.stringify(msg) + "\0");
-  return new Promise((ok, ko) => pending.set(id, { ok, ko }));
-}
-function waitFor(method) {
-  return new Promise((ok) => listeners.push((m) => m.method === method && ok(m)));
 }
 
 // --- a minimal PNG decoder (8-bit RGB or RGBA, no interlace)
@@ -154,31 +84,9 @@ function decodePng(b) {
 }
 
 // --- the test
-const problems = [];
-const requests = [];
-listeners.push((m) => {
-  if (m.method === "Runtime.exceptionThrown") problems.push(`exception: ${JSON.stringify(m.params.exceptionDetails).slice(0, 300)}`);
-  if (m.method === "Runtime.consoleAPICalled" && ["error", "assert", "warning"].includes(m.params.type))
-    problems.push(`console.${m.params.type}: ${m.params.args.map((a) => a.value ?? a.description).join(" ")}`);
-  if (m.method === "Log.entryAdded" && ["error", "warning"].includes(m.params.entry.level))
-    problems.push(`log ${m.params.entry.level}: ${m.params.entry.text} ${m.params.entry.url || ""}`);
-  if (m.method === "Network.requestWillBeSent") requests.push(m.params.request.url);
-});
-
 const url = pathToFileURL(resolve(page)).href;
-const { targetId } = await send("Target.createTarget", { url: "about:blank" });
-const { sessionId: s } = await send("Target.attachToTarget", { targetId, flatten: true });
-for (const d of ["Page", "Runtime", "Log", "Network"]) await send(`${d}.enable`, {}, s);
-await send("Emulation.setDeviceMetricsOverride", { width: 1600, height: 1000, deviceScaleFactor: 1, mobile: false }, s);
-const loaded = waitFor("Page.loadEventFired");
-await send("Page.navigate", { url }, s);
-await loaded;
-
-async function js(expr) {
-  const r = await send("Runtime.evaluate", { expression: expr, returnByValue: true, awaitPromise: true }, s);
-  if (r.exceptionDetails) fail(`evaluating ${expr.slice(0, 80)}: ${JSON.stringify(r.exceptionDetails).slice(0, 300)}`);
-  return r.result.value;
-}
+const s = await b.open(url);
+const js = (expr) => b.js(s, expr);
 
 // every cell has a status, the one in the results
 const grid = await js(`(() => {
@@ -252,6 +160,39 @@ const hidden = await js(`(() => { const c = [...document.querySelectorAll('#grid
 if (hidden.zero !== 0 || hidden.other !== 0) fail(`implementation filter: ${hidden.zero} cells of column 0 still shown, ${hidden.other} others hidden`);
 await js(`document.querySelector('#impl-filter input[data-col="0"]').click()`);
 
+// the column headings stay at the top when the page scrolls down, over the
+// rows that scroll under them, and the case IDs at the left when it
+// scrolls right (a viewport narrower than the grid)
+async function sticky(width, dx, dy) {
+  await send("Emulation.setDeviceMetricsOverride", { width, height: 700, deviceScaleFactor: 1, mobile: false }, s);
+  return js(`(() => {
+    const first = document.querySelector('#grid tbody tr.case-row:not([hidden]) th.id');
+    // dy < 0: the first case row 400 px from the top of the viewport, below
+    // the headings
+    const y = ${dy} >= 0 ? ${dy} : first.getBoundingClientRect().top + scrollY - 400;
+    window.scrollTo(${dx}, y);
+    const head = document.querySelector('#grid thead th.col');
+    const h = head.getBoundingClientRect(), i = first.getBoundingClientRect();
+    const row = document.querySelector('#grid tr.case-row').getBoundingClientRect();
+    const onTop = (e, b) => e.contains(document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2));
+    const grid = document.getElementById('grid').getBoundingClientRect();
+    return { x: scrollX, y: scrollY, headTop: h.top, headBottom: h.bottom, headOnTop: onTop(head, h),
+             headBg: getComputedStyle(head).backgroundColor, rowTop: row.top,
+             idLeft: i.left, idOnTop: onTop(first, i), idBg: getComputedStyle(first).backgroundColor,
+             gridLeft: grid.left };
+  })()`);
+}
+const opaque = (c) => c !== "rgba(0, 0, 0, 0)" && c !== "transparent";
+const down = await sticky(1600, 0, 1200);
+if (down.y < 600 || Math.abs(down.headTop) > 1 || !down.headOnTop || down.rowTop >= down.headBottom || !opaque(down.headBg))
+  fail(`column headings do not stay at the top: ${JSON.stringify(down)}`);
+const gridWidth = await js(`document.getElementById('grid').getBoundingClientRect().width`);
+const right = await sticky(Math.floor(gridWidth / 2), Math.floor(gridWidth / 3), -1);
+if (right.x < 50 || right.gridLeft >= 0 || Math.abs(right.idLeft) > 1 || !right.idOnTop || !opaque(right.idBg))
+  fail(`case IDs do not stay at the left: ${JSON.stringify(right)}`);
+await js(`window.scrollTo(0, 0)`);
+await send("Emulation.setDeviceMetricsOverride", { width: 1600, height: 1000, deviceScaleFactor: 1, mobile: false }, s);
+
 // a cell opens its case's panel with that implementation's answer
 const probe = all.find((c) => c.status !== "not-run" && c.status !== "pass") || all.find((c) => c.status !== "not-run");
 const panel = await js(`(() => {
@@ -266,11 +207,10 @@ if (panel.shown !== "block" || !panel.text.includes(probe.status) || panel.hex !
 const outside = requests.filter((u) => u !== url && !u.startsWith("data:") && u !== "about:blank");
 if (outside.length) fail(`requests outside the page: ${outside.join(", ")}`);
 if (problems.length) fail(`console: ${problems.join(" | ")}`);
-done = true;
-clearTimeout(timer);
-cleanup();
+b.finish();
 console.log(
   `matrix page: ok: ${grid.rows.length} cases x ${grid.cols.length} columns (${cells} cells) match the results; ` +
-    `${sample.length} sampled cell colours match the legend; filters (${pick}, column 0) and a case panel work; ` +
+    `${sample.length} sampled cell colours match the legend; filters (${pick}, column 0), sticky headings ` +
+    `(scrolled to y ${down.y}, x ${right.x}) and a case panel work; ` +
     `no console errors, no requests; ${((Date.now() - started) / 1000).toFixed(1)} s`,
 );

@@ -1,21 +1,13 @@
 //! Differential fuzzing against synthetic readers: a strict
 //! one (`fake.py none`) and one that ignores trailing bytes (`lenient.py`).
 
+use crate::support::script;
 use idx_conformance::cases;
 use idx_conformance::differential::{
     self, Budget, ClassKey, Config, Did, Implementation, Reference,
 };
 use idx_conformance::runner::Adapter;
-use std::path::Path;
 use std::time::Duration;
-
-fn script(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/adapters")
-        .join(name)
-        .display()
-        .to_string()
-}
 
 fn implementation(name: &str, args: &[&str]) -> Implementation {
     let mut command = vec!["python3".to_string()];
@@ -28,6 +20,7 @@ fn implementation(name: &str, args: &[&str]) -> Implementation {
             persistent: true,
             timeout: Duration::from_secs(20),
             memory_mib: Some(4096),
+            startup: idx_conformance::runner::STARTUP_MIN,
         },
     }
 }

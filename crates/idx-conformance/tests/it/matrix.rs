@@ -201,6 +201,41 @@ fn one_run_writes_json_results_and_markdown_and_merges_saved_results() {
 }
 
 #[test]
+// Before, `test-reader --json-out` wrote no corpus fingerprint, so the
+// matrix called seconds-old results STALE, and named the implementation
+// by its interpreter (`python3`).
+fn results_of_test_reader_merge_as_current_under_the_adapters_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("r.json");
+    let (code, _, err) = conformance(&[
+        "test-reader",
+        "--run",
+        "valid-u8-rank*",
+        "--json-out",
+        saved.to_str().unwrap(),
+        "--",
+        "python3",
+        &fake(),
+        "none",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let md = dir.path().join("MATRIX.md");
+    let (code, out, err) = conformance(&[
+        "matrix",
+        "--no-run",
+        "--merge",
+        saved.to_str().unwrap(),
+        "--out",
+        md.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains("STALE"), "{out}");
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("\n| fake | reader |"), "{text}");
+    assert!(!text.contains("python3"), "{text}");
+}
+
+#[test]
 fn a_description_whose_name_is_not_its_file_name_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(

@@ -115,6 +115,16 @@ fn the_page_is_self_contained_and_has_a_cell_with_a_status_per_case_and_run() {
         );
     }
     assert!(html.contains("<span class=\"sw s-accepted-invalid\" data-legend=\"accepted-invalid\"></span>accepted-invalid (105)"));
+    // the column headings stay at the top, the case IDs at the left, both
+    // opaque (tests/browser/matrix_page.mjs scrolls under them in chromium)
+    assert!(
+        html.contains("#grid thead th{position:sticky;top:0;z-index:2;background:#fff}"),
+        "{html}"
+    );
+    assert!(
+        html.contains("#grid th.id{position:sticky;left:0;z-index:1;background:#fff;"),
+        "{html}"
+    );
 }
 
 #[test]
@@ -158,6 +168,18 @@ fn the_png_has_each_cell_in_its_status_colour() {
             .count();
         assert!(ink > 20, "band {c} has no label");
     }
+    // each rule group is labelled: ink above the bands, over the group's
+    // first stripe (the picture had no group labels)
+    let mut first = 0;
+    for grp in &g.groups {
+        let x0 = l.xs[first];
+        let ink = (x0..x0 + 7)
+            .flat_map(|x| (0..l.ys[0]).map(move |y| (x, y)))
+            .filter(|&(x, y)| px(x, y) == [0x22, 0x22, 0x22])
+            .count();
+        assert!(ink > 10, "group {:?} has no label", grp.code);
+        first += grp.rows.len();
+    }
     // the colours are distinct
     let mut colours: Vec<[u8; 3]> = picture::legend().into_iter().map(page::colour).collect();
     colours.sort_unstable();
@@ -179,10 +201,24 @@ fn a_report_per_failing_implementation_has_one_section_per_failure_class() {
         "Seen on 1 case of the corpus (status `accepted-invalid`). The smallest, `invalid-trailing-byte` (10 bytes): one byte after the payload",
         "```\n00000000: 00000801 00000001 2a00               ........*.\n```",
         "**What it returned** (one 1.0): returned u8 shape [10]: 0, 0, 8, 1, 0, 0, 0, 1, …",
-        "**What the spec says**: IDX203 (trailing-bytes, error): bytes follow the end of the declared payload. The file is not valid IDX; a conforming reader rejects it.",
+        "**What the spec says**: [IDX203](https://example.invalid/idx-toolkit/blob/main/spec/idx.md#idx203-trailing-bytes) (trailing-bytes, error): bytes follow the end of the declared payload. The file is not valid IDX; a conforming reader rejects it.",
+        // the spec and the corpus linked, for a maintainer outside this
+        // repository
+        "The rules are those of the [IDX specification](https://example.invalid/idx-toolkit/blob/main/spec/idx.md)",
+        "[`corpus/`](https://example.invalid/idx-toolkit/tree/main/corpus)",
         "**Suggested fix**: Compare the file length with the header length plus the product of the dimensions times the element size, and reject a file with bytes left over.",
     ] {
         assert!(one.contains(want), "missing {want:?} in:\n{one}");
+    }
+    // nothing of the machine that ran it: no adapter command or path
+    for noise in [
+        "fake.py",
+        "python3",
+        "driven by",
+        "/tmp/",
+        "of the IDX toolkit;",
+    ] {
+        assert!(!one.contains(noise), "{noise:?} in:\n{one}");
     }
     // accept-all: one section per class, not per case; the smallest case
     // of each; the formats that are not IDX are one class
@@ -199,9 +235,13 @@ fn a_report_per_failing_implementation_has_one_section_per_failure_class() {
             "## reader accepts invalid files: IDX202 truncated-payload (the payload is shorter than the header declares)",
             "## reader accepts invalid files: IDX203 trailing-bytes (bytes follow the end of the declared payload)",
             "## reader accepts invalid files: IDX401-IDX420 (data that is not IDX: a byte-swapped header, compressed or archived data, another file format)",
-            "## reader accepts invalid files: IDX701 gzip-damaged (the gzip stream is damaged)",
         ]
     );
+    // fake.py does not decompress gzip: the damaged gzip streams are data
+    // that is not IDX to it (IDX402 as stored), not IDX701, which it never
+    // meets
+    assert!(!all.contains("IDX701"), "{all}");
+    assert!(all.contains("`invalid-gzip-header-cut`"), "{all}");
     assert!(all.contains("The smallest, `invalid-short-stream-reserved` (2 bytes)"));
     assert_eq!(all.matches("**Suggested fix**").count(), sections.len());
     assert!(!reports.join("reference.md").exists());
@@ -303,6 +343,119 @@ fn crashes_on_any_rule_are_one_class_and_wrong_content_is_split_by_what_differs(
         reports::suggested_fix(&ks[3]),
         "Take the shape from the header's dimension list instead of assuming one."
     );
+}
+
+fn report(outcomes: Vec<runner::Outcome>, notes: Vec<String>) -> Report {
+    Report {
+        name: "x".into(),
+        version: "x 1".into(),
+        mode: Mode::Reader,
+        command: vec!["/home/me/src/x/target/debug/x-adapter".into()],
+        persistent: false,
+        timeout: std::time::Duration::from_secs(1),
+        memory_mib: Some(4096),
+        outcomes,
+        skipped: vec![],
+        notes,
+        elapsed: std::time::Duration::ZERO,
+    }
+}
+
+#[test]
+// Before: a gzip case was filed under the rule of the stream inside it even
+// for a reader that never decompresses (idx-lib's "IDX103 truncated-magic"
+// was a gzip of an empty file); a crash under the runner's memory limit and
+// a quieted signalling NaN got the generic sentences; a report of stale
+// results read as current; the adapter's path was in it.
+fn a_report_says_what_the_reader_met() {
+    use idx_conformance::reports;
+    use runner::Status::{Accepted, AcceptedInvalid, Crash, WrongContent};
+    let all = cases::all();
+    let gz = |decompressed: bool| {
+        let status = if decompressed { Accepted } else { WrongContent };
+        let mut o = outcome("impl-gzip-u8-4x5", status, "shape [] instead of [4, 5]");
+        o.failed = false;
+        vec![
+            o,
+            outcome(
+                "invalid-gzip-of-empty",
+                AcceptedInvalid,
+                "returned u8 shape []: 0",
+            ),
+            outcome(
+                "invalid-gzip-header-cut",
+                AcceptedInvalid,
+                "returned u8 shape []: 0",
+            ),
+        ]
+    };
+    let raw = report(gz(false), vec![]);
+    let headings: Vec<String> = reports::classes(&all, &[&raw])
+        .iter()
+        .map(reports::heading)
+        .collect();
+    assert_eq!(
+        headings,
+        ["reader accepts invalid files: IDX401-IDX420 (data that is not IDX: a byte-swapped header, compressed or archived data, another file format)"]
+    );
+    let md = reports::render(&all, &[&raw]).unwrap();
+    assert!(
+        md.contains(
+            "**What the spec says**: As stored, the file is gzip data, which this reader does not \
+             decompress (it accepted no gzip case's content): [IDX402]("
+        ),
+        "{md}"
+    );
+    let inflating = report(gz(true), vec![]);
+    let headings: Vec<String> = reports::classes(&all, &[&inflating])
+        .iter()
+        .map(reports::heading)
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "reader accepts invalid files: IDX103 truncated-magic (the file is shorter than the 4-byte magic)",
+            "reader accepts invalid files: IDX701 gzip-damaged (the gzip stream is damaged)",
+        ]
+    );
+    let memory =
+        "exit status 3; stderr: crash: MemoryError: ; an allocation failed (MemoryError): \
+                  the memory limit (4096 MiB of address space) was the cause";
+    let quiet = "signalling NaNs come back quiet: element 14 is 0x7fc00001 (NaN) instead of \
+                 0x7f800001 (NaN), the same NaN with its quiet bit set (2 of 17 elements differ; \
+                 f32 shape [17])";
+    let r = report(
+        vec![
+            outcome("invalid-hostile-4gib-u8", Crash, memory),
+            outcome("invalid-trailing-byte", Crash, "killed by SIGSEGV"),
+            outcome("valid-edge-f32", WrongContent, quiet),
+        ],
+        vec![format!(
+            "{}the results are of another corpus (169 cases; the current one has 185, or other bytes): rerun them",
+            page::STALE
+        )],
+    );
+    let ks = reports::classes(&all, &[&r]);
+    let headings: Vec<String> = ks.iter().map(reports::heading).collect();
+    assert_eq!(
+        headings,
+        [
+            "reader returns signalling NaNs quiet (their quiet bit set) in valid files",
+            "reader crashes on invalid files (IDX203)",
+            "reader runs out of memory under the runner's limit on invalid files (IDX202)",
+        ]
+    );
+    let md = reports::render(&all, &[&r]).unwrap();
+    for want in [
+        "# x against the IDX conformance corpus (stale results)\n\n> **Stale results: do not file this report yet.** \
+         The results below were made on another corpus than the current one (x 1 reader: the results are of another corpus",
+        "**Why**: an allocation failed under the address-space limit the runner sets (4096 MiB, `ulimit -v`)",
+        "**Why**: every element that differs is a signalling NaN returned with its quiet bit set",
+        "**Suggested fix**: Copy the float elements' bits into the array as they are",
+    ] {
+        assert!(md.contains(want), "missing {want:?} in:\n{md}");
+    }
+    assert!(!md.contains("x-adapter"), "{md}");
 }
 
 /// Decodes the PNG `picture::encode_png` writes (8-bit RGB, unfiltered

@@ -2,7 +2,7 @@
 //! adapter `tests/adapters/fake.py`, which misbehaves in each way a real
 //! reader was seen to (see its docstring).
 
-use crate::support::{conformance, fake};
+use crate::support::{conformance, fake, script};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -451,7 +451,16 @@ fn the_json_results_carry_name_version_limits_counts_and_timings() {
     assert_eq!(v["counts"]["wrong-content"], 1);
     assert_eq!(v["skipped"][0]["id"], "invalid-gzip-bomb");
     assert!(v["results"][0]["seconds"].as_f64().unwrap() > 0.0);
+    // the corpus they were made on, for `matrix --merge`
+    let cases = idx_conformance::cases::all();
+    assert_eq!(v["corpus"]["cases"], cases.len());
+    assert_eq!(
+        v["corpus"]["sha256"],
+        idx_conformance::corpus::fingerprint(&cases)
+    );
     let back = idx_conformance::runner::Report::from_json(&v).unwrap();
+    let mut v = v;
+    v.as_object_mut().unwrap().remove("corpus");
     assert_eq!(back.to_json(), v);
 }
 
@@ -549,7 +558,7 @@ fn a_persistent_adapter_is_restarted_after_a_crash_a_hang_or_garbage() {
                 .any(|n| n.as_str().unwrap().contains(if status == "timeout" {
                     "restarted 2 times"
                 } else {
-                    "restarted 1 times"
+                    "restarted 1 time "
                 })),
             "{v}"
         );
@@ -571,7 +580,7 @@ fn a_persistent_adapter_must_say_its_protocol_version() {
     ]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("its first line is not {\"protocol\": 2}: \"hello\""),
+        err.contains("its first line is not {\"protocol\": 3} (or 2): \"hello\""),
         "{err}"
     );
 }
@@ -630,7 +639,7 @@ fn a_persistent_adapter_that_dies_while_its_child_holds_stdout_is_a_crash_with_i
         .iter()
         .map(|n| n.as_str().unwrap())
         .collect();
-    assert!(notes.iter().any(|n| n.contains("restarted 1 times")), "{v}");
+    assert!(notes.iter().any(|n| n.contains("restarted 1 time ")), "{v}");
     assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
 }
 
@@ -700,4 +709,258 @@ fn a_reader_that_hard_codes_28_x_28_fails_the_same_bytes_cases() {
         ],
         "{v}"
     );
+}
+
+// ---------------------------------------------------------------------------
+// What reaches the adapter
+
+/// (id, status, detail) of every result of `v`.
+fn results(v: &Value) -> Vec<(String, String, String)> {
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap().to_string(),
+                r["status"].as_str().unwrap().to_string(),
+                r["detail"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+// Before, the runner gave the adapter the corpus file itself: a reader that
+// never parsed IDX passed every case from the manifest beside it (or
+// index.json above it) with --corpus, and every invalid case from the name
+// (`invalid-*`) without.
+fn the_runner_cannot_be_fed_the_answer() {
+    let cheat = script("cheat.py");
+    let corpus = idx_conformance::default_corpus().display().to_string();
+    let some = ["valid-u8-rank2", "invalid-trailing-*", "impl-gzip-u8-4x5"];
+    for corpus_args in [&["--corpus", &corpus][..], &[]] {
+        for persistent in [false, true] {
+            let mut args = vec!["test-reader", "--format", "json"];
+            args.extend(corpus_args);
+            for r in some {
+                args.extend(["--run", r]);
+            }
+            if persistent {
+                args.push("--persistent");
+            }
+            args.extend(["--", "python3", &cheat, "manifest"]);
+            if persistent {
+                args.push("--persistent");
+            }
+            let (code, out, err) = conformance(&args);
+            assert_eq!(code, 1, "{corpus_args:?} {persistent}: {out}{err}");
+            let v: Value = serde_json::from_str(&out).unwrap();
+            for (id, status, detail) in results(&v) {
+                assert_ne!(status, "pass", "{id}: {detail}");
+                assert_ne!(status, "accepted", "{id}: {detail}");
+            }
+        }
+    }
+    // what it sees: one neutral name (.gz kept), alone, no index above
+    for persistent in [false, true] {
+        let mut args = vec![
+            "test-reader",
+            "--format",
+            "json",
+            "--corpus",
+            &corpus,
+            "--run",
+            "valid-u8-rank1",
+            "--run",
+            "impl-gzip-u8-4x5",
+            "--run",
+            "invalid-trailing-byte",
+        ];
+        if persistent {
+            args.push("--persistent");
+        }
+        args.extend(["--", "python3", &cheat, "look"]);
+        if persistent {
+            args.push("--persistent");
+        }
+        let (_, out, err) = conformance(&args);
+        let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+        let seen: Vec<(String, String)> =
+            results(&v).into_iter().map(|(id, _, d)| (id, d)).collect();
+        let saw = |name: &str| format!("rejected: name={name} beside=[] index_above=False");
+        assert_eq!(
+            seen,
+            [
+                ("valid-u8-rank1".to_string(), saw("input.idx")),
+                ("impl-gzip-u8-4x5".to_string(), saw("input.idx.gz")),
+                ("invalid-trailing-byte".to_string(), saw("input.idx")),
+            ],
+            "{v}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Persistent answers matched to their request
+
+#[test]
+// Before, the runner took the next line as the answer without looking for
+// one already waiting: the second copy of each answer became the answer
+// to the next request (30 passes over the corpus, no note).
+fn a_persistent_adapter_that_answers_twice_fails_every_case_it_answered_twice() {
+    let some = ["valid-u8-rank2", "valid-u8-rank3", "invalid-trailing-byte"];
+    for behaviour in ["double", "v2:double"] {
+        let v = fake_run(behaviour, &some, &["--persistent"]);
+        let got = results(&v);
+        for (id, status, detail) in &got {
+            assert_eq!(status, "crash", "{behaviour} {id}: {detail}");
+            assert!(
+                detail.starts_with("after its answer (pass: ")
+                    && detail.contains("), the adapter printed another line: \"{")
+                    && detail.ends_with(
+                        ": one answer line per request is the protocol, so the adapter was out of step"
+                    ),
+                "{behaviour} {id}: {detail}"
+            );
+        }
+        // the last case's second line is read when its input ends
+        assert!(got[2].2.contains("before it exited"), "{:?}", got[2]);
+    }
+    // only the case answered twice
+    let v = fake_run("double@valid-u8-rank3", &some, &["--persistent"]);
+    let got: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, ["pass", "crash", "pass"], "{v}");
+}
+
+#[test]
+// Protocol 2 carries no request id: an adapter that answers each request
+// with the previous request's answer passed nearly every invalid case.
+// Under protocol 3 each answer echoes its request's id, and an answer to
+// the request before counts against that request.
+fn a_persistent_adapter_one_answer_behind_is_caught_by_the_request_id() {
+    let some = ["valid-u8-rank2", "valid-u8-rank3", "invalid-trailing-byte"];
+    let v = fake_run("lag", &some, &["--persistent"]);
+    let got = results(&v);
+    let statuses: Vec<&str> = got.iter().map(|r| r.1.as_str()).collect();
+    // each case's answer came again with the next request; the last one's
+    // did not (no request followed), and it was in step
+    assert_eq!(statuses, ["crash", "crash", "pass"], "{v}");
+    for (id, _, detail) in &got[..2] {
+        assert!(
+            detail.starts_with("after its answer (pass: the content as the spec reads it), the adapter printed another answer to it (id "),
+            "{id}: {detail}"
+        );
+    }
+    assert!(
+        preflight_notes(&v)[0].contains("did not pass (crash: after its answer (pass: "),
+        "{v}"
+    );
+    // without the id, an answer to another request is an answer
+    let v = fake_run("v2:lag", &some, &["--persistent"]);
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.starts_with(
+            "the persistent adapter speaks protocol 2: its answers carry no request id"
+        )),
+        "{v}"
+    );
+}
+
+#[test]
+fn under_protocol_3_an_answer_without_its_request_id_is_a_crash() {
+    let (code, _, err) = conformance(&[
+        "test-reader",
+        "--persistent",
+        "--",
+        "python3",
+        &fake(),
+        "no-id",
+        "--persistent",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("(crash: the answer has no \"id\" (protocol 3: each answer carries its request's, here 1): \"{\\\"dtype\\\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_protocol_2_persistent_adapter_still_passes() {
+    let some = ["valid-*-rank1", "invalid-t*"];
+    let v = fake_run("v2:none", &some, &["--persistent"]);
+    for (id, status, detail) in results(&v) {
+        assert_eq!(status, "pass", "{id}: {detail}");
+    }
+}
+
+#[test]
+// corpus/README.md requires a message; `{"error": {}}` used to count as a
+// rejection (its detail the empty object).
+fn an_error_document_without_a_message_is_a_crash() {
+    for extra in [&[][..], &["--persistent"]] {
+        let (s, d) = one("error-without-message", "invalid-trailing-byte", extra);
+        assert_eq!(s, "crash", "{extra:?}: {d}");
+        assert!(
+            d.contains(
+                "an error document needs a \"message\" string (or a string as \"error\"): {}"
+            ),
+            "{extra:?}: {d}"
+        );
+    }
+}
+
+#[test]
+// Before, an adapter that never printed its ready line was refused after
+// 60 s (two start-ups of 30 s) with "no answer in 3.00 s, nor in 9.00 s".
+fn a_persistent_start_up_timeout_says_the_deadline_it_had() {
+    let t = Instant::now();
+    let (code, out, err) = conformance(&[
+        "test-reader",
+        "--persistent",
+        "--timeout",
+        "0.5",
+        "--startup-timeout",
+        "1",
+        "--",
+        "python3",
+        &fake(),
+        "never-ready",
+        "--persistent",
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains(
+            "(timeout: the persistent adapter printed no ready line in 1.00 s (its start-up deadline), \
+             nor in 1.50 s when started again)"
+        ),
+        "{err}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+}
+
+#[test]
+// `--timeout inf` panicked (a Duration from an infinite number of seconds).
+fn any_number_of_seconds_is_a_deadline_not_a_panic() {
+    for t in ["inf", "1e300", "nan"] {
+        for option in ["--timeout", "--startup-timeout"] {
+            let (code, _, err) =
+                conformance(&["test-reader", option, t, "--", "sh", "-c", "exit 3"]);
+            assert_eq!(code, 2, "{option} {t}: {err}");
+            assert!(
+                err.contains("(crash: exit status 3)"),
+                "{option} {t}: {err}"
+            );
+        }
+    }
 }

@@ -15,5 +15,10 @@ pub fn conformance(args: &[&str]) -> (i32, String, String) {
 /// The synthetic adapter `tests/adapters/fake.py`, which misbehaves in each
 /// way a real reader was seen to.
 pub fn fake() -> String {
-    format!("{}/tests/adapters/fake.py", env!("CARGO_MANIFEST_DIR"))
+    script("fake.py")
+}
+
+/// A synthetic adapter in `tests/adapters`, by file name.
+pub fn script(name: &str) -> String {
+    format!("{}/tests/adapters/{name}", env!("CARGO_MANIFEST_DIR"))
 }

@@ -49,6 +49,7 @@ fn mnist_to_caffe_lmdb_and_back_is_byte_identical() {
             &mnist(labels),
             &db,
             Overwrite::Refuse,
+            &idx::ReadOptions::default(),
             &mut NoProgress,
         )
         .unwrap(); // the real MNIST pair is valid
@@ -135,7 +136,15 @@ fn records_are_caffes_rank4_channels_and_signed_labels() {
         &(0..12).collect::<Vec<u8>>(),
     );
     write_idx(&l, ElementType::I16, &[3], &[0, 0, 0xff, 0xff, 0x01, 0x00]);
-    to_caffe_lmdb(&i, &l, &db, Overwrite::Refuse, &mut NoProgress).unwrap(); // valid pair
+    to_caffe_lmdb(
+        &i,
+        &l,
+        &db,
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+    .unwrap(); // valid pair
     let r = records(&db);
     let keys: Vec<&[u8]> = r.iter().map(|(k, _)| k.as_slice()).collect();
     assert_eq!(keys, [b"00000000", b"00000001", b"00000002"]);
@@ -172,7 +181,15 @@ fn exact_small_types_go_to_float_data_and_others_are_refused() {
     write_idx(&l, ElementType::U8, &[2], &[7, 9]);
     // i16 images: -2 and 300 exactly in float_data.
     write_idx(&i, ElementType::I16, &[2, 1, 1], &[0xff, 0xfe, 0x01, 0x2c]);
-    to_caffe_lmdb(&i, &l, &db, Overwrite::Refuse, &mut NoProgress).unwrap(); // valid pair
+    to_caffe_lmdb(
+        &i,
+        &l,
+        &db,
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+    .unwrap(); // valid pair
     let r = records(&db);
     assert_eq!(r[0].1.float_data, [-2.0]);
     assert_eq!(r[1].1.float_data, [300.0]);
@@ -188,6 +205,7 @@ fn exact_small_types_go_to_float_data_and_others_are_refused() {
             &l,
             &t.path().join("x"),
             Overwrite::Refuse,
+            &idx::ReadOptions::default(),
             &mut NoProgress,
         )
         .unwrap_err();
@@ -202,6 +220,7 @@ fn exact_small_types_go_to_float_data_and_others_are_refused() {
         &l,
         &t.path().join("x"),
         Overwrite::Refuse,
+        &idx::ReadOptions::default(),
         &mut NoProgress,
     )
     .unwrap_err();
@@ -213,6 +232,7 @@ fn exact_small_types_go_to_float_data_and_others_are_refused() {
         &l,
         &t.path().join("x"),
         Overwrite::Refuse,
+        &idx::ReadOptions::default(),
         &mut NoProgress,
     )
     .unwrap_err();
@@ -237,6 +257,7 @@ fn bad_inputs_write_nothing() {
         &t10k_labels,
         &db,
         Overwrite::Refuse,
+        &idx::ReadOptions::default(),
         &mut NoProgress,
     )
     .unwrap_err();
@@ -249,6 +270,7 @@ fn bad_inputs_write_nothing() {
         &t10k_labels,
         &t.path().join("x.npz"),
         Overwrite::Refuse,
+        &idx::ReadOptions::default(),
         &mut NoProgress,
     )
     .unwrap_err();
@@ -256,7 +278,15 @@ fn bad_inputs_write_nothing() {
 
     // An invalid IDX file: refused with its findings.
     let truncated = root().join("corpus/invalid/invalid-truncated-payload.idx");
-    let e = to_caffe_lmdb(&train, &truncated, &db, Overwrite::Refuse, &mut NoProgress).unwrap_err();
+    let e = to_caffe_lmdb(
+        &train,
+        &truncated,
+        &db,
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+    .unwrap_err();
     match &e {
         Error::Invalid { path, findings } => {
             assert_eq!(path, &truncated);
@@ -268,6 +298,7 @@ fn bad_inputs_write_nothing() {
         &truncated,
         &t.path().join("x.npy"),
         Overwrite::Refuse,
+        &idx::ReadOptions::default(),
         &mut NoProgress,
     )
     .unwrap_err();
@@ -279,6 +310,7 @@ fn bad_inputs_write_nothing() {
         &mnist("train-labels-idx1-ubyte.gz"),
         &t.path().join("no/such/dir/db"),
         Overwrite::Refuse,
+        &idx::ReadOptions::default(),
         &mut NoProgress,
     )
     .unwrap_err();
@@ -291,19 +323,58 @@ fn bad_inputs_write_nothing() {
     let (i, l) = (small.join("i.idx"), small.join("l.idx"));
     write_idx(&i, ElementType::U8, &[1, 1, 1], &[5]);
     write_idx(&l, ElementType::U8, &[1], &[3]);
-    to_caffe_lmdb(&i, &l, &db, Overwrite::Refuse, &mut NoProgress).unwrap(); // valid pair
+    to_caffe_lmdb(
+        &i,
+        &l,
+        &db,
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+    .unwrap(); // valid pair
     let data = fs::read(db.join("data.mdb")).unwrap(); // just written
     write_idx(&l, ElementType::U8, &[1], &[4]);
-    let e = to_caffe_lmdb(&i, &l, &db, Overwrite::Refuse, &mut NoProgress).unwrap_err();
+    let e = to_caffe_lmdb(
+        &i,
+        &l,
+        &db,
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+    .unwrap_err();
     assert!(matches!(e, Error::Exists { .. }), "{e}");
     assert_eq!(fs::read(db.join("data.mdb")).unwrap(), data); // untouched
                                                               // --force replaces an LMDB directory...
-    to_caffe_lmdb(&i, &l, &db, Overwrite::Force, &mut NoProgress).unwrap(); // valid pair
+    to_caffe_lmdb(
+        &i,
+        &l,
+        &db,
+        Overwrite::Force,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+    .unwrap(); // valid pair
     assert_eq!(records(&db)[0].1.label, Some(4));
     // ...but nothing else.
-    let e = to_caffe_lmdb(&i, &l, &small, Overwrite::Force, &mut NoProgress).unwrap_err();
+    let e = to_caffe_lmdb(
+        &i,
+        &l,
+        &small,
+        Overwrite::Force,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("not an LMDB directory"), "{e}");
-    let e = to_npy(&i, &l, Overwrite::Refuse, &mut NoProgress).unwrap_err();
+    let e = to_npy(
+        &i,
+        &l,
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+    .unwrap_err();
     assert!(matches!(e, Error::Exists { .. }), "{e}");
     assert_eq!(names(t.path()), ["db", "small"], "no temporary left behind");
     assert_eq!(names(&small), ["i.idx", "l.idx"]);
@@ -400,7 +471,14 @@ fn npy_round_trips_every_valid_corpus_file() {
             continue;
         }
         let (a, b) = (t.path().join("a.npy"), t.path().join("b.idx"));
-        let h = to_npy(&p, &a, Overwrite::Force, &mut NoProgress).unwrap(); // valid corpus file
+        let h = to_npy(
+            &p,
+            &a,
+            Overwrite::Force,
+            &idx::ReadOptions::default(),
+            &mut NoProgress,
+        )
+        .unwrap(); // valid corpus file
         let h2 = from_npy(&a, &b, Overwrite::Force, &mut NoProgress).unwrap(); // just written
         assert_eq!(h, h2, "{}", p.display());
         assert!(
@@ -419,7 +497,14 @@ fn npy_little_endian_on_disk_and_big_endian_input_converted() {
     let i = t.path().join("i.idx");
     write_idx(&i, ElementType::I16, &[2], &[0x01, 0x02, 0xff, 0xfe]);
     let a = t.path().join("a.npy");
-    to_npy(&i, &a, Overwrite::Refuse, &mut NoProgress).unwrap(); // valid input
+    to_npy(
+        &i,
+        &a,
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+    .unwrap(); // valid input
     let bytes = fs::read(&a).unwrap(); // just written
     assert_eq!(bytes.len(), 128 + 4);
     assert_eq!(&bytes[128..], [0x02, 0x01, 0xfe, 0xff]);
@@ -438,6 +523,79 @@ fn npy_little_endian_on_disk_and_big_endian_input_converted() {
     assert_eq!(fs::read(&o).unwrap(), fs::read(&i).unwrap()); // test outputs
 }
 
+/// The elements of a C-order array (`data`, elements of `size` bytes, shape
+/// `dims`) in Fortran order: the first index varies fastest.
+fn fortran(dims: &[usize], size: usize, data: &[u8]) -> Vec<u8> {
+    let total: usize = dims.iter().product();
+    let mut out = Vec::with_capacity(total * size);
+    let mut idx = vec![0usize; dims.len()];
+    for _ in 0..total {
+        let c = idx.iter().zip(dims).fold(0, |acc, (&i, &d)| acc * d + i);
+        out.extend_from_slice(&data[c * size..(c + 1) * size]);
+        for (i, &d) in idx.iter_mut().zip(dims) {
+            *i += 1;
+            if *i < d {
+                break;
+            }
+            *i = 0;
+        }
+    }
+    out
+}
+
+/// A Fortran-order `.npy` (what `np.save` writes for `np.asfortranarray(a)`
+/// or `a.T`) converts to the IDX of the same array, row-major, in either
+/// byte order, whatever the shape: unit axes, a long first or last axis,
+/// rank 2 to 5, empty.
+#[test]
+fn npy_in_fortran_order_converts_to_the_same_array_row_major() {
+    let t = tempfile::tempdir().unwrap(); // test scratch directory
+    let shapes: [&[usize]; 9] = [
+        &[2, 3],
+        &[3, 1, 4],
+        &[5, 3, 4],
+        &[600, 3, 2],
+        &[2, 3, 700],
+        &[1, 7, 1, 9, 1],
+        &[2, 3, 2, 3, 2],
+        &[4, 0, 3],
+        &[300, 301],
+    ];
+    for (k, dims) in shapes.iter().enumerate() {
+        for (t_idx, descr, size, little) in [
+            (ElementType::U8, "|u1", 1, false),
+            (ElementType::I16, "<i2", 2, true),
+            (ElementType::F64, ">f8", 8, false),
+        ] {
+            let total: usize = dims.iter().product();
+            // big-endian C-order elements: element e's bytes are e, e+1, ...
+            let c: Vec<u8> = (0..total * size).map(|i| (i * 7 % 251) as u8).collect();
+            let mut f = fortran(dims, size, &c);
+            if little {
+                for e in f.chunks_exact_mut(size) {
+                    e.reverse();
+                }
+            }
+            let shape = dims.iter().map(|d| format!("{d}, ")).collect::<String>();
+            let dict =
+                format!("{{'descr': '{descr}', 'fortran_order': True, 'shape': ({shape}), }}");
+            let p = t.path().join(format!("f{k}-{descr:?}.npy"));
+            fs::write(&p, npy(&dict, &f)).unwrap(); // test directory
+            let o = t.path().join("o.idx");
+            let h = from_npy(&p, &o, Overwrite::Force, &mut NoProgress)
+                .unwrap_or_else(|e| panic!("{dims:?} {descr}: {e}"));
+            let want_dims: Vec<u32> = dims.iter().map(|&d| d as u32).collect();
+            assert_eq!(h.dims(), want_dims, "{dims:?}");
+            let i = t.path().join("want.idx");
+            write_idx(&i, t_idx, dims, &c);
+            assert!(
+                fs::read(&o).unwrap() == fs::read(&i).unwrap(),
+                "{dims:?} {descr}"
+            ); // test outputs
+        }
+    }
+}
+
 #[test]
 fn npy_refusals_are_clear_and_write_nothing() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
@@ -451,12 +609,12 @@ fn npy_refusals_are_clear_and_write_nothing() {
             "has no IDX element type",
         ),
         (
-            "fortran",
+            "fortran-short",
             npy(
                 "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }",
-                &[0; 16],
+                &[0; 12],
             ),
-            "Fortran-order",
+            "ends before the 16 data bytes",
         ),
         (
             "short",
@@ -518,7 +676,15 @@ fn npz_holds_images_and_labels() {
     );
     write_idx(&i, ElementType::U8, &[2, 1, 2], &[1, 2, 3, 4]);
     write_idx(&l, ElementType::U8, &[2], &[7, 8]);
-    to_npz(&i, &l, &z, Overwrite::Refuse, &mut NoProgress).unwrap(); // valid pair
+    to_npz(
+        &i,
+        &l,
+        &z,
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+    .unwrap(); // valid pair
     let bytes = fs::read(&z).unwrap(); // just written
                                        // Stored entries: each name is followed (after its local header) by the
                                        // .npy bytes verbatim.
@@ -569,7 +735,15 @@ fn progress_reaches_each_phase_total() {
     write_idx(&i, ElementType::U8, &[2500, 1, 2], &vec![3; 5000]);
     write_idx(&l, ElementType::U8, &[2500], &vec![1; 2500]);
     let mut r = Recorder::default();
-    to_caffe_lmdb(&i, &l, &db, Overwrite::Refuse, &mut r).unwrap(); // valid pair
+    to_caffe_lmdb(
+        &i,
+        &l,
+        &db,
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut r,
+    )
+    .unwrap(); // valid pair
     let v = |n: u64| ("validating (bytes)".to_string(), n, n);
     // The files: 4 + 3 * 4 header bytes + 5000, and 4 + 4 + 2500.
     assert_eq!(
@@ -591,7 +765,14 @@ fn progress_reaches_each_phase_total() {
         ]
     );
     let mut r = Recorder::default();
-    to_npy(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut r).unwrap(); // valid input
+    to_npy(
+        &i,
+        &t.path().join("a.npy"),
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut r,
+    )
+    .unwrap(); // valid input
     assert_eq!(
         r.phases,
         [v(5016), ("converting (bytes)".to_string(), 5000, 5000)]
@@ -624,7 +805,15 @@ fn a_failure_in_the_middle_leaves_no_partial_output() {
     write_idx(&i, ElementType::U8, &[4000, 28, 28], &vec![9; 4000 * 784]);
     write_idx(&l, ElementType::U8, &[4000], &vec![1; 4000]);
     let mut p = TruncateOnFirstAdvance(i.clone(), false, false);
-    let e = to_caffe_lmdb(&i, &l, &t.path().join("db"), Overwrite::Refuse, &mut p).unwrap_err();
+    let e = to_caffe_lmdb(
+        &i,
+        &l,
+        &t.path().join("db"),
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut p,
+    )
+    .unwrap_err();
     assert!(matches!(e, Error::Changed { .. }), "{e}");
     assert!(p.1, "the input was cut after the first batch was committed");
     assert_eq!(
@@ -635,7 +824,14 @@ fn a_failure_in_the_middle_leaves_no_partial_output() {
 
     write_idx(&i, ElementType::U8, &[4000, 28, 28], &vec![9; 4000 * 784]);
     let mut p = TruncateOnFirstAdvance(i.clone(), false, false);
-    let e = to_npy(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut p).unwrap_err();
+    let e = to_npy(
+        &i,
+        &t.path().join("a.npy"),
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut p,
+    )
+    .unwrap_err();
     assert!(matches!(e, Error::Changed { .. }), "{e}");
     assert_eq!(names(t.path()), ["i.idx", "l.idx"], "no .npy, no temporary");
 }

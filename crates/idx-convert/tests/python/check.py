@@ -6,7 +6,8 @@ numpy alone (offset and dtype from the magic), not with the toolkit.
     check.py lmdb DB IMAGES LABELS      DB holds exactly convert_mnist_data's records
     check.py npy FILE.npy IDX           the .npy loads with IDX's dtype, shape, values
     check.py npz FILE.npz IMAGES LABELS images and labels in one archive
-    check.py make-npy OUT.npy DTYPE     writes a numpy array (for --from npy)
+    check.py make-npy OUT.npy DTYPE [C|F|T]  writes a numpy array, C order, Fortran
+                                        order or a transpose (for --from npy)
     check.py idx-of-npy IDX NPY         IDX holds the .npy's array, big-endian
 
 Prints one line per check; exits 1 on the first failure.
@@ -92,11 +93,18 @@ def check_npz(npz, images, labels):
            "%s[%s]: shape %s, values" % (npz, name, z[name].shape))
 
 
-def make_npy(out, dtype):
+def make_npy(out, dtype, order="C"):
+    """order C: np.save(a); F: np.asfortranarray(a); T: a transpose (a
+    Fortran-order view), saved as numpy saves them."""
     rng = np.random.default_rng(16)
     a = (rng.standard_normal((5, 3, 4)) * 1000).astype(dtype)
+    a = {"C": a, "F": np.asfortranarray(a), "T": a.T}[order]
     np.save(out, a)
-    print("wrote", out, a.dtype, a.shape)
+    with open(out, "rb") as f:
+        np.lib.format.read_magic(f)
+        _, fortran, _ = np.lib.format.read_array_header_1_0(f)
+    ok(fortran == (order != "C"), "%s: fortran_order %s" % (out, fortran))
+    print("wrote", out, a.dtype, a.shape, "order", order)
 
 
 def check_idx_of_npy(idx, npy):

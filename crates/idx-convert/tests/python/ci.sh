@@ -29,9 +29,11 @@ done
 "$IDX" convert --to npz "$M/t10k-images-idx3-ubyte.gz" "$M/t10k-labels-idx1-ubyte.gz" -o "$T/t10k.npz"
 "$PY" "$H/check.py" npz "$T/t10k.npz" "$M/t10k-images-idx3-ubyte.gz" "$M/t10k-labels-idx1-ubyte.gz"
 
-echo "-- numpy's own .npy files (both byte orders) to IDX"
+echo "-- numpy's own .npy files (both byte orders; C order, Fortran order, a transpose) to IDX"
 for dt in '<i2' '>i2' '<f4' '>f8' '|u1' '<i4'; do
-  "$PY" "$H/check.py" make-npy "$T/in.npy" "$dt"
-  "$IDX" convert --from npy "$T/in.npy" -o "$T/out.idx" --force
-  "$PY" "$H/check.py" idx-of-npy "$T/out.idx" "$T/in.npy"
+  for order in C F T; do
+    "$PY" "$H/check.py" make-npy "$T/in.npy" "$dt" "$order"
+    "$IDX" convert --from npy "$T/in.npy" -o "$T/out.idx" --force
+    "$PY" "$H/check.py" idx-of-npy "$T/out.idx" "$T/in.npy"
+  done
 done

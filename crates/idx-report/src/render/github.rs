@@ -25,12 +25,16 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
         // `file=` (its escaped text would name another file), so such an
         // annotation names no file and its message starts with the escaped
         // name instead.
+        // A name that is not UTF-8 cannot be carried either (U+FFFD in
+        // its place names another file); its message shows the bytes as
+        // human does (`\xff`).
         let name = super::path_text(r);
-        let (file, prefix) = if idx_io::escape::github_can_carry(&name) {
-            (format!("file={},", property(&name)), String::new())
-        } else {
-            (String::new(), format!("{}: ", idx_io::escape::text(&name)))
-        };
+        let (file, prefix) =
+            if super::non_utf8_path(r).is_none() && idx_io::escape::github_can_carry(&name) {
+                (format!("file={},", property(&name)), String::new())
+            } else {
+                (String::new(), format!("{}: ", super::path_escaped(r)))
+            };
         match &r.outcome {
             Err(e) => {
                 let _ = writeln!(

@@ -455,6 +455,14 @@ fn repair_summary(
             a.fix.applicability
         );
     }
+    for d in &rep.declined {
+        let _ = writeln!(
+            out,
+            "{}: {}",
+            paint.p("1;33", "not fixed"),
+            super::terminal_safe(d)
+        );
+    }
     // the header as the repaired stream declares it, before and after
     let n = header_len(&rep.head_after).max(header_len(&rep.head_before).min(4));
     let (before, after) = (

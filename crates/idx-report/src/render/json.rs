@@ -9,7 +9,8 @@ use serde_json::{json, Value};
 /// Version of the JSON output.
 pub const VERSION: u32 = 1;
 
-/// One finding as JSON; `fix` only when the finding has one.
+/// One finding as JSON, with its rule's page (`url`); `fix` only when the
+/// finding has one.
 pub fn finding(f: &Finding) -> Value {
     let mut v = json!({
         "rule": f.rule.code(),
@@ -20,6 +21,7 @@ pub fn finding(f: &Finding) -> Value {
         "expected": f.expected,
         "found": f.found,
         "hint": f.hint,
+        "url": crate::rule_url(f.rule),
     });
     if let Some(o) = &f.related {
         v["related"] = json!({"path": o.path, "offset": o.offset, "length": o.length});
@@ -99,6 +101,7 @@ pub fn repair(rep: &crate::repair::Repair) -> Value {
         "path": path,
         "error": error,
         "dropped_bytes": rep.dropped_bytes,
+        "declined": rep.declined,
         "applied": rep.applied.iter().map(|a| json!({
             "rule": a.rule.map(|r| r.code()),
             "offset": a.offset,
@@ -179,7 +182,8 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
     // invariant: serialising a Value cannot fail
     let mut s = serde_json::to_string_pretty(&doc).expect("serialise JSON"); // invariant: a Value always serialises
     s.push('\n');
-    s
+    // a name's bidi overrides and C1 controls as \u escapes: the same value
+    idx_io::escape::json(&s).into_owned()
 }
 
 /// One line per finding (`{"path", ...finding}`), and one per unreadable
@@ -209,5 +213,6 @@ pub fn render_lines(results: &[FileResult], _ctx: &Context) -> String {
         }
         s.push('\n');
     }
-    s
+    // a name's bidi overrides and C1 controls as \u escapes: the same value
+    idx_io::escape::json(&s).into_owned()
 }

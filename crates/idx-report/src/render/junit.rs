@@ -6,7 +6,11 @@ use crate::check::FileResult;
 use idx::Severity;
 use std::fmt::Write;
 
-/// XML-escapes text and attribute values.
+/// XML-escapes text and attribute values. A C0 control, which XML 1.0
+/// cannot hold, is written as the text `\xNN`; DEL, a C1 control or a
+/// bidirectional formatting character as a character reference, which an
+/// XML parser decodes back to the same character (a name stays exact and
+/// reaches no terminal raw).
 pub fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
@@ -18,6 +22,9 @@ pub fn esc(s: &str) -> String {
             '\'' => o.push_str("&apos;"),
             c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {
                 o.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if idx_io::escape::is_unsafe(c) && c >= '\u{7f}' => {
+                o.push_str(&format!("&#x{:X};", u32::from(c)))
             }
             c => o.push(c),
         }

@@ -27,7 +27,8 @@ pub struct Context {
     pub sarif_github: bool,
     /// The absolute URL of `spec/idx.md` (`--spec-url`, `spec-url`); without
     /// it no output carries a spec link (a relative path would only work
-    /// inside a clone).
+    /// inside a clone), and SARIF's `helpUri` is the rule's page
+    /// ([`crate::rule_url`]).
     pub spec_url: Option<String>,
     /// `--unsafe-fixes`: unsafe fixes count as applicable (`[*]`).
     pub unsafe_fixes: bool,
@@ -251,6 +252,18 @@ pub fn path_text(r: &FileResult) -> String {
     match &r.source {
         crate::check::Source::File(p) => {
             String::from_utf8_lossy(without_dot_slash(&path_bytes_of(p))).into_owned()
+        }
+        crate::check::Source::Stdin => r.source.display(),
+    }
+}
+
+/// The path of a result as [`path_text`] has it, for a terminal: its
+/// bytes through [`idx_io::escape::bytes`] (controls and bidi overrides
+/// escaped, a byte that is not UTF-8 as `\xNN`).
+pub fn path_escaped(r: &FileResult) -> String {
+    match &r.source {
+        crate::check::Source::File(p) => {
+            idx_io::escape::bytes(without_dot_slash(&path_bytes_of(p)))
         }
         crate::check::Source::Stdin => r.source.display(),
     }

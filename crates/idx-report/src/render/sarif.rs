@@ -93,9 +93,9 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                 "help": {"text": text.trim(), "markdown": text.trim()},
                 "defaultConfiguration": {"level": level(r.severity(), false)},
             });
-            if let Some(url) = spec_link(ctx, *r) {
-                v["helpUri"] = json!(url);
-            }
+            // the rule's page, or its section of the spec release given
+            // with --spec-url (the user's own choice wins)
+            v["helpUri"] = json!(spec_link(ctx, *r).unwrap_or_else(|| crate::rule_url(*r)));
             v
         })
         .collect();
@@ -227,7 +227,8 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
     // invariant: serialising a Value cannot fail
     let mut s = serde_json::to_string_pretty(&doc).expect("serialise JSON"); // invariant: a Value always serialises
     s.push('\n');
-    s
+    // a name's bidi overrides and C1 controls as \u escapes: the same value
+    idx_io::escape::json(&s).into_owned()
 }
 
 #[cfg(test)]

@@ -667,6 +667,38 @@ fn output_file_never_replaces_an_input_by_path_symlink_or_hard_link() {
     assert!(v.is_object());
 }
 
+/// `idx-validate --output-file X - < X`: standard input redirected from X
+/// is X (same device and inode), so the report must not replace it, as
+/// `idx show --png X - < X` and `idx convert ... -o X - < X` refuse.
+#[test]
+fn output_file_never_replaces_the_file_redirected_to_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.idx");
+    let bytes = std::fs::read(root().join(corpus("valid/valid-mnist-labels-u8-10.idx"))).unwrap();
+    std::fs::write(&input, &bytes).unwrap();
+    let hard = dir.path().join("hard.idx");
+    std::fs::hard_link(&input, &hard).unwrap();
+    for dest in [&input, &hard] {
+        let o = test_support::Cmd::new(crate::support::IDX_VALIDATE)
+            .args(["--output-file", dest.to_str().unwrap(), "-"])
+            .stdin_file(&input)
+            .out();
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        assert!(o.stderr.contains("is one of the inputs"), "{}", o.stderr);
+        assert_eq!(std::fs::read(&input).unwrap(), bytes);
+    }
+    // another file is written, standard input being a file or a pipe
+    let report = dir.path().join("report.txt");
+    let o = test_support::Cmd::new(crate::support::IDX_VALIDATE)
+        .args(["--output-file", report.to_str().unwrap(), "-"])
+        .stdin_file(&input)
+        .out();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(std::fs::read_to_string(&report)
+        .unwrap()
+        .contains("<stdin>"));
+}
+
 #[test]
 fn a_2_gib_file_is_checked_under_a_64_mib_address_space() {
     use std::os::unix::fs::FileExt;

@@ -414,7 +414,7 @@ fn an_invalid_utf8_name_is_shown_with_its_bytes_in_every_text_format() {
     let d = tempfile::tempdir().unwrap();
     let name = std::ffi::OsStr::from_bytes(b"l\xffn\x1b\n.idx");
     std::fs::write(d.path().join(name), [0, 0, 7, 1, 0, 0, 0, 1, 5]).unwrap();
-    for format in ["human", "short"] {
+    for format in ["human", "short", "github"] {
         let o = Command::new(env!("CARGO_BIN_EXE_idx-validate"))
             .args(["--format", format, "--color", "never"])
             .arg(name)
@@ -423,9 +423,90 @@ fn an_invalid_utf8_name_is_shown_with_its_bytes_in_every_text_format() {
             .unwrap();
         let out = String::from_utf8_lossy(&o.stdout).into_owned();
         assert!(out.contains("l\\xffn\\u{1b}\\n.idx"), "{format}: {out}");
+        // as human shows it: the byte, not U+FFFD (github then names no file=)
+        assert!(!out.contains('\u{fffd}'), "{format}: {out}");
         assert!(
             !o.stdout.contains(&0x1b) && !o.stdout.contains(&0xff),
             "{format}: {out:?}"
         );
+    }
+}
+
+/// A bidirectional override, DEL and a C1 control from a file name reach no
+/// terminal raw in the machine formats, which still carry the name exactly:
+/// JSON as `\u` escapes its parsers decode, JUnit as character references
+/// its parsers decode.
+#[test]
+fn machine_formats_carry_a_hostile_name_exactly_and_escaped() {
+    let d = tempfile::tempdir().unwrap();
+    let name = "r\u{202e}x\u{7f}y\u{85}z.idx";
+    std::fs::write(d.path().join(name), [0, 0, 7, 1, 0, 0, 0, 1, 5]).unwrap();
+    let raw = |out: &str| out.contains(['\u{202e}', '\u{7f}', '\u{85}']);
+    for format in ["json", "jsonl", "sarif", "junit"] {
+        let o = isolated_in(d.path(), &["--format", format, name]);
+        let out = stdout(&o);
+        assert!(!raw(&out), "{format}: a raw character in {out:?}");
+        let given = match format {
+            "json" => {
+                let v: Value = serde_json::from_str(&out).unwrap();
+                v["files"][0]["path"].as_str().unwrap().to_string()
+            }
+            "jsonl" => {
+                let v: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+                v["path"].as_str().unwrap().to_string()
+            }
+            "sarif" => {
+                let v: Value = serde_json::from_str(&out).unwrap();
+                let uri = uris(&v).remove(0);
+                assert_eq!(uri, "r%E2%80%AEx%7Fy%C2%85z.idx");
+                continue;
+            }
+            _ => {
+                let mut reader = quick_xml::Reader::from_str(&out);
+                let mut case = None;
+                loop {
+                    match reader.read_event().unwrap() {
+                        quick_xml::events::Event::Eof => break,
+                        quick_xml::events::Event::Start(e) if e.name().as_ref() == b"testcase" => {
+                            case = e
+                                .attributes()
+                                .flatten()
+                                .find(|a| a.key.as_ref() == b"name")
+                                .map(|a| a.unescape_value().unwrap().into_owned());
+                        }
+                        _ => {}
+                    }
+                }
+                case.unwrap()
+            }
+        };
+        assert_eq!(given, name, "{format}: the name as given");
+    }
+}
+
+/// A rank-1 file named as images (`*-images-idx1-ubyte`) gets IDX503, as
+/// an `idx3` name on rank-1 data does (spec 6.3): a warning at the rank
+/// byte, so the run still passes unless warnings are denied.
+#[test]
+fn an_images_name_on_rank_1_data_is_a_file_name_mismatch() {
+    let d = tempfile::tempdir().unwrap();
+    let rank1 = [0, 0, 8, 1, 0, 0, 0, 2, 7, 9];
+    for name in ["train-images-idx1-ubyte", "train-images-idx3-ubyte"] {
+        std::fs::write(d.path().join(name), rank1).unwrap();
+        let o = isolated_in(d.path(), &["--format", "jsonl", name]);
+        assert_eq!(o.status.code(), Some(0), "{name}");
+        let found: Vec<(String, u64)> = stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .map(|v| {
+                (
+                    v["rule"].as_str().unwrap().to_string(),
+                    v["offset"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(found, [("IDX503".to_string(), 3)], "{name}");
+        let o = isolated_in(d.path(), &["--deny-warnings", name]);
+        assert_eq!(o.status.code(), Some(1), "{name}");
     }
 }

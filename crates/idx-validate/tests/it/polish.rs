@@ -93,16 +93,34 @@ fn man_page_sections_have_their_usual_names() {
     );
 }
 
+/// The README's install lines, and the site's (`docs/`, where the rest of
+/// the install section moved).
 #[test]
-fn readme_cargo_install_lines_are_locked() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let lines: Vec<&str> = readme
-        .lines()
-        .filter(|l| l.trim_start().starts_with("cargo install"))
-        .collect();
-    assert!(lines.len() >= 2, "{lines:?}");
-    for l in lines {
-        assert!(l.contains("--locked"), "{l}");
+fn readme_and_docs_cargo_install_lines_are_locked() {
+    let mut files = vec![root().join("README.md")];
+    let mut dirs = vec![root().join("docs")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                files.push(p);
+            }
+        }
+    }
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("cargo install"))
+            .collect();
+        if f.ends_with("README.md") || f.ends_with("getting-started.md") {
+            assert!(lines.len() >= 2, "{}: {lines:?}", f.display());
+        }
+        for l in lines {
+            assert!(l.contains("--locked"), "{}: {l}", f.display());
+        }
     }
 }
 
@@ -146,9 +164,11 @@ fn sarif_rules_carry_the_whole_spec_section() {
         let spec = idx_validate::explain(id).unwrap();
         assert_eq!(text, spec.trim(), "{id}");
         assert!(text.contains("Severity:"), "{id}");
-        assert!(
-            r.get("helpUri").is_none(),
-            "{id}: no link without --spec-url"
+        // without --spec-url, the rule's page on the documentation site
+        assert_eq!(
+            r["helpUri"].as_str(),
+            Some(idx_validate::rule_url(idx::Rule::find(id).unwrap()).as_str()),
+            "{id}"
         );
     }
 }

@@ -207,5 +207,7 @@ fn files_that_do_not_look_like_idx_are_counted_in_a_note() {
             .contains("skipped 2 files under d that do not look like IDX"),
         "{}",
         o.stderr
-    );
+    ); // -q prints only what fails: no note, on either stream
+    let o = run_in(t.path(), &["-q", "d"]);
+    assert_eq!((o.code, o.stdout.as_str(), o.stderr.as_str()), (0, "", ""));
 }

@@ -2,7 +2,6 @@
 //! choosing the fixes, and checking that the input did not change between
 //! passes.
 
-use super::repair::write_planned;
 use super::select::is_header_rewrite;
 use super::select::{select, Plan};
 use super::stream::{stream, Sum, Summed};
@@ -11,7 +10,7 @@ use crate::buffer::fill;
 use crate::finding::{Compression, Report};
 use crate::header::MAX_HEADER_LEN;
 use crate::validate::{Options, Validator};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, SeekFrom};
 
 fn is_gzip<R: Read + Seek>(input: &mut R, opts: &FixOptions) -> io::Result<bool> {
     if !opts.validate.decompress {
@@ -65,7 +64,7 @@ fn validate_structure<R: Read + Seek>(input: &mut R, opts: &Options) -> io::Resu
     input.seek(SeekFrom::Start(0))?;
     let mut head = vec![0u8; MAX_HEADER_LEN.min(usize::try_from(len).unwrap_or(MAX_HEADER_LEN))];
     let n = fill(input, &mut head)?;
-    let mut v = Validator::new(opts.clone().with_lints(false));
+    let mut v = Validator::new(opts.clone().with_lints(false).with_byte_order_test(false));
     v.feed(&head[..n]);
     v.skip(len.saturating_sub(n as u64));
     let mut crc = flate2::Crc::new();
@@ -119,19 +118,6 @@ impl Planned {
     pub fn changed(&self) -> bool {
         self.report.changed()
     }
-
-    /// Writes the repaired stream of `input` (the same input that was
-    /// planned on) to `output`: see [`repair`](crate::repair).
-    ///
-    /// # Errors
-    /// As [`repair`](crate::repair).
-    pub fn write<R: Read + Seek, W: Write>(
-        self,
-        mut input: R,
-        output: W,
-    ) -> Result<FixReport, FixError> {
-        write_planned(self, &mut input, output)
-    }
 }
 
 const MAX_ROUNDS: usize = 4;
@@ -146,7 +132,8 @@ pub(super) fn plan_inner<R: Read + Seek>(
     // Only IDX501's fix needs the payload read (a statistic); every other
     // fix is planned from the header and the length, so the input is read
     // whole only once, when it is written.
-    let lint_fix = opts.unsafe_fixes && opts.assume_byte_order.is_none();
+    let lint_fix = (opts.unsafe_fixes && opts.assume_byte_order.is_none())
+        || opts.assume_byte_order == Some(crate::edit::ByteOrder::Little);
     let (before, sum) = if gzip || lint_fix || !opts.validate.lints {
         validate_planned(input, &plan, gzip, &opts.validate)?
     } else {
@@ -154,9 +141,10 @@ pub(super) fn plan_inner<R: Read + Seek>(
     };
     let mut report = before.clone();
     let mut applied: Vec<AppliedFix> = Vec::new();
+    let mut declined: Vec<String> = Vec::new();
     let mut stale = false; // `report` does not reflect the latest fixes
     for _ in 0..MAX_ROUNDS {
-        let chosen = select(&report, opts, plan.swap.is_some());
+        let chosen = select(&report, opts, plan.swap.is_some(), &mut declined);
         if chosen.is_empty() {
             break;
         }
@@ -187,6 +175,7 @@ pub(super) fn plan_inner<R: Read + Seek>(
         applied,
         after: report,
         dropped_bytes: dropped,
+        declined,
     };
     Ok(Planned {
         report: fr,

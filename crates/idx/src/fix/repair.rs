@@ -33,6 +33,23 @@ pub fn repair<R: Read + Seek, W: Write>(
     write_planned(planned, &mut input, output)
 }
 
+// (here rather than beside the plan: the plan does not know how it is
+// written, so `plan` and `repair` need not import each other)
+impl Planned {
+    /// Writes the repaired stream of `input` (the same input that was
+    /// planned on) to `output`: see [`repair`](crate::repair).
+    ///
+    /// # Errors
+    /// As [`repair`](crate::repair).
+    pub fn write<R: Read + Seek, W: Write>(
+        self,
+        mut input: R,
+        output: W,
+    ) -> Result<FixReport, FixError> {
+        write_planned(self, &mut input, output)
+    }
+}
+
 pub(super) fn write_planned<R: Read + Seek, W: Write>(
     planned: Planned,
     input: &mut R,

@@ -38,6 +38,10 @@ pub struct FixReport {
     pub dropped_bytes: u64,
     /// True when the output is gzip-compressed.
     pub compressed_output: bool,
+    /// Fixes asked for but not applied, each with the reason (a byte order
+    /// stated little-endian for a payload that does not read more
+    /// plausibly so: a second run after a swap, or a wrong statement).
+    pub declined: Vec<String>,
 }
 
 impl FixReport {

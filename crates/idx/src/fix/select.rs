@@ -49,12 +49,19 @@ impl Plan {
 /// The fixes of `report` that `opts` allow, as applied fixes, in finding
 /// order. When one of them rewrites header fields, only header fixes are
 /// taken: the rest were found under the old header and are looked at again.
-pub(super) fn select(report: &Report, opts: &FixOptions, swapped: bool) -> Vec<AppliedFix> {
+pub(super) fn select(
+    report: &Report,
+    opts: &FixOptions,
+    swapped: bool,
+    declined: &mut Vec<String>,
+) -> Vec<AppliedFix> {
     let allowed = |f: &Finding| -> Option<Fix> {
         let fix = f.fix.as_ref()?;
         if f.rule == Rule::LikelyLittleEndian {
             return match (opts.assume_byte_order, swapped) {
                 (_, true) | (Some(ByteOrder::Big), _) => None,
+                // (an IDX501 finding means the little-endian reading is
+                // the more plausible one: the statement agrees)
                 (Some(ByteOrder::Little), false) => Some(Fix {
                     applicability: Applicability::Safe,
                     description: format!(
@@ -104,8 +111,22 @@ pub(super) fn select(report: &Report, opts: &FixOptions, swapped: bool) -> Vec<A
         && !swapped
         && !out.iter().any(|a| a.rule == Some(Rule::LikelyLittleEndian))
     {
-        if let Some(a) = stated_swap(report) {
-            out.push(a);
+        // Swapped only when the payload reads more plausibly little-endian
+        // (spec 10.1): never one that already reads big-endian, so a second
+        // run swaps nothing back and no swap adds IDX501.
+        match report.byte_order {
+            Some(s) if s.bits > 0.0 => out.extend(stated_swap(report)),
+            Some(s) => declined.push(format!(
+                "--assume-byte-order little: the payload was not swapped: it reads big-endian ({}: score {} bits over {})",
+                if s.mirrored().verdict() == crate::lint::Verdict::Certain {
+                    "beyond reasonable doubt"
+                } else {
+                    "no less plausibly than little-endian"
+                },
+                crate::lint::byteorder::bits_str(s.bits),
+                idx_text::plural::count(s.elements, "distinct non-zero element"),
+            )),
+            None => {}
         }
     }
     out

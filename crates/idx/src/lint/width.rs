@@ -1,4 +1,4 @@
-//! The element-width hint (spec §6.4): a payload that is exactly 2, 4 or 8
+//! The element-width hint (spec §6.5): a payload that is exactly 2, 4 or 8
 //! times (or a half, a quarter, an eighth of) the declared size, and whose
 //! first bytes decode plausibly at that other width, was probably written
 //! with another element type than its header says.
@@ -10,16 +10,61 @@ const PLAUSIBLE_SHARE: f64 = 0.9;
 /// Fewest non-zero sampled elements for a verdict on a multi-byte width.
 const MIN_NON_ZERO: usize = 4;
 
+/// What the width test found: the hint, and the element type (with its
+/// byte order) the payload plausibly holds, when IDX has one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Width {
+    /// The hint for the finding.
+    pub text: String,
+    /// The IDX element type of the width found, when there is one (IDX has
+    /// no 64-bit integers) and the payload reads plausibly as it.
+    pub dtype: Option<ElementType>,
+    /// True when that reading is little-endian.
+    pub little: bool,
+}
+
+/// The first non-zero words (8 bytes, aligned from the payload's start, so
+/// whole elements of every width) of the bytes after the header, payload
+/// and trailing bytes alike, up to [`SAMPLE_BYTES`]: what the width test
+/// reads, so that a payload that starts with zeros (a sparse one) is still
+/// judged on its values.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NonZeroWords {
+    pub bytes: Vec<u8>,
+    carry: [u8; 8],
+    carry_len: usize,
+}
+
+/// The most sample bytes [`NonZeroWords`] keeps.
+pub(crate) const SAMPLE_BYTES: usize = 1024;
+
+impl NonZeroWords {
+    /// Feeds the next bytes after the header.
+    pub fn feed(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() && self.bytes.len() < SAMPLE_BYTES {
+            let take = (8 - self.carry_len).min(bytes.len());
+            self.carry[self.carry_len..self.carry_len + take].copy_from_slice(&bytes[..take]);
+            self.carry_len += take;
+            bytes = &bytes[take..];
+            if self.carry_len == 8 {
+                if self.carry.iter().any(|&b| b != 0) {
+                    self.bytes.extend_from_slice(&self.carry);
+                }
+                self.carry_len = 0;
+                // whole zero words are skipped without copying
+                while bytes.len() >= 8 && bytes[..8].iter().all(|&b| b == 0) {
+                    bytes = &bytes[8..];
+                }
+            }
+        }
+    }
+}
+
 /// The hint for a payload of `actual` bytes under a header declaring
-/// `declared` bytes of `dtype`, `sample` being the payload's first bytes;
-/// `None` when the sizes are not an exact power-of-two ratio or the other
-/// width does not decode plausibly.
-pub(crate) fn hint(
-    dtype: ElementType,
-    declared: u64,
-    actual: u64,
-    sample: &[u8],
-) -> Option<String> {
+/// `declared` bytes of `dtype`, `sample` being the payload's first non-zero
+/// words ([`NonZeroWords`]); `None` when the sizes are not an exact
+/// power-of-two ratio or the other width does not decode plausibly.
+pub(crate) fn hint(dtype: ElementType, declared: u64, actual: u64, sample: &[u8]) -> Option<Width> {
     if declared == 0 || actual == 0 {
         return None;
     }
@@ -39,7 +84,7 @@ pub(crate) fn hint(
             None
         }
     })?;
-    let (what, reading) = plausible(width as usize, sample)?;
+    let (what, reading, found, little) = plausible(width as usize, sample)?;
     let article = if dtype.name().starts_with('u') {
         "a"
     } else {
@@ -50,17 +95,26 @@ pub(crate) fn hint(
     } else {
         ""
     };
-    Some(format!(
-        "the payload is exactly {ratio} the declared size ({actual} bytes for {declared}): {what} written under {article} {} header? Read as {reading}, its first elements are plausible{idx_note}",
-        dtype.name()
-    ))
+    Some(Width {
+        text: format!(
+            "the payload is exactly {ratio} the declared size ({actual} bytes for {declared}): {what} written under {article} {} header? Read as {reading}, its first non-zero elements are plausible{idx_note}",
+            dtype.name()
+        ),
+        dtype: found,
+        little,
+    })
 }
 
 /// What `sample` plausibly holds as elements of `width` bytes: a name and
 /// the reading (type and byte order) that makes it consistent.
-fn plausible(width: usize, sample: &[u8]) -> Option<(String, String)> {
+fn plausible(width: usize, sample: &[u8]) -> Option<(String, String, Option<ElementType>, bool)> {
     if width == 1 {
-        return Some(("u8 values".into(), "u8".into()));
+        return Some((
+            "u8 values".into(),
+            "u8".into(),
+            Some(ElementType::U8),
+            false,
+        ));
     }
     let elements: Vec<&[u8]> = sample
         .chunks_exact(width)
@@ -109,18 +163,27 @@ fn plausible(width: usize, sample: &[u8]) -> Option<(String, String)> {
     };
     for little in [false, true] {
         if (width == 4 || width == 8) && share(&float, little) {
-            let t = if width == 4 { "f32" } else { "f64" };
-            return Some((format!("{t} values"), format!("{} {t}", order(little))));
+            let (t, et) = if width == 4 {
+                ("f32", ElementType::F32)
+            } else {
+                ("f64", ElementType::F64)
+            };
+            return Some((
+                format!("{t} values"),
+                format!("{} {t}", order(little)),
+                Some(et),
+                little,
+            ));
         }
     }
     for little in [false, true] {
         if share(&int, little) {
-            let (what, t) = match width {
-                2 => ("i16 values", "i16"),
-                4 => ("i32 values", "i32"),
-                _ => ("64-bit integers (numpy int64)", "64-bit integers"),
+            let (what, t, et) = match width {
+                2 => ("i16 values", "i16", Some(ElementType::I16)),
+                4 => ("i32 values", "i32", Some(ElementType::I32)),
+                _ => ("64-bit integers (numpy int64)", "64-bit integers", None),
             };
-            return Some((what.into(), format!("{} {t}", order(little))));
+            return Some((what.into(), format!("{} {t}", order(little)), et, little));
         }
     }
     None
@@ -137,7 +200,7 @@ mod tests {
     #[test]
     fn f64_data_under_an_f32_header() {
         let sample = be_f64(&[0.5, 1.5, 2.25, 3.0, 4.0, 100.0]);
-        let h = hint(ElementType::F32, 24, 48, &sample).unwrap();
+        let h = hint(ElementType::F32, 24, 48, &sample).unwrap().text;
         assert!(h.contains("exactly twice the declared size"), "{h}");
         assert!(h.contains("f64 values written under an f32 header"), "{h}");
         assert!(h.contains("big-endian f64"), "{h}");
@@ -146,7 +209,7 @@ mod tests {
     #[test]
     fn int64_labels_under_a_u8_header_little_endian() {
         let sample: Vec<u8> = (0..10i64).flat_map(|v| v.to_le_bytes()).collect();
-        let h = hint(ElementType::U8, 10, 80, &sample).unwrap();
+        let h = hint(ElementType::U8, 10, 80, &sample).unwrap().text;
         assert!(h.contains("exactly 8 times"), "{h}");
         assert!(h.contains("little-endian 64-bit integers"), "{h}");
         assert!(h.contains("no 64-bit integer type"), "{h}");

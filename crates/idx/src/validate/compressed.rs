@@ -64,21 +64,7 @@ pub(super) fn drive_gzip<R: Read>(src: R, opts: &Options) -> io::Result<Report> 
                     break;
                 }
                 let at = v.total;
-                v.stop(
-                    Finding::new(
-                        Rule::GzipDamaged,
-                        at,
-                        0,
-                        format!(
-                            "the gzip stream is damaged; decompression failed after {} of output",
-                            count(at, "byte")
-                        ),
-                    )
-                    .expected("a complete, intact gzip stream")
-                    .found(why)
-                    .hint("the download is probably incomplete or corrupted: fetch it again and compare its checksum"),
-                    false,
-                );
+                v.stop(crate::violations::gzip_damaged(at, why), false);
                 break;
             }
         }

@@ -1,6 +1,7 @@
 //! What to check beyond the spec's rules: [`Options`].
 
 use crate::dtype::ElementType;
+use crate::edit::ByteOrder;
 
 /// What to check, beyond the spec's rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,8 +13,22 @@ pub struct Options {
     pub decompress: bool,
     /// Stop decompressing after this many bytes and report IDX702.
     pub max_decompressed: Option<u64>,
-    /// Run the payload lints (byte order, NaN/Inf). On by default.
+    /// Run the advisory lints: non-finite floats (IDX502) and file names
+    /// (IDX503), and the byte-order test (IDX501). On by default.
     pub lints: bool,
+    /// Run the byte-order test (IDX501) even when [`Options::lints`] is
+    /// off: the one verdict of spec 6.1, which a reader needs before it
+    /// decodes (a payload the validator calls little-endian beyond doubt is
+    /// refused everywhere). On by default; off only for structure-only
+    /// checks.
+    pub byte_order_test: bool,
+    /// The byte order the caller states for the payload (spec 6.1):
+    /// `None`, the byte-order test decides; `Some(Big)`, the caller vouches
+    /// for the bytes and IDX501 is not reported; `Some(Little)`, the
+    /// payload is to be read as little-endian, and IDX501 is an error only
+    /// when it reads big-endian beyond reasonable doubt (the statement is
+    /// contradicted).
+    pub byte_order: Option<ByteOrder>,
     /// The file name, for the MNIST naming lint (IDX503).
     pub file_name: Option<String>,
     /// The element type the user expects (IDX601).
@@ -33,6 +48,8 @@ impl Default for Options {
             decompress: false,
             max_decompressed: None,
             lints: true,
+            byte_order_test: true,
+            byte_order: None,
             file_name: None,
             expect_dtype: None,
             expect_shape: None,
@@ -55,6 +72,16 @@ impl Options {
     /// Sets [`Options::lints`].
     pub fn with_lints(mut self, on: bool) -> Self {
         self.lints = on;
+        self
+    }
+    /// Sets [`Options::byte_order_test`].
+    pub fn with_byte_order_test(mut self, on: bool) -> Self {
+        self.byte_order_test = on;
+        self
+    }
+    /// Sets [`Options::byte_order`].
+    pub fn with_byte_order(mut self, stated: Option<ByteOrder>) -> Self {
+        self.byte_order = stated;
         self
     }
     /// Sets [`Options::file_name`].

@@ -3,6 +3,7 @@
 use super::analyse::{analyse, Analysis};
 use super::expect::expectations;
 use super::Options;
+use crate::edit::ByteOrder;
 use crate::finding::{Compression, Finding, Report, TAIL_LEN};
 use crate::header::{starts_with_idx_magic, MAGIC_LEN, MAX_HEADER_LEN};
 use crate::label_scan::LabelScanner;
@@ -27,6 +28,8 @@ pub struct Validator {
     trailing_head: Vec<u8>,
     linter: Option<PayloadLinter>,
     labels: Option<LabelScanner>,
+    /// The first non-zero words after the header (the width hint's sample).
+    width: lint::width::NonZeroWords,
     pub(super) compression: Option<Compression>,
     stop: Option<(Finding, bool)>,
     pub(super) container: Vec<Finding>,
@@ -48,6 +51,7 @@ impl Validator {
             trailing_head: Vec::with_capacity(MAGIC_LEN),
             linter: None,
             labels: None,
+            width: lint::width::NonZeroWords::default(),
             compression: None,
             stop: None,
             container: Vec::new(),
@@ -105,8 +109,11 @@ impl Validator {
         };
         let left = h.payload_len() - self.payload_seen;
         if left > 0 {
-            // the lints and the label scan would miss payload bytes
-            self.linter = None;
+            // the lints and the label scan would miss payload bytes (a
+            // linter that has seen all it looks at stays)
+            if !self.linter.as_ref().is_some_and(PayloadLinter::done) {
+                self.linter = None;
+            }
             self.labels = None;
         }
         let p = left.min(n);
@@ -119,8 +126,13 @@ impl Validator {
         let prefix = std::mem::take(&mut self.prefix);
         let body = a.header.as_ref().map(|h| h.header_len());
         if let Some(h) = &a.header {
-            if self.opts.lints && PayloadLinter::is_active(h.dtype()) {
-                self.linter = Some(PayloadLinter::new(h.dtype(), h.header_len() as u64));
+            let test = self.opts.byte_order_test && self.opts.byte_order != Some(ByteOrder::Big);
+            if (self.opts.lints || test) && PayloadLinter::is_active(h.dtype()) {
+                self.linter = Some(PayloadLinter::new(
+                    h.dtype(),
+                    h.header_len() as u64,
+                    self.opts.lints,
+                ));
             }
             if let Some(classes) = self.opts.scan_labels {
                 self.labels = LabelScanner::new(h, classes);
@@ -148,6 +160,7 @@ impl Validator {
         if let Some(l) = &mut self.labels {
             l.feed(&bytes[..n]);
         }
+        self.width.feed(bytes);
         self.payload_seen += n as u64;
         let rest = &bytes[n..];
         let head = (MAGIC_LEN - self.trailing_head.len()).min(rest.len());
@@ -159,6 +172,26 @@ impl Validator {
     pub(crate) fn with_compression(mut self, c: Compression) -> Self {
         self.compression = Some(c);
         self
+    }
+
+    /// Payload bytes still to come (0 without a header).
+    pub(super) fn payload_left(&self) -> u64 {
+        match self.analysis.as_ref().and_then(|a| a.header.as_ref()) {
+            Some(h) => h.payload_len() - self.payload_seen,
+            None => 0,
+        }
+    }
+
+    /// True when the rest of the payload can be accounted for by its
+    /// length alone (a source of known length): the header is analysed and
+    /// nothing that looks at payload bytes wants more (the byte-order test
+    /// has all it scores, the advisory lints and the label scan are off).
+    pub(super) fn payload_done(&self) -> bool {
+        // (a payload without a linter is read whole, as before the test
+        // existed: its last bytes are the excerpt of a truncation)
+        self.analysis.is_some()
+            && self.labels.is_none()
+            && self.linter.as_ref().is_some_and(PayloadLinter::done)
     }
 
     /// True when no further byte of the stream can change the findings,
@@ -208,16 +241,18 @@ impl Validator {
         }
         let a = self.analysis.take().unwrap_or_default();
         let mut findings = a.findings;
+        let mut width = None;
         if let Some(h) = &a.header {
-            // the payload's first bytes, for the element-width hint
-            let sample = self.prefix.get(h.header_len()..).unwrap_or(&[]);
+            // the payload's first non-zero words, for the element-width hint
+            let sample = &self.width.bytes;
             if self.payload_seen < h.payload_len() {
                 let mut f = truncated_payload(h, self.payload_seen, self.total);
                 if self.stop.is_none() {
                     if let Some(w) =
                         lint::width::hint(h.dtype(), h.payload_len(), self.payload_seen, sample)
                     {
-                        f.hint = Some(w);
+                        f.hint = Some(w.text.clone());
+                        width = Some(w);
                     }
                 }
                 findings.push(f);
@@ -235,13 +270,14 @@ impl Validator {
                     (cut || starts_with_idx_magic(&self.trailing_head), actual)
                 {
                     if let Some(w) = lint::width::hint(h.dtype(), h.payload_len(), actual, sample) {
-                        f.hint = Some(w);
+                        f.hint = Some(w.text.clone());
+                        width = Some(w);
                     }
                 }
                 findings.push(f);
             }
             if let Some(l) = &self.linter {
-                findings.extend(l.finish());
+                findings.extend(l.finish(self.opts.byte_order));
             }
         }
         if !a.not_idx {
@@ -279,8 +315,16 @@ impl Validator {
             tail: self.tail[TAIL_LEN - kept..].to_vec(),
             head: self.prefix,
             labels: self.labels.map(LabelScanner::finish),
+            byte_order: self
+                .linter
+                .as_ref()
+                .and_then(PayloadLinter::byte_order_score),
         };
-        attach(&mut report, starts_with_idx_magic(&self.trailing_head));
+        attach(
+            &mut report,
+            starts_with_idx_magic(&self.trailing_head),
+            width.as_ref(),
+        );
         report
     }
 }

@@ -7,7 +7,7 @@ use idx::{
     parse, to_bytes, validate, Applicability, Array, ByteOrder, Data, Edit, ElementType, FixError,
     FixOptions, Rule,
 };
-use quickcheck::{quickcheck, Arbitrary, Gen, TestResult};
+use quickcheck::{Arbitrary, Gen, TestResult};
 use std::io::{self, Cursor, Read, Seek, SeekFrom};
 
 /// Smooth data of every type, as real data is (so the byte-order lint
@@ -131,16 +131,8 @@ fn technical_report_writer_is_repaired_exactly_for_every_type() {
 
 #[test]
 fn stated_little_endian_is_exact_without_the_lint() {
-    // random-looking data: the lint cannot tell, the statement can
-    let a = Array::new(
-        vec![40],
-        Data::I32(
-            (0..40)
-                .map(|i: i32| i.wrapping_mul(0x9e37_79b9u32 as i32))
-                .collect(),
-        ),
-    )
-    .unwrap();
+    // five distinct labels: too few for the lint, the statement decides
+    let a = Array::new(vec![6], Data::I32(vec![3, 1, 4, 1, 5, 9])).unwrap();
     let written = tech_report_writer(&a);
     assert!(validate(&written).findings.is_empty());
     let (report, out) = repair_bytes(&written, &stated_little());
@@ -148,6 +140,37 @@ fn stated_little_endian_is_exact_without_the_lint() {
     assert_eq!(report.applied.len(), 1);
     assert_eq!(report.applied[0].rule, None);
     assert_eq!(report.applied[0].fix.applicability, Applicability::Safe);
+    // and a second run swaps nothing back
+    let (again, out2) = repair_bytes(&out, &stated_little());
+    assert!(again.applied.is_empty(), "{:?}", again.applied);
+    assert_eq!(out2, out);
+    assert_eq!(again.declined.len(), 1, "{:?}", again.declined);
+}
+
+/// A byte order stated little-endian that the payload contradicts is not
+/// applied (and never called safe): a correct big-endian f32 file of
+/// normal values, certain big-endian, is left as it is, with the reason.
+#[test]
+fn a_contradicted_statement_is_declined_not_applied() {
+    let mut state = 7u64;
+    let v: Vec<f32> = (0..1000)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 4.0
+        })
+        .collect();
+    let good = to_bytes(&Array::new(vec![1000], Data::F32(v)).unwrap()).unwrap();
+    let (report, out) = repair_bytes(&good, &stated_little());
+    assert!(report.applied.is_empty(), "{:?}", report.applied);
+    assert_eq!(out, good);
+    assert_eq!(report.declined.len(), 1);
+    assert!(
+        report.declined[0].contains("beyond reasonable doubt"),
+        "{:?}",
+        report.declined
+    );
 }
 
 #[test]
@@ -440,13 +463,21 @@ fn property(d: Damaged) -> TestResult {
 
 #[test]
 fn repairs_are_idempotent_never_worse_and_safe_fixes_keep_arrays() {
-    quickcheck(property as fn(Damaged) -> TestResult);
+    test_support::quickcheck(
+        "fix::repairs_are_idempotent_never_worse_and_safe_fixes_keep_arrays",
+        100,
+        property as fn(Damaged) -> TestResult,
+    );
     // and on arbitrary bytes
     fn bytes(mode: u8, b: Vec<u8>) -> TestResult {
         idx::fuzzing::fix_target(&[&[mode][..], &b].concat());
         TestResult::passed()
     }
-    quickcheck(bytes as fn(u8, Vec<u8>) -> TestResult);
+    test_support::quickcheck(
+        "fix::repairs_of_arbitrary_bytes",
+        100,
+        bytes as fn(u8, Vec<u8>) -> TestResult,
+    );
 }
 
 #[test]
@@ -561,5 +592,216 @@ fn a_byte_swapped_header_says_whether_the_payload_is_swapped_too() {
             hint.contains("reads big-endian") && hint.contains("only the header"),
             "{t}: {hint}"
         );
+    }
+}
+
+/// Every fix, on every corpus file and on every kind of the byte-order
+/// benchmark written both ways: `--fix` twice equals `--fix` once, and a
+/// repair that leaves the header fields alone never makes a file report
+/// IDX501 that did not (a stated swap only when the payload reads more
+/// plausibly little-endian, the lint's swap only when it is likely).
+#[test]
+fn fixes_are_idempotent_and_never_add_idx501_on_the_corpus_and_the_benchmark() {
+    use test_support::payloads::{big_endian, little_endian_twin, Kind};
+    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
+    for dir in ["valid", "invalid", "implementation-defined"] {
+        let d = test_support::root().join("corpus").join(dir);
+        let mut names: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        names.sort();
+        for p in names {
+            let n = p.file_name().unwrap().to_string_lossy().to_string();
+            if n.ends_with(".idx") || n.ends_with(".gz") {
+                inputs.push((n, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    for &kind in Kind::ALL {
+        for &t in kind.types() {
+            let be = big_endian(kind, t, 300, 5);
+            let n = (be.len() / t.size()) as u32;
+            for (order, payload) in [("be", be.clone()), ("le", little_endian_twin(t, &be))] {
+                let mut f = vec![0, 0, t.code(), 1];
+                f.extend_from_slice(&n.to_be_bytes());
+                f.extend_from_slice(&payload);
+                inputs.push((format!("{} {} {order}", kind.label(), t.name()), f));
+            }
+        }
+    }
+    assert!(inputs.len() > 300, "{}", inputs.len());
+    let options = [
+        FixOptions::default(),
+        unsafe_fixes(),
+        stated_little(),
+        stated_little().with_unsafe_fixes(true),
+        FixOptions::default().with_assume_byte_order(Some(ByteOrder::Big)),
+    ];
+    let has_501 = |b: &[u8]| {
+        idx::validate_with(b, &idx::Options::default().with_decompress(true))
+            .findings
+            .iter()
+            .any(|f| f.rule == Rule::LikelyLittleEndian)
+    };
+    for (name, bytes) in &inputs {
+        for opts in &options {
+            let (first, once) = repair_bytes(bytes, opts);
+            // a rewritten type, rank or dimension list: the next run looks
+            // at the payload under the new header (spec 10.5)
+            let header_rewritten = first.applied.iter().any(|a| {
+                a.fix
+                    .edits
+                    .iter()
+                    .any(|e| matches!(e, Edit::Replace { offset, .. } if *offset >= 2))
+            });
+            if !header_rewritten {
+                let (_, twice) = repair_bytes(&once, opts);
+                assert!(
+                    twice == once,
+                    "{name}: a second repair changed the file ({opts:?})"
+                );
+                if !has_501(bytes) {
+                    assert!(
+                        !has_501(&once),
+                        "{name}: the repair added IDX501 ({opts:?})"
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn with_header(code: u8, dims: &[u32], payload: &[u8]) -> Vec<u8> {
+    let mut b = vec![0, 0, code, dims.len() as u8];
+    for d in dims {
+        b.extend_from_slice(&d.to_be_bytes());
+    }
+    b.extend_from_slice(payload);
+    b
+}
+
+/// An element-width mismatch the hint diagnoses gets the fix the hint
+/// names, the type code with the same dimensions, never a truncation: the
+/// repaired file holds the writer's array. A width IDX has no type for
+/// (64-bit integers) gets no fix at all.
+#[test]
+fn a_width_mismatch_gets_the_type_code_the_hint_names() {
+    let vals: Vec<f64> = (0..12).map(|i| f64::from(i) * 0.75 - 2.0).collect();
+    let f64_be: Vec<u8> = vals.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let f64_le: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let want = to_bytes(&Array::new(vec![3, 4], Data::F64(vals.clone())).unwrap()).unwrap();
+    let i32s: Vec<i32> = (0..20).map(|i| i % 10).collect();
+    let i32_be: Vec<u8> = i32s.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let want_i32 = to_bytes(&Array::new(vec![20], Data::I32(i32s)).unwrap()).unwrap();
+    let f32s: Vec<f32> = (0..12).map(|i| i as f32 * 0.5 + 1.0).collect();
+    let f32_be: Vec<u8> = f32s.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let want_f32 = to_bytes(&Array::new(vec![3, 4], Data::F32(f32s)).unwrap()).unwrap();
+    for (name, bytes, want) in [
+        ("f64 under f32", with_header(0x0d, &[3, 4], &f64_be), &want),
+        (
+            "little-endian f64 under f32",
+            with_header(0x0d, &[3, 4], &f64_le),
+            &want,
+        ),
+        (
+            "i32 labels under u8",
+            with_header(0x08, &[20], &i32_be),
+            &want_i32,
+        ),
+        (
+            "f32 under f64",
+            with_header(0x0e, &[3, 4], &f32_be),
+            &want_f32,
+        ),
+    ] {
+        let r = validate(&bytes);
+        let f = r
+            .findings
+            .iter()
+            .find(|f| matches!(f.rule, Rule::TrailingBytes | Rule::TruncatedPayload))
+            .unwrap();
+        let fix = f.fix.as_ref().unwrap_or_else(|| panic!("{name}: no fix"));
+        assert_eq!(fix.applicability, Applicability::Unsafe, "{name}");
+        assert!(
+            fix.description.starts_with("change the element type"),
+            "{name}: {}",
+            fix.description
+        );
+        assert!(
+            !fix.edits.iter().any(|e| matches!(e, Edit::Delete { .. })),
+            "{name}: a truncation"
+        );
+        let out = fixed(&bytes, &unsafe_fixes());
+        assert_eq!(&out, want, "{name}");
+        assert!(
+            validate(&out).findings.is_empty(),
+            "{name}: {:?}",
+            validate(&out).findings
+        );
+    }
+    let i64s: Vec<u8> = (0..10i64).flat_map(|v| v.to_le_bytes()).collect();
+    let r = validate(&with_header(0x08, &[10], &i64s));
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::TrailingBytes)
+        .unwrap();
+    assert!(f
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("no 64-bit integer type"));
+    assert!(f.fix.is_none(), "{:?}", f.fix);
+}
+
+/// The width hint reads the payload's first non-zero words: a sparse
+/// payload that starts with zeros is judged on its values, not on its
+/// first 1024 bytes.
+#[test]
+fn the_width_hint_sees_a_sparse_payload_past_its_zeros() {
+    let mut vals = vec![0f64; 600];
+    for (k, i) in [300usize, 350, 420, 480, 555, 599].iter().enumerate() {
+        vals[*i] = 1.5 + k as f64;
+    }
+    let payload: Vec<u8> = vals.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let bytes = with_header(0x0d, &[600], &payload);
+    let r = validate(&bytes);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::TrailingBytes)
+        .unwrap();
+    assert!(
+        f.hint
+            .as_deref()
+            .unwrap_or_default()
+            .contains("f64 values written under an f32 header"),
+        "{:?}",
+        f.hint
+    );
+}
+
+/// Dimensions stored little-endian that overflow the size: the hint also
+/// says whether the payload is little-endian too (its first bytes scored).
+#[test]
+fn little_endian_dimensions_say_whether_the_payload_is_swapped_too() {
+    let vals: Vec<f32> = (0..256).map(|i| i as f32 * 0.5 + 1.0).collect();
+    let mut b = vec![0, 0, 0x0d, 2];
+    b.extend_from_slice(&16u32.to_le_bytes());
+    b.extend_from_slice(&16u32.to_le_bytes());
+    let le: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let be: Vec<u8> = vals.iter().flat_map(|v| v.to_be_bytes()).collect();
+    for (payload, says) in [(le, "little-endian too"), (be, "reads big-endian")] {
+        let mut f = b.clone();
+        f.extend_from_slice(&payload);
+        let r = validate(&f);
+        let h = r
+            .findings
+            .iter()
+            .find_map(|f| f.hint.as_deref().filter(|h| h.contains("byte-swapped")))
+            .unwrap_or_else(|| panic!("{:?}", r.findings));
+        assert!(h.contains(says), "{h}");
     }
 }

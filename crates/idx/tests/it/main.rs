@@ -16,6 +16,8 @@ mod messages;
 mod props;
 mod read_at;
 mod read_into;
+mod reader;
 mod rules;
 mod size;
 mod spec;
+mod structure;

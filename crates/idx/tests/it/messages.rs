@@ -66,6 +66,7 @@ fn check(name: &str, bytes: &[u8], opts: &Options) {
             f.expected.as_ref(),
             f.found.as_ref(),
             f.hint.as_ref(),
+            f.fix.as_ref().map(|x| &x.description),
         ]
         .into_iter()
         .flatten()
@@ -161,6 +162,19 @@ fn counts_of_one_are_singular_in_every_finding() {
             "damaged after 1 byte",
             gzip_stored(&hx("00"))[..20].to_vec(),
             gz.clone(),
+        ),
+        // i16 [1] with its header little-endian (IDX401): the hint scores
+        // the payload's one non-zero element
+        (
+            "one element under a swapped header",
+            hx("01 0b 00 00  01 00 00 00  00 05"),
+            d.clone(),
+        ),
+        // the same over 1 non-zero element of 2, read little-endian
+        (
+            "one non-zero element under a swapped header",
+            hx("01 0b 00 00  02 00 00 00  05 00 00 00"),
+            d.clone(),
         ),
         (
             "file name claims",

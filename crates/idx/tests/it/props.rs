@@ -2,7 +2,7 @@
 
 use idx::fuzzing;
 use idx::{parse, to_bytes, validate, Array, Data, ElementType, Rule};
-use quickcheck::{quickcheck, Arbitrary, Gen, TestResult};
+use quickcheck::{Arbitrary, Gen, TestResult};
 
 /// An array IDX can hold: any type, rank 0 to 4, dims 0 to 6, any bits.
 #[derive(Debug, Clone)]
@@ -94,50 +94,119 @@ impl Arbitrary for Mutated {
     }
 }
 
-quickcheck! {
-    fn write_then_parse_is_identity(a: Arb) -> bool {
+#[test]
+fn write_then_parse_is_identity() {
+    fn prop(a: Arb) -> bool {
         fuzzing::roundtrip_array_target(&a.0);
         true
     }
+    test_support::quickcheck(
+        "props::write_then_parse_is_identity",
+        100,
+        prop as fn(Arb) -> bool,
+    );
+}
 
-    fn parsed_bytes_write_back_identically(m: Mutated) -> bool {
+#[test]
+fn parsed_bytes_write_back_identically() {
+    fn prop(m: Mutated) -> bool {
         fuzzing::roundtrip_bytes_target(&m.0);
         true
     }
+    test_support::quickcheck(
+        "props::parsed_bytes_write_back_identically",
+        100,
+        prop as fn(Mutated) -> bool,
+    );
+}
 
-    fn arbitrary_bytes_never_panic_and_stay_in_range(bytes: Vec<u8>) -> bool {
+#[test]
+fn arbitrary_bytes_never_panic_and_stay_in_range() {
+    fn prop(bytes: Vec<u8>) -> bool {
         fuzzing::parse_target(&bytes);
         true
     }
+    test_support::quickcheck(
+        "props::arbitrary_bytes_never_panic_and_stay_in_range",
+        100,
+        prop as fn(Vec<u8>) -> bool,
+    );
+}
 
-    fn mutated_files_parse_iff_no_error(m: Mutated) -> bool {
+#[test]
+fn mutated_files_parse_iff_no_error() {
+    fn prop(m: Mutated) -> bool {
         fuzzing::parse_target(&m.0);
         true
     }
+    test_support::quickcheck(
+        "props::mutated_files_parse_iff_no_error",
+        100,
+        prop as fn(Mutated) -> bool,
+    );
+}
 
-    fn streaming_equals_in_memory(m: Mutated, sizes: Vec<u8>) -> bool {
+#[test]
+fn streaming_equals_in_memory() {
+    fn prop(m: Mutated, sizes: Vec<u8>) -> bool {
         let mut input = vec![sizes.len().min(7) as u8];
         input.extend(sizes.iter().take(7));
         input.extend(&m.0);
         fuzzing::validate_stream_target(&input);
         true
     }
+    test_support::quickcheck(
+        "props::streaming_equals_in_memory",
+        100,
+        prop as fn(Mutated, Vec<u8>) -> bool,
+    );
+}
 
-    fn every_strict_prefix_is_rejected_at_its_end(a: Arb) -> TestResult {
+#[test]
+fn every_strict_prefix_is_rejected_at_its_end() {
+    fn prop(a: Arb) -> TestResult {
         let bytes = to_bytes(&a.0).unwrap();
         for cut in 0..bytes.len() {
             let prefix = &bytes[..cut];
-            let Err(e) = parse(prefix) else { return TestResult::error(format!("prefix {cut} parsed")) };
-            let truncation = matches!(e.rule(), Rule::TruncatedMagic | Rule::TruncatedDimensions | Rule::TruncatedPayload);
+            let Err(e) = parse(prefix) else {
+                return TestResult::error(format!("prefix {cut} parsed"));
+            };
+            let truncation = matches!(
+                e.rule(),
+                Rule::TruncatedMagic | Rule::TruncatedDimensions | Rule::TruncatedPayload
+            );
             if !truncation || e.offset() != cut as u64 || e.length() != 0 {
                 return TestResult::error(format!("prefix {cut}: {e}"));
             }
-            if validate(prefix).errors().count() != 1 {
-                return TestResult::error(format!("prefix {cut}: more than the truncation"));
+            // the structure says exactly this, whatever the lints say of
+            // the elements present
+            let structure = idx::validate_with(
+                prefix,
+                &idx::Options::default()
+                    .with_lints(false)
+                    .with_byte_order_test(false),
+            );
+            let errors: Vec<_> = structure
+                .errors()
+                .map(|f| (f.rule, f.offset, f.length))
+                .collect();
+            if errors != [(e.rule(), cut as u64, 0)] {
+                return TestResult::error(format!("prefix {cut}: {errors:?}"));
+            }
+            if !validate(prefix)
+                .errors()
+                .any(|f| (f.rule, f.offset, f.length) == (e.rule(), cut as u64, 0))
+            {
+                return TestResult::error(format!("prefix {cut}: no truncation with the lints on"));
             }
         }
         TestResult::passed()
     }
+    test_support::quickcheck(
+        "props::every_strict_prefix_is_rejected_at_its_end",
+        100,
+        prop as fn(Arb) -> TestResult,
+    );
 }
 
 #[test]
@@ -164,40 +233,72 @@ fn streaming_agrees_on_gzip_damage_through_any_chunking() {
     }
 }
 
-quickcheck! {
-    /// Structure-only validation (the header fed, the rest skipped by
-    /// length) finds exactly what full validation without lints finds.
-    fn skipping_the_payload_finds_the_same_structure(m: Mutated) -> bool {
-        let opts = idx::Options::default().with_lints(false);
+/// Structure-only validation (the header fed, the rest skipped by
+/// length) finds exactly what full validation without lints finds.
+#[test]
+fn skipping_the_payload_finds_the_same_structure() {
+    fn prop(m: Mutated) -> bool {
+        let opts = idx::Options::default()
+            .with_lints(false)
+            .with_byte_order_test(false);
         let full = idx::validate_with(&m.0, &opts);
         let mut v = idx::Validator::new(opts);
         let head = m.0.len().min(idx::MAX_HEADER_LEN);
         v.feed(&m.0[..head]);
         v.skip((m.0.len() - head) as u64);
         let quick = v.finish();
-        let key = |r: &idx::Report| r.findings.iter().map(|f| (f.rule, f.offset, f.length)).collect::<Vec<_>>();
-        key(&full) == key(&quick) && full.header == quick.header && full.stream_len == quick.stream_len
+        let key = |r: &idx::Report| {
+            r.findings
+                .iter()
+                .map(|f| (f.rule, f.offset, f.length))
+                .collect::<Vec<_>>()
+        };
+        key(&full) == key(&quick)
+            && full.header == quick.header
+            && full.stream_len == quick.stream_len
     }
-
-    fn report_keeps_head_and_tail_bytes(m: Mutated) -> bool {
-        let r = validate(&m.0);
-        let n = m.0.len();
-        r.head == m.0[..n.min(1024)] && r.tail == m.0[n - n.min(64)..]
-            && (0..n as u64).all(|o| r.bytes_at(o, 1).is_none_or(|b| b[0] == m.0[o as usize]))
-    }
+    test_support::quickcheck(
+        "props::skipping_the_payload_finds_the_same_structure",
+        100,
+        prop as fn(Mutated) -> bool,
+    );
 }
 
-quickcheck! {
-    /// Streaming decode accepts exactly what parse accepts, decodes the same
-    /// array, and fails with the same rule at the same offset.
-    fn read_array_agrees_with_parse(m: Mutated, sizes: Vec<u8>) -> bool {
+#[test]
+fn report_keeps_head_and_tail_bytes() {
+    fn prop(m: Mutated) -> bool {
+        let r = validate(&m.0);
+        let n = m.0.len();
+        r.head == m.0[..n.min(1024)]
+            && r.tail == m.0[n - n.min(64)..]
+            && (0..n as u64).all(|o| r.bytes_at(o, 1).is_none_or(|b| b[0] == m.0[o as usize]))
+    }
+    test_support::quickcheck(
+        "props::report_keeps_head_and_tail_bytes",
+        100,
+        prop as fn(Mutated) -> bool,
+    );
+}
+
+/// Streaming decode accepts exactly what parse accepts, decodes the same
+/// array, and fails with the same rule at the same offset.
+#[test]
+fn read_array_agrees_with_parse() {
+    fn prop(m: Mutated, sizes: Vec<u8>) -> bool {
         let streamed = idx::read_array(fuzzing::ChunkedReader::new(&m.0, &sizes));
         match (parse(&m.0), streamed) {
             (Ok(v), Ok(a)) => v.to_array().bit_eq(&a),
-            (Err(e), Err(idx::ReadError::Invalid(g))) => (e.rule(), e.offset(), e.length()) == (g.rule(), g.offset(), g.length()),
+            (Err(e), Err(idx::ReadError::Invalid(g))) => {
+                (e.rule(), e.offset(), e.length()) == (g.rule(), g.offset(), g.length())
+            }
             _ => false,
         }
     }
+    test_support::quickcheck(
+        "props::read_array_agrees_with_parse",
+        100,
+        prop as fn(Mutated, Vec<u8>) -> bool,
+    );
 }
 
 #[test]
@@ -212,10 +313,11 @@ fn read_array_does_not_allocate_by_the_header() {
     }
 }
 
-quickcheck! {
-    /// `write_slice` of an array's elements writes what `write` of the
-    /// array writes.
-    fn write_slice_equals_write(a: Arb) -> bool {
+/// `write_slice` of an array's elements writes what `write` of the
+/// array writes.
+#[test]
+fn write_slice_equals_write() {
+    fn prop(a: Arb) -> bool {
         let a = a.0;
         let mut out = Vec::new();
         let n = match a.data() {
@@ -228,6 +330,11 @@ quickcheck! {
         };
         n.ok() == Some(out.len() as u64) && Some(out) == to_bytes(&a).ok()
     }
+    test_support::quickcheck(
+        "props::write_slice_equals_write",
+        100,
+        prop as fn(Arb) -> bool,
+    );
 }
 
 #[test]

@@ -30,6 +30,10 @@ impl ReadAt for Opaque<'_> {
         let n = buf.len().min(1000);
         self.0.read_at(&mut buf[..n], offset)
     }
+
+    fn len(&self) -> io::Result<u64> {
+        Ok(self.0.len() as u64)
+    }
 }
 
 fn seeded_encoding(code: u8, dims: &[u32], seed: u8) -> Vec<u8> {
@@ -128,6 +132,10 @@ impl<'a> Recorded<'a> {
 }
 
 impl ReadAt for Recorded<'_> {
+    fn len(&self) -> io::Result<u64> {
+        Ok(self.bytes.len() as u64)
+    }
+
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         let mut seen = self.threads.lock().unwrap(); // ok: test
         if seen.insert(std::thread::current().id()) && self.meet > 0 {

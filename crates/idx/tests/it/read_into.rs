@@ -4,7 +4,7 @@
 
 use crate::support::via_read_into;
 use idx::{ElementType, Options, ReadError};
-use quickcheck::{QuickCheck, TestResult};
+use quickcheck::TestResult;
 use test_support::gzip_fast;
 
 /// `read_array`'s outcome as comparable data: the native-endian bytes of the
@@ -77,9 +77,11 @@ fn read_into_equals_read_array_on_arbitrary_bytes() {
         }
         TestResult::from_bool(via_read_into(&bytes) == via_read_array(&bytes))
     }
-    QuickCheck::new()
-        .tests(2000)
-        .quickcheck(prop as fn(Vec<u8>) -> TestResult);
+    test_support::quickcheck(
+        "read_into::read_into_equals_read_array_on_arbitrary_bytes",
+        2000,
+        prop as fn(Vec<u8>) -> TestResult,
+    );
 }
 
 #[test]

@@ -340,7 +340,15 @@ fn idx501_and_idx502_lints() {
         ),
         (Rule::LikelyLittleEndian, 8, 256)
     );
-    assert!(idx::parse(&le).is_ok(), "a lint is not an error");
+    // certainly little-endian: the one verdict, parse refuses it too,
+    // unless the byte order is stated
+    assert_eq!(r.findings[0].severity(), idx::Severity::Error);
+    assert_eq!(
+        idx::parse(&le).unwrap_err().rule(),
+        Rule::LikelyLittleEndian
+    );
+    assert!(idx::parse_as(&le, Some(idx::ByteOrder::Big)).is_ok());
+    assert!(idx::parse_as(&le, Some(idx::ByteOrder::Little)).is_ok());
 
     case(
         "nan and inf",
@@ -365,6 +373,40 @@ fn idx503_file_name() {
         &[("IDX503", 2, 1), ("IDX503", 3, 1)],
     );
     case_with("agrees", "00 00 08 01  00 00 00 01  2a", &opts, &[]);
+}
+
+/// `images` before `idx<R>` claims at least two dimensions (items, then
+/// each item's pixels), as an `idx3` name claims three: a rank-1 file
+/// named `*-images-idx1-ubyte` contradicts it, at the rank byte, whatever
+/// the name's own rank says.
+#[test]
+fn idx503_an_images_name_claims_at_least_rank_2() {
+    let rank1 = "00 00 08 01  00 00 00 02  2a 2b";
+    let rank0 = "00 00 08 00  2a";
+    let rank2 = "00 00 08 02  00 00 00 01 00 00 00 02  2a 2b";
+    for (name, bytes, want) in [
+        ("train-images-idx1-ubyte", rank1, &[("IDX503", 3, 1)][..]),
+        ("T10K_IMAGES.IDX1-UBYTE.GZ", rank1, &[("IDX503", 3, 1)]),
+        (
+            "x-images-idx0-ubyte",
+            rank0,
+            &[("IDX301", 3, 1), ("IDX503", 3, 1)],
+        ),
+        // the idx3 claim already contradicts rank 1: one finding, not two
+        ("train-images-idx3-ubyte", rank1, &[("IDX503", 3, 1)]),
+        // flattened images (items x pixels) are images
+        ("train-images-idx2-ubyte", rank2, &[]),
+        ("images-idx1-ubyte", rank1, &[("IDX503", 3, 1)]),
+        // labels and other words claim no rank here (IDX802 is the dataset
+        // rule of labels), nor does `images` glued to another word
+        ("train-labels-idx1-ubyte", rank1, &[]),
+        ("trainimages-idx1-ubyte", rank1, &[]),
+        ("x-images2-idx1-ubyte", rank1, &[]),
+    ] {
+        let mut opts = Options::default();
+        opts.file_name = Some(name.into());
+        case_with(name, bytes, &opts, want);
+    }
 }
 
 /// Only the six words of spec 6.3 make a claim, and the

@@ -9,7 +9,7 @@
 //! `validate`, `parse`, `read_array`, `Array::new`, `write_raw`, `to_bytes`.
 
 use idx::{parse, payload_len, read_array, validate, Array, Data, ElementType, Header, Rule};
-use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+use quickcheck::{Arbitrary, Gen, TestResult};
 
 /// The exact payload size, or `None` above `u64::MAX`.
 fn oracle(dtype: ElementType, dims: &[u32]) -> Option<u64> {
@@ -163,9 +163,11 @@ fn every_type_and_order(d: Dims) -> TestResult {
 
 #[test]
 fn every_layer_computes_the_exact_size() {
-    QuickCheck::new()
-        .tests(2000)
-        .quickcheck(every_type_and_order as fn(Dims) -> TestResult);
+    test_support::quickcheck(
+        "size::every_layer_computes_the_exact_size",
+        2000,
+        every_type_and_order as fn(Dims) -> TestResult,
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! A 5 x 7 bitmap font (capitals, digits, a little punctuation) for the
-//! labels of the matrix PNG, so it needs no font file.
+//! labels of the toolkit's pictures (the conformance matrix PNG, `idx show`'s
+//! histogram PNG), so they need no font file.
 
 /// Glyph width and height in pixels.
 pub const W: u32 = 5;
@@ -250,6 +251,30 @@ const GLYPHS: &[(char, [&str; 7])] = &[
         ],
     ),
     (
+        '[',
+        [
+            ".###.", ".#...", ".#...", ".#...", ".#...", ".#...", ".###.",
+        ],
+    ),
+    (
+        ']',
+        [
+            ".###.", "...#.", "...#.", "...#.", "...#.", "...#.", ".###.",
+        ],
+    ),
+    (
+        ',',
+        [
+            ".....", ".....", ".....", ".....", ".##..", "..#..", ".#...",
+        ],
+    ),
+    (
+        '+',
+        [
+            ".....", "..#..", "..#..", "#####", "..#..", "..#..", ".....",
+        ],
+    ),
+    (
         ' ',
         [
             ".....", ".....", ".....", ".....", ".....", ".....", ".....",
@@ -282,6 +307,29 @@ pub fn draw(text: &str, x0: u32, y0: u32, mut set: impl FnMut(u32, u32)) {
             for (dx, b) in row.bytes().enumerate() {
                 if b == b'#' {
                     set(gx + dx as u32, y0 + dy as u32);
+                }
+            }
+        }
+    }
+}
+
+/// The height of `text` drawn upwards ([`draw_up`]): its [`width`].
+pub fn height_up(text: &str) -> u32 {
+    width(text)
+}
+
+/// Calls `set(x, y)` for every set pixel of `text` turned a quarter left,
+/// reading upwards from its first character's bottom edge at `y_bottom`
+/// (exclusive); the glyphs' tops face left, at `x0`, and the text is
+/// [`H`] pixels wide.
+pub fn draw_up(text: &str, x0: u32, y_bottom: u32, mut set: impl FnMut(u32, u32)) {
+    for (i, c) in text.chars().enumerate() {
+        let along = i as u32 * ADVANCE;
+        for (dy, row) in glyph(c).iter().enumerate() {
+            for (dx, b) in row.bytes().enumerate() {
+                let up = along + dx as u32 + 1;
+                if b == b'#' && up <= y_bottom {
+                    set(x0 + dy as u32, y_bottom - up);
                 }
             }
         }

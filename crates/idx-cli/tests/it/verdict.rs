@@ -1,0 +1,144 @@
+//! One verdict per file in every `idx` subcommand: a payload that
+//! validation calls little-endian beyond reasonable doubt (IDX501) is
+//! refused with that finding unless `--assume-byte-order` says how to read
+//! it; stated, it is read that way.
+
+use crate::support::IDX;
+use test_support::payloads::report_writer_file;
+use test_support::Cmd;
+
+fn file(dir: &std::path::Path) -> std::path::PathBuf {
+    let p = dir.join("writer.idx");
+    std::fs::write(&p, report_writer_file()).unwrap();
+    p
+}
+
+#[test]
+fn every_subcommand_refuses_the_technical_report_writers_file_without_a_stated_byte_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file(dir.path());
+    let npy = dir.path().join("out.npy");
+    let png = dir.path().join("out.png");
+    let runs: [Vec<&std::ffi::OsStr>; 4] = [
+        vec!["dump".as_ref(), f.as_os_str()],
+        vec!["info".as_ref(), f.as_os_str()],
+        vec![
+            "show".as_ref(),
+            f.as_os_str(),
+            "--png".as_ref(),
+            png.as_os_str(),
+        ],
+        vec![
+            "convert".as_ref(),
+            "--to".as_ref(),
+            "npy".as_ref(),
+            f.as_os_str(),
+            "-o".as_ref(),
+            npy.as_os_str(),
+        ],
+    ];
+    for args in &runs {
+        let out = Cmd::new(IDX).args(args).out();
+        assert_eq!(out.code, 1, "{args:?}: {out:?}");
+        assert!(
+            out.stderr.contains("error[IDX501]"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(
+            out.stderr.contains("--assume-byte-order little"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    assert!(
+        !npy.exists() && !png.exists(),
+        "nothing is written for a refused input"
+    );
+    // the error document of the conformance protocol names the rule too
+    let out = Cmd::new(IDX)
+        .args(["dump".as_ref(), "--error-document".as_ref(), f.as_os_str()])
+        .out();
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.contains("IDX501"), "{}", out.stdout);
+}
+
+#[test]
+fn a_stated_byte_order_is_how_every_subcommand_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file(dir.path());
+    // little: the writer's array, 0..24
+    let out = Cmd::new(IDX)
+        .args([
+            "dump".as_ref(),
+            f.as_os_str(),
+            "--assume-byte-order".as_ref(),
+            "little".as_ref(),
+        ])
+        .out();
+    assert_eq!(out.code, 0, "{out:?}");
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let data: Vec<u64> = doc["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| u64::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap())
+        .collect();
+    let want: Vec<u64> = (0..24u8)
+        .map(|i| u64::from(f32::from(i).to_bits()))
+        .collect();
+    assert_eq!(data, want);
+    let info = Cmd::new(IDX)
+        .args([
+            "info".as_ref(),
+            f.as_os_str(),
+            "--assume-byte-order".as_ref(),
+            "little".as_ref(),
+        ])
+        .out();
+    assert_eq!(info.code, 0, "{info:?}");
+    assert!(
+        info.stdout
+            .lines()
+            .any(|l| l.starts_with("max:") && l.ends_with(" 23")),
+        "{}",
+        info.stdout
+    );
+    // big: the bytes as IDX says, untested (the "garbage" a reader decodes)
+    let out = Cmd::new(IDX)
+        .args([
+            "dump".as_ref(),
+            f.as_os_str(),
+            "--assume-byte-order".as_ref(),
+            "big".as_ref(),
+        ])
+        .out();
+    assert_eq!(out.code, 0, "{out:?}");
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        doc["data"][1].as_str(),
+        Some(format!("0x{:08x}", u32::from_be_bytes(1f32.to_le_bytes())).as_str())
+    );
+    // convert, stated little: the .npy holds 0..24
+    let npy = dir.path().join("out.npy");
+    let out = Cmd::new(IDX)
+        .args([
+            "convert".as_ref(),
+            "--to".as_ref(),
+            "npy".as_ref(),
+            f.as_os_str(),
+            "-o".as_ref(),
+            npy.as_os_str(),
+            "--assume-byte-order".as_ref(),
+            "little".as_ref(),
+        ])
+        .out();
+    assert_eq!(out.code, 0, "{out:?}");
+    let bytes = std::fs::read(&npy).unwrap();
+    let body = &bytes[bytes.len() - 96..];
+    let vals: Vec<f32> = body
+        .chunks(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(vals, (0..24u8).map(f32::from).collect::<Vec<_>>());
+}

@@ -1,0 +1,610 @@
+//! One way to read an IDX input: [`Reader`], shaped like image-png's
+//! `Decoder`.
+//!
+//! [`Reader::new`] takes any source and [`ReadOptions`] whose default is
+//! safe (a decompression limit of [`DEFAULT_MAX_DECOMPRESSED`]): it is the
+//! only place that recognises gzip (by its magic) and the only place the
+//! limit applies; it reads and checks the header. Then the payload goes
+//! straight into the caller's memory ([`Reader::read_into`], or in parallel
+//! parts from a positioned source, [`Reader::read_into_parallel`]) or into
+//! an owned array ([`Reader::read_array`]). Commands that must report every
+//! finding before they write anything validate first and then stream
+//! ([`Reader::validate`], [`Validated::payload`]).
+//!
+//! Every path follows the one verdict of spec 6.1: a payload that the
+//! byte-order test calls little-endian beyond reasonable doubt is refused
+//! with the IDX501 finding validation reports, unless the caller states
+//! its byte order ([`ReadOptions::with_byte_order`]); a damaged gzip stream
+//! and the decompression limit are the located findings IDX701 and IDX702,
+//! never a bare I/O error.
+//!
+//! ```
+//! # fn main() -> Result<(), idx::ReadError> {
+//! // f32 [2]: 1.0 and -2.0, big-endian
+//! let file = [0, 0, 0x0d, 1, 0, 0, 0, 2, 0x3f, 0x80, 0, 0, 0xc0, 0, 0, 0];
+//! let reader = idx::Reader::new(&file[..], &idx::ReadOptions::default())?;
+//! assert_eq!(reader.header().dims(), &[2]);
+//! let mut out = [0f32; 2];
+//! reader.read_into(bytemuck::cast_slice_mut(&mut out))?;
+//! assert_eq!(out, [1.0, -2.0]);
+//! # Ok(()) }
+//! ```
+
+use crate::array::Array;
+use crate::edit::ByteOrder;
+use crate::finding::Report;
+use crate::header::Header;
+use crate::input::{self, Stream};
+use crate::read::{self, ReadAt, ReadError};
+use crate::rules::Rule;
+use crate::validate::Options;
+use crate::violations;
+use std::io::{self, Read};
+use std::num::NonZeroUsize;
+
+pub use crate::input::DEFAULT_MAX_DECOMPRESSED;
+
+/// How a [`Reader`] reads: the decompression limit and the byte order the
+/// caller states. The default is the safe one: gzip decompressed up to
+/// [`DEFAULT_MAX_DECOMPRESSED`] bytes, the byte order decided by the
+/// byte-order test.
+///
+/// ```
+/// let opts = idx::ReadOptions::default()
+///     .with_max_decompressed_setting(Some(0)) // a user's `--max-decompressed 0`: no limit
+///     .with_byte_order(Some(idx::ByteOrder::Little));
+/// assert_eq!(opts.max_decompressed(), None);
+/// assert_eq!(opts.byte_order(), Some(idx::ByteOrder::Little));
+/// assert_eq!(idx::ReadOptions::default().max_decompressed(), Some(idx::DEFAULT_MAX_DECOMPRESSED));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadOptions {
+    decompress: bool,
+    max_decompressed: Option<u64>,
+    byte_order: Option<ByteOrder>,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            decompress: true,
+            max_decompressed: Some(DEFAULT_MAX_DECOMPRESSED),
+            byte_order: None,
+        }
+    }
+}
+
+impl ReadOptions {
+    /// Whether gzip input (by its magic) is decompressed (the default) or,
+    /// off, reported as what it is (IDX402): for a caller that wants raw
+    /// IDX only.
+    pub fn with_decompress(mut self, on: bool) -> Self {
+        self.decompress = on;
+        self
+    }
+
+    /// Stop decompressing gzip input after `limit` bytes (IDX702); `None`:
+    /// no limit.
+    pub fn with_max_decompressed(mut self, limit: Option<u64>) -> Self {
+        self.max_decompressed = limit;
+        self
+    }
+
+    /// The limit as a user sets it (`--max-decompressed N`): `None` keeps
+    /// the default [`DEFAULT_MAX_DECOMPRESSED`], `Some(0)` means no limit.
+    pub fn with_max_decompressed_setting(self, setting: Option<u64>) -> Self {
+        self.with_max_decompressed(
+            Some(setting.unwrap_or(DEFAULT_MAX_DECOMPRESSED)).filter(|&n| n > 0),
+        )
+    }
+
+    /// The byte order the caller states for the payload (spec 6.1): `None`
+    /// lets the byte-order test decide (a payload little-endian beyond
+    /// reasonable doubt is refused); `Big` reads the bytes as IDX says,
+    /// untested; `Little` reads them as little-endian, refused only when
+    /// the payload reads big-endian beyond reasonable doubt.
+    pub fn with_byte_order(mut self, stated: Option<ByteOrder>) -> Self {
+        self.byte_order = stated;
+        self
+    }
+
+    /// The decompression limit.
+    pub fn max_decompressed(&self) -> Option<u64> {
+        self.max_decompressed
+    }
+
+    /// The stated byte order.
+    pub fn byte_order(&self) -> Option<ByteOrder> {
+        self.byte_order
+    }
+
+    /// The validation options that check an input as this reader reads it
+    /// (gzip decompressed within the limit, the stated byte order), on top
+    /// of `checks` (lints, expectations, the file name...).
+    pub fn validation(&self, checks: &Options) -> Options {
+        checks
+            .clone()
+            .with_decompress(self.decompress)
+            .with_max_decompressed(self.max_decompressed)
+            .with_byte_order(self.byte_order)
+    }
+}
+
+/// An IDX input being read: its header is read and checked, its payload
+/// not yet: read it into memory, or validate it first and stream it.
+#[derive(Debug)]
+pub struct Reader<R> {
+    stream: Stream<R>,
+    header: Header,
+    opts: ReadOptions,
+}
+
+impl<R: Read> Reader<R> {
+    /// Opens `source`: gzip (recognised by its magic, `1f 8b`) is
+    /// decompressed by the library's decoder within the limit; the header
+    /// is read and checked.
+    ///
+    /// # Errors
+    /// [`ReadError::Invalid`] with the first finding of a header that
+    /// breaks a rule (a not-IDX input recognised from its first bytes), of
+    /// damaged gzip (IDX701) or of the limit (IDX702); [`ReadError::Io`]
+    /// for the source's own errors.
+    pub fn new(source: R, opts: &ReadOptions) -> Result<Reader<R>, ReadError> {
+        let mut stream = input::open_cut(source, opts.decompress, opts.max_decompressed)?;
+        match read::read_header(&mut stream) {
+            Ok(header) => Ok(Reader {
+                stream,
+                header,
+                opts: opts.clone(),
+            }),
+            Err(e) => Err(locate(&stream, e)),
+        }
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// True when the input is gzip-compressed (offsets in errors are then
+    /// in the decompressed stream).
+    pub fn is_gzip(&self) -> bool {
+        self.stream.is_gzip()
+    }
+
+    /// How the payload is stored: big-endian unless the caller stated
+    /// otherwise.
+    fn stored(&self) -> ByteOrder {
+        self.opts.byte_order.unwrap_or(ByteOrder::Big)
+    }
+
+    /// Reads the payload into `out`, which holds exactly
+    /// `header().payload_len()` bytes and receives the elements in native
+    /// byte order, through a fixed buffer; then checks that the input ends
+    /// there and applies the byte-order verdict.
+    ///
+    /// # Errors
+    /// [`ReadError::Invalid`] for a truncated payload (IDX202), bytes after
+    /// it (IDX203), damaged gzip (IDX701), the limit (IDX702), a payload
+    /// refused by the byte-order verdict (IDX501); [`ReadError::Io`] for
+    /// the source's errors, and of kind `InvalidInput` when `out` is not
+    /// `header().payload_len()` bytes long (nothing is read then).
+    ///
+    /// # Allocation
+    /// None but a fixed buffer: the caller sizes `out` from the header, and
+    /// should know first that the source holds that much
+    /// ([`Reader::output_buffer_size`] says so for a positioned source).
+    pub fn read_into(mut self, out: &mut [u8]) -> Result<(), ReadError> {
+        let stored = self.stored();
+        let r = read::read_payload_into(&mut self.stream, &self.header, out, stored);
+        r.map_err(|e| locate(&self.stream, e))?;
+        read::verdict(&self.header, out, stored, self.opts.byte_order)
+    }
+
+    /// Reads the payload into an owned, native-endian array, which grows
+    /// with the data actually read (at most 16 Mi elements ahead of it): a
+    /// header that declares more than the input holds costs nothing.
+    ///
+    /// # Errors
+    /// As [`Reader::read_into`].
+    pub fn read_array(mut self) -> Result<Array, ReadError> {
+        let stored = self.stored();
+        let a = read::read_payload_array(&mut self.stream, &self.header, stored)
+            .map_err(|e| locate(&self.stream, e))?;
+        read::verdict(
+            &self.header,
+            read::native_bytes(a.data()),
+            stored,
+            self.opts.byte_order,
+        )?;
+        Ok(a)
+    }
+}
+
+impl Reader<()> {
+    /// Validates a whole input first, every finding with `checks` (lints,
+    /// expectations, the file name) as `opts` reads it: for commands that
+    /// must report every finding before they write anything (`idx dump`,
+    /// `idx convert`...). When validation found no error (the byte-order
+    /// verdict included), the [`Validated`] it returns opens the input
+    /// again for its payload ([`Validated::payload`]), checking that the
+    /// header is still the one validated. `len` is the source's length when
+    /// known (a regular file's size): the payload is then read no further
+    /// than the byte-order test needs.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // i16 [3]: 1, 2, 3, big-endian
+    /// let file = [0, 0, 0x0b, 1, 0, 0, 0, 3, 0, 1, 0, 2, 0, 3];
+    /// let opts = idx::ReadOptions::default();
+    /// let (report, validated) = idx::Reader::validate(&file[..], None, &opts, &idx::Options::default())?;
+    /// assert!(report.is_valid());
+    /// let mut payload = validated.expect("valid").payload(&file[..])?;
+    /// let mut bytes = Vec::new();
+    /// std::io::Read::read_to_end(&mut payload, &mut bytes)?;
+    /// assert_eq!(bytes, [0, 1, 0, 2, 0, 3]);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// Only the source's I/O errors: everything wrong with the data is in
+    /// the report.
+    pub fn validate<S: Read>(
+        source: S,
+        len: Option<u64>,
+        opts: &ReadOptions,
+        checks: &Options,
+    ) -> io::Result<(Report, Option<Validated>)> {
+        let report = crate::validate_reader_len(source, len, &opts.validation(checks))?;
+        let validated = match (&report.header, report.has_errors()) {
+            (Some(h), false) => Some(Validated {
+                header: h.clone(),
+                opts: opts.clone(),
+            }),
+            _ => None,
+        };
+        Ok((report, validated))
+    }
+}
+
+impl Reader<()> {
+    /// The payload of `header` read by other means (`readinto` into the
+    /// caller's memory, a copy out of a memory map): its stored bytes in
+    /// `payload` are converted to native byte order in place, in up to
+    /// `threads` parts at once, and the byte-order verdict for `opts` is
+    /// applied, so such a payload is refused as every other path refuses
+    /// it.
+    ///
+    /// ```
+    /// let header = idx::Header::new(idx::ElementType::I16, vec![2]).unwrap();
+    /// let mut payload = [0x01, 0x02, 0xff, 0xfe]; // 258, -2 as stored
+    /// idx::Reader::decode_in_place(&header, &mut payload, &idx::ReadOptions::default(),
+    ///     std::num::NonZeroUsize::MIN)?;
+    /// assert_eq!(bytemuck::cast_slice::<u8, i16>(&payload), &[258, -2]);
+    /// # Ok::<(), idx::ReadError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ReadError::Io`] of kind `InvalidInput` when `payload` is not the
+    /// header's payload length; [`ReadError::Invalid`] with the IDX501
+    /// finding of a refused payload (then `payload` holds the elements
+    /// converted, to be discarded).
+    pub fn decode_in_place(
+        header: &Header,
+        payload: &mut [u8],
+        opts: &ReadOptions,
+        threads: NonZeroUsize,
+    ) -> Result<(), ReadError> {
+        if payload.len() as u64 != header.payload_len() {
+            return Err(ReadError::Io(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "the payload holds {} bytes; the header declares {}",
+                    payload.len(),
+                    header.payload_len()
+                ),
+            )));
+        }
+        let stored = opts.byte_order.unwrap_or(ByteOrder::Big);
+        let size = header.dtype().size();
+        let parts = threads
+            .get()
+            .min(payload.len() / read::MIN_BYTES_PER_THREAD)
+            .max(1);
+        let per = payload.len().div_ceil(parts).div_ceil(size) * size;
+        if parts == 1 || per == 0 {
+            read::to_native_in_place(payload, size, stored);
+        } else {
+            std::thread::scope(|s| {
+                let mut here = Vec::new();
+                for (i, part) in payload.chunks_mut(per).enumerate() {
+                    if i == 0 {
+                        here.push(part);
+                        continue;
+                    }
+                    // a part whose thread cannot be started is converted here
+                    let (tx, rx) = std::sync::mpsc::channel::<&mut [u8]>();
+                    let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+                        if let Ok(p) = rx.recv() {
+                            read::to_native_in_place(p, size, stored);
+                        }
+                    });
+                    match spawned {
+                        Ok(_) => {
+                            if let Err(std::sync::mpsc::SendError(part)) = tx.send(part) {
+                                here.push(part);
+                            }
+                        }
+                        Err(_) => here.push(part),
+                    }
+                }
+                for part in here {
+                    read::to_native_in_place(part, size, stored);
+                }
+            });
+        }
+        read::verdict(header, payload, stored, opts.byte_order)
+    }
+}
+
+/// An input that [`Reader::validate`] found without error: its header and
+/// how it is read, to open it again for its payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Validated {
+    header: Header,
+    opts: ReadOptions,
+}
+
+impl Validated {
+    /// The header validated.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Opens the validated input again (`source`, from its start) for its
+    /// payload: a stream of big-endian elements, as IDX stores them (a
+    /// payload stated little-endian is byte-swapped element by element on
+    /// the way), ending after the payload.
+    ///
+    /// # Errors
+    /// [`ReadError::Invalid`] when the header read now is not the one
+    /// validated (the input changed), [`ReadError::Io`] for the source's
+    /// errors.
+    pub fn payload<R: Read>(&self, source: R) -> Result<Payload<R>, ReadError> {
+        let reader = Reader::new(source, &self.opts)?;
+        if reader.header() != &self.header {
+            return Err(ReadError::Io(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the input changed since it was validated: its header is not the one validated",
+            )));
+        }
+        let stored = reader.stored();
+        let header = reader.header;
+        Ok(Payload {
+            left: header.payload_len(),
+            swap: stored == ByteOrder::Little && header.dtype().size() > 1,
+            carry: Vec::new(),
+            stream: reader.stream,
+            header,
+        })
+    }
+}
+
+/// The payload of a [`Validated`] input: big-endian elements, read in
+/// pieces of any size; [`Payload::skip_items`] skips whole items.
+#[derive(Debug)]
+pub struct Payload<R> {
+    stream: Stream<R>,
+    header: Header,
+    left: u64,
+    swap: bool,
+    /// Bytes read past a partial element, kept for the next read (swap).
+    carry: Vec<u8>,
+}
+
+impl<R: Read> Payload<R> {
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Payload bytes not read yet.
+    pub fn remaining(&self) -> u64 {
+        self.left
+    }
+
+    /// Skips the next `n` items (slices along dimension 0), or to the end.
+    ///
+    /// # Errors
+    /// The source's errors.
+    pub fn skip_items(&mut self, n: u64) -> io::Result<()> {
+        let item = self.header.item_len();
+        let mut skip = n.saturating_mul(item).min(self.left);
+        let mut buf = [0u8; 8192];
+        while skip > 0 {
+            let k = self.read(&mut buf[..skip.min(8192) as usize])?;
+            if k == 0 {
+                break;
+            }
+            skip -= k as u64;
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Read for Payload<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 || buf.is_empty() {
+            return Ok(0);
+        }
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        if !self.swap {
+            let k = self.stream.read(&mut buf[..want])?;
+            self.left -= k as u64;
+            return Ok(k);
+        }
+        // Whole elements only, so that each can be swapped: the bytes of an
+        // element that a small read cannot take wait in `carry`.
+        if !self.carry.is_empty() {
+            let k = self.carry.len().min(want);
+            buf[..k].copy_from_slice(&self.carry[..k]);
+            self.carry.drain(..k);
+            self.left -= k as u64;
+            return Ok(k);
+        }
+        let size = self.header.dtype().size();
+        if want < size {
+            let mut e = [0u8; 8];
+            if read_whole(&mut self.stream, &mut e[..size])? < size {
+                return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
+            }
+            e[..size].reverse();
+            buf[..want].copy_from_slice(&e[..want]);
+            self.carry.extend_from_slice(&e[want..size]);
+            self.left -= want as u64;
+            return Ok(want);
+        }
+        let whole = want / size * size;
+        let k = read_whole(&mut self.stream, &mut buf[..whole])?;
+        if k % size != 0 {
+            return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
+        }
+        for e in buf[..k].chunks_exact_mut(size) {
+            e.reverse();
+        }
+        self.left -= k as u64;
+        Ok(k)
+    }
+}
+
+/// Reads until `buf` is full or the stream ends.
+fn read_whole<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    crate::buffer::fill(r, buf)
+}
+
+/// A [`ReadAt`] source read as a stream from an offset: what
+/// [`Reader::at`] reads through.
+#[derive(Debug)]
+pub struct At<'a, S: ?Sized> {
+    src: &'a S,
+    pos: u64,
+}
+
+impl<S: ReadAt + ?Sized> Read for At<'_, S> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let k = self.src.read_at(buf, self.pos)?;
+        self.pos += k as u64;
+        Ok(k)
+    }
+}
+
+impl<'a, S: ReadAt + ?Sized> Reader<At<'a, S>> {
+    /// A reader of a positioned source (a file read with `pread`, bytes in
+    /// memory), which knows its length: besides what every reader does, it
+    /// says when the payload may be allocated up front
+    /// ([`Reader::output_buffer_size`]) and decodes a raw payload in
+    /// parallel parts ([`Reader::read_into_parallel`]).
+    ///
+    /// # Errors
+    /// As [`Reader::new`].
+    pub fn at(src: &'a S, opts: &ReadOptions) -> Result<Self, ReadError> {
+        Reader::new(At { src, pos: 0 }, opts)
+    }
+
+    /// The number of bytes `read_into` needs, when the source is known to
+    /// hold the whole payload (raw, and long enough), so that allocating it
+    /// is backed by data; `None` for gzip, a source too short, or a payload
+    /// larger than memory can address (read it with
+    /// [`Reader::read_array`], which grows with the data).
+    ///
+    /// # Errors
+    /// The source's errors while asking its length.
+    pub fn output_buffer_size(&self) -> io::Result<Option<usize>> {
+        if self.is_gzip() {
+            return Ok(None);
+        }
+        let src = self.stream_source();
+        let need = self.header.file_len();
+        let len = src.len()?;
+        Ok(need
+            .filter(|&n| n <= len)
+            .and_then(|_| usize::try_from(self.header.payload_len()).ok()))
+    }
+
+    fn stream_source(&self) -> &'a S {
+        self.stream.source().src
+    }
+
+    /// [`Reader::read_into`], decoding a raw payload in parallel parts
+    /// straight from the source's offsets: contiguous parts of at least
+    /// 4 MiB (at most 256), handed out one at a time to the calling thread
+    /// and up to `threads - 1` threads of its own (bytes in memory are
+    /// decoded from where they lie; a thread that cannot be started leaves
+    /// its parts to the others). Gzip input is decoded as `read_into` does.
+    /// The same input gives the same result and errors whatever `threads`
+    /// is.
+    ///
+    /// # Errors
+    /// As [`Reader::read_into`].
+    pub fn read_into_parallel(
+        self,
+        out: &mut [u8],
+        threads: NonZeroUsize,
+    ) -> Result<(), ReadError> {
+        if self.is_gzip() {
+            return self.read_into(out);
+        }
+        let stored = self.stored();
+        read::read_parts_at(
+            self.stream_source(),
+            &self.header,
+            out,
+            threads,
+            read::MIN_BYTES_PER_THREAD,
+            read::HUGE_PAGE,
+            stored,
+        )?;
+        read::verdict(&self.header, out, stored, self.opts.byte_order)
+    }
+}
+
+/// An error of a gzip stream's reader as the finding it is: damage after
+/// the bytes decoded (IDX701), the limit (IDX702, which hides the
+/// truncations it causes but no finding located before it).
+fn locate<R>(stream: &Stream<R>, e: ReadError) -> ReadError {
+    let truncation = |e: &ReadError| {
+        matches!(e, ReadError::Invalid(f) if matches!(
+            f.rule(),
+            Rule::TruncatedMagic | Rule::TruncatedDimensions | Rule::TruncatedPayload
+        ))
+    };
+    if let Some((at, why)) = stream.damage() {
+        if matches!(&e, ReadError::Io(_)) || truncation(&e) {
+            return ReadError::Invalid(violations::gzip_damaged(at, why).into());
+        }
+    }
+    if let (true, Some(limit)) = (stream.hit_limit(), stream.limit()) {
+        if truncation(&e) {
+            return ReadError::Invalid(violations::decompression_limit(limit).into());
+        }
+    }
+    e
+}
+
+/// [`read_array`](crate::read_array) of an input that may be
+/// gzip-compressed, as validation reads it: [`Reader`] with the options'
+/// `decompress`, `max_decompressed` and `byte_order` (a stream that holds
+/// more than the limit fails with the IDX702 finding after at most that
+/// many bytes were decoded; damaged gzip is the IDX701 finding).
+///
+/// # Errors
+/// As [`Reader::read_array`].
+pub fn read_input<R: Read>(r: R, opts: &Options) -> Result<Array, ReadError> {
+    let read = ReadOptions::default()
+        .with_decompress(opts.decompress)
+        .with_max_decompressed(opts.max_decompressed)
+        .with_byte_order(opts.byte_order);
+    Reader::new(r, &read)?.read_array()
+}

@@ -1,0 +1,272 @@
+//! `idx::Reader`: the one way to read an input, and the one verdict of
+//! spec 6.1 on every one of its paths.
+
+use idx::lint::byteorder::score;
+use idx::{ByteOrder, ElementType, Options, ReadError, ReadOptions, Reader, Rule, Severity};
+use std::io::Read;
+use std::num::NonZeroUsize;
+use test_support::payloads::{big_endian, little_endian_twin, Kind, Type};
+
+/// The README's technical-report writer: `arange(24)` as f32 `[2, 3, 4]`,
+/// header big-endian, elements in native (little-endian) order.
+fn report_writer_file() -> Vec<u8> {
+    let mut b = vec![0, 0, 0x0d, 3, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4];
+    for i in 0..24 {
+        b.extend_from_slice(&(i as f32).to_le_bytes());
+    }
+    b
+}
+
+fn opts(stated: Option<ByteOrder>) -> ReadOptions {
+    ReadOptions::default().with_byte_order(stated)
+}
+
+/// Every way the reader decodes a payload, each as f32 values or the error.
+fn every_path(
+    bytes: &[u8],
+    stated: Option<ByteOrder>,
+) -> Vec<Result<Vec<f32>, (Rule, u64, String)>> {
+    let err = |e: ReadError| match e {
+        ReadError::Invalid(e) => (e.rule(), e.offset(), e.finding().message.clone()),
+        other => panic!("{other}"),
+    };
+    let mut out = Vec::new();
+    // read_array
+    out.push(
+        Reader::new(bytes, &opts(stated))
+            .and_then(Reader::read_array)
+            .map(|a| match a.data() {
+                idx::Data::F32(v) => v.clone(),
+                _ => unreachable!(),
+            })
+            .map_err(err),
+    );
+    // read_into
+    out.push(
+        Reader::new(bytes, &opts(stated))
+            .and_then(|r| {
+                let mut v = vec![0f32; r.header().element_count() as usize];
+                r.read_into(bytemuck::cast_slice_mut(&mut v)).map(|()| v)
+            })
+            .map_err(err),
+    );
+    // read_into_parallel, one and four threads
+    for threads in [1usize, 4] {
+        out.push(
+            Reader::at(bytes, &opts(stated))
+                .and_then(|r| {
+                    assert!(r.output_buffer_size().unwrap().is_some());
+                    let mut v = vec![0f32; r.header().element_count() as usize];
+                    r.read_into_parallel(
+                        bytemuck::cast_slice_mut(&mut v),
+                        NonZeroUsize::new(threads).unwrap(),
+                    )
+                    .map(|()| v)
+                })
+                .map_err(err),
+        );
+    }
+    // validate, then stream
+    let (report, validated) = Reader::validate(
+        bytes,
+        Some(bytes.len() as u64),
+        &opts(stated),
+        &Options::default(),
+    )
+    .unwrap();
+    out.push(match validated {
+        Some(v) => {
+            let mut b = Vec::new();
+            v.payload(bytes).unwrap().read_to_end(&mut b).unwrap();
+            Ok(b.chunks(4)
+                .map(|c| f32::from_be_bytes([c[0], c[1], c[2], c[3]]))
+                .collect())
+        }
+        None => {
+            let f = report.errors().next().unwrap();
+            Err((f.rule, f.offset, f.message.clone()))
+        }
+    });
+    out
+}
+
+/// One file, one verdict: validation calls the writer's file an IDX501
+/// error, and every reading path refuses it with that same finding; stated
+/// little-endian, every path decodes `0..24`; stated big-endian, every path
+/// decodes the bytes as IDX says.
+#[test]
+fn every_path_gives_the_technical_report_writers_file_one_verdict() {
+    let file = report_writer_file();
+    let report = idx::validate(&file);
+    let f = report.errors().next().expect("an IDX501 error");
+    assert_eq!(
+        (f.rule, f.severity()),
+        (Rule::LikelyLittleEndian, Severity::Error)
+    );
+    let expected = (f.rule, f.offset, f.message.clone());
+    for got in every_path(&file, None) {
+        assert_eq!(got, Err(expected.clone()));
+    }
+    let values: Vec<f32> = (0..24).map(|i| i as f32).collect();
+    for got in every_path(&file, Some(ByteOrder::Little)) {
+        assert_eq!(got, Ok(values.clone()));
+    }
+    let as_is: Vec<f32> = file[16..]
+        .chunks(4)
+        .map(|c| f32::from_be_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    for got in every_path(&file, Some(ByteOrder::Big)) {
+        assert_eq!(
+            got.map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>()),
+            Ok(as_is.iter().map(|x| x.to_bits()).collect())
+        );
+    }
+}
+
+/// A stated byte order the evidence contradicts is refused, on every path:
+/// a correct big-endian payload stated little-endian.
+#[test]
+fn a_contradicted_statement_is_refused_everywhere() {
+    let mut file = vec![0, 0, 0x0d, 1, 0, 0, 0x03, 0xe8];
+    file.extend(big_endian(Kind::Normal, Type::F32, 1000, 1));
+    assert!(idx::validate(&file).is_valid());
+    for got in every_path(&file, Some(ByteOrder::Little)) {
+        let (rule, offset, message) = got.unwrap_err();
+        assert_eq!((rule, offset), (Rule::LikelyLittleEndian, 8));
+        assert!(message.contains("stated little-endian"), "{message}");
+    }
+    for got in every_path(&file, None) {
+        assert!(got.is_ok());
+    }
+}
+
+/// The byte-order test is symmetric: a payload with every element
+/// byte-swapped scores the mirror of the payload's score, for every kind
+/// of the benchmark (so a stated swap and a second run agree).
+#[test]
+fn swapping_every_element_mirrors_the_score() {
+    for &kind in Kind::ALL {
+        for &t in kind.types() {
+            let et = ElementType::from_code(t.code()).unwrap();
+            let p = big_endian(kind, t, 700, 2);
+            let (a, b) = (
+                score(et, &p).unwrap(),
+                score(et, &little_endian_twin(t, &p)).unwrap(),
+            );
+            assert_eq!(a.mirrored(), b, "{} {}", kind.label(), t.name());
+        }
+    }
+}
+
+/// Damaged gzip and the decompression limit are the located findings
+/// IDX701 and IDX702 on every path, where validation locates them.
+#[test]
+fn gzip_damage_and_the_limit_are_located_findings() {
+    let mut raw = vec![0, 0, 0x08, 1, 0, 1, 0, 0];
+    raw.extend((0..65536u32).map(|i| (i * 7 % 251) as u8));
+    let gz = test_support::gzip(&raw);
+    let cut = &gz[..gz.len() / 2];
+    let vopts = Options::default()
+        .with_decompress(true)
+        .with_max_decompressed(Some(idx::DEFAULT_MAX_DECOMPRESSED));
+    let v = idx::validate_with(cut, &vopts);
+    let f = v.errors().find(|f| f.rule == Rule::GzipDamaged).unwrap();
+    let e = Reader::new(cut, &ReadOptions::default())
+        .and_then(Reader::read_array)
+        .unwrap_err();
+    match e {
+        ReadError::Invalid(e) => assert_eq!((e.rule(), e.offset()), (f.rule, f.offset)),
+        other => panic!("{other}"),
+    }
+    let limited = ReadOptions::default().with_max_decompressed(Some(1000));
+    let e = Reader::new(&gz[..], &limited)
+        .and_then(Reader::read_array)
+        .unwrap_err();
+    match e {
+        ReadError::Invalid(e) => {
+            assert_eq!((e.rule(), e.offset()), (Rule::DecompressionLimit, 1000))
+        }
+        other => panic!("{other}"),
+    }
+    // a limit inside the header too
+    let e = Reader::new(
+        &gz[..],
+        &ReadOptions::default().with_max_decompressed(Some(5)),
+    )
+    .unwrap_err();
+    assert!(matches!(e, ReadError::Invalid(e) if e.rule() == Rule::DecompressionLimit));
+    // and the whole stream within the limit reads
+    let a = Reader::new(&gz[..], &ReadOptions::default())
+        .and_then(Reader::read_array)
+        .unwrap();
+    assert_eq!(a.dims(), &[65536]);
+}
+
+/// A payload stated little-endian streams as big-endian elements through
+/// any read sizes, partial elements included.
+#[test]
+fn a_stated_little_endian_payload_streams_big_endian_in_any_pieces() {
+    let mut file = vec![0, 0, 0x0c, 1, 0, 0, 0, 100];
+    let values: Vec<i32> = (0..100).map(|i| i * 1000 - 7).collect();
+    for v in &values {
+        file.extend_from_slice(&v.to_le_bytes());
+    }
+    let canonical: Vec<u8> = values.iter().flat_map(|v| v.to_be_bytes()).collect();
+    for piece in [1usize, 3, 4, 7, 4096] {
+        let (_, v) = Reader::validate(
+            &file[..],
+            None,
+            &opts(Some(ByteOrder::Little)),
+            &Options::default(),
+        )
+        .unwrap();
+        let mut p = v.unwrap().payload(&file[..]).unwrap();
+        let mut got = Vec::new();
+        let mut buf = vec![0u8; piece];
+        loop {
+            let k = p.read(&mut buf).unwrap();
+            if k == 0 {
+                break;
+            }
+            got.extend_from_slice(&buf[..k]);
+        }
+        assert_eq!(got, canonical, "pieces of {piece}");
+    }
+}
+
+/// On every corpus file the reader's first error is validation's first
+/// error (gzip decompressed within the default limit, no byte order
+/// stated): one verdict, one finding.
+#[test]
+fn the_readers_first_error_is_validations_on_the_whole_corpus() {
+    let opts = Options::default()
+        .with_decompress(true)
+        .with_max_decompressed(Some(idx::DEFAULT_MAX_DECOMPRESSED));
+    let mut n = 0;
+    for dir in ["valid", "invalid", "implementation-defined"] {
+        let d = test_support::root().join("corpus").join(dir);
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            if !(name.ends_with(".idx") || name.ends_with(".gz")) {
+                continue;
+            }
+            let bytes = std::fs::read(&p).unwrap();
+            let report = idx::validate_with(&bytes, &opts);
+            let first = report.errors().next().map(|f| (f.rule, f.offset));
+            let got = Reader::new(&bytes[..], &ReadOptions::default()).and_then(Reader::read_array);
+            match (first, got) {
+                (None, Ok(_)) => {}
+                (Some(f), Err(ReadError::Invalid(e))) => {
+                    assert_eq!((e.rule(), e.offset()), f, "{name}")
+                }
+                (f, g) => panic!(
+                    "{name}: validation {f:?}, reader {:?}",
+                    g.map(|a| a.dims().to_vec())
+                ),
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 150, "{n}");
+}
