@@ -75,5 +75,5 @@ export async function validateFiles(paths, options = {}) {
   }
 }
 
-export const { validate, explain, rules, listRules, version, BYTES_NAME } = api;
+export const { validate, explain, ruleUrl, rules, listRules, version, BYTES_NAME } = api;
 export async function load() {}

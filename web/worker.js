@@ -3,7 +3,7 @@
 // library asks for, so memory stays bounded whatever the file's size), and
 // checked, repaired or drawn by the WebAssembly module. It makes no network
 // request but the module's own, when the page loads.
-import init, { Checker, explain, picture, repair, version } from "./idx_wasm.js";
+import init, { Checker, explain, isGzip, picture, repair, version } from "./idx_wasm.js";
 
 const ready = init({ module_or_path: new URL("./idx_wasm_bg.wasm", import.meta.url) });
 
@@ -41,10 +41,9 @@ function readerOf(file, seen) {
   };
 }
 
-/** True when the file starts with gzip's magic (1f 8b). */
+/** True when the library decompresses the file (it asks its first bytes). */
 function gzipped(file) {
-  const head = new Uint8Array(new FileReaderSync().readAsArrayBuffer(file.slice(0, 2)));
-  return head[0] === 0x1f && head[1] === 0x8b;
+  return isGzip(new Uint8Array(new FileReaderSync().readAsArrayBuffer(file.slice(0, 2))));
 }
 
 /**

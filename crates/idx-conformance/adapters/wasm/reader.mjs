@@ -1,11 +1,12 @@
-// Conformance adapter (protocol 2 reader) for this toolkit's WebAssembly
+// Conformance adapter (protocol 3 reader) for this toolkit's WebAssembly
 // build, as the npm package idx-validate ships it (installed from its
 // tarball into ENV): `node reader.mjs ENV FILE` prints the content encoding
 // of FILE, read at offsets through the module (`dumpContent`, what
 // `idx dump --error-document` does), or its error document and exits 1;
-// `node reader.mjs ENV --persistent` prints {"protocol": 2}, then answers
-// one {"file": PATH} request per line, in order.
-import { openSync, fstatSync, closeSync, writeSync } from "node:fs";
+// `node reader.mjs ENV --persistent` prints {"protocol": 3}, then answers
+// one {"id": N, "file": PATH} request per line, in order, each answer with
+// the request's "id".
+import { openSync, fstatSync, closeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createInterface } from "node:readline";
@@ -20,7 +21,7 @@ const { fdReader } = await import(pathToFileURL(join(pkg, "node.js")).href); // 
 const { dumpContent } = await import(pathToFileURL(join(pkg, "idx_wasm.js")).href);
 
 /** The answer for `file` (a whole line) and the exit status. */
-function answer(file) {
+function answer_(file) {
   const parts = [];
   let fd;
   try {
@@ -35,14 +36,19 @@ function answer(file) {
   }
 }
 
+/** Writes to standard output, waiting until it is taken (a pipe may be full). */
+const out = (bytes) => new Promise((ok) => process.stdout.write(bytes, ok));
+
 if (arg === "--persistent") {
-  process.stdout.write('{"protocol": 2}\n');
+  await out('{"protocol": 3}\n');
   for await (const line of createInterface({ input: process.stdin })) {
-    const [out] = answer(JSON.parse(line).file);
-    writeSync(1, out);
+    const req = JSON.parse(line);
+    const [answer] = answer_(req.file);
+    // the request's id first, then the answer's own fields
+    await out(Buffer.concat([Buffer.from(`{"id": ${JSON.stringify(req.id)}, `), answer.subarray(1)]));
   }
 } else {
-  const [out, status] = answer(arg);
-  writeSync(1, out);
+  const [answer, status] = answer_(arg);
+  await out(answer);
   process.exitCode = status;
 }
