@@ -424,9 +424,11 @@ def validate(
     code prefixes such as ``"IDX5"``), exactly as ``idx-validate --select``
     and ``--ignore`` accept them (an unknown entry raises ``ValueError`` with
     the command's message). ``max_decompressed`` is the decompression limit
-    as for :func:`load` (beyond it: IDX702). ``assume_byte_order="big"``
-    vouches for the bytes, as ``idx-validate --assume-byte-order big`` does:
-    IDX501 is not reported.
+    as for :func:`load` (beyond it: IDX702). ``assume_byte_order`` is the
+    one verdict :func:`load` gives: ``"big"`` vouches for the bytes (IDX501
+    is not reported), ``"little"`` judges the payload as written (IDX501
+    only when it reads big-endian beyond doubt), as ``idx-validate
+    --assume-byte-order`` does.
 
     The :class:`Report` has ``.ok`` (no error), ``.findings`` (rule,
     severity, offset, length, message, expected, found, hint), ``.dtype``

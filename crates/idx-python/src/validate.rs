@@ -173,9 +173,8 @@ pub(crate) fn validate(
     max_decompressed: Option<&Bound<'_, PyAny>>,
     assume_byte_order: Option<&str>,
 ) -> PyResult<Report> {
-    // big vouches for the bytes (IDX501 not reported); little is about
-    // reading and repairing: the validator's verdict stays, as the command's
-    let stated = crate::args::order_arg(assume_byte_order)?.filter(|&o| o == idx::ByteOrder::Big);
+    // the one verdict, as the command and every reader give it
+    let stated = crate::args::order_arg(assume_byte_order)?;
     let expect_dtype = match expect_dtype {
         Some(name) => Some(ElementType::from_name(name).ok_or_else(|| {
             PyValueError::new_err(format!(

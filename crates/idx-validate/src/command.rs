@@ -155,7 +155,7 @@ struct Cli {
     /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz); - writes it to standard output (gzip when the input is) and the report to standard error.
     #[arg(long, value_name = "OUT", help_heading = "Repair")]
     output: Option<PathBuf>,
-    /// The byte order the writer used for multi-byte elements, when you know it: little byte-swaps the payload as a safe fix (unless it already reads big-endian: then nothing is swapped, so a second run changes nothing); big vouches for the bytes: IDX501 is not reported and nothing is swapped.
+    /// The byte order the writer used for multi-byte elements, when you know it, judged as every reader reads it: little reads the payload as written (IDX501 only when it reads big-endian beyond doubt: the statement is contradicted) and, with --fix, byte-swaps it as a safe fix (unless it already reads big-endian: then nothing is swapped, so a second run changes nothing); big vouches for the bytes: IDX501 is not reported and nothing is swapped.
     #[arg(long, value_name = "ORDER", value_parser = ["little", "big"], help_heading = "Repair")]
     assume_byte_order: Option<String>,
     /// With --fix: exit 1 when any fix was applied, even if nothing remains.
@@ -271,13 +271,13 @@ where
                     .with_max_decompressed_setting(cli.max_decompressed.or(cfg.max_decompressed))
                     .max_decompressed(),
             )
-            // big: the user vouches for the bytes, IDX501 is not reported
-            // (little is a statement about repairing: the test still runs)
+            // the one verdict (spec 6.1), as every reader gives it: big
+            // vouches for the bytes; little reads the payload as written,
+            // an error only when it reads big-endian beyond doubt
             .with_byte_order(
                 cli.assume_byte_order
                     .as_deref()
-                    .and_then(idx::ByteOrder::from_name)
-                    .filter(|&o| o == idx::ByteOrder::Big),
+                    .and_then(idx::ByteOrder::from_name),
             )
             .with_expect_dtype(cli.expect_dtype.or(cfg.expect_dtype))
             .with_expect_shape(

@@ -63,7 +63,7 @@ fn verdict(s: &ByteOrderScore) -> Verdict {
 
 fn main() {
     let sizes: Vec<usize> = std::env::var("BYTEORDER_SIZES").map_or_else(
-        |_| vec![16, 100, 1000, 10_000, 100_000],
+        |_| vec![16, 100, 1000, 10_000, 100_000, 1_000_000],
         |v| {
             v.split(',')
                 .map(|x| x.trim().parse().expect("a size"))

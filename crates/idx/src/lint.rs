@@ -46,6 +46,9 @@ pub(crate) struct PayloadLinter {
     /// The bytes fed are native-order elements decoded from the stored
     /// order: each scored element is turned back into its stored bytes.
     swap: bool,
+    /// Payload bytes fed or skipped, all of them (the finding covers the
+    /// whole payload seen, even after the test stopped looking).
+    seen: u64,
     /// Non-zero elements outside the sample still to score.
     extra_left: u64,
     // non-finite
@@ -69,6 +72,7 @@ impl PayloadLinter {
             scorer: byteorder::Scorer::new(dtype),
             non_finite_lint: non_finite,
             swap: false,
+            seen: 0,
             extra_left: EXTRA_ELEMENTS,
             nan: 0,
             inf: 0,
@@ -98,6 +102,12 @@ impl PayloadLinter {
         dtype.size() > 1
     }
 
+    /// Accounts for `n` payload bytes that a done linter need not look at
+    /// (a source of known length, skipped by its length).
+    pub fn skip(&mut self, n: u64) {
+        self.seen += n;
+    }
+
     /// True when no further payload byte can change what this linter
     /// reports: the byte-order test has scored all it scores and the
     /// non-finite lint is off.
@@ -108,6 +118,7 @@ impl PayloadLinter {
     /// Feeds the next payload bytes.
     pub fn feed(&mut self, mut bytes: &[u8]) {
         let size = self.dtype.size();
+        self.seen += bytes.len() as u64;
         if size == 1 || self.done() {
             return;
         }
@@ -250,7 +261,7 @@ impl PayloadLinter {
             out.extend(byteorder::contract(
                 self.dtype,
                 self.start,
-                self.elements * size,
+                self.seen / size * size,
                 score,
                 stated,
             ));

@@ -18,6 +18,19 @@ pub const MIN_ELEMENTS: u64 = 8;
 /// `exp(-12.5)`.
 pub const MIN_Z: f64 = 5.0;
 
+/// A payload that reads smoother big-endian than little-endian by this
+/// many bits (`smoother_big`) is never called
+/// little-endian: data left-justified in a wider integer (16-bit samples
+/// in i32) or floats far from 1 read smaller, or nearer 1, the wrong way,
+/// but smooth only the right way.
+pub const VETO_BITS: f64 = 20.0;
+
+/// ... when the smoothness says so consistently: its self-normalised
+/// statistic ([`ByteOrderScore::smoother_z`]) reaches this. Lower than
+/// [`MIN_Z`] on purpose: a veto that fires on noise only costs a detection,
+/// never a false error.
+pub const VETO_Z: f64 = 3.0;
+
 /// The outcome of the byte-order test on a payload.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ByteOrderScore {
@@ -32,6 +45,15 @@ pub struct ByteOrderScore {
     pub big_bits: f64,
     /// Evidence (bits) for the little-endian reading against noise.
     pub little_bits: f64,
+    /// How many bits smoother the payload reads big-endian than
+    /// little-endian, relative to its values (integers: a neighbour step's
+    /// bit length against its values'; floats: the exponent steps): a
+    /// payload that reads smoother big-endian by 20 bits or more is
+    /// not called little-endian, whatever its magnitudes say.
+    pub smoother_big: f64,
+    /// The self-normalised statistic of [`ByteOrderScore::smoother_big`]
+    /// (its sum over the root of its squared terms): how consistent it is.
+    pub smoother_z: f64,
     /// Number of elements scored: distinct non-zero values (a value that
     /// repeats is scored once), at most
     /// [`MAX_DISTINCT`](crate::lint::byteorder::MAX_DISTINCT).
@@ -53,12 +75,17 @@ impl ByteOrderScore {
             big_bits: self.little_bits,
             little_bits: self.big_bits,
             elements: self.elements,
+            smoother_big: -self.smoother_big,
+            smoother_z: -self.smoother_z,
         }
     }
 
     /// What the score says, by [`LIKELY_BITS`] and [`CERTAIN_BITS`].
     pub fn verdict(&self) -> Verdict {
-        if self.elements < MIN_ELEMENTS || (self.little_bits < 0.0 && self.z < MIN_Z) {
+        if self.elements < MIN_ELEMENTS
+            || (self.little_bits < 0.0 && self.z < MIN_Z)
+            || (self.smoother_big >= VETO_BITS && self.smoother_z >= VETO_Z)
+        {
             Verdict::None
         } else if self.bits >= CERTAIN_BITS {
             Verdict::Certain

@@ -123,7 +123,13 @@ pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Widt
     }
     // (under a wrong element type the lint read the wrong elements: the
     // width's fix says how the payload is stored)
-    if let Some(i) = index_of(report, Rule::LikelyLittleEndian).filter(|_| !width_found) {
+    // The swap answers a payload that reads more plausibly little-endian
+    // (not an IDX501 error that says a stated little-endian byte order is
+    // contradicted: that payload reads big-endian).
+    if let Some(i) = index_of(report, Rule::LikelyLittleEndian)
+        .filter(|_| !width_found)
+        .filter(|&i| report.findings[i].byte_order.is_some_and(|s| s.bits > 0.0))
+    {
         let f = &report.findings[i];
         let size = h.dtype().size() as u64;
         report.findings[i].fix = Some(Fix::new(

@@ -253,6 +253,18 @@ kinds! {
     DepthMap = ("depth map", [I16, I32, F32]),
     /// Large values near a sentinel extreme: counters that saturate (90 % at the maximum).
     MostlyMax = ("90 % at MAX", [I16, I32]),
+    /// 16-bit audio in 32-bit integers, left-justified (`s << 16`: soundfile's int32).
+    Audio16In32 = ("16-bit audio in i32", [I32]),
+    /// 24-bit audio in 32-bit integers, left-justified (`s << 8`).
+    Audio24In32 = ("24-bit audio in i32", [I32]),
+    /// Q16.16 fixed point of integers up to 30000 (`k << 16`).
+    FixedIntegers = ("fixed point of integers", [I32]),
+    /// Packed 0xRRGGBBAA pixels of a picture, alpha 0xff in the low byte.
+    Rgba = ("packed RGBA, opaque", [I32]),
+    /// Magnitudes log-uniform far below 1 (f32: 1e-38..1e-10; f64: 1e-300..1e-20).
+    TinyLogUniform = ("log-uniform tiny magnitudes", [F32, F64]),
+    /// Magnitudes log-uniform far above 1 (f32: 1e10..1e38; f64: 1e20..1e300).
+    HugeLogUniform = ("log-uniform huge magnitudes", [F32, F64]),
 }
 
 fn marker_share(rng: &mut Rng) -> f64 {
@@ -572,6 +584,33 @@ fn values(kind: Kind, t: Type, n: usize, rng: &mut Rng) -> Vec<V> {
                 } else {
                     V::F(mm / 1000.0)
                 }
+            }
+            Kind::Audio16In32 | Kind::Audio24In32 => {
+                let x = i as f64;
+                let s = (x * 0.031).sin() * 0.5 + (x * 0.173).sin() * 0.3 + rng.normal() * 0.02;
+                if kind == Kind::Audio16In32 {
+                    V::I(((s * 32000.0) as i64) << 16)
+                } else {
+                    V::I(((s * 8_000_000.0) as i64) << 8)
+                }
+            }
+            Kind::FixedIntegers => V::I((rng.below(30000) as i64) << 16),
+            Kind::Rgba => {
+                let p = pixel(i, rng) as u64;
+                let (r, g, b) = (p, (p * 3 / 4) % 256, (p / 2 + rng.below(20)) % 256);
+                V::B((r << 24) | (g << 16) | (b << 8) | 0xff)
+            }
+            Kind::TinyLogUniform | Kind::HugeLogUniform => {
+                let (lo, hi) = match (kind, t) {
+                    (Kind::TinyLogUniform, Type::F32) => (-38.0, -10.0),
+                    (Kind::TinyLogUniform, _) => (-300.0, -20.0),
+                    (_, Type::F32) => (10.0, 38.0),
+                    _ => (20.0, 300.0),
+                };
+                V::F(
+                    10f64.powf(lo + (hi - lo) * rng.unit())
+                        * if rng.chance(0.5) { 1.0 } else { -1.0 },
+                )
             }
             Kind::MostlyMax => {
                 if rng.chance(0.9) {

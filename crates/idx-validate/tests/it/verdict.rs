@@ -17,9 +17,26 @@ fn the_writers_file_is_an_idx501_error_unless_big_endian_is_stated() {
     let o = run(&["--assume-byte-order", "big", path]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert!(!o.stdout.contains("IDX501"), "{}", o.stdout);
-    // little states how it was written: the validator's verdict stays
+    // little states how it was written: read so, it is consistent, as the
+    // readers find it (`idx dump --assume-byte-order little` reads it)
     let o = run(&["--assume-byte-order", "little", path]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    // and a correct big-endian file stated little is contradicted, an
+    // error, as every reader refuses it
+    let good = dir.path().join("good.idx");
+    let mut b = vec![0, 0, 0x0d, 1, 0, 0, 0x03, 0xe8];
+    b.extend(test_support::payloads::big_endian(
+        test_support::payloads::Kind::Normal,
+        test_support::payloads::Type::F32,
+        1000,
+        1,
+    ));
+    std::fs::write(&good, b).unwrap();
+    let good = good.to_str().unwrap();
+    assert_eq!(run(&[good]).code, 0);
+    let o = run(&["--assume-byte-order", "little", good]);
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("stated little-endian"), "{}", o.stdout);
 }
 
 #[test]

@@ -22,6 +22,17 @@ fn is_gzip<R: Read + Seek>(input: &mut R, opts: &FixOptions) -> io::Result<bool>
     Ok(crate::is_gzip(&magic[..n]))
 }
 
+/// How a stream with `plan` applied is validated: a byte order stated for
+/// the input no longer holds once the plan swaps the payload (the output is
+/// big-endian then), so it is dropped.
+pub(super) fn output_options(plan: &Plan, opts: &Options) -> Options {
+    if plan.swaps() {
+        opts.clone().with_byte_order(None)
+    } else {
+        opts.clone()
+    }
+}
+
 /// Validates `input` with `plan` applied; returns the report and the raw
 /// input's length and CRC-32.
 fn validate_planned<R: Read + Seek>(
@@ -30,6 +41,7 @@ fn validate_planned<R: Read + Seek>(
     gzip: bool,
     opts: &Options,
 ) -> io::Result<(Report, Sum)> {
+    let opts = &output_options(plan, opts);
     let len = input.seek(SeekFrom::End(0)).ok(); // None: read to the end
     let mut summed = Summed::rewind(input)?;
     let report = if plan.is_empty() {

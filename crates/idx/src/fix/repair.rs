@@ -63,7 +63,7 @@ pub(super) fn write_planned<R: Read + Seek, W: Write>(
         opts,
     } = planned;
     let opts = &opts;
-    let mut v = Validator::new(opts.validate.clone());
+    let mut v = Validator::new(super::plan::output_options(&plan, &opts.validate));
     let mut summed = Summed::rewind(input)?;
     if plan.is_empty() && (!gzip || opts.keep_compression) {
         // nothing to fix: the bytes as they are (a bomb is never expanded)

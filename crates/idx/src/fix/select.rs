@@ -41,6 +41,11 @@ impl Plan {
         }
     }
 
+    /// True when the plan byte-swaps the payload.
+    pub(super) fn swaps(&self) -> bool {
+        self.swap.is_some()
+    }
+
     pub(super) fn is_empty(&self) -> bool {
         self.replace.is_empty() && self.swap.is_none() && self.cut.is_none()
     }
@@ -107,8 +112,33 @@ pub(super) fn select(
         out.retain(is_header_rewrite);
         return out;
     }
-    if opts.assume_byte_order == Some(ByteOrder::Little)
+    // (a fix already swapping the payload, such as a width's type code,
+    // says how the elements are stored: one swap at most)
+    let swaps = out.iter().any(|a| {
+        a.fix
+            .edits
+            .iter()
+            .any(|e| matches!(e, Edit::SwapBytes { .. }))
+    });
+    // nor while the element width itself is in question (a length error
+    // whose fix is another type code): which bytes make an element is not
+    // known until that fix is taken
+    let width_in_question = report.findings.iter().any(|f| {
+        matches!(f.rule, Rule::TruncatedPayload | Rule::TrailingBytes)
+            && f.fix.as_ref().is_some_and(|x| {
+                x.edits
+                    .iter()
+                    .any(|e| matches!(e, Edit::Replace { offset: 2, .. }))
+            })
+    });
+    if opts.assume_byte_order == Some(ByteOrder::Little) && !swapped && !swaps && width_in_question
+    {
+        declined.push(
+            "--assume-byte-order little: the payload was not swapped: its element width is in question (the type-code fix of IDX202/IDX203 first)".into(),
+        );
+    } else if opts.assume_byte_order == Some(ByteOrder::Little)
         && !swapped
+        && !swaps
         && !out.iter().any(|a| a.rule == Some(Rule::LikelyLittleEndian))
     {
         // Swapped only when the payload reads more plausibly little-endian

@@ -11,6 +11,13 @@
 //!   scored (at most [`MAX_DISTINCT`] of them, in a fixed table), so a
 //!   marker, a saturated or clipped value or a constant run is one piece of
 //!   evidence however often it repeats;
+//! - **constant byte columns are set aside**: an integer byte column that
+//!   never changes (zero low bytes of samples left-justified in i32, an
+//!   opaque alpha channel) reads as small numbers the wrong way round; when
+//!   at least two other columns vary, the elements are read without it;
+//! - **smoothness can veto**: a payload that reads smoother big-endian
+//!   relative to its values ([`ByteOrderScore::smoother_big`]) is never
+//!   called little-endian, whatever its magnitudes say;
 //! - **every term is bounded**: each feature is a mixture of what real data
 //!   does and "anything at all", so a value or a step that is extreme in one
 //!   reading costs at most a few bits; the type's extremes (`MIN`, `MAX`,
@@ -84,10 +91,18 @@ struct Tables {
 
 impl Tables {
     fn new(dtype: ElementType) -> Option<Tables> {
-        let ln2 = std::f64::consts::LN_2;
         match dtype {
-            ElementType::I16 | ElementType::I32 => {
-                let bits = 8 * dtype.size() as u32;
+            ElementType::I16 | ElementType::I32 => Some(Tables::integers(8 * dtype.size() as u32)),
+            ElementType::F32 | ElementType::F64 => Some(Tables::floats(dtype)),
+            ElementType::U8 | ElementType::I8 => None,
+        }
+    }
+
+    /// The tables of `bits`-bit two's-complement integers.
+    fn integers(bits: u32) -> Tables {
+        let ln2 = std::f64::consts::LN_2;
+        {
+            {
                 let b = f64::from(bits);
                 // P(v) = 2^-L / bits for |v| of bit length L >= 1 (both
                 // signs), against 2^-bits for noise.
@@ -100,7 +115,7 @@ impl Tables {
                 // MIN and MAX (0x80.., 0x7f..ff) are the byte-swapped
                 // twins of 128 and -129: as plausible as those, so that a
                 // marker value and a mid-grey pixel say nothing either way
-                let extreme = magnitude[8];
+                let extreme = magnitude[8.min(bits as usize)];
                 // P(d) = 2^-L / (bits + 2) for a difference of bit length
                 // L >= 1 (both signs; 0 counted as 1), against 2^-bits.
                 let smooth = (0..=bits + 1)
@@ -109,14 +124,20 @@ impl Tables {
                         (INT_SMOOTH_SHARE * scale_free + (1.0 - INT_SMOOTH_SHARE)).ln()
                     })
                     .collect();
-                Some(Tables {
+                Tables {
                     magnitude,
                     smooth,
                     bits,
                     extreme,
-                })
+                }
             }
-            ElementType::F32 | ElementType::F64 => {
+        }
+    }
+
+    /// The tables of a float type's exponent field.
+    fn floats(dtype: ElementType) -> Tables {
+        {
+            {
                 let (ebits, bias) = if dtype == ElementType::F32 {
                     (8u32, 127i64)
                 } else {
@@ -149,22 +170,24 @@ impl Tables {
                             .ln()
                     })
                     .collect();
-                Some(Tables {
+                Tables {
                     magnitude,
                     smooth,
                     bits: ebits,
                     extreme: 0.0,
-                })
+                }
             }
-            ElementType::U8 | ElementType::I8 => None,
         }
     }
 }
 
-/// One reading's running evidence.
-#[derive(Debug, Clone, Copy, Default)]
-struct Reading {
-    evidence: f64,
+/// One distinct value scored: its bit pattern as stored (big-endian) and
+/// that of the element before it, when that is its neighbour (at most
+/// [`MAX_GAP`] elements back, non-zero; it may be a value seen before).
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    raw: u64,
+    prev: Option<u64>,
 }
 
 /// At most this many distinct values are scored; the rest of the payload
@@ -208,26 +231,86 @@ impl Seen {
     }
 }
 
-/// The previous non-zero element, read both ways.
-#[derive(Debug, Clone, Copy)]
-struct Prev {
-    index: u64,
-    big: i64,
-    little: i64,
-}
-
-/// The byte-order test, fed the scored elements in order.
+/// The byte-order test, fed the scored elements in order. It keeps the
+/// distinct values (fixed memory: at most [`MAX_DISTINCT`]) and scores them
+/// when asked, so that a byte column that never changes can be set aside
+/// first (see [`Scorer::score`]).
 #[derive(Debug, Clone)]
 pub(crate) struct Scorer {
     dtype: ElementType,
     tables: Option<Tables>,
-    big: Reading,
-    little: Reading,
-    prev: Option<Prev>,
     seen: Option<Seen>,
-    elements: u64,
-    /// Sum of the squared per-element terms of the score (natural log).
-    squares: f64,
+    entries: Vec<Entry>,
+    /// The previous non-zero element: its index and bit pattern.
+    prev: Option<(u64, u64)>,
+}
+
+/// At most this many bits of relative smoothness per neighbour pair: a
+/// step that is a tiny fraction of its values says no more than one that
+/// is a small one.
+const RELATIVE_CAP: u32 = 16;
+
+/// The relative smoothness of neighbours `a` and `b` (integers): how many
+/// bits shorter their difference is than the larger of the two.
+fn relative(a: i64, b: i64) -> f64 {
+    let len = |v: u64| 64 - v.leading_zeros();
+    let big = len(a.unsigned_abs().max(b.unsigned_abs()));
+    let diff = len(a.wrapping_sub(b).unsigned_abs());
+    f64::from(big.saturating_sub(diff).min(RELATIVE_CAP))
+}
+
+/// `bytes` bytes of `v` as a two's-complement integer.
+fn signed(v: u64, bytes: u32) -> i64 {
+    let shift = 64 - 8 * bytes;
+    ((v << shift) as i64) >> shift
+}
+
+/// How an integer element is read both ways once the byte columns that
+/// never change are set aside: the bytes that do change, in stored order
+/// (big-endian) and reversed (little-endian).
+#[derive(Debug, Clone)]
+struct Columns {
+    /// Bit offsets (from the least significant end of the stored pattern)
+    /// of the varying bytes, most significant first.
+    varying: Vec<u32>,
+}
+
+impl Columns {
+    /// The columns of `entries` of `n` bytes: every byte column when fewer
+    /// than two vary or none is constant (then nothing is set aside: a lone
+    /// varying byte is exactly the case that only magnitudes can decide,
+    /// `0a 00` being both 10 little-endian and 2560 big-endian).
+    fn of(entries: &[Entry], n: u32) -> Columns {
+        let first = entries.first().map_or(0, |e| e.raw);
+        let differ = entries.iter().fold(0u64, |m, e| m | (e.raw ^ first));
+        let all: Vec<u32> = (0..n).rev().map(|k| 8 * k).collect();
+        let varying: Vec<u32> = all
+            .iter()
+            .copied()
+            .filter(|&at| (differ >> at) & 0xff != 0)
+            .collect();
+        if varying.len() >= 2 && varying.len() < all.len() {
+            Columns { varying }
+        } else {
+            Columns { varying: all }
+        }
+    }
+
+    fn width(&self) -> u32 {
+        self.varying.len() as u32
+    }
+
+    /// The element read both ways: (big-endian, little-endian).
+    fn read(&self, raw: u64) -> (i64, i64) {
+        let w = self.width();
+        let (mut be, mut le) = (0u64, 0u64);
+        for (k, &at) in self.varying.iter().enumerate() {
+            let b = (raw >> at) & 0xff;
+            be = (be << 8) | b;
+            le |= b << (8 * k);
+        }
+        (signed(be, w), signed(le, w))
+    }
 }
 
 impl Scorer {
@@ -237,54 +320,14 @@ impl Scorer {
             dtype,
             seen: tables.as_ref().map(|_| Seen::new()),
             tables,
-            big: Reading::default(),
-            little: Reading::default(),
+            entries: Vec::new(),
             prev: None,
-            elements: 0,
-            squares: 0.0,
         }
     }
 
     /// True once no further element can change the score.
     pub(crate) fn is_full(&self) -> bool {
         self.seen.as_ref().is_none_or(|s| s.len >= MAX_DISTINCT)
-    }
-
-    /// Reads raw bits as the table key: the exponent field of a float, the
-    /// sign-extended value of an integer; and its magnitude term.
-    #[inline]
-    fn key<const N: usize>(t: &Tables, float: bool, raw: u64) -> (i64, f64) {
-        if float {
-            let e = (raw >> (8 * N as u32 - 1 - t.bits)) & ((1 << t.bits) - 1);
-            (e as i64, t.magnitude[e as usize])
-        } else {
-            let shift = 64 - 8 * N as u32;
-            let v = ((raw << shift) as i64) >> shift;
-            let l = 64 - v.unsigned_abs().leading_zeros();
-            let max = i64::MAX >> (64 - 8 * N as u32);
-            if v == max || v == -max - 1 {
-                (v, t.extreme)
-            } else {
-                (v, t.magnitude[l as usize])
-            }
-        }
-    }
-
-    #[inline]
-    fn smooth(t: &Tables, float: bool, key: i64, prev: i64) -> f64 {
-        if float {
-            // a subnormal, infinite or NaN element is no neighbour: a run of
-            // them has a constant exponent field without being smooth data
-            let top = (1i64 << t.bits) - 1;
-            if key == 0 || prev == 0 || key == top || prev == top {
-                0.0
-            } else {
-                t.smooth[key.abs_diff(prev) as usize]
-            }
-        } else {
-            let d = key.wrapping_sub(prev).unsigned_abs();
-            t.smooth[(64 - d.leading_zeros()) as usize]
-        }
     }
 
     /// Scores element `index` (its bytes as stored, `N` = the type's size).
@@ -294,71 +337,126 @@ impl Scorer {
     /// repeats, counts once.
     #[inline]
     pub(crate) fn element<const N: usize>(&mut self, index: u64, c: &[u8]) {
-        let (Some(t), Some(seen)) = (&self.tables, &mut self.seen) else {
+        let Some(seen) = &mut self.seen else {
             return;
         };
-        let mut be = 0u64;
+        let mut raw = 0u64;
         for &b in c {
-            be = (be << 8) | u64::from(b);
+            raw = (raw << 8) | u64::from(b);
         }
-        if be == 0 {
+        if raw == 0 {
             return;
         }
-        let le = be.swap_bytes() >> (64 - 8 * N as u32);
-        let float = self.dtype.is_float();
-        let max = i64::MAX >> (64 - 8 * N as u32);
-        let extreme = |k: i64| k == max || k == -max - 1;
-        let (kb, mb) = Self::key::<N>(t, float, be);
-        let (kl, ml) = Self::key::<N>(t, float, le);
         let prev = self
             .prev
-            .filter(|p| index > p.index && index - p.index <= MAX_GAP);
-        self.prev = Some(Prev {
-            index,
-            big: kb,
-            little: kl,
-        });
-        if !seen.insert(be) {
-            return;
+            .filter(|&(at, _)| index > at && index - at <= MAX_GAP)
+            .map(|(_, r)| r);
+        self.prev = Some((index, raw));
+        if seen.insert(raw) {
+            self.entries.push(Entry { raw, prev });
         }
-        let (sb, sl) = match prev {
-            // a missing-value marker or a saturated value (the type's
-            // extremes, read either way) is nobody's neighbour
-            Some(p)
-                if !float
-                    && (extreme(kb) || extreme(kl) || extreme(p.big) || extreme(p.little)) =>
-            {
-                (0.0, 0.0)
-            }
-            Some(p) => (
-                Self::smooth(t, float, kb, p.big),
-                Self::smooth(t, float, kl, p.little),
-            ),
-            None => (0.0, 0.0),
-        };
-        self.big.evidence += mb + sb;
-        self.little.evidence += ml + sl;
-        let d = (ml + sl) - (mb + sb);
-        self.squares += d * d;
-        self.elements += 1;
     }
 
     /// The score of everything scored, or `None` for a one-byte type.
+    ///
+    /// Integers: byte columns that never change across the distinct values
+    /// are set aside first when at least two others change (16-bit samples
+    /// left-justified in i32, an opaque alpha channel, fixed point of
+    /// integers: their constant bytes would read as small numbers the wrong
+    /// way); the type's extremes are judged on the whole value.
     pub(crate) fn score(&self) -> Option<ByteOrderScore> {
-        self.tables.as_ref()?;
+        let t = self.tables.as_ref()?;
+        let n = self.dtype.size() as u32;
+        let float = self.dtype.is_float();
+        let columns = (!float).then(|| Columns::of(&self.entries, n));
+        let compact = columns.as_ref().filter(|c| c.width() < n);
+        let narrow;
+        let t = match compact {
+            Some(c) => {
+                narrow = Tables::integers(8 * c.width());
+                &narrow
+            }
+            None => t,
+        };
+        let max = i64::MAX >> (64 - 8 * n);
+        let extreme = |raw: u64| {
+            let (be, le) = (signed(raw, n), signed(raw.swap_bytes() >> (64 - 8 * n), n));
+            [be, le].iter().any(|&v| v == max || v == -max - 1)
+        };
+        // the element read both ways: (key, magnitude term) per reading
+        let read = |raw: u64| -> ((i64, f64), (i64, f64)) {
+            if float {
+                let le = raw.swap_bytes() >> (64 - 8 * n);
+                let exp = |v: u64| {
+                    let e = (v >> (8 * n - 1 - t.bits)) & ((1 << t.bits) - 1);
+                    (e as i64, t.magnitude[e as usize])
+                };
+                return (exp(raw), exp(le));
+            }
+            let (be, le) = match compact {
+                Some(c) => c.read(raw),
+                None => (signed(raw, n), signed(raw.swap_bytes() >> (64 - 8 * n), n)),
+            };
+            let mag = |v: i64| {
+                if extreme(raw) {
+                    t.extreme
+                } else {
+                    t.magnitude[(64 - v.unsigned_abs().leading_zeros()) as usize]
+                }
+            };
+            ((be, mag(be)), (le, mag(le)))
+        };
+        let (mut big, mut little, mut squares) = (0.0f64, 0.0f64, 0.0f64);
+        let (mut smoother, mut smoother_squares) = (0.0f64, 0.0f64);
+        let top = (1i64 << t.bits) - 1;
+        for e in &self.entries {
+            let ((kb, mb), (kl, ml)) = read(e.raw);
+            let (mut sb, mut sl) = (0.0, 0.0);
+            if let Some(p) = e.prev {
+                let ((pb, _), (pl, _)) = read(p);
+                if float {
+                    // a subnormal, infinite or NaN element is no neighbour
+                    // in the reading where it is one
+                    let special = |k: i64| k == 0 || k == top;
+                    if !special(kb) && !special(pb) {
+                        sb = t.smooth[kb.abs_diff(pb) as usize];
+                    }
+                    if !special(kl) && !special(pl) {
+                        sl = t.smooth[kl.abs_diff(pl) as usize];
+                    }
+                    let d = (sb - sl) / std::f64::consts::LN_2;
+                    smoother += d;
+                    smoother_squares += d * d;
+                } else if !extreme(e.raw) && !extreme(p) {
+                    // a missing-value marker or a saturated value is
+                    // nobody's neighbour
+                    let step = |a: i64, b: i64| {
+                        let d = a.wrapping_sub(b).unsigned_abs();
+                        t.smooth[((64 - d.leading_zeros()) as usize).min(t.smooth.len() - 1)]
+                    };
+                    sb = step(kb, pb);
+                    sl = step(kl, pl);
+                    let d = relative(kb, pb) - relative(kl, pl);
+                    smoother += d;
+                    smoother_squares += d * d;
+                }
+            }
+            big += mb + sb;
+            little += ml + sl;
+            let d = (ml + sl) - (mb + sb);
+            squares += d * d;
+        }
         let ln2 = std::f64::consts::LN_2;
-        let (b, l) = (self.big.evidence / ln2, self.little.evidence / ln2);
-        let diff = self.little.evidence - self.big.evidence;
+        let (b, l) = (big / ln2, little / ln2);
+        let z = |sum: f64, sq: f64| if sq > 0.0 { sum / sq.sqrt() } else { 0.0 };
         Some(ByteOrderScore {
             bits: l - b,
-            z: if self.squares > 0.0 {
-                diff / self.squares.sqrt()
-            } else {
-                0.0
-            },
+            z: z(little - big, squares),
             big_bits: b,
             little_bits: l,
-            elements: self.elements,
+            elements: self.entries.len() as u64,
+            smoother_big: smoother,
+            smoother_z: z(smoother, smoother_squares),
         })
     }
 }

@@ -117,6 +117,9 @@ impl Validator {
             self.labels = None;
         }
         let p = left.min(n);
+        if let Some(l) = &mut self.linter {
+            l.skip(p);
+        }
         self.payload_seen += p;
         self.trailing += n - p;
     }

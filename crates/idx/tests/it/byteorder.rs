@@ -54,7 +54,10 @@ fn no_kind_of_big_endian_data_is_reported() {
 
 /// What the test is for: the twins of ordinary data, written by a writer
 /// that forgot the byte order, are certain as soon as they hold 16
-/// distinct non-zero elements.
+/// distinct non-zero elements. (Not in the list: packed 0x00RRGGBB, whose
+/// twin is byte for byte a BGR picture packed big-endian, and cumulative
+/// sums in i32, whose first sixteen fit two bytes and read as a 16-bit
+/// signal in i32 the other way: likely there, certain from about 100.)
 #[test]
 fn the_twins_of_ordinary_data_are_certain_from_16_distinct_values() {
     let ordinary = [
@@ -66,14 +69,12 @@ fn the_twins_of_ordinary_data_are_certain_from_16_distinct_values() {
         Kind::QuietAudio,
         Kind::Timestamps,
         Kind::Adc,
-        Kind::PackedRgb,
         Kind::Float16,
         Kind::Bfloat16,
         Kind::Probabilities,
         Kind::LogProbabilities,
         Kind::TinyGradients,
         Kind::IntegersAsFloats,
-        Kind::CumulativeSums,
         Kind::DepthMap,
     ];
     let mut failures = Vec::new();
@@ -99,7 +100,7 @@ fn the_twins_of_ordinary_data_are_certain_from_16_distinct_values() {
             }
         }
     }
-    assert!(checked > 300, "only {checked} twins checked");
+    assert!(checked > 250, "only {checked} twins checked");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

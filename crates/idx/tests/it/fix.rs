@@ -631,12 +631,48 @@ fn fixes_are_idempotent_and_never_add_idx501_on_the_corpus_and_the_benchmark() {
             }
         }
     }
+    // width mismatches written both ways: the type code's fix and a byte
+    // order stated for the same file must not both swap
+    let vals: Vec<f64> = (0..500)
+        .map(|i| (f64::from(i) * 0.37).sin() * 3.0)
+        .collect();
+    for (name, code, payload) in [
+        (
+            "f64 under f32",
+            0x0du8,
+            vals.iter()
+                .flat_map(|v| v.to_be_bytes())
+                .collect::<Vec<u8>>(),
+        ),
+        (
+            "little-endian f64 under f32",
+            0x0d,
+            vals.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        ),
+        (
+            "little-endian f32 under f64",
+            0x0e,
+            vals.iter()
+                .flat_map(|&v| (v as f32).to_le_bytes())
+                .collect(),
+        ),
+    ] {
+        let n = if code == 0x0d { 1000u32 } else { 250 };
+        inputs.push((name.to_string(), with_header(code, &[n], &payload)));
+    }
     assert!(inputs.len() > 300, "{}", inputs.len());
+    let little_read = idx::Options::default()
+        .with_decompress(true)
+        .with_byte_order(Some(ByteOrder::Little));
     let options = [
         FixOptions::default(),
         unsafe_fixes(),
         stated_little(),
         stated_little().with_unsafe_fixes(true),
+        stated_little().with_validate(little_read.clone()),
+        stated_little()
+            .with_unsafe_fixes(true)
+            .with_validate(little_read),
         FixOptions::default().with_assume_byte_order(Some(ByteOrder::Big)),
     ];
     let has_501 = |b: &[u8]| {
@@ -803,5 +839,91 @@ fn little_endian_dimensions_say_whether_the_payload_is_swapped_too() {
             .find_map(|f| f.hint.as_deref().filter(|h| h.contains("byte-swapped")))
             .unwrap_or_else(|| panic!("{:?}", r.findings));
         assert!(h.contains(says), "{h}");
+    }
+}
+
+/// A byte order stated little-endian for a file whose width is wrong is
+/// not a second swap: the type code's fix (which swaps when the payload is
+/// little-endian) decides, and the repaired array is the writer's.
+#[test]
+fn a_stated_byte_order_never_swaps_a_payload_twice() {
+    let vals: Vec<f32> = (0..1000)
+        .map(|i| (i as f32 * 0.01).cos() * 2.0 - 0.5)
+        .collect();
+    let le: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    // little-endian f32 data under an f64 header of the same dimension:
+    // half the declared payload (IDX202), the width hint says f32
+    let bytes = with_header(0x0e, &[1000], &le);
+    let want = to_bytes(&Array::new(vec![1000], Data::F32(vals)).unwrap()).unwrap();
+    for opts in [
+        unsafe_fixes(),
+        stated_little().with_unsafe_fixes(true),
+        stated_little()
+            .with_unsafe_fixes(true)
+            .with_validate(idx::Options::default().with_byte_order(Some(ByteOrder::Little))),
+    ] {
+        let out = fixed(&bytes, &opts);
+        assert_eq!(out, want, "{opts:?}");
+    }
+}
+
+/// A repair whose validation options state little-endian (as a reader's
+/// do) never swaps a payload that reads big-endian beyond doubt: the
+/// IDX501 error then says the statement is contradicted, and carries no
+/// swap.
+#[test]
+fn a_contradicted_statement_in_the_validation_options_carries_no_swap() {
+    let mut state = 11u64;
+    let v: Vec<f32> = (0..1000)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 4.0
+        })
+        .collect();
+    let good = to_bytes(&Array::new(vec![1000], Data::F32(v)).unwrap()).unwrap();
+    let read_little = idx::Options::default().with_byte_order(Some(ByteOrder::Little));
+    let r = idx::validate_with(&good, &read_little);
+    let f = r.errors().next().expect("the statement is contradicted");
+    assert!(f.message.contains("stated little-endian"), "{}", f.message);
+    assert!(f.fix.is_none(), "{:?}", f.fix);
+    for opts in [
+        FixOptions::default().with_validate(read_little.clone()),
+        stated_little()
+            .with_unsafe_fixes(true)
+            .with_validate(read_little.clone()),
+    ] {
+        let (report, out) = repair_bytes(&good, &opts);
+        assert!(report.applied.is_empty(), "{:?}", report.applied);
+        assert_eq!(out, good);
+    }
+}
+
+/// With the advisory lints off (the readers' validation), the IDX501
+/// finding covers the whole payload, as with them on, even though the test
+/// stopped looking once it had scored all it scores.
+#[test]
+fn the_idx501_finding_covers_the_whole_payload_with_the_lints_off() {
+    let n = 1_000_000usize;
+    let mut le = with_header(0x0d, &[n as u32], &[]);
+    for i in 0..n {
+        le.extend_from_slice(&((i % 5000) as f32 * 0.01 + 1.0).to_le_bytes());
+    }
+    let full = idx::validate(&le);
+    let lints_off = idx::Options::default().with_lints(false);
+    let known_len = idx::validate_reader_len(&le[..], Some(le.len() as u64), &lints_off).unwrap();
+    for r in [&full, &known_len] {
+        let f = r
+            .errors()
+            .find(|f| f.rule == Rule::LikelyLittleEndian)
+            .unwrap();
+        assert_eq!((f.offset, f.length), (8, 4 * n as u64));
+        let fix = f.fix.as_ref().unwrap();
+        assert!(
+            fix.description.contains(&format!("{n} f32 elements")),
+            "{}",
+            fix.description
+        );
     }
 }
