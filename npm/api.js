@@ -2,7 +2,7 @@
 // index.js (browsers, bundlers) and node.js only differ in how the module's
 // bytes are loaded. No check is made here: the module is the reference
 // `idx` library with idx-validate's checks and renderers.
-import { Checker, explain as explainRule, listRules as rulesTable, rules as rulesJson, version as libVersion } from "./idx_wasm.js";
+import { Checker, explain as explainRule, listRules as rulesTable, ruleUrl as ruleUrlOf, rules as rulesJson, version as libVersion } from "./idx_wasm.js";
 
 /** The name reports give to bytes passed without one (as Python's idxkit). */
 export const BYTES_NAME = "<bytes>";
@@ -71,6 +71,11 @@ export async function validate(input, options = {}) {
 /** The spec's text of a rule (code or name), or undefined. */
 export function explain(rule) {
   return explainRule(rule);
+}
+
+/** The address of a rule's page in the documentation, or undefined. */
+export function ruleUrl(rule) {
+  return ruleUrlOf(rule);
 }
 
 /** Every rule: [{code, name, severity, title}]. */

@@ -92,6 +92,8 @@ export function validate(input: Input, options: Options & { name?: string; forma
 
 /** The spec's text of a rule, by code or name (`idx-validate --explain`). */
 export function explain(rule: string): string | undefined | Promise<string | undefined>;
+/** The address of a rule's page in the documentation, by code or name. */
+export function ruleUrl(rule: string): string | undefined | Promise<string | undefined>;
 /** Every rule. */
 export function rules(): { code: string; name: string; severity: Severity; title: string }[] | Promise<{ code: string; name: string; severity: Severity; title: string }[]>;
 /** The table of `idx-validate --list-rules`. */

@@ -18,6 +18,10 @@ export async function explain(rule) {
   await load();
   return api.explain(rule);
 }
+export async function ruleUrl(rule) {
+  await load();
+  return api.ruleUrl(rule);
+}
 export async function rules() {
   await load();
   return api.rules();

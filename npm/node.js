@@ -20,6 +20,23 @@ export function ioMessage(e) {
 }
 
 /**
+ * readAt(offset, target) over a file descriptor: fills `target` (a view of
+ * the library's buffer in the module's memory) from `offset`, returns the
+ * bytes read.
+ */
+export function fdReader(fd) {
+  return (offset, target) => {
+    let got = 0;
+    while (got < target.length) {
+      const n = readSync(fd, target, got, target.length - got, offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got;
+  };
+}
+
+/**
  * Checks the file at `path` into `checker` (an api Checker), reading it at
  * offsets as the library asks: memory does not grow with the file.
  */
@@ -33,16 +50,7 @@ export function checkFile(checker, path) {
       e.code = "EISDIR";
       throw e;
     }
-    checker.checkSource(path, st.size, (offset, length) => {
-      const buf = Buffer.allocUnsafe(length);
-      let got = 0;
-      while (got < length) {
-        const n = readSync(fd, buf, got, length - got, offset + got);
-        if (n === 0) break;
-        got += n;
-      }
-      return buf.subarray(0, got);
-    });
+    checker.checkSource(path, st.size, fdReader(fd));
   } catch (e) {
     if (!e.code) throw e;
     checker.unreadable(path, ioMessage(e));
@@ -67,5 +75,5 @@ export async function validateFiles(paths, options = {}) {
   }
 }
 
-export const { validate, explain, rules, listRules, version, BYTES_NAME } = api;
+export const { validate, explain, ruleUrl, rules, listRules, version, BYTES_NAME } = api;
 export async function load() {}

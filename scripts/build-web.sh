@@ -19,7 +19,9 @@ bindgen_version=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' Cargo.toml)
 tools=target/wasm/tools
 if ! "$tools/bin/wasm-bindgen" --version 2>/dev/null | grep -qx "wasm-bindgen $bindgen_version"; then
   echo "== wasm-bindgen-cli $bindgen_version into $tools"
-  cargo install --locked --quiet wasm-bindgen-cli --version "$bindgen_version" --root "$tools"
+  # the one binary, without the TLS stack its test runner downloads with
+  cargo install --locked --quiet --no-default-features --bin wasm-bindgen \
+    wasm-bindgen-cli --version "$bindgen_version" --root "$tools"
 fi
 
 # SIMD (every browser of the last years, Node 16.4+), one optimised unit

@@ -8,14 +8,13 @@
 #   repair, no request after load; a 2 GiB sparse file and the page's peak
 #   memory).
 # The native command is IDX_VALIDATE_NATIVE (default target/debug/idx-validate,
-# built when missing); MNIST's files are in ../shared/data/mnist.
+# built first); MNIST's files are in ../shared/data/mnist.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-native=${IDX_VALIDATE_NATIVE:-target/debug/idx-validate}
-if [ ! -x "$native" ]; then
+if [ -z "${IDX_VALIDATE_NATIVE:-}" ]; then
   cargo build -q -p idx-validate
 fi
-native=$(realpath "$native")
+native=$(realpath "${IDX_VALIDATE_NATIVE:-target/debug/idx-validate}")
 
 echo "== the npm package, installed from its tarball with no network"
 inst=target/npm/install

@@ -184,6 +184,7 @@ async function checkFiles(files) {
   try {
     const done = await ask({ type: "check", files: files.map(({ file, name }) => ({ file, name })), options });
     show(files, done);
+    document.body.dataset.moduleMemory = done.moduleMemory;
     document.body.dataset.state = "done";
   } catch (e) {
     $("progress-label").textContent = `error: ${e.message}`;

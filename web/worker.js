@@ -3,21 +3,92 @@
 // library asks for, so memory stays bounded whatever the file's size), and
 // checked, repaired or drawn by the WebAssembly module. It makes no network
 // request but the module's own, when the page loads.
-import init, { Checker, explain, picture, repair, version } from "./idx_wasm.js";
+import init, { Checker, explain, isGzip, picture, repair, version } from "./idx_wasm.js";
 
 const ready = init({ module_or_path: new URL("./idx_wasm_bg.wasm", import.meta.url) });
 
-/** readAt(offset, length) over a File; `seen(end)` after each read. */
+/** Bytes read from a File per FileReaderSync call (each call is a round
+ * trip to the browser's blob store, so reads are few and large). */
+const BLOCK = 4 << 20;
+
+/**
+ * readAt(offset, target) over a File: the bytes at `offset` copied into
+ * `target` (a view of the library's buffer), through one block of at most
+ * BLOCK bytes read ahead; `seen(end)` after each read.
+ */
 function readerOf(file, seen) {
   const fr = new FileReaderSync();
-  return (offset, length) => {
-    const buf = fr.readAsArrayBuffer(file.slice(offset, offset + length));
-    if (seen) seen(offset + buf.byteLength);
-    return new Uint8Array(buf);
+  let block = new Uint8Array(0);
+  let blockAt = 0;
+  return (offset, target) => {
+    let done = 0;
+    while (done < target.length) {
+      const at = offset + done;
+      if (at < blockAt || at >= blockAt + block.length) {
+        if (at >= file.size) break;
+        const end = Math.min(file.size, at + Math.max(BLOCK, target.length - done));
+        block = new Uint8Array(fr.readAsArrayBuffer(file.slice(at, end)));
+        blockAt = at;
+        if (block.length === 0) break;
+      }
+      const from = at - blockAt;
+      const n = Math.min(target.length - done, block.length - from);
+      target.set(block.subarray(from, from + n), done);
+      done += n;
+    }
+    if (seen) seen(offset + done);
+    return done;
   };
 }
 
-function check({ id, files, options }) {
+/** True when the library decompresses the file (it asks its first bytes). */
+function gzipped(file) {
+  return isGzip(new Uint8Array(new FileReaderSync().readAsArrayBuffer(file.slice(0, 2))));
+}
+
+/**
+ * Checks one file into `checker`. A plain file streams through the
+ * library: File.stream()'s chunks are pushed into its validator as they
+ * arrive, and between chunks the worker yields, so the chunks it is done
+ * with are collected (memory stays bounded however large the file); the
+ * rows of excerpts the report did not keep are read afterwards. A gzip file
+ * is read by the library at offsets (FileReaderSync), as the command reads
+ * it: it decompresses from a reader.
+ */
+async function checkOne(checker, file, name, progress) {
+  if (gzipped(file)) {
+    return checker.checkSource(name, file.size, readerOf(file, progress));
+  }
+  checker.begin(name);
+  // a byte stream read into one buffer, handed back and forth (no chunk
+  // allocated per read), where the browser's Blob streams are byte streams
+  let reader;
+  let buffer = null;
+  try {
+    reader = file.stream().getReader({ mode: "byob" });
+    buffer = new ArrayBuffer(1 << 20);
+  } catch {
+    reader = file.stream().getReader();
+  }
+  let at = 0;
+  for (;;) {
+    const { done, value } = buffer ? await reader.read(new Uint8Array(buffer)) : await reader.read();
+    if (done) break;
+    checker.push(value);
+    at += value.length;
+    progress(at);
+    if (buffer) buffer = value.buffer;
+  }
+  const index = checker.end();
+  const fr = new FileReaderSync();
+  for (const row of checker.excerptRows(index)) {
+    const bytes = new Uint8Array(fr.readAsArrayBuffer(file.slice(row, row + 16)));
+    checker.addExcerpt(index, row, bytes);
+  }
+  return index;
+}
+
+async function check({ id, files, options }) {
   const total = files.reduce((n, f) => n + f.file.size, 0);
   let before = 0;
   let last = 0;
@@ -25,13 +96,13 @@ function check({ id, files, options }) {
   try {
     for (const [i, { file, name }] of files.entries()) {
       postMessage({ type: "progress", id, name, index: i, count: files.length, done: before, total });
-      checker.checkSource(name, file.size, readerOf(file, (end) => {
+      await checkOne(checker, file, name, (end) => {
         const now = performance.now();
         if (now - last > 50) {
           last = now;
           postMessage({ type: "progress", id, name, index: i, count: files.length, done: before + end, total });
         }
-      }));
+      });
       before += file.size;
     }
     postMessage({ type: "progress", id, name: "", index: files.length, count: files.length, done: total, total });
@@ -59,6 +130,7 @@ function check({ id, files, options }) {
       human: checker.render("human"),
       sarif: checker.render("sarif"),
       exitStatus: checker.exitStatus(),
+      moduleMemory: (await ready).memory.buffer.byteLength,
     }, transfer);
   } finally {
     checker.free();
@@ -75,7 +147,7 @@ self.onmessage = async (e) => {
   const m = e.data;
   try {
     await ready;
-    if (m.type === "check") check(m);
+    if (m.type === "check") await check(m);
     else if (m.type === "repair") fix(m);
     else if (m.type === "version") postMessage({ type: "version", id: m.id, version: version() });
   } catch (err) {

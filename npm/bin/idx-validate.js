@@ -4,7 +4,7 @@
 // statuses as the native `idx-validate` (0 valid, 1 invalid, 2 unreadable
 // input or usage error), for the options below. Files only: a directory is
 // reported unreadable (the native command walks it).
-import { validateFiles, explain, listRules, version } from "../node.js";
+import { validateFiles, explain, listRules, ruleUrl, version } from "../node.js";
 
 const FORMATS = ["human", "short", "json", "jsonl", "sarif", "junit", "github"];
 const HELP = `Validate IDX files (MNIST and cousins): every spec violation, located exactly
@@ -108,8 +108,11 @@ if (o.listRules) {
 }
 if (o.explain !== undefined) {
   const text = explain(o.explain);
-  if (text === undefined) usage(`no rule ${JSON.stringify(o.explain)} (see --list-rules)`);
-  process.stdout.write(text);
+  if (text === undefined) {
+    process.stderr.write(`error: no rule ${JSON.stringify(o.explain)}; see --list-rules\n`);
+    process.exit(2);
+  }
+  process.stdout.write(`${text}\nThe rule's page, with an example and the fix: ${ruleUrl(o.explain)}\n`);
   process.exit(0);
 }
 if (!FORMATS.includes(o.format)) usage(`invalid value '${o.format}' for '--format <FORMAT>' (one of ${FORMATS.join(", ")})`);

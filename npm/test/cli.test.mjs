@@ -84,5 +84,9 @@ test("exit statuses: 0 valid, 1 invalid, 2 unreadable or misused", () => {
   assert.equal(npmCli(["--no-such-flag", valid]).status, 2);
   assert.equal(npmCli([]).status, 2);
   assert.equal(npmCli(["--explain", "IDX203"]).stdout, nativeCli(["--explain", "IDX203"]).stdout);
+  assert.equal(npmCli(["--explain", "trailing-bytes"]).stdout, nativeCli(["--explain", "trailing-bytes"]).stdout);
+  const noRule = npmCli(["--explain", "IDX999"]);
+  assert.equal(noRule.status, 2);
+  assert.equal(noRule.stderr, nativeCli(["--explain", "IDX999"]).stderr);
   assert.equal(npmCli(["--list-rules"]).stdout, nativeCli(["--list-rules"]).stdout);
 });

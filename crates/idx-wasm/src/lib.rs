@@ -54,7 +54,8 @@ impl Checker {
     }
 
     /// Checks the input `name` of `size` bytes, read through
-    /// `readAt(offset, length) -> Uint8Array`; returns its index.
+    /// `readAt(offset, target: Uint8Array) -> number` ([`source::JsSource`]);
+    /// returns its index.
     #[wasm_bindgen(js_name = checkSource)]
     pub fn check_source(
         &mut self,
@@ -93,6 +94,28 @@ impl Checker {
         self.run.end()
     }
 
+    /// The offsets of the 16-byte rows of excerpts that input `index`'s
+    /// report did not keep (an input pushed in chunks, whose source cannot
+    /// be read again here): read them and give them to
+    /// [`Checker::add_excerpt`], so the human report shows them as the
+    /// command does.
+    #[wasm_bindgen(js_name = excerptRows)]
+    pub fn excerpt_rows(&self, index: usize) -> Vec<f64> {
+        self.run
+            .excerpt_rows(index)
+            .into_iter()
+            .map(|r| r as f64)
+            .collect()
+    }
+
+    /// The bytes at `row` of input `index` (one of
+    /// [`Checker::excerpt_rows`]).
+    #[wasm_bindgen(js_name = addExcerpt)]
+    pub fn add_excerpt(&mut self, index: usize, row: f64, bytes: &[u8]) -> Result<(), JsError> {
+        self.run.add_excerpt(index, length(row)?, bytes);
+        Ok(())
+    }
+
     /// The report of every input so far in a format of the command:
     /// `human`, `short`, `json`, `jsonl`, `sarif`, `junit` or `github`.
     pub fn render(&mut self, format: &str) -> Result<String, JsError> {
@@ -111,6 +134,13 @@ impl Checker {
 #[wasm_bindgen]
 pub fn explain(rule: &str) -> Option<String> {
     idx_report::explained(rule)
+}
+
+/// The address of a rule's page in the documentation (by code or name),
+/// as `idx-validate --explain` ends with it.
+#[wasm_bindgen(js_name = ruleUrl)]
+pub fn rule_url(rule: &str) -> Option<String> {
+    idx::Rule::find(rule).map(idx_report::rule_url)
 }
 
 /// The rule table, as `idx-validate --list-rules`.
@@ -134,6 +164,14 @@ pub fn rules() -> String {
         })
         .collect();
     serde_json::Value::Array(all).to_string()
+}
+
+/// True when `head` (an input's first bytes, at least two) is what the
+/// library decompresses (gzip, by its magic): the page reads such a file
+/// through the library's reader rather than pushing it.
+#[wasm_bindgen(js_name = isGzip)]
+pub fn is_gzip(head: &[u8]) -> bool {
+    idx::is_gzip(head)
 }
 
 /// The version of the library (and of `idx-validate`).
@@ -180,7 +218,7 @@ pub fn picture(size: f64, read_at: Function, max_items: u32) -> Result<JsValue, 
     let len = length(size)?;
     let stream = idx::input::open(
         JsSource::new(read_at, len),
-        idx::input::decompression_limit(None),
+        idx::ReadOptions::default().max_decompressed(),
     )
     .map_err(|e| JsError::new(&e.to_string()))?;
     let Some(p) = picture::first_items(stream, max_items) else {
@@ -209,26 +247,24 @@ pub fn dump_content(
     read_at: Function,
     write: Function,
 ) -> Result<u8, JsError> {
-    use std::io::{Seek, SeekFrom, Write};
+    use std::io::{Read, Seek, SeekFrom, Write};
     let len = length(size)?;
     let io = |e: std::io::Error| JsError::new(&format!("{name}: {e}"));
-    let limit = idx::input::decompression_limit(None);
-    let opts = idx::Options::default()
-        .with_decompress(true)
-        .with_lints(false)
-        .with_max_decompressed(limit)
-        .with_file_name(
-            std::path::Path::new(name)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned()),
-        );
+    let opts = idx::ReadOptions::default();
+    let checks = idx::Options::default().with_lints(false).with_file_name(
+        std::path::Path::new(name)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned()),
+    );
     let mut src = JsSource::new(read_at, len);
-    let report = idx::validate_reader_len(&mut src, Some(len), &opts).map_err(io)?;
+    let (report, validated) =
+        idx::Reader::validate(&mut src, Some(len), &opts, &checks).map_err(io)?;
     let mut out = std::io::BufWriter::with_capacity(256 * 1024, JsSink::new(write));
-    let Some(h) = report.header.clone().filter(|_| report.is_well_formed()) else {
-        let e = report
-            .errors()
-            .find(|f| f.rule != idx::Rule::LikelyLittleEndian);
+    let (Some(h), Some(v)) = (
+        report.header.clone().filter(|_| report.is_valid()),
+        validated,
+    ) else {
+        let e = report.errors().next();
         let doc = idx_content::protocol::error_document(
             e.map(|f| f.rule.code()),
             e.map(|f| f.offset),
@@ -240,7 +276,10 @@ pub fn dump_content(
         return Ok(1);
     };
     src.seek(SeekFrom::Start(0)).map_err(io)?;
-    let mut stream = idx::input::open(src, limit).map_err(io)?;
+    let payload = v
+        .payload(src)
+        .map_err(|e| JsError::new(&format!("{name}: {e}")))?;
+    let mut stream = std::io::Cursor::new(h.to_bytes()).chain(payload);
     idx_content::dump::dump(&mut stream, &h, &mut out)
         .and_then(|()| out.flush())
         .map_err(io)?;

@@ -132,7 +132,11 @@ pub fn parse(json: &str) -> Result<RunOptions, String> {
     let settings = Settings {
         options: idx::Options::default()
             .with_decompress(true)
-            .with_max_decompressed(idx_validate::decompression_limit(max_decompressed))
+            .with_max_decompressed(
+                idx::ReadOptions::default()
+                    .with_max_decompressed_setting(max_decompressed)
+                    .max_decompressed(),
+            )
             .with_expect_dtype(expect_dtype)
             .with_expect_shape(expect_shape),
         structure_only: false,
@@ -179,7 +183,7 @@ mod tests {
         assert!(o.settings.options.decompress);
         assert_eq!(
             o.settings.options.max_decompressed,
-            idx_validate::decompression_limit(None)
+            idx::ReadOptions::default().max_decompressed()
         );
         assert!(o.filter.select.is_empty() && o.filter.ignore.is_empty());
         assert!(!o.deny_warnings);

@@ -163,6 +163,30 @@ impl Run {
         }
     }
 
+    /// The rows of the excerpts of input `index` that its report did not
+    /// keep and that were not read yet ([`idx_report::check::excerpt_rows`]):
+    /// for an input pushed in chunks, whose source the run cannot read
+    /// again, the front end reads them and gives them to
+    /// [`Run::add_excerpt`].
+    pub fn excerpt_rows(&self, index: usize) -> Vec<u64> {
+        match self.results.get(index).map(|r| &r.outcome) {
+            Some(Ok(c)) => idx_report::check::excerpt_rows(c)
+                .into_iter()
+                .filter(|row| !c.excerpts.contains_key(row))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The bytes of the stream of input `index` at `row` (one of
+    /// [`Run::excerpt_rows`]; at most 16 are kept).
+    pub fn add_excerpt(&mut self, index: usize, row: u64, bytes: &[u8]) {
+        if let Some(Ok(c)) = self.results.get_mut(index).map(|r| &mut r.outcome) {
+            c.excerpts
+                .insert(row, bytes[..bytes.len().min(16)].to_vec());
+        }
+    }
+
     /// Applies the rules over all inputs (the dataset rules, then
     /// `select`/`ignore`), once, as the command does after checking.
     fn finish(&mut self) {
@@ -274,6 +298,31 @@ mod tests {
         let human = r.render("human").unwrap();
         assert!(human.contains("000007d0  "), "{human}");
         assert!(!human.contains("bytes not shown"), "{human}");
+    }
+
+    #[test]
+    fn a_pushed_input_takes_its_excerpts_from_the_front_end() {
+        let mut b = vec![0, 0, 0x0D, 1, 0, 0, 0x03, 0xE8];
+        for i in 0..1000u32 {
+            let x: f32 = if i == 500 {
+                f32::NAN
+            } else {
+                i as f32 / 1000.0
+            };
+            b.extend(x.to_be_bytes());
+        }
+        let mut whole = Run::new(RunOptions::default());
+        whole.check("a.idx", Cursor::new(&b[..]), Some(b.len() as u64));
+        let mut r = Run::new(RunOptions::default());
+        r.begin("a.idx");
+        for c in b.chunks(100) {
+            r.push(c);
+        }
+        let i = r.end().unwrap();
+        assert_eq!(r.excerpt_rows(i), [0x7d0]);
+        r.add_excerpt(i, 0x7d0, &b[0x7d0..0x7e0]);
+        assert!(r.excerpt_rows(i).is_empty());
+        assert_eq!(r.render("human").unwrap(), whole.render("human").unwrap());
     }
 
     #[test]

@@ -6,10 +6,13 @@
 
 use js_sys::{Function, Uint8Array};
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
-/// `readAt(offset, length) -> Uint8Array` (at most `length` bytes; fewer
-/// only at the end).
+/// `readAt(offset, target: Uint8Array) -> number`: reads the bytes at
+/// `offset` into `target` and returns how many it read (as many as fit,
+/// fewer only at the end). `target` is a view of the library's own buffer
+/// in the module's memory, so a Node `fs.readSync` fills it with no copy
+/// of its own; it is valid only during the call.
 #[derive(Debug)]
 pub struct JsSource {
     read_at: Function,
@@ -39,22 +42,31 @@ impl JsSource {
 
 impl Read for JsSource {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let want = (buf.len() as u64).min(self.len.saturating_sub(self.pos));
+        let want = (buf.len() as u64).min(self.len.saturating_sub(self.pos)) as usize;
         if want == 0 {
             return Ok(0);
         }
+        // The view of `buf` that JavaScript writes into: the module's memory
+        // does not grow during the call (JavaScript allocates none of it),
+        // so the view stays valid until the call returns.
+        let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+        let target = Uint8Array::new_with_byte_offset_and_length(
+            &memory.buffer(),
+            buf.as_mut_ptr() as usize as u32,
+            want as u32,
+        );
         let got = self
             .read_at
-            .call2(
-                &JsValue::NULL,
-                &JsValue::from_f64(self.pos as f64),
-                &JsValue::from_f64(want as f64),
-            )
+            .call2(&JsValue::NULL, &JsValue::from_f64(self.pos as f64), &target)
             .map_err(|e| js_error(&e))?;
-        let bytes = Uint8Array::from(got);
-        // never more than asked, whatever the callback returned
-        let n = (bytes.length() as usize).min(want as usize);
-        bytes.subarray(0, n as u32).copy_to(&mut buf[..n]);
+        let n = got
+            .as_f64()
+            .filter(|n| n.fract() == 0.0 && (0.0..=want as f64).contains(n))
+            .ok_or_else(|| {
+                io::Error::other(format!(
+                    "readAt returned {got:?}, not a count of bytes from 0 to {want}"
+                ))
+            })? as usize;
         self.pos += n as u64;
         Ok(n)
     }

@@ -28,6 +28,7 @@ fn every_shipped_description_parses_and_names_files_that_exist() {
         "tiny-dnn",
         "dlib",
         "idx-decoder",
+        "wasm",
     ] {
         assert!(names.contains(&n), "{n} missing from {names:?}");
     }

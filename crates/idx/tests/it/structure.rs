@@ -111,8 +111,7 @@ fn the_decompression_limit_has_its_default_in_idx_alone() {
         "DEFAULT_MAX_DECOMPRESSED",
         "64 << 30",
     ];
-    // (the wasm binding is being moved onto the reader)
-    let pending = ["crates/idx-wasm/", "crates/idx-validate/src/lib.rs"];
+    let pending = ["crates/idx-validate/src/lib.rs"];
     let mut found = Vec::new();
     for (path, text) in sources() {
         if path.starts_with("crates/idx/") || pending.iter().any(|p| path.starts_with(p)) {
