@@ -31,10 +31,6 @@ pub fn fix_column(rule: idx::Rule) -> String {
     }
 }
 
-/// `--max-decompressed`'s default and meaning are the library's: see
-/// [`idx::input::decompression_limit`].
-pub use idx::input::{decompression_limit, DEFAULT_MAX_DECOMPRESSED};
-
 /// An `--expect-shape` pattern: dimensions, `None` for `*`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShapePattern(pub Vec<Option<u32>>);
