@@ -60,7 +60,8 @@ pub fn explain(code_or_name: &str) -> Option<String> {
 
 /// What `--explain` prints for a rule (by code or name): its spec text
 /// ([`explain`]), then a line linking its page on the documentation site.
-/// Every front end prints this, so `--explain` is the same bytes everywhere.
+/// `idx-validate` prints this; the npm package composes the same bytes
+/// from `explain` and the rule's URL.
 pub fn explained(code_or_name: &str) -> Option<String> {
     let rule = idx::Rule::find(code_or_name)?;
     let text = explain(code_or_name)?;

@@ -133,7 +133,7 @@ impl Checker {
 /// The spec's text of a rule (by code or name), as `idx-validate --explain`.
 #[wasm_bindgen]
 pub fn explain(rule: &str) -> Option<String> {
-    idx_report::explained(rule)
+    idx_report::explain(rule)
 }
 
 /// The address of a rule's page in the documentation (by code or name),
