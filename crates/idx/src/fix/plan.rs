@@ -156,14 +156,17 @@ pub(super) fn plan_inner<R: Read + Seek>(
     let mut declined: Vec<String> = Vec::new();
     let mut stale = false; // `report` does not reflect the latest fixes
     for _ in 0..MAX_ROUNDS {
-        let chosen = select(&report, opts, plan.swap.is_some(), &mut declined);
+        let mut chosen = select(&report, opts, plan.swap.is_some(), &mut declined);
         if chosen.is_empty() {
             break;
         }
+        // A byte-order swap decided on elements a fix then deletes waits for
+        // the next round, which scores the elements kept.
+        let deferred = defer_swap_past_cut(&mut chosen);
         for a in &chosen {
             plan.add(&a.fix);
         }
-        let again = chosen.iter().any(is_header_rewrite);
+        let again = deferred || chosen.iter().any(is_header_rewrite);
         applied.extend(chosen);
         stale = true;
         if !again {
@@ -196,6 +199,36 @@ pub(super) fn plan_inner<R: Read + Seek>(
         sum,
         opts: opts.clone(),
     })
+}
+
+/// Removes from `chosen` the byte-order swap (IDX501's fix, or the one
+/// `--assume-byte-order little` states) when another chosen fix deletes
+/// bytes inside the swapped range: the swap was decided on a score over
+/// elements that will not all be kept, so the elements kept may read the
+/// other way, and a second run would swap them back. Returns true when a
+/// swap was deferred to the next round (scored over the elements kept).
+fn defer_swap_past_cut(chosen: &mut Vec<AppliedFix>) -> bool {
+    use crate::edit::Edit;
+    let Some(cut) = chosen
+        .iter()
+        .flat_map(|a| &a.fix.edits)
+        .filter_map(|e| match e {
+            Edit::Delete { offset, .. } => Some(*offset),
+            _ => None,
+        })
+        .min()
+    else {
+        return false;
+    };
+    let byte_order_swap_past_cut = |a: &AppliedFix| {
+        matches!(a.rule, None | Some(crate::Rule::LikelyLittleEndian))
+            && a.fix.edits.iter().any(
+                |e| matches!(e, Edit::SwapBytes { offset, length, .. } if offset + length > cut),
+            )
+    };
+    let before = chosen.len();
+    chosen.retain(|a| !byte_order_swap_past_cut(a));
+    chosen.len() != before
 }
 
 pub(super) fn check_same(planned: Sum, found: Sum) -> Result<(), FixError> {
