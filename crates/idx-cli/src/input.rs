@@ -20,11 +20,6 @@ pub struct Input {
     validated: Option<idx::Validated>,
 }
 
-/// `path` escaped for a terminal ([`idx_io::escape::path`]).
-pub fn shown(path: &Path) -> String {
-    idx_io::escape::path(path)
-}
-
 impl Input {
     /// Opens `path`, or standard input when it is `-`, to be read as `opts`
     /// say (the decompression limit, the byte order the user states).

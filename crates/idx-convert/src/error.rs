@@ -1,6 +1,6 @@
 //! Why a conversion failed. Every variant names the file at fault.
 
-use crate::shown;
+use idx_io::escape::path as shown;
 use std::fmt;
 use std::io;
 use std::path::PathBuf;

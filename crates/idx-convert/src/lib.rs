@@ -54,9 +54,3 @@ pub enum Overwrite {
     /// Replace it (an LMDB destination only if it is an LMDB directory).
     Force,
 }
-
-/// A path for messages, escaped for a terminal ([`idx_io::escape::path`]):
-/// no file name reaches a terminal raw.
-pub fn shown(path: &std::path::Path) -> String {
-    idx_io::escape::path(path)
-}

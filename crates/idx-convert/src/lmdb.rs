@@ -182,8 +182,8 @@ pub fn to_caffe_lmdb(
         return Err(Error::Mismatch {
             reason: format!(
                 "{} holds {n} images but {} holds {} labels; nothing was written",
-                crate::shown(images),
-                crate::shown(labels),
+                idx_io::escape::path(images),
+                idx_io::escape::path(labels),
                 lab.items()
             ),
         });

@@ -175,9 +175,9 @@ pub fn to_npz(
         return Err(Error::Mismatch {
             reason: format!(
                 "{} holds {} items but {} holds {}; nothing was written",
-                crate::shown(images),
+                idx_io::escape::path(images),
                 img.items(),
-                crate::shown(labels),
+                idx_io::escape::path(labels),
                 lab.items()
             ),
         });

@@ -2,7 +2,8 @@
 //! `idx_convert`'s.
 
 use clap::{Args, ValueEnum};
-use idx_convert::{shown, Error, Overwrite, Progress};
+use idx_convert::{Error, Overwrite, Progress};
+use idx_io::escape::path as shown;
 use idx_io::ExitStatus;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;

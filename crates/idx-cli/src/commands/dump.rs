@@ -1,7 +1,8 @@
 //! `idx dump`: the content JSON, streamed (the runner's reference reader).
 
 use super::fail;
-use idx_cli::input::{self, shown, Input};
+use idx_cli::input::{self, Input};
+use idx_io::escape::path as shown;
 use idx_io::ExitStatus;
 use std::io::Write;
 use std::path::Path;

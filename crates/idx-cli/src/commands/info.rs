@@ -1,8 +1,9 @@
 //! `idx info`: the header field by field and streamed payload statistics.
 
 use super::fail;
-use idx_cli::input::{self, shown, Input};
+use idx_cli::input::{self, Input};
 use idx_cli::stats::Stats;
+use idx_io::escape::path as shown;
 use idx_io::ExitStatus;
 use std::io::{Read, Write};
 use std::path::Path;

@@ -2,8 +2,9 @@
 //! only what is drawn.
 
 use super::{fail, Color};
-use idx_cli::input::{self, shown, Input};
+use idx_cli::input::{self, Input};
 use idx_cli::picture;
+use idx_io::escape::path as shown;
 use idx_io::ExitStatus;
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;

@@ -71,12 +71,13 @@ pub fn hex_row(start: u64, bytes: &[u8]) -> String {
 /// Expected and found, escaped: a dataset finding's texts name the other
 /// file of a pair.
 fn label(f: &Finding) -> String {
-    super::terminal_safe(&match (&f.expected, &f.found) {
+    idx_io::escape::text(&match (&f.expected, &f.found) {
         (Some(e), Some(x)) => format!("expected {e}, found {x}"),
         (Some(e), None) => format!("expected {e}"),
         (None, Some(x)) => format!("found {x}"),
         (None, None) => f.rule.title().to_string(),
     })
+    .into_owned()
 }
 
 fn excerpt(out: &mut String, r: &FileResult, f: &Finding, stream_len: u64, paint: &Paint) {
@@ -222,7 +223,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     out,
                     "{}: cannot read {path}: {}\n",
                     paint.sev(Severity::Error, "error"),
-                    super::terminal_safe(&e.to_string())
+                    idx_io::escape::text(&e.to_string())
                 );
                 let _ = writeln!(out, "{path}: {}", paint.sev(Severity::Error, "UNREADABLE"));
             }
@@ -244,7 +245,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         out,
                         "{}: {mark}{}",
                         paint.sev(sev, &format!("{sev}[{}]", f.rule.code())),
-                        paint.bold(&super::terminal_safe(&f.message))
+                        paint.bold(&idx_io::escape::text(&f.message))
                     );
                     let _ = writeln!(out, "  {} {}", paint.blue("-->"), location(r, f, gz));
                     let _ = writeln!(out, "{}", paint.blue("   |"));
@@ -254,7 +255,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                             out,
                             "   {} also about {} @ {:#x} (byte {}, {} bytes)",
                             paint.blue("= note:"),
-                            super::terminal_safe(&o.path),
+                            idx_io::escape::text(&o.path),
                             o.offset,
                             o.offset,
                             o.length
@@ -265,7 +266,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                             out,
                             "   {} {}",
                             paint.blue("= help:"),
-                            super::terminal_safe(h)
+                            idx_io::escape::text(h)
                         );
                     }
                     if let Some(fix) = &f.fix {
@@ -273,7 +274,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                             out,
                             "   {} {}",
                             paint.blue(&format!("= fix ({}):", fix.applicability)),
-                            super::terminal_safe(&fix.description)
+                            idx_io::escape::text(&fix.description)
                         );
                     }
                     match spec_link(ctx, f.rule) {
@@ -418,11 +419,6 @@ fn header_hex(head: &[u8], n: usize) -> String {
     s.join(" ")
 }
 
-/// A path for the terminal ([`idx_io::escape::path`]).
-fn shown(p: &std::path::Path) -> String {
-    idx_io::escape::path(p)
-}
-
 /// What `--fix` or `--diff` did to one file.
 fn repair_summary(
     out: &mut String,
@@ -444,9 +440,9 @@ fn repair_summary(
                 "1;32",
                 &format!("{}[{code}]", if would { "would fix" } else { "fixed" })
             ),
-            super::terminal_safe(&a.message),
+            idx_io::escape::text(&a.message),
             a.offset,
-            super::terminal_safe(&a.fix.description)
+            idx_io::escape::text(&a.fix.description)
         );
         let _ = writeln!(
             out,
@@ -460,7 +456,7 @@ fn repair_summary(
             out,
             "{}: {}",
             paint.p("1;33", "not fixed"),
-            super::terminal_safe(d)
+            idx_io::escape::text(d)
         );
     }
     // the header as the repaired stream declares it, before and after
@@ -513,13 +509,13 @@ fn repair_summary(
             if p.as_os_str() == path {
                 String::new()
             } else {
-                format!(" (the target {})", shown(p))
+                format!(" (the target {})", idx_io::escape::path(p))
             }
         ),
         Action::WrittenTo(p) => format!(
             "{} ({left}); repaired copy written to {}",
             plural(rep.applied.len(), "fix", "fixes"),
-            shown(p)
+            idx_io::escape::path(p)
         ),
         Action::Stdout => format!(
             "{} ({left}); repaired stream written to standard output",
@@ -529,7 +525,7 @@ fn repair_summary(
             "{} would be applied ({left}); nothing written (--diff)",
             plural(rep.applied.len(), "fix", "fixes")
         ),
-        Action::Failed(why) => format!("NOT REPAIRED: {}", super::terminal_safe(why)),
+        Action::Failed(why) => format!("NOT REPAIRED: {}", idx_io::escape::text(why)),
     };
     let tag = match rep.action {
         Action::Failed(_) => paint.sev(Severity::Error, "FIX"),

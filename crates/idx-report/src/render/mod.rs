@@ -153,13 +153,6 @@ pub fn counts(c: &Checked) -> String {
     parts.join(", ")
 }
 
-/// Text for a terminal ([`idx_io::escape::text`]): control characters
-/// and bidirectional overrides from a file name or message are shown
-/// escaped (`\n`, `\u{1b}`), never interpreted.
-pub fn terminal_safe(s: &str) -> String {
-    idx_io::escape::text(s).into_owned()
-}
-
 /// ` (offset in the decompressed stream)` when the report's offsets are in
 /// a decompressed stream (spec 5.2), else nothing.
 pub fn offset_note(c: &Checked) -> &'static str {

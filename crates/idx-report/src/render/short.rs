@@ -15,7 +15,7 @@ pub fn render(results: &[FileResult], _ctx: &Context) -> String {
                 let _ = writeln!(
                     s,
                     "{path}: error: cannot read: {}",
-                    super::terminal_safe(&e.to_string())
+                    idx_io::escape::text(&e.to_string())
                 );
             }
             Ok(c) => {
@@ -26,7 +26,7 @@ pub fn render(results: &[FileResult], _ctx: &Context) -> String {
                         f.offset,
                         f.severity(),
                         f.rule.code(),
-                        super::terminal_safe(&f.message),
+                        idx_io::escape::text(&f.message),
                         super::offset_note(c)
                     );
                 }
@@ -44,7 +44,7 @@ pub fn render(results: &[FileResult], _ctx: &Context) -> String {
                     let _ = writeln!(
                         s,
                         "{path}: error: not repaired: {}",
-                        super::terminal_safe(why)
+                        idx_io::escape::text(why)
                     );
                 }
             }
