@@ -1,6 +1,7 @@
 //! Writing and checking the committed corpus.
 
 use crate::cases::{Case, Verdict};
+use crate::json::to_text;
 use idx_io::output::Policy;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -53,14 +54,6 @@ pub fn manifest(case: &Case) -> Value {
         m["content"] = c.to_json(true);
     }
     m
-}
-
-/// Pretty JSON with a final newline.
-pub fn to_text(v: &Value) -> String {
-    // invariant: serialising a Value cannot fail
-    let mut s = serde_json::to_string_pretty(v).expect("serialise JSON"); // invariant: a Value always serialises
-    s.push('\n');
-    s
 }
 
 /// The SHA-256 of `bytes`, lowercase hex.

@@ -226,7 +226,7 @@ pub fn files(cases: &[DatasetCase]) -> BTreeMap<PathBuf, Vec<u8>> {
         }
         out.insert(
             dir.join(format!("{}.json", c.id)),
-            crate::corpus::to_text(&manifest(c)).into_bytes(),
+            crate::json::to_text(&manifest(c)).into_bytes(),
         );
     }
     out

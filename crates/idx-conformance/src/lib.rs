@@ -9,6 +9,7 @@ pub use idx_content as content;
 pub mod corpus;
 pub mod datasets;
 pub mod differential;
+pub mod json;
 /// The bitmap font of the matrix PNG (the `idx-text` crate's, shared with `idx show`'s histograms).
 pub use idx_text::font;
 pub mod matrix;

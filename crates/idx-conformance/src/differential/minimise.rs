@@ -1,6 +1,6 @@
 //! Minimising a class's reproducer by delta debugging on bytes.
 
-use super::run::Scratch;
+use super::scratch::Scratch;
 use super::{did, reference, ClassKey};
 use crate::runner::Session;
 

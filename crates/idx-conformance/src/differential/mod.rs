@@ -30,6 +30,7 @@ mod mutate;
 mod report;
 mod rng;
 mod run;
+mod scratch;
 
 pub use judge::{did, reference, Did, Reference};
 pub use mutate::{input, mutate_once};

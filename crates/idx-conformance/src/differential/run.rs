@@ -3,11 +3,11 @@
 //! with a minimised reproducer.
 
 use super::minimise::minimise;
+use super::scratch::Scratch;
 use super::{did, input, reference, Config, Did, Reference, MAX_SEED_LEN};
 use crate::cases::Case;
 use crate::runner::{Mode, Session};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -61,24 +61,6 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// Corpus cases run unmutated first (per implementation).
     pub corpus_cases: usize,
-}
-
-/// A temporary file per worker, named `.idx` or `.idx.gz` by content (some
-/// readers decide on decompression by name).
-pub(super) struct Scratch {
-    dir: PathBuf,
-    worker: usize,
-}
-
-impl Scratch {
-    pub(super) fn write(&self, bytes: &[u8]) -> std::io::Result<PathBuf> {
-        let ext = if idx::is_gzip(bytes) { "idx.gz" } else { "idx" };
-        let p = self.dir.join(format!("input-{}.{ext}", self.worker));
-        // a scratch input, rewritten for every input: not an output, so
-        // written directly (the atomic writer's fsyncs would slow the run)
-        std::fs::write(&p, bytes)?;
-        Ok(p)
-    }
 }
 
 fn run_input(

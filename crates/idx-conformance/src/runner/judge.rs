@@ -6,10 +6,6 @@ use crate::cases::{Case, Verdict};
 use crate::process::cut;
 use std::time::Duration;
 
-pub(super) fn secs(d: Duration) -> String {
-    format!("{:.2} s", d.as_secs_f64())
-}
-
 /// The detail of a timeout: a [`Session`](super::Session) gives a timed-out input a second
 /// try with [`RETRY_FACTOR`] times the deadline.
 pub fn no_answer(timeout: Duration) -> String {

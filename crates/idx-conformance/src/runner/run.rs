@@ -1,7 +1,7 @@
 //! A run: the preflight case, then every selected case through one
 //! [`Session`], judged, into a [`Report`].
 
-use super::judge::secs;
+use super::session::secs;
 use super::{
     judge_reader, judge_writer, stage, Adapter, Mode, Report, Selection, Session, Status,
     PREFLIGHT_CASE,

@@ -3,7 +3,6 @@
 //! implementation did, judging nothing.
 
 use super::answer::{ending_text, one_shot_answer, persistent_answer, quote, stderr_note};
-use super::judge::secs;
 use super::{Mode, OLDEST_PROTOCOL, PROTOCOL, RETRY_FACTOR};
 use crate::content::Content;
 use crate::process::{self, Persistent, Reply};
@@ -80,6 +79,11 @@ fn timeout_text(first: Waited, second: Waited) -> String {
             secs(b)
         ),
     }
+}
+
+/// A duration as the runner's messages give it (`3.00 s`).
+pub(super) fn secs(d: Duration) -> String {
+    format!("{:.2} s", d.as_secs_f64())
 }
 
 /// `no answer in 1.00 s, nor in 3.00 s when run again`.
@@ -276,7 +280,7 @@ impl Session {
         if self.adapter.persistent {
             self.ask(&json!({ "content": doc }))
         } else {
-            let input = crate::corpus::to_text(&doc).into_bytes();
+            let input = crate::json::to_text(&doc).into_bytes();
             let f = process::run_once(
                 &self.adapter.command,
                 Some(input),
