@@ -208,35 +208,48 @@ where
             }
         },
     };
+    // the one place an error of the run is reported: `error: ...`, exit 2
+    match try_run(&cli) {
+        Ok(status) => status,
+        Err(RunError(message)) => {
+            eprintln!("error: {message}");
+            ExitStatus::from(2)
+        }
+    }
+}
+
+/// An error of the run itself (a bad configuration, a path that cannot be
+/// walked, an output that would replace an input...), not of an input:
+/// reported once by [`run_command`] as `error: ...` with exit status 2.
+struct RunError(String);
+
+impl<E: std::fmt::Display> From<E> for RunError {
+    fn from(e: E) -> RunError {
+        RunError(e.to_string())
+    }
+}
+
+/// The command on parsed arguments: the exit status of a run that went
+/// through, or the error that stopped it.
+fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
     let mut stdout = std::io::stdout().lock();
     if let Some(shell) = cli.completions {
         clap_complete::generate(shell, &mut Cli::command(), "idx-validate", &mut stdout);
-        return ExitStatus::SUCCESS;
+        return Ok(ExitStatus::SUCCESS);
     }
     if cli.man {
-        return match idx_validate::help::man(Cli::command(), &mut stdout) {
-            Ok(()) => ExitStatus::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitStatus::from(2)
-            }
-        };
+        idx_validate::help::man(Cli::command(), &mut stdout)?;
+        return Ok(ExitStatus::SUCCESS);
     }
     if cli.list_rules {
         let _ = stdout.write_all(idx_validate::help::list_rules().as_bytes());
-        return ExitStatus::SUCCESS;
+        return Ok(ExitStatus::SUCCESS);
     }
     if let Some(code) = &cli.explain {
-        return match idx_report::explained(code) {
-            Some(text) => {
-                let _ = stdout.write_all(text.as_bytes());
-                ExitStatus::SUCCESS
-            }
-            None => {
-                eprintln!("error: no rule {code:?}; see --list-rules");
-                ExitStatus::from(2)
-            }
-        };
+        let text = idx_report::explained(code)
+            .ok_or_else(|| RunError(format!("no rule {code:?}; see --list-rules")))?;
+        let _ = stdout.write_all(text.as_bytes());
+        return Ok(ExitStatus::SUCCESS);
     }
     let cfg_file = if cli.isolated {
         None
@@ -247,13 +260,12 @@ where
                 .and_then(|d| config::discover(&d))
         })
     };
-    let cfg = match cfg_file.as_deref().map(config::load).transpose() {
-        Ok(c) => c.unwrap_or_default(),
-        Err(e) => {
-            eprintln!("error: invalid configuration: {e}");
-            return ExitStatus::from(2);
-        }
-    };
+    let cfg = cfg_file
+        .as_deref()
+        .map(config::load)
+        .transpose()
+        .map_err(|e| RunError(format!("invalid configuration: {e}")))?
+        .unwrap_or_default();
     let deny_warnings = cli.deny_warnings || cfg.deny_warnings.unwrap_or(false);
     let filter = resolve::rule_filter(cli.select.clone(), cli.ignore.clone(), &cfg.filter);
     let settings = Settings {
@@ -290,13 +302,7 @@ where
         exclude: cfg.exclude.iter().chain(&cli.exclude).cloned().collect(),
         allow_empty: cli.allow_empty,
     };
-    let expansion = match expand(&cli.paths, &walk) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitStatus::from(2);
-        }
-    };
+    let expansion = expand(&cli.paths, &walk)?;
     // -q prints only what fails: what a walk left out is not a failure
     if !cli.quiet {
         for note in &expansion.notes {
@@ -366,14 +372,7 @@ where
     // (--no-fix overrides the configuration: a report-only run never writes)
     let fix_on = resolve::fix_on(cli.fix, cli.no_fix, cfg.fix);
     let unsafe_fixes = cli.unsafe_fixes || cfg.unsafe_fixes.unwrap_or(false);
-    let stream_out = match resolve::repair_inputs(fix_on, cli.diff, cli.output.as_deref(), &inputs)
-    {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitStatus::from(2);
-        }
-    };
+    let stream_out = resolve::repair_inputs(fix_on, cli.diff, cli.output.as_deref(), &inputs)?;
     let fixing = (fix_on || cli.diff).then(|| FixSettings {
         options: idx::FixOptions::default()
             .with_unsafe_fixes(unsafe_fixes)
@@ -397,10 +396,8 @@ where
         })
         .collect();
     if let Some(p) = cli.output_file.as_deref().filter(|p| !idx_io::is_dash(p)) {
-        if let Err(e) = idx_io::output::check(p, idx_io::Policy::Overwrite, &input_ids) {
-            eprintln!("error: --output-file {e}");
-            return ExitStatus::from(2);
-        }
+        idx_io::output::check(p, idx_io::Policy::Overwrite, &input_ids)
+            .map_err(|e| RunError(format!("--output-file {e}")))?;
     }
     // the repair of standard input writes to standard output from a worker
     drop(stdout);
@@ -445,12 +442,8 @@ where
     let output_file = cli.output_file.as_deref().filter(|p| !idx_io::is_dash(p));
     match output_file {
         Some(p) => {
-            let written =
-                idx_io::output::write(p, idx_io::Policy::Overwrite, &input_ids, text.as_bytes());
-            if let Err(e) = written {
-                eprintln!("error: --output-file {e}");
-                return ExitStatus::from(2);
-            }
+            idx_io::output::write(p, idx_io::Policy::Overwrite, &input_ids, text.as_bytes())
+                .map_err(|e| RunError(format!("--output-file {e}")))?;
         }
         None if stream_out => {
             // standard output carries the repaired stream
@@ -462,13 +455,13 @@ where
         }
     }
     let t = render::totals(&results, deny_warnings);
-    resolve::exit_status(
+    Ok(resolve::exit_status(
         &t,
         nothing_found,
         cli.exit_zero,
         cli.exit_non_zero_on_fix,
         cli.diff,
-    )
+    ))
 }
 
 /// Checks every input on `jobs` threads; results in input order.
