@@ -182,3 +182,38 @@ def test_a_pair_that_fails_either_way_is_not_called_swapped(tmp_path):
         with pytest.raises(idxkit.DatasetError) as info:
             idxkit.load_pair(*pair)
         assert "swapped" not in str(info.value)
+
+
+def _gzip_cases():
+    """(file, rule, offset) of every corpus case whose first finding is
+    damaged gzip (IDX701) or the decompression limit (IDX702): `load`
+    stops at the first error, so a case with an earlier one (a bad header
+    decoded before the damage) raises that one."""
+    import json
+
+    out = []
+    for m in sorted((CORPUS / "invalid").glob("*.json")):
+        doc = json.loads(m.read_text())
+        first = (doc.get("findings") or [{}])[0]
+        if first.get("rule") in ("IDX701", "IDX702"):
+            out.append((CORPUS / "invalid" / doc["file"], first["rule"], first["offset"]))
+    return out
+
+
+@pytest.mark.parametrize("source", ["path", "bytes", "file object"])
+def test_gzip_damage_and_the_limit_are_located_findings_from_every_source(source):
+    cases = _gzip_cases()
+    assert len(cases) >= 6
+    for path, rule, offset in cases:
+        # IDX702 cases are checked under the limit their offset is
+        limit = offset if rule == "IDX702" else 0
+        with pytest.raises(idxkit.InvalidFileError) as e:
+            if source == "path":
+                idxkit.load(path, max_decompressed=limit)
+            elif source == "bytes":
+                idxkit.load(path.read_bytes(), max_decompressed=limit)
+            else:
+                with open(path, "rb") as f:
+                    idxkit.load(f, max_decompressed=limit)
+        found = [(f.rule, f.offset) for f in e.value.findings if f.rule in ("IDX701", "IDX702")]
+        assert found[:1] == [(rule, offset)], (path.name, e.value.findings)

@@ -25,6 +25,7 @@
 pub mod escape;
 mod input;
 pub mod output;
+pub mod size;
 mod status;
 
 pub use input::{is_dash, Identity, Input};

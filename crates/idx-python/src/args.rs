@@ -12,7 +12,7 @@ pub(crate) fn limit_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
         None => None,
         Some(v) if v.is_none() => None,
         Some(v) => Some(if let Ok(s) = v.cast::<PyString>() {
-            idx_validate::size::parse_size(&s.to_cow()?)
+            idx_io::size::parse_size(&s.to_cow()?)
                 .map_err(|e| PyValueError::new_err(format!("max_decompressed: {e}")))?
         } else {
             v.extract::<u64>().map_err(|_| {

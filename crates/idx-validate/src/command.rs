@@ -109,7 +109,7 @@ struct Cli {
     #[arg(long, help_heading = "Checks")]
     no_decompress: bool,
     /// Stop decompressing after this many bytes (IDX702); suffixes K, M, G, KiB, MiB, GiB... (default 64GiB; 0: no limit).
-    #[arg(long, value_name = "SIZE", value_parser = idx_validate::size::parse_size, help_heading = "Checks")]
+    #[arg(long, value_name = "SIZE", value_parser = idx_io::size::parse_size, help_heading = "Checks")]
     max_decompressed: Option<u64>,
     /// Report only these rules: codes, names or code prefixes, comma-separated (replaces the configuration's select).
     #[arg(long, value_name = "RULES", value_delimiter = ',', value_parser = parse_rule_selector, help_heading = "Checks")]

@@ -305,7 +305,7 @@ pub fn load(path: &Path) -> Result<Config, String> {
         None => None,
         Some(v) => Some(match v.get_ref() {
             SizeValue::Int(n) => *n,
-            SizeValue::Text(t) => crate::size::parse_size(t).map_err(|e| err(v.span(), e))?,
+            SizeValue::Text(t) => idx_io::size::parse_size(t).map_err(|e| err(v.span(), e))?,
         }),
     };
     let mut overrides = Vec::new();

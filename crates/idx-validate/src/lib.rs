@@ -12,7 +12,6 @@ pub mod dataset;
 pub mod help;
 pub mod repair;
 pub mod resolve;
-pub mod size;
 pub mod walk;
 
 /// The spec and `--explain` are the renderers' ([`idx_report::explain`]):

@@ -1,6 +1,6 @@
 //! The options of a run, as JSON from JavaScript, turned into what the
 //! command line builds from its flags: the same defaults and the same
-//! parsers (`idx_validate::size::parse_size`,
+//! parsers (`idx_io::size::parse_size`,
 //! `idx_validate::config::parse_rule_selector`, `idx_validate::parse_shape`).
 //!
 //! ```json
@@ -105,7 +105,7 @@ pub fn parse(json: &str) -> Result<RunOptions, String> {
     let max_decompressed = match v.get("maxDecompressed") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => {
-            Some(idx_validate::size::parse_size(s).map_err(|e| format!("maxDecompressed: {e}"))?)
+            Some(idx_io::size::parse_size(s).map_err(|e| format!("maxDecompressed: {e}"))?)
         }
         Some(_) => Some(
             u64_of(&v, "maxDecompressed")?.unwrap_or_default(), // present and not null

@@ -60,6 +60,10 @@ pub(crate) struct ReadArgs {
     /// that is little-endian beyond reasonable doubt (IDX501) is refused.
     #[arg(long, value_enum, value_name = "ORDER")]
     pub assume_byte_order: Option<Order>,
+    /// Stop decompressing a gzip input at SIZE bytes (IDX702); 0 for no
+    /// limit. Sizes take K, M, G, T, KiB, MiB, GiB, TiB. [default: 64GiB]
+    #[arg(long, value_name = "SIZE", value_parser = idx_io::size::parse_size)]
+    pub max_decompressed: Option<u64>,
 }
 
 /// A byte order on the command line.
@@ -74,10 +78,12 @@ pub(crate) enum Order {
 impl ReadArgs {
     /// The library's reading options for these arguments.
     pub(crate) fn options(self) -> idx::ReadOptions {
-        idx::ReadOptions::default().with_byte_order(self.assume_byte_order.map(|o| match o {
-            Order::Little => idx::ByteOrder::Little,
-            Order::Big => idx::ByteOrder::Big,
-        }))
+        idx::ReadOptions::default()
+            .with_max_decompressed_setting(self.max_decompressed)
+            .with_byte_order(self.assume_byte_order.map(|o| match o {
+                Order::Little => idx::ByteOrder::Little,
+                Order::Big => idx::ByteOrder::Big,
+            }))
     }
 }
 
