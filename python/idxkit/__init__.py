@@ -17,11 +17,8 @@ True
 
 from __future__ import annotations
 
-import io
-import mmap as _mmap
 import os
-import stat
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union, cast, overload
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterable, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -30,7 +27,6 @@ from . import _native
 
 if TYPE_CHECKING:  # hypothesis is needed only by idxkit.testing
     import hypothesis
-    from typing_extensions import TypeGuard
     from hypothesis.strategies import SearchStrategy
 
     from .testing import PropertyReport
@@ -82,41 +78,6 @@ _BIG_ENDIAN: Dict[str, "np.dtype[Any]"] = {
     "f32": np.dtype(">f4"),
     "f64": np.dtype(">f8"),
 }
-
-
-def _is_path(source: object) -> "TypeGuard[Union[str, os.PathLike[str]]]":
-    return isinstance(source, (str, os.PathLike))
-
-
-def _u8(data: object) -> np.ndarray:
-    """A read-only uint8 view of any bytes-like object: no copy of an
-    immutable contiguous buffer (``bytes``, a read-only view). A writable one
-    (``bytearray``, a numpy array) is copied first, because the native code
-    reads it with the GIL released and another thread could change it
-    meanwhile."""
-    if type(data) is bytes:
-        return np.frombuffer(data, dtype=np.uint8)
-    view = memoryview(data)  # type: ignore[arg-type]
-    if not view.contiguous or not view.readonly:
-        view = memoryview(view.tobytes())
-    if view.format != "B" or view.ndim != 1:
-        view = view.cast("B")
-    return np.frombuffer(view, dtype=np.uint8)
-
-
-def _bytes_of(source: object) -> np.ndarray:
-    """In-memory bytes of a bytes-like object or a binary file object."""
-    if hasattr(source, "read"):
-        data = source.read()
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError("the file object must be opened in binary mode")
-        return _u8(data)
-    try:
-        return _u8(source)
-    except TypeError:
-        raise TypeError(
-            f"source must be a path, a bytes-like object or a binary file, not {type(source).__name__}"
-        ) from None
 
 
 MaxDecompressed = Union[int, str, None]
@@ -179,149 +140,7 @@ def load(
     ...
     idxkit.InvalidFileError: IDX202: ...
     """
-    order = assume_byte_order
-    if mmap:
-        return _load_mapped(source, decompress, order)
-    if _is_path(source):
-        return _native.load_path(os.fspath(source), decompress, max_decompressed, order)
-    if hasattr(source, "read"):
-        loaded = _load_by_name(source, decompress, max_decompressed, order)  # type: ignore[arg-type]
-        if loaded is not None:
-            return loaded
-        loaded = _load_into(source, decompress, order)  # type: ignore[arg-type]
-        if loaded is not None:
-            return loaded
-    return _native.load_buffer(_bytes_of(source), decompress, max_decompressed, order)
-
-
-_LONGEST_HEADER = 4 + 4 * 255
-_U64 = (1 << 64) - 1
-
-
-def _load_by_name(
-    f: BinaryIO, decompress: bool, max_decompressed: Union[int, str, None], order: Optional[str]
-) -> Optional[np.ndarray]:
-    """A binary file object from ``open`` (``rb``, ``r+b``...) over a
-    regular file that its ``name`` still names: loaded from its position on
-    by that path, read at offsets in parallel parts straight into the
-    array as ``load(path)`` reads (errors as for the same bytes in memory),
-    and left at the end of the file, as reading it whole leaves it. None,
-    with the position unchanged, when the object has no such name, or the
-    name now names another file: the caller reads through the object."""
-    # Exactly what open() returns in binary mode (not a subclass, not a
-    # buffer over another raw stream), so the file's bytes are the object's.
-    kind = type(f)
-    if kind is not io.FileIO and not (
-        kind in (io.BufferedReader, io.BufferedRandom) and type(getattr(f, "raw", None)) is io.FileIO
-    ):
-        return None
-    try:
-        if not f.readable():
-            return None  # reading it raises, as it always did
-        name = f.name
-        fd = f.fileno()
-        if not isinstance(name, (str, bytes)):
-            return None
-        seen = os.fstat(fd)
-        if not stat.S_ISREG(seen.st_mode) or not os.path.samestat(seen, os.stat(name)):
-            return None
-        start = f.tell()  # a buffered object's pending writes reach the file on any seek
-    except (AttributeError, OSError, ValueError):
-        return None
-    # The native side checks it opened the same file (device, inode) on
-    # POSIX; st_dev can be negative (macOS) and st_ino wider than 64 bits
-    # (Windows ReFS), hence the masks and no identity elsewhere.
-    identity = (seen.st_dev & _U64, seen.st_ino & _U64) if os.name == "posix" else None
-    try:
-        out = _native.load_file_at(os.fsdecode(name), start, identity, decompress, max_decompressed, order)
-    except (OSError, OverflowError):
-        # replaced since it was checked, or not readable by name: read
-        # through the object, which reports a real read error itself
-        f.seek(start)
-        return None
-    except BaseException:
-        f.seek(0, os.SEEK_END)
-        raise
-    f.seek(0, os.SEEK_END)
-    return out
-
-
-def _load_into(f: BinaryIO, decompress: bool, order: Optional[str]) -> Optional[np.ndarray]:
-    """A seekable binary file object holding exactly one uncompressed IDX
-    file from its position on, read with ``readinto`` straight into the
-    array and converted to native order in place (memory: the array and
-    the header). None, with the position where it was, for anything else
-    (not seekable, gzip, invalid, missing or trailing bytes): the caller
-    then reads it whole, and the library reports what is wrong."""
-    try:
-        start = f.tell()
-        end = f.seek(0, os.SEEK_END)
-        f.seek(start)
-        readinto: Callable[[memoryview], Optional[int]] = getattr(f, "readinto")
-    except (AttributeError, OSError, ValueError):
-        # no position or no readinto (io.UnsupportedOperation is both an
-        # OSError and a ValueError); a closed file fails again, and is
-        # reported, when it is read whole
-        return None
-    remaining = end - start
-    head = f.read(min(max(remaining, 0), _LONGEST_HEADER))
-    if remaining < 0 or not isinstance(head, bytes):
-        f.seek(start)
-        return None
-    plan = _native.stream_plan(_u8(head), remaining, decompress, order)
-    if plan is None:
-        f.seek(start)
-        return None
-    out, header_len = plan
-    f.seek(start + header_len)
-    flat: Any = out.reshape(-1).view(np.uint8)
-    view = memoryview(flat)
-    filled = 0
-    while filled < len(view):
-        n = readinto(view[filled:])
-        if not n:
-            break
-        filled += n
-    if filled < len(view) or f.read(1):
-        # the file changed while it was read: read it whole again
-        f.seek(start)
-        return None
-    _native.to_native(out, order)
-    return out
-
-
-def _load_mapped(source: Source, decompress: bool, order: Optional[str]) -> np.ndarray:
-    if _is_path(source):
-        with open(os.fspath(source), "rb") as f:
-            return _map(f, decompress, order)
-    if hasattr(source, "fileno"):
-        return _map(source, decompress, order)  # type: ignore[arg-type]
-    raise TypeError("mmap=True needs a path or a file object with a file descriptor")
-
-
-def _map(f: BinaryIO, decompress: bool, order: Optional[str]) -> np.ndarray:
-    if os.fstat(f.fileno()).st_size == 0:
-        # Nothing to map: the library reports the empty file (IDX103).
-        return _native.load_buffer(_u8(b""), decompress)
-    mapped = _mmap.mmap(f.fileno(), 0, access=_mmap.ACCESS_READ)
-    try:
-        dtype, dims, header_len = _native.parse_header(np.frombuffer(mapped, dtype=np.uint8), order)
-    except InvalidFileError as e:
-        # the library recognises gzip (IDX402, at the magic)
-        if decompress and e.findings[0].rule == "IDX402":
-            raise IdxError(
-                "mmap=True needs an uncompressed file and this one is gzip: "
-                "load it without mmap, or decompress it first"
-            ) from None
-        raise
-    count = 1
-    for d in dims:
-        count *= d
-    stored = np.dtype(_BIG_ENDIAN[dtype])
-    if order == "little":
-        stored = stored.newbyteorder("<")
-    flat = np.frombuffer(mapped, dtype=stored, count=count, offset=header_len)
-    return flat.reshape(tuple(dims))
+    return _native.load(source, mmap, decompress, max_decompressed, assume_byte_order)
 
 
 def save(dest: Union[str, "os.PathLike[str]", BinaryIO, None], array: object, *, compress: bool = False) -> Optional[bytes]:
@@ -351,15 +170,7 @@ def save(dest: Union[str, "os.PathLike[str]", BinaryIO, None], array: object, *,
         a = a.astype(a.dtype.newbyteorder("="))
     if not a.flags.c_contiguous:
         a = a.copy(order="C")  # (numpy.ascontiguousarray would make rank 0 rank 1)
-    if dest is None:
-        return _native.encode(a, compress)
-    if _is_path(dest):
-        _native.save_path(os.fspath(dest), a, compress)
-        return None
-    if hasattr(dest, "write"):
-        dest.write(_native.encode(a, compress))
-        return None
-    raise TypeError(f"dest must be a path, a binary file or None, not {type(dest).__name__}")
+    return _native.save(dest, a, compress)
 
 
 # numpy dtypes (native byte order) and the IDX element type names the
@@ -447,24 +258,12 @@ def validate(
     'IDX602'
     """
     dtype = None if expect_dtype is None else _idx_type(expect_dtype, "expect_dtype")
-    rules = None if select is None else list(select)
-    dropped = None if ignore is None else list(ignore)
-    if _is_path(source):
-        return _native.validate(
-            path=os.fspath(source),
-            expect_dtype=dtype,
-            expect_shape=expect_shape,
-            select=rules,
-            ignore=dropped,
-            max_decompressed=max_decompressed,
-            assume_byte_order=assume_byte_order,
-        )
     return _native.validate(
-        data=_bytes_of(source),
+        source,
         expect_dtype=dtype,
         expect_shape=expect_shape,
-        select=rules,
-        ignore=dropped,
+        select=None if select is None else list(select),
+        ignore=None if ignore is None else list(ignore),
         max_decompressed=max_decompressed,
         assume_byte_order=assume_byte_order,
     )
@@ -503,54 +302,7 @@ def load_pair(
     ...
     idxkit.DatasetError: IDX801: ...
     """
-    # a file object is read once, into bytes (a uint8 array: bytes-like)
-    if hasattr(images, "read"):
-        images = cast(Source, _bytes_of(images))
-    if hasattr(labels, "read"):
-        labels = cast(Source, _bytes_of(labels))
-    x = load(images, mmap=mmap, decompress=decompress, max_decompressed=max_decompressed)
-    y = load(labels, mmap=mmap, decompress=decompress, max_decompressed=max_decompressed)
-    # the label values are those just loaded, as the file stores them
-    # (big-endian): the labels file is read once
-    found = _check_pair(images, x, labels, y, classes)
-    if any(f.severity == "error" for _, f in found):
-        first = next(f for _, f in found if f.severity == "error")
-        message = f"{first.rule}: {first.message}"
-        swapped = _check_pair(labels, y, images, x, classes)
-        if not any(f.severity == "error" for _, f in swapped):
-            message += (
-                "; the images and labels look swapped (they form a dataset the other way round): "
-                "load_pair(images, labels) takes the images first"
-            )
-        err = DatasetError(message)
-        err.findings = [f for _, f in found]
-        err.files = [i for i, _ in found]
-        raise err
-    return x, y
-
-
-def _check_pair(
-    images: Source, x: np.ndarray, labels: Source, y: np.ndarray, classes: Optional[int]
-) -> List[Tuple[int, Finding]]:
-    """The library's dataset findings for the loaded pair (x, y)."""
-    payload = np.ascontiguousarray(y, dtype=y.dtype.newbyteorder(">")).reshape(-1).view(np.uint8)
-    return _native.check_pair(
-        _pair_name(images, "images"),
-        _header_of(x),
-        _pair_name(labels, "labels"),
-        _header_of(y),
-        payload,
-        classes=classes,
-    )
-
-
-def _pair_name(source: object, role: str) -> str:
-    return os.fspath(source) if _is_path(source) else f"<{role} bytes>"
-
-
-def _header_of(a: np.ndarray) -> Tuple[str, List[int]]:
-    """The IDX header of a loaded array: its element type name and shape."""
-    return _IDX_NAMES[a.dtype.newbyteorder("=")], [int(d) for d in a.shape]
+    return _native.load_pair(images, labels, classes, mmap, decompress, max_decompressed)
 
 
 def fix(
@@ -596,12 +348,7 @@ def fix(
     >>> [a.rule for a in report.applied], report.dropped_bytes, report.data == data
     (['IDX203'], 4, True)
     """
-    if _is_path(source):
-        dest_path = None if dest is None else os.fspath(dest)
-        return _native.fix_path(os.fspath(source), dest_path, unsafe, assume_byte_order, max_decompressed)
-    if dest is not None:
-        raise TypeError("dest is for a path source; for bytes, the repaired bytes are the report's .data")
-    return _native.fix_buffer(_bytes_of(source), unsafe, assume_byte_order, max_decompressed)
+    return _native.fix(source, dest, unsafe, assume_byte_order, max_decompressed)
 
 
 @overload

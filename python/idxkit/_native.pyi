@@ -4,7 +4,6 @@ import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
-import numpy.typing as npt
 from typing import final
 
 __all__ = [
@@ -20,20 +19,14 @@ __all__ = [
     "ConformanceReport",
     "AppliedFix",
     "FixReport",
-    "load_path",
-    "load_buffer",
+    "load",
     "load_file_at",
-    "parse_header",
-    "stream_plan",
-    "to_native",
-    "save_path",
-    "encode",
+    "load_pair",
+    "save",
     "validate",
     "check_reader",
     "check_writer",
-    "fix_path",
-    "fix_buffer",
-    "check_pair",
+    "fix",
     "run_idx_validate",
     "run_idx",
 ]
@@ -189,14 +182,13 @@ class ConformanceReport:
     def assert_ok(self) -> None: ...
     def to_json(self) -> str: ...
 
-def load_path(
-    path: Union[str, os.PathLike[str]],
-    decompress: bool = True,
-    max_decompressed: Union[int, str, None] = None,
-    assume_byte_order: Optional[str] = None,
-) -> np.ndarray: ...
-def load_buffer(
-    data: npt.NDArray[np.uint8],
+# A source: a path (str, os.PathLike), a bytes-like object or a binary file
+# object; each function decides by its kind how it is read.
+_Source = Any
+
+def load(
+    source: _Source,
+    mmap: bool = False,
     decompress: bool = True,
     max_decompressed: Union[int, str, None] = None,
     assume_byte_order: Optional[str] = None,
@@ -209,16 +201,17 @@ def load_file_at(
     max_decompressed: Union[int, str, None] = None,
     assume_byte_order: Optional[str] = None,
 ) -> np.ndarray: ...
-def parse_header(data: npt.NDArray[np.uint8], assume_byte_order: Optional[str] = None) -> Tuple[str, List[int], int]: ...
-def stream_plan(
-    head: npt.NDArray[np.uint8], remaining: int, decompress: bool, assume_byte_order: Optional[str] = None
-) -> Optional[Tuple[np.ndarray, int]]: ...
-def to_native(array: np.ndarray, assume_byte_order: Optional[str] = None) -> None: ...
-def save_path(path: Union[str, os.PathLike[str]], array: np.ndarray, compress: bool = False) -> None: ...
-def encode(array: np.ndarray, compress: bool = False) -> bytes: ...
+def load_pair(
+    images: _Source,
+    labels: _Source,
+    classes: Optional[int] = None,
+    mmap: bool = False,
+    decompress: bool = True,
+    max_decompressed: Union[int, str, None] = None,
+) -> Tuple[np.ndarray, np.ndarray]: ...
+def save(dest: _Source, array: np.ndarray, compress: bool = False) -> Optional[bytes]: ...
 def validate(
-    path: Optional[Union[str, os.PathLike[str]]] = None,
-    data: Optional[npt.NDArray[np.uint8]] = None,
+    source: _Source,
     expect_dtype: Optional[str] = None,  # an IDX name ("u8"): idxkit.validate takes numpy's
     expect_shape: Union[str, Sequence[Optional[int]], None] = None,
     select: Optional[List[str]] = None,
@@ -240,26 +233,12 @@ def check_writer(
     run: List[str] = ...,
     skip: List[str] = ...,
 ) -> ConformanceReport: ...
-def fix_path(
-    path: Union[str, os.PathLike[str]],
+def fix(
+    source: _Source,
     dest: Optional[Union[str, os.PathLike[str]]] = None,
     unsafe_fixes: bool = False,
     assume_byte_order: Optional[str] = None,
     max_decompressed: Union[int, str, None] = None,
 ) -> FixReport: ...
-def fix_buffer(
-    data: npt.NDArray[np.uint8],
-    unsafe_fixes: bool = False,
-    assume_byte_order: Optional[str] = None,
-    max_decompressed: Union[int, str, None] = None,
-) -> FixReport: ...
-def check_pair(
-    images_name: str,
-    images_header: Tuple[str, List[int]],
-    labels_name: str,
-    labels_header: Tuple[str, List[int]],
-    labels_payload: npt.NDArray[np.uint8],
-    classes: Optional[int] = None,
-) -> List[Tuple[int, Finding]]: ...
 def run_idx_validate(argv: List[str]) -> int: ...
 def run_idx(argv: List[str]) -> int: ...

@@ -5,7 +5,7 @@ use crate::args::limit_arg;
 use crate::errors::{os_error, output_error_noting, IdxError};
 use crate::finding::Finding;
 use numpy::PyReadonlyArray1;
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::fs::File;
@@ -168,9 +168,7 @@ fn fix_options(
 
 /// Repairs a file with `idx-validate --fix`'s atomic file handling: in
 /// place when `dest` is None, else into `dest`.
-#[pyfunction]
-#[pyo3(signature = (path, dest=None, unsafe_fixes=false, assume_byte_order=None, max_decompressed=None))]
-pub(crate) fn fix_path(
+fn fix_path(
     py: Python<'_>,
     path: PathBuf,
     dest: Option<PathBuf>,
@@ -218,9 +216,7 @@ pub(crate) fn fix_path(
 }
 
 /// Repairs IDX bytes held in memory; the repaired bytes are in `.data`.
-#[pyfunction]
-#[pyo3(signature = (data, unsafe_fixes=false, assume_byte_order=None, max_decompressed=None))]
-pub(crate) fn fix_buffer(
+fn fix_buffer(
     py: Python<'_>,
     data: PyReadonlyArray1<'_, u8>,
     unsafe_fixes: bool,
@@ -245,4 +241,44 @@ pub(crate) fn fix_buffer(
         path: None,
         data: Some(PyBytes::new(py, &out).unbind()),
     })
+}
+
+/// `idxkit.fix`: a path (`str`, `os.PathLike`) is repaired as a file, in
+/// place or into `dest`; anything else is bytes (a bytes-like object, or a
+/// binary file object read whole), whose repaired copy is the report's
+/// `.data`, and `dest` must then be None.
+#[pyfunction]
+#[pyo3(signature = (source, dest=None, unsafe_fixes=false, assume_byte_order=None, max_decompressed=None))]
+pub(crate) fn fix(
+    source: &Bound<'_, PyAny>,
+    dest: Option<&Bound<'_, PyAny>>,
+    unsafe_fixes: bool,
+    assume_byte_order: Option<&str>,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<FixReport> {
+    let py = source.py();
+    if crate::source::is_path(source)? {
+        let dest = dest.map(|d| d.extract::<PathBuf>()).transpose()?;
+        return fix_path(
+            py,
+            source.extract()?,
+            dest,
+            unsafe_fixes,
+            assume_byte_order,
+            max_decompressed,
+        );
+    }
+    if dest.is_some() {
+        return Err(PyTypeError::new_err(
+            "dest is for a path source; for bytes, the repaired bytes are the report's .data",
+        ));
+    }
+    let data = crate::source::bytes_of(source)?;
+    fix_buffer(
+        py,
+        data.extract()?,
+        unsafe_fixes,
+        assume_byte_order,
+        max_decompressed,
+    )
 }

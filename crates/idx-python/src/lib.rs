@@ -5,7 +5,9 @@
 //! validate), `idx-validate` (checking a file and rendering it as the CLI
 //! does) and `idx-conformance` (the corpus and the runner's judgement).
 //! Parsing, decoding, encoding and validation run with the GIL released.
-//! The Python layer (`python/idxkit/__init__.py`) only normalises arguments.
+//! The Python layer (`python/idxkit/__init__.py`) only normalises arguments:
+//! each function takes the caller's `source` and decides here, by its kind
+//! (path, bytes-like, file object: [`source`]), how it is read.
 
 mod args;
 mod arrays;
@@ -17,20 +19,19 @@ mod file_object;
 mod finding;
 mod fix;
 mod load;
+mod mapped;
 mod save;
+mod source;
 mod validate;
 
 use arrays::numpy_limits;
 use cli::{run_idx, run_idx_validate};
 use conformance::{check_reader, check_writer, CaseResult, ConformanceReport};
-use datasets::check_pair;
 use errors::{DatasetError, IdxError, InvalidFileError, UnsupportedDtypeError};
-use file_object::{stream_plan, to_native};
 use finding::Finding;
-use fix::{fix_buffer, fix_path, AppliedFix, FixReport};
-use load::{load_buffer, load_file_at, load_path, parse_header};
+use fix::{AppliedFix, FixReport};
+use load::load_file_at;
 use pyo3::prelude::*;
-use save::{encode, save_path};
 use validate::Report;
 
 #[pymodule]
@@ -52,20 +53,14 @@ fn idxkit_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ConformanceReport>()?;
     m.add_class::<AppliedFix>()?;
     m.add_class::<FixReport>()?;
-    m.add_function(wrap_pyfunction!(load_path, m)?)?;
-    m.add_function(wrap_pyfunction!(load_buffer, m)?)?;
+    m.add_function(wrap_pyfunction!(load::load, m)?)?;
     m.add_function(wrap_pyfunction!(load_file_at, m)?)?;
-    m.add_function(wrap_pyfunction!(parse_header, m)?)?;
-    m.add_function(wrap_pyfunction!(stream_plan, m)?)?;
-    m.add_function(wrap_pyfunction!(to_native, m)?)?;
-    m.add_function(wrap_pyfunction!(save_path, m)?)?;
-    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(save::save, m)?)?;
     m.add_function(wrap_pyfunction!(validate::validate, m)?)?;
     m.add_function(wrap_pyfunction!(check_reader, m)?)?;
     m.add_function(wrap_pyfunction!(check_writer, m)?)?;
-    m.add_function(wrap_pyfunction!(fix_path, m)?)?;
-    m.add_function(wrap_pyfunction!(fix_buffer, m)?)?;
-    m.add_function(wrap_pyfunction!(check_pair, m)?)?;
+    m.add_function(wrap_pyfunction!(fix::fix, m)?)?;
+    m.add_function(wrap_pyfunction!(datasets::load_pair, m)?)?;
     m.add_function(wrap_pyfunction!(run_idx_validate, m)?)?;
     m.add_function(wrap_pyfunction!(run_idx, m)?)?;
     Ok(())

@@ -1,15 +1,17 @@
-//! `load`: a path or bytes decoded by the library straight into a numpy
-//! array, and the header of a mapped file.
+//! `load`: the one native call of `idxkit.load`, which decides by the kind
+//! of source how it is read (a path, a file object, bytes, or a mapping),
+//! and a path or bytes decoded by the library straight into a numpy array.
 
 use crate::args::{limit_arg, order_arg};
-use crate::arrays::{numpy_error, numpy_holds, to_numpy};
-use crate::errors::{invalid_file_error, LoadError};
+use crate::arrays::{numpy_holds, to_numpy};
+use crate::errors::LoadError;
+use crate::{file_object, source};
 use idx::{Array, ElementType};
 use numpy::ndarray::IxDyn;
 use numpy::{PyArray, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyModule, PyTuple};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -144,9 +146,7 @@ fn read_options(
 }
 
 /// Loads an IDX file by path (memory is the output array).
-#[pyfunction]
-#[pyo3(signature = (path, decompress=true, max_decompressed=None, assume_byte_order=None))]
-pub(crate) fn load_path(
+fn load_path(
     py: Python<'_>,
     path: PathBuf,
     decompress: bool,
@@ -268,8 +268,6 @@ fn same_file(_: &std::fs::Metadata, _: (u64, u64)) -> bool {
 }
 
 /// Loads IDX bytes held in memory (a uint8 array over any bytes-like object).
-#[pyfunction]
-#[pyo3(signature = (data, decompress=true, max_decompressed=None, assume_byte_order=None))]
 pub(crate) fn load_buffer(
     py: Python<'_>,
     data: PyReadonlyArray1<'_, u8>,
@@ -288,31 +286,59 @@ pub(crate) fn load_buffer(
     }
 }
 
-/// Parses a whole (mapped) file strictly without decoding it: the element
-/// type name, the dimensions and the header length, for a zero-copy view.
-/// The byte-order verdict applies (spec 6.1): a payload little-endian
-/// beyond reasonable doubt is refused unless `assume_byte_order` says how
-/// it is stored (the caller then views it in that order).
+/// `idxkit.load`: decides by the kind of `source` how it is read. With
+/// `mmap`, a read-only view over the mapped payload ([`crate::mapped`]). A
+/// path (`str`, `os.PathLike`) is read by the library, in parallel parts
+/// straight into the array. A binary file object that `open` returned for
+/// a file its name still names is read by that name
+/// ([`load_by_name`](crate::file_object::load_by_name)); another seekable
+/// one holding one uncompressed IDX file, with `readinto` straight into the
+/// array ([`load_into`](crate::file_object::load_into)); any other is read
+/// whole, and so is a bytes-like object ([`source::bytes_of`]).
 #[pyfunction]
-#[pyo3(signature = (data, assume_byte_order=None))]
-pub(crate) fn parse_header(
-    py: Python<'_>,
-    data: PyReadonlyArray1<'_, u8>,
+#[pyo3(pass_module, signature = (source, mmap=false, decompress=true, max_decompressed=None, assume_byte_order=None))]
+pub(crate) fn load(
+    module: &Bound<'_, PyModule>,
+    source: &Bound<'_, PyAny>,
+    mmap: bool,
+    decompress: bool,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
     assume_byte_order: Option<&str>,
-) -> PyResult<(&'static str, Vec<u32>, usize)> {
-    let stated = order_arg(assume_byte_order)?;
-    let bytes = data
-        .as_slice()
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let parsed = py.detach(|| {
-        idx::parse_as(bytes, stated)
-            .map(|v| (v.dtype().name(), v.dims().to_vec(), v.header().header_len()))
-    });
-    let (dtype, dims, header_len) =
-        parsed.map_err(|e| invalid_file_error(py, &[e.into_finding()]))?;
-    let shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
-    match ElementType::from_name(dtype) {
-        Some(t) if numpy_holds(&shape, t) => Ok((dtype, dims, header_len)),
-        _ => Err(numpy_error(&shape)),
+) -> PyResult<Py<PyAny>> {
+    let py = source.py();
+    if mmap {
+        return crate::mapped::load_mapped(source, decompress, assume_byte_order);
     }
+    if source::is_path(source)? {
+        return load_path(
+            py,
+            source.extract()?,
+            decompress,
+            max_decompressed,
+            assume_byte_order,
+        );
+    }
+    if source::is_file_object(source)? {
+        let by_name = file_object::load_by_name(
+            module,
+            source,
+            decompress,
+            max_decompressed,
+            assume_byte_order,
+        )?;
+        if let Some(a) = by_name {
+            return Ok(a);
+        }
+        if let Some(a) = file_object::load_into(source, decompress, assume_byte_order)? {
+            return Ok(a);
+        }
+    }
+    let data = source::bytes_of(source)?;
+    load_buffer(
+        py,
+        data.extract()?,
+        decompress,
+        max_decompressed,
+        assume_byte_order,
+    )
 }

@@ -3,7 +3,7 @@
 use crate::arrays::unsupported;
 use crate::errors::{os_error, output_error, IdxError};
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::io::Write;
@@ -95,13 +95,7 @@ fn encode_to<W: Write>(
 }
 
 /// Writes the canonical encoding of `array` to a file.
-#[pyfunction]
-#[pyo3(signature = (path, array, compress=false))]
-pub(crate) fn save_path(
-    path: PathBuf,
-    array: &Bound<'_, PyUntypedArray>,
-    compress: bool,
-) -> PyResult<()> {
+fn save_path(path: PathBuf, array: &Bound<'_, PyUntypedArray>, compress: bool) -> PyResult<()> {
     // through the one atomic writer: a complete file or none, replacing
     // an existing one as numpy.save does, with the umask's permissions
     let done = with_elements(array, |dims, s| {
@@ -119,9 +113,7 @@ pub(crate) fn save_path(
 }
 
 /// The canonical encoding of `array`, as bytes.
-#[pyfunction]
-#[pyo3(signature = (array, compress=false))]
-pub(crate) fn encode(
+fn encode(
     py: Python<'_>,
     array: &Bound<'_, PyUntypedArray>,
     compress: bool,
@@ -132,4 +124,36 @@ pub(crate) fn encode(
     })?
     .map_err(|e| write_error(py, e, None))?;
     Ok(PyBytes::new(py, &out).unbind())
+}
+
+/// `idxkit.save` of a C-contiguous native-endian array: to a path (`str`,
+/// `os.PathLike`) through the atomic writer, to a binary file object (its
+/// `write`), or, when `dest` is None, to the bytes returned.
+#[pyfunction]
+#[pyo3(signature = (dest, array, compress=false))]
+pub(crate) fn save(
+    dest: &Bound<'_, PyAny>,
+    array: &Bound<'_, PyUntypedArray>,
+    compress: bool,
+) -> PyResult<Option<Py<PyBytes>>> {
+    let py = dest.py();
+    if dest.is_none() {
+        return encode(py, array, compress).map(Some);
+    }
+    if crate::source::is_path(dest)? {
+        save_path(dest.extract()?, array, compress)?;
+        return Ok(None);
+    }
+    if dest.hasattr("write")? {
+        dest.call_method1("write", (encode(py, array, compress)?,))?;
+        return Ok(None);
+    }
+    let kind = dest
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    Err(PyTypeError::new_err(format!(
+        "dest must be a path, a binary file or None, not {kind}"
+    )))
 }

@@ -155,17 +155,17 @@ fn parse_expect_shape(shape: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u32>>> {
     Ok(out)
 }
 
-/// Validates a path or in-memory bytes exactly as `idx-validate` does
-/// (`idx_validate::check`: gzip decompressed within the limit, every
-/// finding kept), then applies `select`/`ignore` as the command does
-/// (`idx_validate::config::filter_result`).
+/// Validates `source` exactly as `idx-validate` does (`idx_validate::check`:
+/// gzip decompressed within the limit, every finding kept), then applies
+/// `select`/`ignore` as the command does
+/// (`idx_validate::config::filter_result`). A path (`str`,
+/// `os.PathLike`) is read as a file; anything else is bytes (a bytes-like
+/// object, or a binary file object read whole).
 #[pyfunction]
-#[pyo3(signature = (path=None, data=None, expect_dtype=None, expect_shape=None, select=None, ignore=None, max_decompressed=None, assume_byte_order=None))]
+#[pyo3(signature = (source, expect_dtype=None, expect_shape=None, select=None, ignore=None, max_decompressed=None, assume_byte_order=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn validate(
-    py: Python<'_>,
-    path: Option<PathBuf>,
-    data: Option<PyReadonlyArray1<'_, u8>>,
+    source: &Bound<'_, PyAny>,
     expect_dtype: Option<&str>,
     expect_shape: Option<&Bound<'_, PyAny>>,
     select: Option<Vec<String>>,
@@ -173,6 +173,13 @@ pub(crate) fn validate(
     max_decompressed: Option<&Bound<'_, PyAny>>,
     assume_byte_order: Option<&str>,
 ) -> PyResult<Report> {
+    let py = source.py();
+    let (path, data): (Option<PathBuf>, Option<PyReadonlyArray1<'_, u8>>) =
+        if crate::source::is_path(source)? {
+            (Some(source.extract()?), None)
+        } else {
+            (None, Some(crate::source::bytes_of(source)?.extract()?))
+        };
     // the one verdict, as the command and every reader give it
     let stated = crate::args::order_arg(assume_byte_order)?;
     let expect_dtype = match expect_dtype {

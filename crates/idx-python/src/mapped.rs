@@ -1,0 +1,115 @@
+//! `load(mmap=True)`: a read-only view with the file's big-endian dtype over
+//! the memory-mapped payload (Python's `mmap`), after the library parsed
+//! the whole mapping strictly.
+
+use crate::args::order_arg;
+use crate::arrays::{numpy_error, numpy_holds};
+use crate::errors::{invalid_file_error, IdxError};
+use crate::source::{self, frombuffer};
+use idx::{ElementType, Rule};
+use numpy::PyReadonlyArray1;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+/// Maps a path, or a file object with a file descriptor (`fileno`), and
+/// views its payload.
+pub(crate) fn load_mapped(
+    source: &Bound<'_, PyAny>,
+    decompress: bool,
+    assume_byte_order: Option<&str>,
+) -> PyResult<Py<PyAny>> {
+    let py = source.py();
+    if source::is_path(source)? {
+        let path = py.import("os")?.call_method1("fspath", (source,))?;
+        let builtins = py.import("builtins")?;
+        let f = builtins.call_method1("open", (path, "rb"))?;
+        let mapped = map(&f, decompress, assume_byte_order);
+        let closed = f.call_method0("close");
+        let mapped = mapped?;
+        closed?;
+        return Ok(mapped);
+    }
+    if source.hasattr("fileno")? {
+        return map(source, decompress, assume_byte_order);
+    }
+    Err(PyTypeError::new_err(
+        "mmap=True needs a path or a file object with a file descriptor",
+    ))
+}
+
+fn map(
+    f: &Bound<'_, PyAny>,
+    decompress: bool,
+    assume_byte_order: Option<&str>,
+) -> PyResult<Py<PyAny>> {
+    let py = f.py();
+    let os = py.import("os")?;
+    let size: u64 = os
+        .call_method1("fstat", (f.call_method0("fileno")?,))?
+        .getattr("st_size")?
+        .extract()?;
+    if size == 0 {
+        // Nothing to map: the library reports the empty file (IDX103).
+        let empty = source::u8_array(&pyo3::types::PyBytes::new(py, b"").into_any())?;
+        return crate::load::load_buffer(py, empty.extract()?, decompress, None, None);
+    }
+    let mmap = py.import("mmap")?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("access", mmap.getattr("ACCESS_READ")?)?;
+    let mapped = mmap
+        .getattr("mmap")?
+        .call((f.call_method0("fileno")?, 0), Some(&kwargs))?;
+    let uint8 = numpy::dtype::<u8>(py);
+    let whole: PyReadonlyArray1<'_, u8> = frombuffer(py)?.call1((&mapped, uint8))?.extract()?;
+    let stated = order_arg(assume_byte_order)?;
+    let bytes = whole
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let parsed = py.detach(|| {
+        idx::parse_as(bytes, stated)
+            .map(|v| (v.dtype(), v.dims().to_vec(), v.header().header_len()))
+    });
+    let (dtype, dims, header_len) = match parsed {
+        Ok(p) => p,
+        // the library recognises gzip (IDX402, at the magic)
+        Err(e) if decompress && e.rule() == Rule::GzipCompressed => {
+            return Err(IdxError::new_err(
+                "mmap=True needs an uncompressed file and this one is gzip: \
+                 load it without mmap, or decompress it first",
+            ))
+        }
+        Err(e) => return Err(invalid_file_error(py, &[e.into_finding()])),
+    };
+    let shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+    if !numpy_holds(&shape, dtype) {
+        return Err(numpy_error(&shape));
+    }
+    let count: usize = if shape.contains(&0) {
+        0
+    } else {
+        shape.iter().product()
+    };
+    let order = if stated == Some(idx::ByteOrder::Little) {
+        "<"
+    } else {
+        ">"
+    };
+    let stored = match dtype {
+        ElementType::U8 => "u1".to_string(),
+        ElementType::I8 => "i1".to_string(),
+        ElementType::I16 => format!("{order}i2"),
+        ElementType::I32 => format!("{order}i4"),
+        ElementType::F32 => format!("{order}f4"),
+        ElementType::F64 => format!("{order}f8"),
+    };
+    let stored = py.import("numpy")?.getattr("dtype")?.call1((stored,))?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", stored)?;
+    kwargs.set_item("count", count)?;
+    kwargs.set_item("offset", header_len)?;
+    let flat = frombuffer(py)?.call((&mapped,), Some(&kwargs))?;
+    Ok(flat
+        .call_method1("reshape", (PyTuple::new(py, &shape)?,))?
+        .unbind())
+}
