@@ -4,8 +4,8 @@
 
 use crate::args::order_arg;
 use crate::arrays::numpy_holds;
+use crate::decode::{empty_array, load_threads};
 use crate::errors::LoadError;
-use crate::load::{empty_array, load_threads};
 use idx::ElementType;
 use pyo3::exceptions::{PyAttributeError, PyOSError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;

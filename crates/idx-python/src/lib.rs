@@ -7,13 +7,14 @@
 //! Parsing, decoding, encoding and validation run with the GIL released.
 //! The Python layer (`python/idxkit/__init__.py`) only normalises arguments:
 //! each function takes the caller's `source` and decides here, by its kind
-//! (path, bytes-like, file object: [`source`]), how it is read.
+//! (path, bytes-like, file object: `source.rs`), how it is read.
 
 mod args;
 mod arrays;
 mod cli;
 mod conformance;
 mod datasets;
+mod decode;
 mod errors;
 mod file_object;
 mod finding;
@@ -27,10 +28,10 @@ mod validate;
 use arrays::numpy_limits;
 use cli::{run_idx, run_idx_validate};
 use conformance::{check_reader, check_writer, CaseResult, ConformanceReport};
+use decode::load_file_at;
 use errors::{DatasetError, IdxError, InvalidFileError, UnsupportedDtypeError};
 use finding::Finding;
 use fix::{AppliedFix, FixReport};
-use load::load_file_at;
 use pyo3::prelude::*;
 use validate::Report;
 

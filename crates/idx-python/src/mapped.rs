@@ -52,7 +52,7 @@ fn map(
     if size == 0 {
         // Nothing to map: the library reports the empty file (IDX103).
         let empty = source::u8_array(&pyo3::types::PyBytes::new(py, b"").into_any())?;
-        return crate::load::load_buffer(py, empty.extract()?, decompress, None, None);
+        return crate::decode::load_buffer(py, empty.extract()?, decompress, None, None);
     }
     let mmap = py.import("mmap")?;
     let kwargs = PyDict::new(py);

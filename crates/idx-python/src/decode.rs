@@ -1,0 +1,285 @@
+//! Decoding by the library straight into a numpy array: a path, bytes in
+//! memory, or a file from a position on (`load_file_at`).
+
+use crate::args::{limit_arg, order_arg};
+use crate::arrays::{numpy_holds, to_numpy};
+use crate::errors::LoadError;
+use idx::{Array, ElementType};
+use numpy::ndarray::IxDyn;
+use numpy::{PyArray, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// How an input is read, decided by the library's reader
+/// ([`idx::Reader::at`]): straight into a numpy array of the header's shape
+/// when the source holds the whole payload (raw, long enough:
+/// [`idx::Reader::output_buffer_size`]) and numpy can hold the array;
+/// otherwise (gzip, a truncated source, a stream) by the reader into an
+/// owned array that grows with the data.
+enum Plan {
+    /// The header of a payload to decode into a new numpy array.
+    Into(idx::Header),
+    /// Read by the library into an owned array.
+    Done(Array),
+}
+
+/// Plans reading `src` with `opts`: every decision is the library's.
+fn plan<S: idx::ReadAt + ?Sized>(src: &S, opts: &idx::ReadOptions) -> Result<Plan, LoadError> {
+    let r = idx::Reader::at(src, opts)?;
+    let h = r.header().clone();
+    let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
+    if r.output_buffer_size().map_err(LoadError::Io)?.is_some() && numpy_holds(&dims, h.dtype()) {
+        return Ok(Plan::Into(h));
+    }
+    Ok(Plan::Done(r.read_array()?))
+}
+
+/// The most threads one `load` decodes a payload with (memory bandwidth,
+/// not cores, bounds it beyond that); the library gives each at least
+/// [`idx::MIN_BYTES_PER_THREAD`] of the payload, so a small payload is
+/// decoded by the calling thread alone.
+const MAX_LOAD_THREADS: usize = 4;
+
+/// The threads a load may use: the cores this process may run on (asked
+/// once: `available_parallelism` reads the cgroup's quota files, tens of
+/// microseconds), at most [`MAX_LOAD_THREADS`].
+pub(crate) fn load_threads() -> std::num::NonZeroUsize {
+    static THREADS: OnceLock<std::num::NonZeroUsize> = OnceLock::new();
+    *THREADS.get_or_init(|| {
+        std::thread::available_parallelism().map_or(std::num::NonZeroUsize::MIN, |n| {
+            n.min(MAX_LOAD_THREADS.try_into().unwrap_or(n))
+        })
+    })
+}
+
+/// A new native-endian numpy array of shape `dims` from `numpy.empty`:
+/// numpy's own allocation, as `astype` makes its result (transparent huge
+/// pages where numpy asks for them, no zeroing pass; `MemoryError` when it
+/// fails). Its contents are unspecified: the caller writes every byte
+/// before the array is returned, and drops it unread on an error.
+pub(crate) fn empty_array<'py, T: numpy::Element>(
+    py: Python<'py>,
+    dims: &[usize],
+) -> PyResult<Bound<'py, PyArray<T, IxDyn>>> {
+    static EMPTY: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let empty = EMPTY.get_or_try_init(py, || {
+        py.import("numpy")?.getattr("empty").map(Bound::unbind)
+    })?;
+    Ok(empty
+        .bind(py)
+        .call1((PyTuple::new(py, dims)?, numpy::dtype::<T>(py)))?
+        .cast_into::<PyArray<T, IxDyn>>()?)
+}
+
+/// Decodes the payload of `h` from `src` (which holds the header at offset
+/// 0, as an `Into` plan) straight into a new native-endian numpy array
+/// ([`empty_array`]) by the library ([`idx::read_array_at`], in parallel
+/// parts when the payload is large), with the GIL released. `path` names
+/// the source in errors.
+fn decode_into<S: idx::ReadAt + ?Sized>(
+    py: Python<'_>,
+    src: &S,
+    h: &idx::Header,
+    opts: &idx::ReadOptions,
+    path: Option<&Path>,
+) -> PyResult<Py<PyAny>> {
+    let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
+    fn into<T: numpy::Element + bytemuck::Pod, S: idx::ReadAt + ?Sized>(
+        py: Python<'_>,
+        dims: &[usize],
+        src: &S,
+        h: &idx::Header,
+        opts: &idx::ReadOptions,
+        path: Option<&Path>,
+    ) -> PyResult<Py<PyAny>> {
+        let a = empty_array::<T>(py, dims)?;
+        {
+            let mut rw = a.readwrite();
+            let elems = rw
+                .as_slice_mut()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let bytes: &mut [u8] = bytemuck::cast_slice_mut(elems);
+            py.detach(|| {
+                let r = idx::Reader::at(src, opts)?;
+                if r.header() != h {
+                    // the source changed since it was planned
+                    return Err(idx::ReadError::Io(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "the file changed while it was read",
+                    )));
+                }
+                r.read_into_parallel(bytes, load_threads())
+            })
+            .map_err(|e| LoadError::from(e).into_py(py, path))?;
+        }
+        Ok(a.into_any().unbind())
+    }
+    match h.dtype() {
+        ElementType::U8 => into::<u8, S>(py, &dims, src, h, opts, path),
+        ElementType::I8 => into::<i8, S>(py, &dims, src, h, opts, path),
+        ElementType::I16 => into::<i16, S>(py, &dims, src, h, opts, path),
+        ElementType::I32 => into::<i32, S>(py, &dims, src, h, opts, path),
+        ElementType::F32 => into::<f32, S>(py, &dims, src, h, opts, path),
+        ElementType::F64 => into::<f64, S>(py, &dims, src, h, opts, path),
+    }
+}
+
+/// The library's reading options for `load`: gzip decompressed when asked,
+/// within the decompression limit (`idx-validate --max-decompressed`'s
+/// default and meaning), the byte order the caller states.
+fn read_options(
+    decompress: bool,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
+    assume_byte_order: Option<&str>,
+) -> PyResult<idx::ReadOptions> {
+    Ok(idx::ReadOptions::default()
+        .with_decompress(decompress)
+        .with_max_decompressed(limit_arg(max_decompressed)?)
+        .with_byte_order(order_arg(assume_byte_order)?))
+}
+
+/// Loads an IDX file by path (memory is the output array).
+pub(crate) fn load_path(
+    py: Python<'_>,
+    path: PathBuf,
+    decompress: bool,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
+    assume_byte_order: Option<&str>,
+) -> PyResult<Py<PyAny>> {
+    let opts = read_options(decompress, max_decompressed, assume_byte_order)?;
+    let planned = py.detach(|| {
+        let f = File::open(&path).map_err(LoadError::Io)?;
+        let meta = f.metadata().map_err(LoadError::Io)?;
+        if meta.is_file() {
+            plan(&f, &opts).map(|p| (p, Some(f)))
+        } else {
+            // a pipe or a device: read once, as a stream
+            idx::Reader::new(io::BufReader::new(f), &opts)
+                .and_then(idx::Reader::read_array)
+                .map(|a| (Plan::Done(a), None))
+                .map_err(LoadError::from)
+        }
+    });
+    match planned {
+        Ok((Plan::Into(h), Some(f))) => decode_into(py, &f, &h, &opts, Some(&path)),
+        Ok((Plan::Done(a), _)) => to_numpy(py, a),
+        Ok((Plan::Into(_), None)) => Err(PyValueError::new_err("unreachable: no file")),
+        Err(e) => Err(e.into_py(py, Some(&path))),
+    }
+}
+
+/// A file read from `base` on, as if it started there: what `load` reads
+/// from a file object positioned inside a file (offsets in errors count
+/// from `base`, as when the same bytes are loaded from memory).
+struct FileFrom {
+    file: File,
+    base: u64,
+}
+
+impl Read for FileFrom {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.file.read(buf)
+    }
+}
+
+impl Seek for FileFrom {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let to = match to {
+            SeekFrom::Start(n) => SeekFrom::Start(self.base.saturating_add(n)),
+            other => other,
+        };
+        let at = self.file.seek(to)?;
+        at.checked_sub(self.base).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "seek before the file object's position",
+            )
+        })
+    }
+}
+
+impl idx::ReadAt for FileFrom {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        match self.base.checked_add(offset) {
+            Some(at) => idx::ReadAt::read_at(&self.file, buf, at),
+            None => Ok(0),
+        }
+    }
+
+    fn len(&self) -> io::Result<u64> {
+        Ok(self.file.metadata()?.len().saturating_sub(self.base))
+    }
+}
+
+/// Loads the IDX file that a binary file object holds from its position
+/// `start` on, by the path of the file it reads (`path`, whose identity
+/// the caller checked against the object's descriptor): the payload read
+/// at offsets in parallel parts straight into the array, as from a path.
+/// `identity` is the (device, inode) the caller saw (POSIX): the opened
+/// file must be that one, or this raises `FileNotFoundError` and the caller
+/// reads through the object instead. Errors are those of the same bytes
+/// loaded from memory (offsets from `start`, no file name).
+#[pyfunction]
+#[pyo3(signature = (path, start, identity, decompress=true, max_decompressed=None, assume_byte_order=None))]
+pub(crate) fn load_file_at(
+    py: Python<'_>,
+    path: PathBuf,
+    start: u64,
+    identity: Option<(u64, u64)>,
+    decompress: bool,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
+    assume_byte_order: Option<&str>,
+) -> PyResult<Py<PyAny>> {
+    let opts = read_options(decompress, max_decompressed, assume_byte_order)?;
+    let planned = py.detach(|| {
+        let file = File::open(&path).map_err(LoadError::Io)?;
+        let meta = file.metadata().map_err(LoadError::Io)?;
+        if !meta.is_file() || identity.is_some_and(|id| !same_file(&meta, id)) {
+            return Err(LoadError::Io(io::Error::from(io::ErrorKind::NotFound)));
+        }
+        let r = FileFrom { file, base: start };
+        plan(&r, &opts).map(|p| (p, r))
+    });
+    match planned {
+        Ok((Plan::Into(h), r)) => decode_into(py, &r, &h, &opts, None),
+        Ok((Plan::Done(a), _)) => to_numpy(py, a),
+        Err(e) => Err(e.into_py(py, None)),
+    }
+}
+
+#[cfg(unix)]
+fn same_file(meta: &std::fs::Metadata, (dev, ino): (u64, u64)) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    meta.dev() == dev && meta.ino() == ino
+}
+
+/// Windows: std does not expose the file index; the caller's check
+/// (`os.path.samestat` on the descriptor and the path) stands.
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: (u64, u64)) -> bool {
+    true
+}
+
+/// Loads IDX bytes held in memory (a uint8 array over any bytes-like object).
+pub(crate) fn load_buffer(
+    py: Python<'_>,
+    data: PyReadonlyArray1<'_, u8>,
+    decompress: bool,
+    max_decompressed: Option<&Bound<'_, PyAny>>,
+    assume_byte_order: Option<&str>,
+) -> PyResult<Py<PyAny>> {
+    let opts = read_options(decompress, max_decompressed, assume_byte_order)?;
+    let bytes = data
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    match py.detach(|| plan(bytes, &opts)) {
+        Ok(Plan::Into(h)) => decode_into(py, bytes, &h, &opts, None),
+        Ok(Plan::Done(a)) => to_numpy(py, a),
+        Err(e) => Err(e.into_py(py, None)),
+    }
+}
