@@ -6,9 +6,11 @@ use crate::args::order_arg;
 use crate::arrays::numpy_holds;
 use crate::decode::{empty_array, load_threads};
 use crate::errors::LoadError;
+use crate::source::cached as python;
 use idx::ElementType;
 use pyo3::exceptions::{PyAttributeError, PyOSError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyMemoryView, PyModule, PySlice, PyString};
 
 /// The longest IDX header: magic, then 255 dimensions of 4 bytes.
@@ -24,6 +26,15 @@ fn is_access_error(py: Python<'_>, e: &PyErr) -> bool {
         || e.is_instance_of::<PyOSError>(py)
         || e.is_instance_of::<PyValueError>(py)
 }
+
+static FILE_IO: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static BUFFERED_READER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static BUFFERED_RANDOM: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static FSTAT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static STAT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static S_ISREG: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static SAMESTAT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static FSDECODE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// What [`opened_by_name`] found: the object's `name`, its position
 /// (`tell`) and its descriptor's `os.fstat`.
@@ -42,12 +53,13 @@ struct Opened<'py> {
 /// another file).
 fn opened_by_name<'py>(f: &Bound<'py, PyAny>) -> PyResult<Option<Opened<'py>>> {
     let py = f.py();
-    let io = py.import("io")?;
     let kind = f.get_type();
-    let file_io = io.getattr("FileIO")?;
+    let file_io = python(py, &FILE_IO, "io", "FileIO")?;
     let exact = if kind.is(&file_io) {
         true
-    } else if kind.is(&io.getattr("BufferedReader")?) || kind.is(&io.getattr("BufferedRandom")?) {
+    } else if kind.is(&python(py, &BUFFERED_READER, "io", "BufferedReader")?)
+        || kind.is(&python(py, &BUFFERED_RANDOM, "io", "BufferedRandom")?)
+    {
         match f.getattr("raw") {
             Ok(raw) => raw.get_type().is(&file_io),
             Err(e) if e.is_instance_of::<PyAttributeError>(py) => false,
@@ -68,22 +80,19 @@ fn opened_by_name<'py>(f: &Bound<'py, PyAny>) -> PyResult<Option<Opened<'py>>> {
         if !(name.is_instance_of::<PyString>() || name.is_instance_of::<PyBytes>()) {
             return Ok(None);
         }
-        let os = py.import("os")?;
-        let seen = os.call_method1("fstat", (fd,))?;
+        let seen = python(py, &FSTAT, "os", "fstat")?.call1((fd,))?;
         let mode = seen.getattr("st_mode")?;
-        let regular = py
-            .import("stat")?
-            .call_method1("S_ISREG", (mode,))?
-            .is_truthy()?;
-        if !regular {
+        if !python(py, &S_ISREG, "stat", "S_ISREG")?
+            .call1((mode,))?
+            .is_truthy()?
+        {
             return Ok(None);
         }
-        let named = os.call_method1("stat", (&name,))?;
-        let same = os
-            .getattr("path")?
-            .call_method1("samestat", (&seen, named))?
-            .is_truthy()?;
-        if !same {
+        let named = python(py, &STAT, "os", "stat")?.call1((&name,))?;
+        if !python(py, &SAMESTAT, "os.path", "samestat")?
+            .call1((&seen, named))?
+            .is_truthy()?
+        {
             return Ok(None);
         }
         // a buffered object's pending writes reach the file on any seek
@@ -126,7 +135,7 @@ pub(crate) fn load_by_name(
     } else {
         None
     };
-    let path = py.import("os")?.call_method1("fsdecode", (name,))?;
+    let path = python(py, &FSDECODE, "os", "fsdecode")?.call1((name,))?;
     // through the module's attribute, so that the route taken is the one
     // a caller (a test) sees
     let loaded = module.getattr("load_file_at")?.call1((

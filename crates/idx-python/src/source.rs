@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
 
-/// A Python object found once (`module.name`).
-fn cached<'py>(
+/// A Python object found once (`module.name`): `cell` holds it.
+pub(crate) fn cached<'py>(
     py: Python<'py>,
     cell: &'static PyOnceLock<Py<PyAny>>,
     module: &str,
