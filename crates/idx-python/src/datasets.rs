@@ -6,7 +6,7 @@ use crate::errors::DatasetError;
 use crate::finding::Finding;
 use crate::source;
 use numpy::{PyReadonlyArray1, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyModule};
 
@@ -43,15 +43,7 @@ pub(crate) fn load_pair<'py>(
     let x = load(&images)?;
     let y = load(&labels)?;
     let classes: Option<u32> = match classes {
-        Some(c) if !c.is_none() => Some(c.extract().map_err(|e: PyErr| {
-            if e.is_instance_of::<PyTypeError>(py) {
-                let err = PyTypeError::new_err(format!("argument 'classes': {}", e.value(py)));
-                err.set_cause(py, Some(e));
-                err
-            } else {
-                e
-            }
-        })?),
+        Some(c) if !c.is_none() => Some(c.extract()?),
         _ => None,
     };
     // the label values are those just loaded, as the file stores them

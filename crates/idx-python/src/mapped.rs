@@ -5,12 +5,20 @@
 use crate::args::order_arg;
 use crate::arrays::{numpy_error, numpy_holds};
 use crate::errors::{invalid_file_error, IdxError};
-use crate::source::{self, frombuffer};
+use crate::source::{self, cached as python, frombuffer};
 use idx::{ElementType, Rule};
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple};
+
+static FSPATH: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static OPEN: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static FSTAT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static MMAP: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static ACCESS_READ: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static DTYPE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// Maps a path, or a file object with a file descriptor (`fileno`), and
 /// views its payload.
@@ -21,9 +29,8 @@ pub(crate) fn load_mapped(
 ) -> PyResult<Py<PyAny>> {
     let py = source.py();
     if source::is_path(source)? {
-        let path = py.import("os")?.call_method1("fspath", (source,))?;
-        let builtins = py.import("builtins")?;
-        let f = builtins.call_method1("open", (path, "rb"))?;
+        let path = python(py, &FSPATH, "os", "fspath")?.call1((source,))?;
+        let f = python(py, &OPEN, "builtins", "open")?.call1((path, "rb"))?;
         let mapped = map(&f, decompress, assume_byte_order);
         let closed = f.call_method0("close");
         let mapped = mapped?;
@@ -44,9 +51,8 @@ fn map(
     assume_byte_order: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
     let py = f.py();
-    let os = py.import("os")?;
-    let size: u64 = os
-        .call_method1("fstat", (f.call_method0("fileno")?,))?
+    let size: u64 = python(py, &FSTAT, "os", "fstat")?
+        .call1((f.call_method0("fileno")?,))?
         .getattr("st_size")?
         .extract()?;
     if size == 0 {
@@ -54,12 +60,10 @@ fn map(
         let empty = source::u8_array(&pyo3::types::PyBytes::new(py, b"").into_any())?;
         return crate::decode::load_buffer(py, empty.extract()?, decompress, None, None);
     }
-    let mmap = py.import("mmap")?;
     let kwargs = PyDict::new(py);
-    kwargs.set_item("access", mmap.getattr("ACCESS_READ")?)?;
-    let mapped = mmap
-        .getattr("mmap")?
-        .call((f.call_method0("fileno")?, 0), Some(&kwargs))?;
+    kwargs.set_item("access", python(py, &ACCESS_READ, "mmap", "ACCESS_READ")?)?;
+    let mapped =
+        python(py, &MMAP, "mmap", "mmap")?.call((f.call_method0("fileno")?, 0), Some(&kwargs))?;
     let uint8 = numpy::dtype::<u8>(py);
     let whole: PyReadonlyArray1<'_, u8> = frombuffer(py)?.call1((&mapped, uint8))?.extract()?;
     let stated = order_arg(assume_byte_order)?;
@@ -103,7 +107,7 @@ fn map(
         ElementType::F32 => format!("{order}f4"),
         ElementType::F64 => format!("{order}f8"),
     };
-    let stored = py.import("numpy")?.getattr("dtype")?.call1((stored,))?;
+    let stored = python(py, &DTYPE, "numpy", "dtype")?.call1((stored,))?;
     let kwargs = PyDict::new(py);
     kwargs.set_item("dtype", stored)?;
     kwargs.set_item("count", count)?;
