@@ -71,8 +71,15 @@ fn counts() -> Vec<(String, Vec<String>)> {
         rows.iter().any(|r| r.starts_with("| reference |")),
         "{rows:?}"
     );
-    let others = rows.iter().filter(|r| !r.contains("| this toolkit's ")).count();
-    assert_eq!(rows.len() - others, 2, "the reference and wasm rows: {rows:?}");
+    let others = rows
+        .iter()
+        .filter(|r| !r.contains("| this toolkit's "))
+        .count();
+    assert_eq!(
+        rows.len() - others,
+        2,
+        "the reference and wasm rows: {rows:?}"
+    );
     let cargo = read("Cargo.toml");
     let rust = cargo
         .lines()
