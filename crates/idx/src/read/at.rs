@@ -5,6 +5,20 @@ use std::io::{self, Read};
 /// A source read at byte offsets, from several threads at once: a file
 /// (`pread` on Unix, `seek_read` on Windows) or bytes in memory. It is what
 /// [`read_array_at`](crate::read_array_at) reads.
+///
+/// ```
+/// use idx::ReadAt;
+///
+/// let bytes: &[u8] = &[0, 0, 0x08, 1, 0, 0, 0, 2, 7, 9];
+/// let mut dims = [0u8; 4];
+/// assert_eq!(bytes.read_at(&mut dims, 4)?, 4);
+/// assert_eq!(u32::from_be_bytes(dims), 2);
+/// assert_eq!(ReadAt::len(bytes)?, 10);
+/// // what `Reader::at` reads, e.g. for `read_into_parallel`
+/// let reader = idx::Reader::at(bytes, &idx::ReadOptions::default())?;
+/// assert_eq!(reader.header().dims(), &[2]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait ReadAt: Sync {
     /// Reads up to `buf.len()` bytes starting `offset` bytes into the
     /// source; `Ok(0)` at its end. Like [`Read::read`], it may read fewer

@@ -34,6 +34,25 @@ use std::fmt;
 use std::io;
 
 /// Why [`read_array`] failed.
+///
+/// ```
+/// use idx::{ReadError, ReadOptions, Reader};
+///
+/// // not IDX at all: a PNG signature, recognised from the first bytes
+/// let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+/// match Reader::new(&png[..], &ReadOptions::default()) {
+///     Err(ReadError::Invalid(e)) => assert_eq!(e.finding().rule.name(), "image-file"),
+///     other => panic!("{other:?}"),
+/// }
+/// // the source's own failure
+/// struct Broken;
+/// impl std::io::Read for Broken {
+///     fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+///         Err(std::io::ErrorKind::PermissionDenied.into())
+///     }
+/// }
+/// assert!(matches!(Reader::new(Broken, &ReadOptions::default()), Err(ReadError::Io(_))));
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ReadError {
