@@ -15,9 +15,7 @@ Why not rustdoc's own measure: `--show-coverage` and the
 definition is public where it stands, so the items `lib.rs` re-exports from
 private modules, most of the API, are not counted at all.
 
-WAITING lists items whose source files another change is editing; each
-still needs an example, and an entry that has one fails the check, so the
-list only shrinks. Usage: scripts/check-doc-examples.py [DOC_DIR]
+Usage: scripts/check-doc-examples.py [DOC_DIR]
 (default target/doc/idx).
 """
 
@@ -25,14 +23,6 @@ import re
 import sys
 from pathlib import Path
 
-WAITING = {
-    # crates/idx/src/fix/ and crates/idx/src/lint/: being reworked now
-    "AppliedFix", "FixError", "FixOptions", "FixReport", "Planned",
-    "plan", "prepare", "repair",
-    "lint::byteorder::ByteOrderScore", "lint::byteorder::Verdict",
-    "lint::byteorder::score", "lint::byteorder::CERTAIN_BITS",
-    "lint::byteorder::LIKELY_BITS",
-}
 
 ITEM = re.compile(r'<li><a href="([^"]+)">([^<]+)</a></li>')
 TOP_DOC = re.compile(r'<details class="toggle top-doc" open>(.*?)</details>', re.S)
@@ -58,35 +48,26 @@ def main():
     if not listed:
         print(f"no items in {doc / 'all.html'}: run cargo doc -p idx --no-deps first")
         return 1
-    missing, waiting_done, methods, methods_with = [], [], 0, 0
+    missing, methods, methods_with = [], 0, 0
     for href, name in listed:
         page = (doc / href).read_text()
         top = TOP_DOC.search(page)
         has = bool(top) and tested_example(top.group(1))
-        if name in WAITING and has:
-            waiting_done.append(name)
-        elif name not in WAITING and not has:
+        if not has:
             missing.append(f"  {name} ({href})")
         if not href.split("/")[-1].startswith("fn."):
             for _, block in METHOD.findall(page):
                 methods += 1
                 methods_with += tested_example(block)
-    stale = WAITING - {name for _, name in listed}
-    total, waiting = len(listed), len(WAITING - stale)
-    with_examples = total - len(missing) - waiting + len(waiting_done)
+    total = len(listed)
     print(
-        f"{with_examples} of {total} public items of idx have a tested example"
-        f" ({waiting - len(waiting_done)} waiting: {', '.join(sorted(WAITING - stale))});"
+        f"{total - len(missing)} of {total} public items of idx have a tested example;"
         f" {methods_with} of {methods} documented methods"
     )
     failed = False
     if missing:
         print(f"{len(missing)} public item(s) with no tested example at the top of its docs:")
         print("\n".join(missing))
-        failed = True
-    if waiting_done or stale:
-        print("take out of WAITING (it has an example now, or is no public item):")
-        print("\n".join(f"  {n}" for n in sorted(waiting_done + list(stale))))
         failed = True
     return 1 if failed else 0
 
