@@ -4,6 +4,16 @@ use crate::dtype::{Element, ElementType};
 use std::fmt;
 
 /// Typed element storage of an [`Array`].
+///
+/// ```
+/// let data = idx::Data::I16(vec![-1, 2, 300]);
+/// assert_eq!(data.dtype(), idx::ElementType::I16);
+/// assert_eq!(data.len(), 3);
+/// // what an array read from a file holds
+/// let a = idx::Array::new(vec![3], data.clone())?;
+/// assert_eq!(a.data(), &data);
+/// # Ok::<(), idx::ShapeError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Data {
     /// `u8` elements.
@@ -51,6 +61,14 @@ impl Data {
     }
 
     /// Equality by bit pattern: NaN payloads and signed zeros count.
+    ///
+    /// ```
+    /// use idx::Data;
+    ///
+    /// assert_ne!(Data::F32(vec![f32::NAN]), Data::F32(vec![f32::NAN]));
+    /// assert!(Data::F32(vec![f32::NAN]).bit_eq(&Data::F32(vec![f32::NAN])));
+    /// assert!(!Data::F32(vec![0.0]).bit_eq(&Data::F32(vec![-0.0])));
+    /// ```
     pub fn bit_eq(&self, other: &Data) -> bool {
         match (self, other) {
             (Data::F32(a), Data::F32(b)) => {
@@ -66,6 +84,12 @@ impl Data {
 
 /// The shape does not hold the data: `product(dims)` differs from the
 /// number of elements, or overflows.
+///
+/// ```
+/// let e = idx::Array::from_vec(vec![2, 3], vec![0u8; 5]).unwrap_err();
+/// assert_eq!((&e.dims[..], e.elements), (&[2, 3][..], 5));
+/// assert_eq!(e.to_string(), "shape [2, 3] does not hold 5 elements");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShapeError {
     /// The dimensions given.
@@ -88,6 +112,21 @@ impl fmt::Display for ShapeError {
 impl std::error::Error for ShapeError {}
 
 /// An owned n-dimensional array, row-major, with native-endian typed data.
+///
+/// What [`Reader::read_array`](crate::Reader::read_array) returns and
+/// [`to_bytes`](crate::to_bytes) writes:
+///
+/// ```
+/// // two 2x2 images
+/// let a = idx::Array::from_vec(vec![2, 2, 2], vec![1u8, 2, 3, 4, 5, 6, 7, 8])?;
+/// assert_eq!(a.dims(), &[2, 2, 2]);
+/// assert_eq!(a.dtype(), idx::ElementType::U8);
+///
+/// let bytes = idx::to_bytes(&a)?;
+/// let back = idx::Reader::new(&bytes[..], &idx::ReadOptions::default())?.read_array()?;
+/// assert_eq!(back, a);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Array {
     dims: Vec<usize>,
@@ -102,6 +141,14 @@ impl Array {
     ///
     /// # Errors
     /// When `product(dims)` (1 for rank 0) is not `data.len()`.
+    ///
+    /// ```
+    /// use idx::{Array, Data};
+    ///
+    /// assert!(Array::new(vec![2, 2], Data::I32(vec![1, 2, 3, 4])).is_ok());
+    /// assert!(Array::new(vec![], Data::F64(vec![7.0])).is_ok()); // a scalar
+    /// assert!(Array::new(vec![3], Data::U8(vec![1, 2])).is_err());
+    /// ```
     pub fn new(dims: Vec<usize>, data: Data) -> Result<Array, ShapeError> {
         // exact: a 0 anywhere gives 0 elements whatever the other dimensions
         let product = crate::header::exact_product(1, dims.iter().map(|&d| d as u64));
@@ -151,7 +198,14 @@ impl Array {
     }
 }
 
-/// Element types that can be wrapped into [`Data`].
+/// Element types that can be wrapped into [`Data`]: what lets
+/// [`Array::from_vec`] take a `Vec` of any element type.
+///
+/// ```
+/// use idx::IntoData;
+///
+/// assert_eq!(f32::into_data(vec![0.5]), idx::Data::F32(vec![0.5]));
+/// ```
 pub trait IntoData: Sized {
     /// Wraps a vector.
     fn into_data(v: Vec<Self>) -> Data;

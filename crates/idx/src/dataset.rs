@@ -21,6 +21,13 @@ use crate::rules::Rule;
 use std::io::{self, Read};
 
 /// What a file is in a dataset, by name.
+///
+/// ```
+/// use idx::dataset::{dataset_name, Role};
+///
+/// assert_eq!(dataset_name("t10k-labels-idx1-ubyte").map(|n| n.role), Some(Role::Labels));
+/// assert_eq!(dataset_name("mnist/train-images.idx3-ubyte.gz").map(|n| n.role), Some(Role::Images));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
     /// `...-images-idx3-ubyte`.
@@ -30,6 +37,15 @@ pub enum Role {
 }
 
 /// Which split a prefix names.
+///
+/// ```
+/// use idx::dataset::{dataset_name, Split};
+///
+/// let split = |name| dataset_name(name).and_then(|n| n.split);
+/// assert_eq!(split("t10k-images-idx3-ubyte"), Some(Split::Test));
+/// assert_eq!(split("emnist-letters-train-labels-idx1-ubyte"), Some(Split::Train));
+/// assert_eq!(split("my-images-idx3-ubyte"), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Split {
     /// `train`.
@@ -39,6 +55,14 @@ pub enum Split {
 }
 
 /// A file name read by the dataset convention.
+///
+/// ```
+/// let n = idx::dataset::dataset_name("data/emnist_balanced.train-images-idx3-ubyte.GZ").unwrap();
+/// assert_eq!(n.prefix, "emnist-balanced-train"); // separators compare equal
+/// assert_eq!(n.dataset, "emnist-balanced-");
+/// assert!(n.gzip);
+/// assert!(idx::dataset::dataset_name("train.idx").is_none()); // not the convention
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DatasetName {
     /// Images or labels.
@@ -128,6 +152,22 @@ pub fn scan_labels<R: Read>(
 }
 
 /// One file of a dataset check.
+///
+/// ```
+/// use idx::dataset::{check_dataset, DatasetFile, DatasetOptions};
+///
+/// // what validation gives: the header, and for labels their values
+/// let labels = idx::to_bytes(&idx::Array::from_vec(vec![4], vec![0u8, 1, 2, 1])?)?;
+/// let report = idx::validate_with(&labels, &idx::Options::default().with_scan_labels(Some(None)));
+/// let file = DatasetFile {
+///     path: "mnist/train-labels-idx1-ubyte".to_string(),
+///     header: report.header,
+///     labels: report.labels,
+///     walked: false,
+/// };
+/// assert!(check_dataset(&[file], &DatasetOptions::default()).is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct DatasetFile {
     /// The path as the user sees it (`/`-separated); its directory and name
@@ -142,6 +182,31 @@ pub struct DatasetFile {
 }
 
 /// What to check beyond the names.
+///
+/// ```
+/// use idx::dataset::{check_dataset, DatasetFile, DatasetOptions};
+///
+/// // names outside the convention, paired explicitly (images, labels);
+/// // a label 10 where there are 10 classes (0 to 9)
+/// let images = idx::to_bytes(&idx::Array::from_vec(vec![3, 1, 1], vec![0u8; 3])?)?;
+/// let labels = idx::to_bytes(&idx::Array::from_vec(vec![3], vec![0u8, 10, 3])?)?;
+/// let scan = idx::Options::default().with_scan_labels(Some(Some(10)));
+/// let file = |path: &str, report: idx::Report| DatasetFile {
+///     path: path.to_string(),
+///     header: report.header,
+///     labels: report.labels,
+///     ..DatasetFile::default()
+/// };
+/// let files = [
+///     file("x.idx", idx::validate(&images)),
+///     file("y.idx", idx::validate_with(&labels, &scan)),
+/// ];
+/// let checks = DatasetOptions { classes: Some(10), pairs: vec![(0, 1)] };
+/// let found = check_dataset(&files, &checks);
+/// let (i, f) = &found[0];
+/// assert_eq!((*i, f.rule.code(), f.offset), (1, "IDX803", 9));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct DatasetOptions {
     /// Labels must lie in `0..classes` (IDX803); without it, gaps in the
@@ -153,6 +218,21 @@ pub struct DatasetOptions {
 }
 
 /// A finding for the file at an index.
+///
+/// ```
+/// use idx::dataset::{check_dataset, DatasetFile, DatasetFinding, DatasetOptions};
+///
+/// let file = |path: &str, dims| DatasetFile {
+///     path: path.to_string(),
+///     header: idx::Header::new(idx::ElementType::U8, dims),
+///     ..DatasetFile::default()
+/// };
+/// // 5 images, 4 labels
+/// let files = [file("a-images-idx3-ubyte", vec![5, 2, 2]), file("a-labels-idx1-ubyte", vec![4])];
+/// let found: Vec<DatasetFinding> = check_dataset(&files, &DatasetOptions::default());
+/// let (file, finding) = &found[0];
+/// assert_eq!((*file, finding.rule.name()), (1, "pair-count-mismatch"));
+/// ```
 pub type DatasetFinding = (usize, Finding);
 
 fn dir_of(path: &str) -> &str {
@@ -186,6 +266,24 @@ pub fn role(files: &[DatasetFile], opts: &DatasetOptions, i: usize) -> Option<Ro
 
 /// The dataset findings for `files`, each with the index of the file it is
 /// reported on, ordered by file then offset.
+///
+/// ```
+/// use idx::dataset::{check_dataset, DatasetFile, DatasetOptions};
+///
+/// // a training split of 2x2 images and a test split of 3x3 images
+/// let file = |path: &str, dims| DatasetFile {
+///     path: path.to_string(),
+///     header: idx::Header::new(idx::ElementType::U8, dims),
+///     ..DatasetFile::default()
+/// };
+/// let files = [
+///     file("train-images-idx3-ubyte", vec![6, 2, 2]),
+///     file("t10k-images-idx3-ubyte", vec![2, 3, 3]),
+/// ];
+/// let found = check_dataset(&files, &DatasetOptions::default());
+/// let codes: Vec<_> = found.iter().map(|(i, f)| (*i, f.rule.code())).collect();
+/// assert!(codes.contains(&(1, "IDX805")), "{codes:?}"); // split-mismatch
+/// ```
 pub fn check_dataset(files: &[DatasetFile], opts: &DatasetOptions) -> Vec<DatasetFinding> {
     let names: Vec<Option<DatasetName>> = files.iter().map(|f| dataset_name(&f.path)).collect();
     let explicit = |i: usize| opts.pairs.iter().any(|&(a, b)| a == i || b == i);

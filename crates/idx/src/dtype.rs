@@ -5,6 +5,15 @@ use std::fmt;
 /// The element type of an IDX file, stored in byte 2 of the magic.
 ///
 /// Multi-byte types are stored big-endian in the file.
+///
+/// ```
+/// use idx::ElementType;
+///
+/// let t = ElementType::from_code(0x0D).unwrap(); // byte 2 of `00 00 0d 01`
+/// assert_eq!((t, t.size(), t.name()), (ElementType::F32, 4, "f32"));
+/// assert_eq!(ElementType::from_name("i16").map(ElementType::code), Some(0x0B));
+/// assert_eq!(ElementType::from_code(0x0A), None); // not an IDX type
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum ElementType {
@@ -115,6 +124,16 @@ impl fmt::Display for ElementType {
 ///
 /// Implemented for `u8`, `i8`, `i16`, `i32`, `f32` and `f64`. Decoding and
 /// encoding are bit-exact: floats keep their NaN payloads and signed zeros.
+///
+/// ```
+/// use idx::Element;
+///
+/// assert_eq!(i16::TYPE, idx::ElementType::I16);
+/// assert_eq!(i16::from_be_slice(&[0xff, 0xfe]), -2);
+/// let mut out = [0u8; 4];
+/// 1.0f32.write_be(&mut out);
+/// assert_eq!(out, [0x3f, 0x80, 0x00, 0x00]);
+/// ```
 pub trait Element: Copy + Send + Sync + 'static + private::Sealed {
     /// The IDX element type of `Self`.
     const TYPE: ElementType;

@@ -5,6 +5,17 @@ use crate::rules::Rule;
 use std::fmt;
 
 /// Whether a fix is certain to restore the intended array.
+///
+/// ```
+/// use idx::Applicability;
+///
+/// // u8 [3] whose dimension was written little-endian (03 00 00 00): the
+/// // three payload bytes prove the byte-swapped value, a certain fix
+/// let bytes = [0, 0, 0x08, 1, 3, 0, 0, 0, 1, 2, 3];
+/// let fix = idx::validate(&bytes).findings[0].fix.clone().unwrap();
+/// assert_eq!(fix.applicability, Applicability::Safe);
+/// assert_eq!(Applicability::Unsafe.as_str(), "unsafe");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Applicability {
     /// The intended array is certain (a length proof): applied by `--fix`.
@@ -30,6 +41,16 @@ impl fmt::Display for Applicability {
 }
 
 /// The byte order a writer used for multi-byte elements.
+///
+/// ```
+/// use idx::ByteOrder;
+///
+/// assert_eq!(ByteOrder::from_name("little"), Some(ByteOrder::Little));
+/// assert_eq!(ByteOrder::Big.as_str(), "big");
+/// // i16 [3] written little-endian (1, 2, 3): parsed when the caller says so
+/// let bytes = [0, 0, 0x0b, 1, 0, 0, 0, 3, 1, 0, 2, 0, 3, 0];
+/// assert!(idx::parse_as(&bytes, Some(ByteOrder::Little)).is_ok());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ByteOrder {
     /// Least significant byte first (x86 native; numpy `tofile` on x86).
@@ -59,6 +80,20 @@ impl ByteOrder {
 
 /// One change to the IDX byte stream (decompressed, for gzip input), in
 /// offsets of the stream the finding was made in.
+///
+/// ```
+/// use idx::Edit;
+///
+/// // u8 [1] followed by two stray bytes at offset 9
+/// let bytes = [0, 0, 0x08, 1, 0, 0, 0, 1, 9, 0xaa, 0xbb];
+/// let fix = idx::validate(&bytes).findings[0].fix.clone().unwrap();
+/// assert_eq!(fix.edits, [Edit::Delete { offset: 9, length: 2 }]);
+///
+/// // u8 [3] whose dimension was written little-endian
+/// let bytes = [0, 0, 0x08, 1, 3, 0, 0, 0, 1, 2, 3];
+/// let fix = idx::validate(&bytes).findings[0].fix.clone().unwrap();
+/// assert_eq!(fix.edits, [Edit::Replace { offset: 4, bytes: vec![0, 0, 0, 3] }]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Edit {
@@ -90,6 +125,17 @@ pub enum Edit {
 }
 
 /// How to repair a finding, as data.
+///
+/// ```
+/// // u8 [4] with one payload byte missing: both repairs are offered, each
+/// // a finding of its own rule's fixes
+/// let bytes = [0, 0, 0x08, 1, 0, 0, 0, 4, 1, 2, 3];
+/// let finding = &idx::validate(&bytes).findings[0];
+/// assert_eq!(finding.rule.code(), "IDX202");
+/// let fix = finding.fix.as_ref().unwrap();
+/// assert!(finding.rule.fixes().contains(&fix.applicability));
+/// assert!(!fix.description.is_empty() && !fix.edits.is_empty());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Fix {
     /// Safe (certain) or unsafe (a guess).

@@ -13,6 +13,16 @@ use std::fmt;
 /// [`Report::compression`] is set). A finding about *missing* data has
 /// `offset` equal to the stream length and `length` 0; every other finding
 /// lies within the stream: `offset + length <= stream length`.
+///
+/// ```
+/// use idx::Severity;
+///
+/// // type code 0x0a is not an IDX type
+/// let report = idx::validate(&[0, 0, 0x0a, 1, 0, 0, 0, 1, 5]);
+/// let f = &report.findings[0];
+/// assert_eq!((f.rule.code(), f.severity, f.offset, f.length), ("IDX102", Severity::Error, 2, 1));
+/// assert!(f.message.contains("type"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     /// The rule broken.
@@ -44,6 +54,29 @@ pub struct Finding {
 }
 
 /// A place in another file that a dataset finding is also about.
+///
+/// ```
+/// use idx::dataset::{check_dataset, DatasetFile, DatasetOptions};
+///
+/// // 3 images but 2 labels: the finding on the labels points at the images
+/// let images = idx::to_bytes(&idx::Array::from_vec(vec![3, 1, 1], vec![0u8; 3])?)?;
+/// let labels = idx::to_bytes(&idx::Array::from_vec(vec![2], vec![0u8; 2])?)?;
+/// let file = |path: &str, bytes: &[u8]| DatasetFile {
+///     path: path.to_string(),
+///     header: idx::validate(bytes).header,
+///     ..DatasetFile::default()
+/// };
+/// let files = [
+///     file("train-images-idx3-ubyte", &images),
+///     file("train-labels-idx1-ubyte", &labels),
+/// ];
+/// let found = check_dataset(&files, &DatasetOptions::default());
+/// let (file, finding) = &found[0];
+/// assert_eq!((*file, finding.offset), (1, 4)); // the labels' count
+/// let related = finding.related.as_ref().unwrap();
+/// assert_eq!((related.path.as_str(), related.offset), ("train-images-idx3-ubyte", 4));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Related {
     /// The other file's path, as given to [`crate::dataset::check_dataset`].
@@ -122,6 +155,20 @@ impl fmt::Display for Finding {
 }
 
 /// A compression layer that was removed before validation.
+///
+/// ```
+/// use std::io::Write;
+///
+/// let idx_bytes = [0, 0, 0x08, 1, 0, 0, 0, 2, 1, 2];
+/// let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+/// gz.write_all(&idx_bytes)?;
+/// let opts = idx::Options::default().with_decompress(true);
+/// let report = idx::validate_with(&gz.finish()?, &opts);
+/// assert_eq!(report.compression, Some(idx::Compression::Gzip));
+/// assert_eq!(report.stream_len, 10); // offsets in the decompressed stream
+/// assert!(report.is_valid());
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
     /// gzip (RFC 1952), possibly several members.
@@ -138,6 +185,16 @@ impl Compression {
 }
 
 /// Everything validation found in one input.
+///
+/// ```
+/// // u8 [3] cut after two payload bytes
+/// let report = idx::validate(&[0, 0, 0x08, 1, 0, 0, 0, 3, 1, 2]);
+/// assert!(report.has_errors() && !report.is_well_formed());
+/// assert!(report.looks_like_idx());
+/// assert_eq!(report.header.as_ref().map(|h| h.dims().to_vec()), Some(vec![3]));
+/// assert_eq!(report.count(idx::Severity::Error), 1);
+/// assert_eq!(report.bytes_at(8, 2), Some(&[1, 2][..]));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
     /// The header, when the magic and the dimension list were complete and

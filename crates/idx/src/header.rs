@@ -17,12 +17,30 @@ use nom::{IResult, Parser};
 /// Length of the magic in bytes.
 pub const MAGIC_LEN: usize = 4;
 /// The largest possible header: the magic and 255 dimensions (1024 bytes).
+///
+/// ```
+/// // enough to read any header before deciding anything
+/// let rank_255 = idx::Header::new(idx::ElementType::U8, vec![1; 255]).unwrap();
+/// assert_eq!(rank_255.header_len(), idx::MAX_HEADER_LEN);
+/// ```
 pub const MAX_HEADER_LEN: usize = MAGIC_LEN + 4 * 255;
 
 /// A parsed, well-formed header.
 ///
 /// Construction is only possible through parsing or [`Header::new`], which
 /// check that the payload length fits in a `u64`.
+///
+/// ```
+/// use idx::{ElementType, Header};
+///
+/// // 10 000 MNIST test images, 28x28 u8
+/// let h = Header::new(ElementType::U8, vec![10_000, 28, 28]).unwrap();
+/// assert_eq!(h.to_bytes(), [0, 0, 8, 3, 0, 0, 0x27, 0x10, 0, 0, 0, 28, 0, 0, 0, 28]);
+/// assert_eq!((h.rank(), h.header_len(), h.item_len()), (3, 16, 784));
+/// assert_eq!(h.file_len(), Some(16 + 7_840_000));
+/// // a size that no u64 holds is refused
+/// assert!(Header::new(ElementType::F64, vec![u32::MAX; 3]).is_none());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Header {
     dtype: ElementType,

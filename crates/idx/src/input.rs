@@ -14,6 +14,12 @@ use std::io::{self, Read};
 
 /// The default decompression limit (64 GiB): gzip input that would
 /// decompress to more is reported as IDX702, not decoded without end.
+///
+/// ```
+/// assert_eq!(idx::DEFAULT_MAX_DECOMPRESSED, 64 << 30); // 64 GiB
+/// let opts = idx::ReadOptions::default();
+/// assert_eq!(opts.max_decompressed(), Some(idx::DEFAULT_MAX_DECOMPRESSED));
+/// ```
 pub const DEFAULT_MAX_DECOMPRESSED: u64 = 64 << 30;
 
 /// The decompression limit for a user's setting: the setting, or the

@@ -10,6 +10,18 @@ const TRACKED: usize = 1 << 16;
 
 /// What a labels file's values are: the class column of a rank-1 file, or
 /// column 0 of a rank-2 (QMNIST-style extended) file.
+///
+/// ```
+/// // scanned in the validation pass, against 10 classes
+/// let labels = idx::to_bytes(&idx::Array::from_vec(vec![5], vec![3u8, 0, 12, 3, 1])?)?;
+/// let opts = idx::Options::default().with_scan_labels(Some(Some(10)));
+/// let scan = idx::validate_with(&labels, &opts).labels.unwrap();
+/// assert_eq!((scan.count, scan.min_max), (5, Some((0, 12))));
+/// assert_eq!((scan.out_of_range, scan.first_out_of_range), (1, Some((10, 12))));
+/// assert_eq!(scan.gaps(), Some(vec![2, 4, 5, 6, 7, 8, 9, 10, 11]));
+/// assert!(scan.seen(3) && !scan.seen(2));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LabelScan {
     /// The header of the labels file.

@@ -15,6 +15,14 @@ use std::marker::PhantomData;
 /// Why strict parsing failed: the first violation, located.
 ///
 /// Owns its data (it does not borrow the input).
+///
+/// ```
+/// // u8 [3], but only two payload bytes: the first violation, located
+/// let bytes = [0, 0, 0x08, 1, 0, 0, 0, 3, 0x0a, 0x0b];
+/// let e = idx::parse(&bytes).unwrap_err();
+/// assert_eq!((e.rule().code(), e.offset(), e.length()), ("IDX202", 10, 0));
+/// assert!(e.to_string().ends_with("[IDX202] (at offset 0xa, byte 10)"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error(Box<Finding>);
 
@@ -82,6 +90,19 @@ impl std::error::Error for Error {}
 /// # Allocation
 /// Only the dimension list (at most 255 `u32`s) and the byte-order test's
 /// fixed table; the payload is borrowed.
+///
+/// ```
+/// // i16 [2, 2]: 1, 2, 3, -1 big-endian
+/// let bytes = [0, 0, 0x0b, 2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 1, 0, 2, 0, 3, 0xff, 0xff];
+/// let v = idx::parse(&bytes)?;
+/// assert_eq!((v.dtype(), v.dims()), (idx::ElementType::I16, &[2, 2][..]));
+/// assert_eq!(v.array().get::<i16>(3), Some(-1));
+/// // nothing may follow the payload
+/// let mut longer = bytes.to_vec();
+/// longer.push(0);
+/// assert_eq!(idx::parse(&longer).unwrap_err().rule().code(), "IDX203");
+/// # Ok::<(), idx::Error>(())
+/// ```
 pub fn parse(input: &[u8]) -> Result<View<'_>, Error> {
     parse_as(input, None)
 }
@@ -165,6 +186,18 @@ fn parse_structure(input: &[u8]) -> Result<View<'_>, Error> {
 }
 
 /// A parsed IDX file: the header and the borrowed payload bytes.
+///
+/// ```
+/// let bytes = idx::to_bytes(&idx::Array::from_vec(vec![2], vec![1.5f32, -2.0])?)?;
+/// let v = idx::parse(&bytes)?;
+/// assert_eq!(v.header().header_len(), 8);
+/// assert_eq!(v.payload(), &bytes[8..]); // borrowed, big-endian as stored
+/// assert_eq!(v.to_array(), idx::Array::from_vec(vec![2], vec![1.5f32, -2.0])?);
+/// let mut copy = Vec::new();
+/// v.write_to(&mut copy)?;
+/// assert_eq!(copy, bytes);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct View<'a> {
     header: Header,
@@ -213,6 +246,19 @@ impl<'a> View<'a> {
 }
 
 /// A borrowed, typed-on-demand view of an array or of an item of one.
+///
+/// ```
+/// // three 2x2 u8 images
+/// let a = idx::Array::from_vec(vec![3, 2, 2], (0..12u8).collect())?;
+/// let bytes = idx::to_bytes(&a)?;
+/// let v = idx::parse(&bytes)?;
+/// let whole = v.array();
+/// assert_eq!((whole.len(), whole.get::<u8>(5)), (12, Some(5)));
+/// assert_eq!(whole.get::<f32>(5), None); // not the element type
+/// let last = whole.items().last().unwrap();
+/// assert_eq!((last.dims(), last.bytes()), (&[2, 2][..], &[8, 9, 10, 11][..]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArrayView<'a> {
     dtype: ElementType,
@@ -295,6 +341,11 @@ impl<'a> ArrayView<'a> {
 }
 
 /// Decodes big-endian bytes into a vector of elements.
+///
+/// ```
+/// assert_eq!(idx::decode::<i16>(&[0x01, 0x00, 0xff, 0xfe]), vec![256, -2]);
+/// assert_eq!(idx::decode::<u8>(&[7, 8]), vec![7, 8]);
+/// ```
 pub fn decode<T: Element>(bytes: &[u8]) -> Vec<T> {
     bytes
         .chunks_exact(T::TYPE.size())
@@ -303,6 +354,15 @@ pub fn decode<T: Element>(bytes: &[u8]) -> Vec<T> {
 }
 
 /// Decoding iterator over the elements of an [`ArrayView`].
+///
+/// ```
+/// let bytes = idx::to_bytes(&idx::Array::from_vec(vec![3], vec![10i32, -20, 30])?)?;
+/// let v = idx::parse(&bytes)?;
+/// let sum: i32 = v.array().iter::<i32>().unwrap().sum();
+/// assert_eq!(sum, 20);
+/// assert!(v.array().iter::<u8>().is_none()); // not the element type
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Elements<'a, T> {
     chunks: std::slice::ChunksExact<'a, u8>,
@@ -322,6 +382,15 @@ impl<T: Element> Iterator for Elements<'_, T> {
 impl<T: Element> ExactSizeIterator for Elements<'_, T> {}
 
 /// Iterator over the first axis of an [`ArrayView`].
+///
+/// ```
+/// // labels of 4 images, one u8 each: items of rank 0
+/// let bytes = [0, 0, 0x08, 1, 0, 0, 0, 4, 7, 2, 1, 0];
+/// let v = idx::parse(&bytes)?;
+/// let labels: Vec<u8> = v.array().items().map(|item| item.get::<u8>(0).unwrap()).collect();
+/// assert_eq!(labels, [7, 2, 1, 0]);
+/// # Ok::<(), idx::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Items<'a> {
     dtype: ElementType,

@@ -132,6 +132,19 @@ impl ReadOptions {
 
 /// An IDX input being read: its header is read and checked, its payload
 /// not yet: read it into memory, or validate it first and stream it.
+///
+/// ```
+/// // u8 [2, 2] from any `Read` (a file, stdin, gzip or not)
+/// let bytes = idx::to_bytes(&idx::Array::from_vec(vec![2, 2], vec![1u8, 2, 3, 4])?)?;
+/// let reader = idx::Reader::new(&bytes[..], &idx::ReadOptions::default())?;
+/// let h = reader.header().clone();
+/// assert_eq!((h.dtype(), h.dims()), (idx::ElementType::U8, &[2, 2][..]));
+/// // the header says what to allocate; the payload goes straight into it
+/// let mut out = vec![0u8; h.payload_len() as usize];
+/// reader.read_into(&mut out)?;
+/// assert_eq!(out, [1, 2, 3, 4]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Reader<R> {
     stream: Stream<R>,
@@ -149,6 +162,25 @@ impl<R: Read> Reader<R> {
     /// breaks a rule (a not-IDX input recognised from its first bytes), of
     /// damaged gzip (IDX701) or of the limit (IDX702); [`ReadError::Io`]
     /// for the source's own errors.
+    ///
+    /// ```
+    /// use std::io::Write;
+    ///
+    /// // gzip is recognised by its magic and decompressed within the limit
+    /// let raw = idx::to_bytes(&idx::Array::from_vec(vec![3], vec![7u8, 8, 9])?)?;
+    /// let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    /// gz.write_all(&raw)?;
+    /// let gz = gz.finish()?;
+    /// let reader = idx::Reader::new(&gz[..], &idx::ReadOptions::default())?;
+    /// assert!(reader.is_gzip());
+    /// assert_eq!(reader.read_array()?, idx::Array::from_vec(vec![3], vec![7u8, 8, 9])?);
+    ///
+    /// // beyond the limit: the located IDX702 finding, not an I/O error
+    /// let tight = idx::ReadOptions::default().with_max_decompressed(Some(9));
+    /// let e = idx::Reader::new(&gz[..], &tight)?.read_array().unwrap_err();
+    /// assert!(matches!(e, idx::ReadError::Invalid(e) if e.rule().code() == "IDX702"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(source: R, opts: &ReadOptions) -> Result<Reader<R>, ReadError> {
         let mut stream = input::open_cut(source, opts.decompress, opts.max_decompressed)?;
         match read::read_header(&mut stream) {
@@ -207,6 +239,20 @@ impl<R: Read> Reader<R> {
     ///
     /// # Errors
     /// As [`Reader::read_into`].
+    ///
+    /// ```
+    /// let bytes = idx::to_bytes(&idx::Array::from_vec(vec![2], vec![0.5f64, -1.0])?)?;
+    /// let a = idx::Reader::new(&bytes[..], &idx::ReadOptions::default())?.read_array()?;
+    /// assert_eq!(a.data(), &idx::Data::F64(vec![0.5, -1.0]));
+    ///
+    /// // one payload byte missing: the finding validation reports, located
+    /// let cut = &bytes[..bytes.len() - 1];
+    /// match idx::Reader::new(cut, &idx::ReadOptions::default())?.read_array() {
+    ///     Err(idx::ReadError::Invalid(e)) => assert_eq!((e.rule().code(), e.offset()), ("IDX202", 23)),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn read_array(mut self) -> Result<Array, ReadError> {
         let stored = self.stored();
         let a = read::read_payload_array(&mut self.stream, &self.header, stored)
@@ -349,6 +395,23 @@ impl Reader<()> {
 
 /// An input that [`Reader::validate`] found without error: its header and
 /// how it is read, to open it again for its payload.
+///
+/// ```
+/// let file = idx::to_bytes(&idx::Array::from_vec(vec![3, 2], vec![1u8, 2, 3, 4, 5, 6])?)?;
+/// let (report, validated) = idx::Reader::validate(
+///     &file[..],
+///     Some(file.len() as u64),
+///     &idx::ReadOptions::default(),
+///     &idx::Options::default(),
+/// )?;
+/// assert!(report.findings.is_empty());
+/// let validated = validated.expect("no error");
+/// assert_eq!(validated.header().dims(), &[3, 2]);
+/// // an input with an error gives no `Validated`
+/// let (_, none) = idx::Reader::validate(&file[..5], None, &Default::default(), &Default::default())?;
+/// assert!(none.is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Validated {
     header: Header,
@@ -392,6 +455,22 @@ impl Validated {
 
 /// The payload of a [`Validated`] input: big-endian elements, read in
 /// pieces of any size; [`Payload::skip_items`] skips whole items.
+///
+/// ```
+/// use std::io::Read;
+///
+/// // 3 items of 2 bytes: skip the first, stream the rest
+/// let file = idx::to_bytes(&idx::Array::from_vec(vec![3, 2], vec![1u8, 2, 3, 4, 5, 6])?)?;
+/// let (_, validated) =
+///     idx::Reader::validate(&file[..], None, &Default::default(), &Default::default())?;
+/// let mut payload = validated.expect("valid").payload(&file[..])?;
+/// payload.skip_items(1)?;
+/// assert_eq!(payload.remaining(), 4);
+/// let mut rest = Vec::new();
+/// payload.read_to_end(&mut rest)?;
+/// assert_eq!(rest, [3, 4, 5, 6]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Payload<R> {
     stream: Stream<R>,
@@ -486,6 +565,21 @@ fn read_whole<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
 
 /// A [`ReadAt`] source read as a stream from an offset: what
 /// [`Reader::at`] reads through.
+///
+/// ```
+/// use std::num::NonZeroUsize;
+///
+/// // a positioned source: bytes in memory here, a `std::fs::File` likewise
+/// let bytes = idx::to_bytes(&idx::Array::from_vec(vec![4], vec![1i32, -2, 3, -4])?)?;
+/// let reader: idx::Reader<idx::At<'_, [u8]>> =
+///     idx::Reader::at(&bytes[..], &idx::ReadOptions::default())?;
+/// // the source holds the whole payload: allocating it up front is safe
+/// let len = reader.output_buffer_size()?.expect("raw and long enough");
+/// let mut out = vec![0i32; len / 4];
+/// reader.read_into_parallel(bytemuck::cast_slice_mut(&mut out), NonZeroUsize::MIN)?;
+/// assert_eq!(out, [1, -2, 3, -4]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct At<'a, S: ?Sized> {
     src: &'a S,

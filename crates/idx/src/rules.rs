@@ -7,6 +7,14 @@
 use std::fmt;
 
 /// How serious a finding is.
+///
+/// ```
+/// use idx::{Rule, Severity};
+///
+/// assert_eq!(Rule::TruncatedPayload.severity(), Severity::Error);
+/// assert!(Severity::Warning < Severity::Error); // ordered by seriousness
+/// assert_eq!(Severity::Info.to_string(), "info");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
     /// Informational: true facts about valid data (e.g. NaN counts).
@@ -37,6 +45,16 @@ impl fmt::Display for Severity {
 macro_rules! rules {
     ($( $(#[$doc:meta])* $variant:ident = ($code:literal, $name:literal, $sev:ident, $title:literal), )*) => {
         /// A rule of the spec. See `spec/idx.md` for the normative text.
+        ///
+        /// ```
+        /// use idx::{Rule, Severity};
+        ///
+        /// let rule = Rule::find("IDX102").unwrap();
+        /// assert_eq!((rule, rule.name()), (Rule::UnknownType, "unknown-type"));
+        /// assert_eq!(rule.severity(), Severity::Error);
+        /// assert_eq!(Rule::find("unknown-type"), Some(rule));
+        /// assert!(Rule::ALL.len() > 30);
+        /// ```
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
         pub enum Rule {

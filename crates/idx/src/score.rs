@@ -4,9 +4,25 @@
 
 /// Score (bits) from which IDX501 is a warning: the payload is probably
 /// little-endian.
+///
+/// ```
+/// use idx::lint::byteorder::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS};
+/// let s = |bits: f64| ByteOrderScore { bits, z: 9.0, big_bits: 0.0, little_bits: bits,
+///     smoother_big: 0.0, smoother_z: 0.0, elements: 100 };
+/// assert_eq!(s(LIKELY_BITS - 0.1).verdict(), Verdict::None);
+/// assert_eq!(s(LIKELY_BITS).verdict(), Verdict::Likely);
+/// assert_eq!(s(CERTAIN_BITS).verdict(), Verdict::Certain);
+/// ```
 pub const LIKELY_BITS: f64 = 20.0;
 /// Score (bits) from which IDX501 is an error: the payload is little-endian
 /// beyond reasonable doubt.
+///
+/// ```
+/// use idx::lint::byteorder::{score, CERTAIN_BITS};
+/// // MNIST-like pixels as i16, written little-endian by mistake
+/// let le: Vec<u8> = (0..64i16).map(|i| i * 3 + 1).flat_map(i16::to_le_bytes).collect();
+/// assert!(score(idx::ElementType::I16, &le).unwrap().bits >= CERTAIN_BITS);
+/// ```
 pub const CERTAIN_BITS: f64 = 48.0;
 /// Below this many scored elements (distinct non-zero values) the test says
 /// nothing: a few random elements reach [`LIKELY_BITS`] too often.
@@ -32,6 +48,17 @@ pub const VETO_BITS: f64 = 20.0;
 pub const VETO_Z: f64 = 3.0;
 
 /// The outcome of the byte-order test on a payload.
+///
+/// ```
+/// use idx::lint::byteorder::score;
+/// let be: Vec<u8> = (1..=64i32).flat_map(i32::to_be_bytes).collect();
+/// let s = score(idx::ElementType::I32, &be).unwrap();
+/// assert!(s.bits < 0.0); // reads better big-endian
+/// assert_eq!(s.elements, 64); // distinct non-zero values
+/// // the byte-swapped payload scores the mirror image
+/// let le: Vec<u8> = (1..=64i32).flat_map(i32::to_le_bytes).collect();
+/// assert_eq!(score(idx::ElementType::I32, &le).unwrap().bits, s.mirrored().bits);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ByteOrderScore {
     /// Evidence for the little-endian reading against the big-endian one,
@@ -98,6 +125,15 @@ impl ByteOrderScore {
 }
 
 /// The byte-order test's verdict.
+///
+/// ```
+/// use idx::lint::byteorder::{score, Verdict};
+/// // a value repeated (a missing-value marker) counts once: too few to judge
+/// let marker: Vec<u8> = [i32::MIN; 1000].iter().flat_map(|v| v.to_be_bytes()).collect();
+/// assert_eq!(score(idx::ElementType::I32, &marker).unwrap().verdict(), Verdict::None);
+/// let le: Vec<u8> = (1..=64i16).flat_map(i16::to_le_bytes).collect();
+/// assert_eq!(score(idx::ElementType::I16, &le).unwrap().verdict(), Verdict::Certain);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     /// The payload is not shown to be little-endian.

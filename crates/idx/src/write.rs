@@ -7,6 +7,18 @@ use std::fmt;
 use std::io::{self, Write};
 
 /// Why an array could not be written.
+///
+/// ```
+/// use idx::{Array, Data, WriteError};
+///
+/// // an array may have a shape IDX cannot encode; writing refuses it
+/// let deep = Array::new(vec![1; 256], Data::U8(vec![0]))?;
+/// assert!(matches!(idx::to_bytes(&deep), Err(WriteError::RankTooLarge { rank: 256 })));
+/// // a slice that the shape does not hold
+/// let e = idx::write_slice(Vec::new(), &[2, 2], &[1u8, 2, 3]).unwrap_err();
+/// assert!(matches!(e, WriteError::PayloadLength { expected: Some(4), found: 3 }));
+/// # Ok::<(), idx::ShapeError>(())
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum WriteError {
@@ -141,6 +153,16 @@ pub fn write_raw<W: Write>(
 ///
 /// # Panics
 /// Never.
+///
+/// ```
+/// // into any `Write`: a file, a socket, a gzip encoder; here a vector
+/// let a = idx::Array::from_vec(vec![2], vec![-1i16, 256])?;
+/// let mut out = Vec::new();
+/// let n = idx::write(&mut out, &a)?;
+/// assert_eq!(n, 12);
+/// assert_eq!(out, [0, 0, 0x0b, 1, 0, 0, 0, 2, 0xff, 0xff, 0x01, 0x00]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write<W: Write>(mut w: W, array: &Array) -> Result<u64, WriteError> {
     let header = encode_header(array.dtype(), array.dims())?;
     w.write_all(&header)?;
@@ -169,6 +191,16 @@ pub fn write<W: Write>(mut w: W, array: &Array) -> Result<u64, WriteError> {
 ///
 /// # Panics
 /// Never.
+///
+/// ```
+/// // a 2x3 f32 matrix held in a plain slice, no `Array` built
+/// let rows = [0.0f32, 0.5, 1.0, 1.5, 2.0, 2.5];
+/// let mut out = Vec::new();
+/// idx::write_slice(&mut out, &[2, 3], &rows)?;
+/// let v = idx::parse(&out)?;
+/// assert_eq!((v.dims(), v.array().get::<f32>(5)), (&[2, 3][..], Some(2.5)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_slice<W: Write, T: Element>(
     mut w: W,
     dims: &[usize],
@@ -189,6 +221,12 @@ pub fn write_slice<W: Write, T: Element>(
 ///
 /// # Errors
 /// As [`write()`], but never I/O.
+///
+/// ```
+/// let a = idx::Array::from_vec(vec![3], vec![7u8, 8, 9])?;
+/// assert_eq!(idx::to_bytes(&a)?, [0, 0, 0x08, 1, 0, 0, 0, 3, 7, 8, 9]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn to_bytes(array: &Array) -> Result<Vec<u8>, WriteError> {
     // Sized by the array in memory (not by any file): header plus payload.
     let len = (MAGIC_LEN + 4 * array.dims().len())

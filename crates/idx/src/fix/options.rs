@@ -4,6 +4,16 @@ use crate::edit::ByteOrder;
 use crate::validate::Options;
 
 /// Which fixes [`repair`](crate::repair) applies.
+///
+/// ```
+/// use idx::{ByteOrder, FixOptions};
+/// // --fix --unsafe-fixes --assume-byte-order little
+/// let opts = FixOptions::default()
+///     .with_unsafe_fixes(true)
+///     .with_assume_byte_order(Some(ByteOrder::Little));
+/// assert!(opts.unsafe_fixes && opts.keep_compression);
+/// assert!(opts.validate.decompress); // gzip input is repaired through its content
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct FixOptions {

@@ -94,6 +94,21 @@ fn validate_structure<R: Read + Seek>(input: &mut R, opts: &Options) -> io::Resu
 /// [`FixError::Io`] for the reader's I/O errors (everything wrong with the
 /// data is a finding); [`FixError::InputChanged`] when the input's bytes
 /// differ between rounds.
+///
+/// ```
+/// use std::io::Cursor;
+/// let input = [0, 0, 0x08, 1, 0, 0, 0, 1, 42, 0]; // u8 [1], then one byte too many (IDX203)
+/// // safe fixes only: dropping bytes is unsafe, so nothing is planned
+/// let safe = idx::plan(Cursor::new(&input[..]), &idx::FixOptions::default())?;
+/// assert_eq!(safe.before.findings[0].rule, idx::Rule::TrailingBytes);
+/// assert!(!safe.changed());
+/// // with unsafe fixes the truncation is planned, and `after` is clean
+/// let opts = idx::FixOptions::default().with_unsafe_fixes(true);
+/// let all = idx::plan(Cursor::new(&input[..]), &opts)?;
+/// assert_eq!(all.applied[0].rule, Some(idx::Rule::TrailingBytes));
+/// assert!(all.after.findings.is_empty());
+/// # Ok::<(), idx::FixError>(())
+/// ```
 pub fn plan<R: Read + Seek>(mut input: R, opts: &FixOptions) -> Result<FixReport, FixError> {
     plan_inner(&mut input, opts, true).map(|p| p.report)
 }
@@ -105,11 +120,34 @@ pub fn plan<R: Read + Seek>(mut input: R, opts: &FixOptions) -> Result<FixReport
 ///
 /// # Errors
 /// As [`plan`].
+///
+/// ```
+/// use std::io::Cursor;
+/// let input = [0, 0, 0x08, 1, 0, 0, 0, 1, 42, 0]; // u8 [1], then one byte too many (IDX203)
+/// let opts = idx::FixOptions::default().with_unsafe_fixes(true);
+/// let planned = idx::prepare(Cursor::new(&input[..]), &opts)?;
+/// assert!(planned.changed()); // so the file is rewritten
+/// let mut out = Vec::new();
+/// let report = planned.write(Cursor::new(&input[..]), &mut out)?;
+/// assert_eq!(out, [0, 0, 0x08, 1, 0, 0, 0, 1, 42]);
+/// assert_eq!(report.dropped_bytes, 1);
+/// # Ok::<(), idx::FixError>(())
+/// ```
 pub fn prepare<R: Read + Seek>(mut input: R, opts: &FixOptions) -> Result<Planned, FixError> {
     plan_inner(&mut input, opts, false)
 }
 
 /// A planned repair: see [`prepare`].
+///
+/// ```
+/// use std::io::Cursor;
+/// let valid = [0, 0, 0x08, 1, 0, 0, 0, 1, 42];
+/// let planned = idx::prepare(Cursor::new(&valid[..]), &idx::FixOptions::default())?;
+/// // nothing to fix: a caller that must not rewrite an unchanged file stops here
+/// assert!(!planned.changed());
+/// assert!(planned.report().before.findings.is_empty());
+/// # Ok::<(), idx::FixError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Planned {
     pub(super) report: FixReport,

@@ -24,6 +24,20 @@ use std::io::{self, Read, Seek, Write};
 /// [`FixError::Io`] when reading or writing fails; [`FixError::InputChanged`]
 /// when the input's bytes differ between passes. Either way `output` holds an
 /// incomplete stream and must be discarded; the input is only read.
+///
+/// ```
+/// use std::io::Cursor;
+/// let input = [0, 0, 0x08, 1, 0, 0, 0, 1, 42, 0]; // u8 [1], then one byte too many (IDX203)
+/// let opts = idx::FixOptions::default().with_unsafe_fixes(true);
+/// let mut out = Vec::new();
+/// let report = idx::repair(Cursor::new(&input[..]), &mut out, &opts)?;
+/// assert_eq!(out, [0, 0, 0x08, 1, 0, 0, 0, 1, 42]);
+/// assert!(report.changed() && report.after.findings.is_empty());
+/// // run again on the output: nothing left to do
+/// let again = idx::plan(Cursor::new(&out), &opts)?;
+/// assert!(!again.changed());
+/// # Ok::<(), idx::FixError>(())
+/// ```
 pub fn repair<R: Read + Seek, W: Write>(
     mut input: R,
     output: W,

@@ -8,6 +8,18 @@ use std::fmt;
 use std::io;
 
 /// A fix that [`repair`](crate::repair) applied.
+///
+/// ```
+/// use std::io::Cursor;
+/// let input = [0, 0, 0x08, 1, 0, 0, 0, 1, 42, 0]; // u8 [1], then one byte too many (IDX203)
+/// let opts = idx::FixOptions::default().with_unsafe_fixes(true);
+/// let report = idx::plan(Cursor::new(&input[..]), &opts)?;
+/// let applied: &idx::AppliedFix = &report.applied[0];
+/// assert_eq!((applied.rule, applied.offset), (Some(idx::Rule::TrailingBytes), 9));
+/// assert_eq!(applied.fix.applicability, idx::Applicability::Unsafe);
+/// assert_eq!(applied.fix.edits, [idx::Edit::Delete { offset: 9, length: 1 }]);
+/// # Ok::<(), idx::FixError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppliedFix {
     /// The finding's rule, or `None` for the payload byte swap stated by
@@ -23,6 +35,20 @@ pub struct AppliedFix {
 }
 
 /// What [`repair`](crate::repair) or [`plan`](crate::plan) did to one input.
+///
+/// A byte order stated for a payload that does not read more plausibly
+/// that way is declined, with the reason:
+///
+/// ```
+/// use std::io::Cursor;
+/// // 1, 2, ..., 64 as i16, correctly big-endian
+/// let bytes = idx::to_bytes(&idx::Array::from_vec(vec![64], (1..=64).collect::<Vec<i16>>())?)?;
+/// let opts = idx::FixOptions::default().with_assume_byte_order(Some(idx::ByteOrder::Little));
+/// let report = idx::plan(Cursor::new(&bytes), &opts)?;
+/// assert!(!report.changed());
+/// assert!(report.declined[0].contains("it reads big-endian"), "{:?}", report.declined);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FixReport {
     /// The report the repair was planned on: the input's, or for plain
@@ -53,6 +79,24 @@ impl FixReport {
 
 /// Why a repair failed. The output is then incomplete and must be
 /// discarded; the input was only read.
+///
+/// ```
+/// use std::io::{self, Read, Seek, SeekFrom};
+/// struct Unplugged;
+/// impl Read for Unplugged {
+///     fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+///         Err(io::Error::other("device unplugged"))
+///     }
+/// }
+/// impl Seek for Unplugged {
+///     fn seek(&mut self, _: SeekFrom) -> io::Result<u64> {
+///         Ok(0)
+///     }
+/// }
+/// let err = idx::plan(Unplugged, &idx::FixOptions::default()).unwrap_err();
+/// assert!(matches!(err, idx::FixError::Io(_)));
+/// assert_eq!(err.to_string(), "device unplugged");
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum FixError {

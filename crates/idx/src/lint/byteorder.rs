@@ -464,6 +464,16 @@ impl Scorer {
 /// The byte-order test on a whole payload (`bytes`, big-endian as stored,
 /// of `dtype`), scoring the same elements as validation does; `None` for a
 /// one-byte type.
+///
+/// ```
+/// use idx::lint::byteorder::{score, Verdict};
+/// use idx::ElementType;
+/// let le: Vec<u8> = (1..=64i16).flat_map(i16::to_le_bytes).collect();
+/// assert_eq!(score(ElementType::I16, &le).unwrap().verdict(), Verdict::Certain);
+/// let be: Vec<u8> = (1..=64i16).flat_map(i16::to_be_bytes).collect();
+/// assert_eq!(score(ElementType::I16, &be).unwrap().verdict(), Verdict::None);
+/// assert!(score(ElementType::U8, &[1, 2, 3]).is_none()); // bytes have no order
+/// ```
 pub fn score(dtype: ElementType, bytes: &[u8]) -> Option<ByteOrderScore> {
     let mut l = super::PayloadLinter::new(dtype, 0, false);
     l.feed(bytes);

@@ -4,6 +4,20 @@ use crate::dtype::ElementType;
 use crate::edit::ByteOrder;
 
 /// What to check, beyond the spec's rules.
+///
+/// ```
+/// use idx::{ElementType, Options};
+///
+/// // MNIST training images, as a user expects them: u8 [*, 28, 28]
+/// let opts = Options::default()
+///     .with_expect_dtype(Some(ElementType::U8))
+///     .with_expect_shape(Some(vec![None, Some(28), Some(28)]));
+/// let ok = idx::to_bytes(&idx::Array::from_vec(vec![2, 28, 28], vec![0u8; 2 * 784])?)?;
+/// assert!(idx::validate_with(&ok, &opts).is_valid());
+/// let wrong = idx::to_bytes(&idx::Array::from_vec(vec![2, 14, 56], vec![0u8; 2 * 784])?)?;
+/// assert_eq!(idx::validate_with(&wrong, &opts).findings[0].rule.code(), "IDX602");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Options {

@@ -31,6 +31,15 @@ pub const TRAILING_COUNT_LIMIT: u64 = 1 << 20;
 /// # Errors
 /// Only the reader's own I/O errors; everything wrong with the data is a
 /// finding in the report, including a damaged gzip stream.
+///
+/// ```
+/// // any `Read`: a file, standard input, a socket; here bytes in memory
+/// let bytes = idx::to_bytes(&idx::Array::from_vec(vec![2, 3], vec![0u8; 6])?)?;
+/// let report = idx::validate_reader(&bytes[..], &idx::Options::default())?;
+/// assert!(report.is_valid() && report.exact_len);
+/// assert_eq!(report.stream_len, 18);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn validate_reader<R: Read>(reader: R, opts: &Options) -> io::Result<Report> {
     validate_reader_len(reader, None, opts)
 }
@@ -69,6 +78,17 @@ pub fn validate_structure<R: Read>(
 ///
 /// # Errors
 /// Only the reader's own I/O errors.
+///
+/// ```
+/// // a 16-byte header declaring a 1000-element payload that is all there:
+/// // with the length known, a structure-only check need not read it
+/// let bytes = idx::to_bytes(&idx::Array::from_vec(vec![10, 100], vec![0u8; 1000])?)?;
+/// let opts = idx::Options::default().with_lints(false).with_byte_order_test(false);
+/// let report = idx::validate_reader_len(&bytes[..], Some(bytes.len() as u64), &opts)?;
+/// assert!(report.is_valid());
+/// assert_eq!(report.stream_len, 1012);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn validate_reader_len<R: Read>(
     mut reader: R,
     len: Option<u64>,

@@ -17,6 +17,19 @@ use crate::violations::{trailing_bytes, truncated_payload};
 ///
 /// Memory is bounded: a 1 KiB header buffer, a few counters, and findings
 /// bounded by the 255 dimensions of a header.
+///
+/// ```
+/// // the bytes arrive in pieces of any size, e.g. from a network
+/// let bytes = idx::to_bytes(&idx::Array::from_vec(vec![4], vec![1i16, 2, 3, 4])?)?;
+/// let mut v = idx::Validator::new(idx::Options::default());
+/// for piece in bytes.chunks(3) {
+///     v.feed(piece);
+/// }
+/// let report = v.finish();
+/// assert!(report.is_valid());
+/// assert_eq!(report, idx::validate(&bytes));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Validator {
     opts: Options,

@@ -1,0 +1,117 @@
+//! Whole arrays: a raw stream decoded into an owned, native-endian
+//! [`Array`] as it is read, memory reserved only as payload bytes arrive.
+
+use super::into::check_end;
+use super::swap::reverse_elements;
+use super::verdict::{native_bytes, verdict};
+use super::{invalid, read_header, ReadError};
+use crate::array::{Array, Data};
+use crate::buffer;
+use crate::dtype::{Element, ElementType};
+use crate::edit::ByteOrder;
+use crate::header::Header;
+use crate::violations;
+use std::io::Read;
+
+/// Reads a whole raw IDX stream into an owned, native-endian array, in one
+/// pass, without holding the file's bytes: the payload is decoded as it is
+/// read, through a fixed 256 KiB buffer.
+///
+/// Accepts exactly what [`parse`](crate::parse()) accepts; the error is the
+/// one `parse` would give, except that a not-IDX input is recognised from its
+/// first bytes only.
+///
+/// # Errors
+/// [`ReadError::Invalid`] for a file that breaks a rule, [`ReadError::Io`]
+/// for the reader's errors.
+///
+/// # Panics
+/// Never.
+///
+/// # Allocation
+/// The array grows with the data actually read, at most 16 Mi elements
+/// ahead of it: a header that declares more than the stream holds costs
+/// nothing.
+pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
+    let h = read_header(&mut r)?;
+    let a = read_payload_array(&mut r, &h, ByteOrder::Big)?;
+    verdict(&h, native_bytes(a.data()), ByteOrder::Big, None)?;
+    Ok(a)
+}
+
+/// The payload of `h` from `r` (just after the header) into an owned
+/// native-endian array, from elements stored in `stored` order; then the
+/// end of the stream is checked.
+pub(crate) fn read_payload_array<R: Read>(
+    r: &mut R,
+    h: &Header,
+    stored: ByteOrder,
+) -> Result<Array, ReadError> {
+    let pos = h.header_len() as u64;
+    let dtype = h.dtype();
+    let mut data = match dtype {
+        ElementType::U8 => Data::U8(payload::<u8, R>(r, h, pos)?),
+        ElementType::I8 => Data::I8(payload::<i8, R>(r, h, pos)?),
+        ElementType::I16 => Data::I16(payload::<i16, R>(r, h, pos)?),
+        ElementType::I32 => Data::I32(payload::<i32, R>(r, h, pos)?),
+        ElementType::F32 => Data::F32(payload::<f32, R>(r, h, pos)?),
+        ElementType::F64 => Data::F64(payload::<f64, R>(r, h, pos)?),
+    };
+    if stored == ByteOrder::Little {
+        // decoded as big-endian: every element's bytes reversed
+        match &mut data {
+            Data::U8(_) | Data::I8(_) => {}
+            Data::I16(v) => reverse_elements(bytemuck::cast_slice_mut(v), 2),
+            Data::I32(v) => reverse_elements(bytemuck::cast_slice_mut(v), 4),
+            Data::F32(v) => reverse_elements(bytemuck::cast_slice_mut(v), 4),
+            Data::F64(v) => reverse_elements(bytemuck::cast_slice_mut(v), 8),
+        }
+    }
+    let shape = h.dims().iter().map(|&d| d as usize).collect();
+    // invariant: exactly product(dims) elements were decoded
+    Array::new(shape, data).map_err(|_| invalid(violations::size_overflow(dtype, h.dims())))
+}
+
+fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec<T>, ReadError> {
+    let size = T::TYPE.size();
+    let declared = h.payload_len();
+    let count = usize::try_from(h.element_count()).unwrap_or(usize::MAX);
+    // Memory is reserved only as payload bytes arrive (never by the
+    // header's word alone): the vector doubles at most, up to the declared
+    // count, so it holds at most twice the bytes read.
+    let mut out: Vec<T> = Vec::new();
+    let mut storage = vec![0u8; crate::CHUNK_LEN + buffer::PAGE];
+    let buf = buffer::page_aligned(&mut storage);
+    let mut carry = 0usize; // bytes of a partial element at the front of buf
+    let mut seen = 0u64;
+    while seen < declared {
+        let room = (buf.len() - carry) as u64;
+        let want = (declared - seen).min(room) as usize;
+        let k = crate::buffer::fill(r, &mut buf[carry..carry + want])?;
+        if k == 0 {
+            break;
+        }
+        seen += k as u64;
+        let have = carry + k;
+        let whole = have / size * size;
+        if out.capacity() - out.len() < whole / size {
+            let grow = (whole / size)
+                .max(out.len())
+                .min(count.saturating_sub(out.len()))
+                .max(whole / size);
+            let _ = out.try_reserve_exact(grow);
+        }
+        T::extend_from_be(&mut out, &buf[..whole]);
+        buf.copy_within(whole..have, 0);
+        carry = have - whole;
+    }
+    if seen < declared {
+        return Err(invalid(violations::truncated_payload(
+            h,
+            seen,
+            start + seen,
+        )));
+    }
+    check_end(r, h, start, &mut storage)?;
+    Ok(out)
+}

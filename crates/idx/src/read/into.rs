@@ -1,0 +1,159 @@
+//! The payload streamed into the caller's memory, converted a chunk at a
+//! time, and the end-of-stream check every reading path shares.
+
+use super::swap::to_native_in_place;
+use super::verdict::verdict;
+use super::{invalid, ReadError};
+use crate::edit::ByteOrder;
+use crate::header::Header;
+use crate::validate;
+use crate::violations;
+use std::io::{self, Read};
+
+/// Reads the payload of `header` from `r` (positioned just after the
+/// header, as [`read_header`](crate::read_header) leaves it) into `out`, which holds exactly
+/// `header.payload_len()` bytes and receives the elements in native byte
+/// order; then checks that the stream ends there.
+///
+/// The bytes are read a [`CHUNK_LEN`](crate::CHUNK_LEN) chunk at a time
+/// into a page-aligned buffer that stays in the cache, and byte-swapped from
+/// there into `out`: one pass over `out`, no full-size intermediate copy, so
+/// a caller that owns the destination (a numpy array) decodes straight into
+/// it. (Reading from the kernel straight into fresh, not yet faulted-in
+/// memory measured about three times slower than this.) Together with
+/// [`read_header`](crate::read_header) it accepts exactly what
+/// [`read_array`](crate::read_array) accepts, with the same errors.
+///
+/// # Errors
+/// [`ReadError::Invalid`] for a truncated payload (IDX202) or bytes after it
+/// (IDX203); [`ReadError::Io`] for the reader's errors, and of kind
+/// `InvalidInput` when `out` is not `header.payload_len()` bytes long (then
+/// nothing is read).
+///
+/// # Allocation
+/// None but the caller's `out` and a fixed buffer of `CHUNK_LEN`.
+/// The caller sizes `out` from the header: it should know first that the
+/// source holds that much (e.g. a regular file's length).
+pub fn read_array_into<R: Read>(
+    r: &mut R,
+    header: &Header,
+    out: &mut [u8],
+) -> Result<(), ReadError> {
+    read_payload_into(r, header, out, ByteOrder::Big)?;
+    verdict(header, out, ByteOrder::Big, None)
+}
+
+/// [`read_array_into`](crate::read_array_into) of elements stored in `stored` order.
+pub(crate) fn read_payload_into<R: Read>(
+    r: &mut R,
+    header: &Header,
+    out: &mut [u8],
+    stored: ByteOrder,
+) -> Result<(), ReadError> {
+    fits(header, out)?;
+    decode_stream(r, out, header.dtype().size(), stored).map_err(|e| e.at(header, 0))?;
+    check_end(r, header, header.header_len() as u64, &mut Vec::new())
+}
+
+/// Why decoding a stretch of the payload stopped short.
+pub(super) enum Short {
+    /// The source ended after this many of the stretch's bytes.
+    End(usize),
+    /// The source failed.
+    Io(io::Error),
+}
+
+impl Short {
+    /// The error, for a stretch that starts `from` bytes into the payload.
+    pub(super) fn at(self, header: &Header, from: usize) -> ReadError {
+        match self {
+            Short::Io(e) => ReadError::Io(e),
+            Short::End(k) => {
+                let seen = (from + k) as u64;
+                let start = header.header_len() as u64;
+                invalid(violations::truncated_payload(header, seen, start + seen))
+            }
+        }
+    }
+}
+
+/// Reads `out.len()` payload bytes from `r` straight into `out`, a
+/// [`CHUNK_LEN`](crate::CHUNK_LEN) chunk at a time, and byte-swaps each
+/// chunk's elements of `size` bytes in place while it is still in the
+/// cache: one copy, the kernel's.
+pub(super) fn decode_stream<R: Read>(
+    r: &mut R,
+    out: &mut [u8],
+    size: usize,
+    stored: ByteOrder,
+) -> Result<(), Short> {
+    let mut seen = 0usize;
+    for part in out.chunks_mut(crate::CHUNK_LEN) {
+        let k = crate::buffer::fill(r, part).map_err(Short::Io)?;
+        to_native_in_place(&mut part[..k], size, stored);
+        seen += k;
+        if k < part.len() {
+            return Err(Short::End(seen));
+        }
+    }
+    Ok(())
+}
+
+/// The payload's length, when `out` holds exactly that many bytes; an
+/// `InvalidInput` error otherwise.
+pub(super) fn fits(header: &Header, out: &[u8]) -> Result<u64, ReadError> {
+    let declared = header.payload_len();
+    if out.len() as u64 != declared {
+        return Err(ReadError::Io(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "the destination holds {} bytes; the payload is {declared}",
+                out.len()
+            ),
+        )));
+    }
+    Ok(declared)
+}
+
+/// After a complete payload: anything more is an error (IDX203), counted
+/// for the message up to a bound, through `buf` (grown to `CHUNK_LEN` when
+/// it is smaller and there are trailing bytes).
+pub(super) fn check_end<R: Read>(
+    r: &mut R,
+    h: &Header,
+    start: u64,
+    buf: &mut Vec<u8>,
+) -> Result<(), ReadError> {
+    let declared = h.payload_len();
+    let mut tail = [0u8; 4];
+    let t = crate::buffer::fill(r, &mut tail)?;
+    if t > 0 {
+        if buf.len() < crate::CHUNK_LEN {
+            buf.resize(crate::CHUNK_LEN, 0);
+        }
+        // counted up to a bound, so an endless source finishes (spec 7.24)
+        let mut extra = t as u64;
+        let mut cut = false;
+        loop {
+            if extra >= validate::TRAILING_COUNT_LIMIT {
+                cut = crate::buffer::fill(r, &mut buf[..1])? > 0;
+                break;
+            }
+            let want = (validate::TRAILING_COUNT_LIMIT - extra).min(buf.len() as u64) as usize;
+            let k = crate::buffer::fill(r, &mut buf[..want])?;
+            if k == 0 {
+                break;
+            }
+            extra += k as u64;
+        }
+        let end = start + declared;
+        return Err(invalid(violations::trailing_bytes(
+            h,
+            end,
+            extra,
+            &tail[..t],
+            cut,
+        )));
+    }
+    Ok(())
+}

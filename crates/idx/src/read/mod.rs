@@ -1,0 +1,91 @@
+//! Reading raw IDX streams straight into memory, one job per file: the
+//! header ([`read_header`]), a whole owned array ([`read_array`]), the
+//! payload into the caller's memory ([`read_array_into`]), positioned
+//! sources ([`ReadAt`]) read in parallel parts ([`read_array_at`]), the
+//! byte swap to native order ([`payload_to_native`]), and the byte-order
+//! verdict every path ends with. [`Reader`](crate::Reader) is the way in
+//! for front ends; these are its parts.
+
+mod array;
+mod at;
+mod header;
+mod into;
+mod parallel;
+mod parts;
+mod swap;
+mod verdict;
+
+pub use array::read_array;
+pub(crate) use array::read_payload_array;
+pub use at::ReadAt;
+pub use header::read_header;
+pub use into::read_array_into;
+pub(crate) use into::read_payload_into;
+pub(crate) use parallel::read_parts_at;
+pub use parallel::{read_array_at, MIN_BYTES_PER_THREAD};
+pub(crate) use parts::HUGE_PAGE;
+pub use swap::payload_to_native;
+pub(crate) use swap::to_native_in_place;
+pub(crate) use verdict::{native_bytes, verdict};
+
+use crate::finding::Finding;
+use crate::parse::Error;
+use std::fmt;
+use std::io;
+
+/// Why [`read_array`] failed.
+///
+/// ```
+/// use idx::{ReadError, ReadOptions, Reader};
+///
+/// // not IDX at all: a PNG signature, recognised from the first bytes
+/// let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+/// match Reader::new(&png[..], &ReadOptions::default()) {
+///     Err(ReadError::Invalid(e)) => assert_eq!(e.finding().rule.name(), "image-file"),
+///     other => panic!("{other:?}"),
+/// }
+/// // the source's own failure
+/// struct Broken;
+/// impl std::io::Read for Broken {
+///     fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+///         Err(std::io::ErrorKind::PermissionDenied.into())
+///     }
+/// }
+/// assert!(matches!(Reader::new(Broken, &ReadOptions::default()), Err(ReadError::Io(_))));
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// The bytes are not a valid IDX file: the first violation, located.
+    Invalid(Error),
+    /// The reader failed.
+    Io(io::Error),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Invalid(e) => e.fmt(f),
+            ReadError::Io(e) => write!(f, "read failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReadError::Invalid(e) => Some(e),
+            ReadError::Io(e) => Some(e),
+        }
+    }
+}
+
+impl From<io::Error> for ReadError {
+    fn from(e: io::Error) -> Self {
+        ReadError::Io(e)
+    }
+}
+
+fn invalid(f: Finding) -> ReadError {
+    ReadError::Invalid(f.into())
+}
