@@ -194,6 +194,9 @@ pub(super) fn plan_inner<R: Read + Seek>(
     let mut declined: Vec<String> = Vec::new();
     let mut stale = false; // `report` does not reflect the latest fixes
     for _ in 0..MAX_ROUNDS {
+        // (each round decides the byte order afresh: only the last round's
+        // reasons for declining it stand)
+        declined.clear();
         let mut chosen = select(&report, opts, plan.swap.is_some(), &mut declined);
         if chosen.is_empty() {
             break;
@@ -201,10 +204,20 @@ pub(super) fn plan_inner<R: Read + Seek>(
         // A byte-order swap decided on elements a fix then deletes waits for
         // the next round, which scores the elements kept.
         let deferred = defer_swap_past_cut(&mut chosen);
+        // So does the decision not to swap: the elements kept may read the
+        // other way.
+        let cuts = lint_fix
+            && plan.swap.is_none()
+            && chosen.iter().any(|a| {
+                a.fix
+                    .edits
+                    .iter()
+                    .any(|e| matches!(e, crate::edit::Edit::Delete { .. }))
+            });
         for a in &chosen {
             plan.add(&a.fix);
         }
-        let again = deferred || chosen.iter().any(is_header_rewrite);
+        let again = deferred || cuts || chosen.iter().any(is_header_rewrite);
         applied.extend(chosen);
         stale = true;
         if !again {
