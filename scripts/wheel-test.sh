@@ -75,7 +75,7 @@ if ! tr -s ' \n' ' ' < "$work/auditwheel.log" | grep -q "is consistent with the 
 fi
 echo "$(basename "$wheel"): auditwheel: manylinux_2_17_$arch"
 # The README's install line names the wheel a release publishes.
-[ "$arch" != x86_64 ] || grep -q "^pip install $(basename "$wheel") " README.md || {
+[ "$arch" != x86_64 ] || grep -qxE "pip install $(basename "$wheel")( .*)?" README.md || {
   echo "README.md does not show: pip install $(basename "$wheel")"; exit 1; }
 
 echo "-- installed without Rust: the smoke test"
