@@ -33,13 +33,29 @@ trap 'rm -rf "$work"' EXIT
 bin="$work/venv/bin"
 [ -d "$bin" ] || bin="$work/venv/Scripts"
 
+# A folder that holds cargo or rustc (Debian's /usr/bin, with the
+# rustc-web toolchain the 32-bit tests install) is replaced by a folder of
+# links to everything else in it, so the shell's own tools stay.
 norust="$bin"
+shadow="$work/no-rust-bin"
 IFS=: read -ra dirs <<< "$PATH"
 for d in "${dirs[@]}"; do
+  rust=false
   for tool in cargo rustc cargo.exe rustc.exe; do
-    [ -e "$d/$tool" ] && continue 2
+    [ -e "$d/$tool" ] && rust=true
   done
-  norust="$norust:$d"
+  if ! $rust; then
+    norust="$norust:$d"
+    continue
+  fi
+  if [ ! -d "$shadow" ]; then
+    mkdir "$shadow"
+    norust="$norust:$shadow"
+  fi
+  # (an earlier folder's tool wins, as on PATH: ln leaves an existing link)
+  find "$d" -maxdepth 1 \( -type f -o -type l \) \
+    ! -name 'cargo*' ! -name 'rustc*' ! -name 'rustup*' ! -name 'rustdoc*' \
+    -exec ln -s {} "$shadow/" \; 2>/dev/null || true
 done
 export PATH="$norust"
 # shellcheck disable=SC2046
