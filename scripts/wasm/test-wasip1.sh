@@ -7,5 +7,5 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/wasm/toolchain.sh wasm32-wasip1
 echo "(toolchain: $WASM_ROUTE)"
-export CARGO_TARGET_WASM32_WASIP1_RUNNER="node --no-warnings $PWD/scripts/wasm/wasi-run.mjs"
+export CARGO_TARGET_WASM32_WASIP1_RUNNER="$PWD/scripts/wasm/wasi-run.sh"
 wasm_cargo test -p idx --release --lib --tests "$@"
