@@ -761,7 +761,7 @@ mod tests {
                         &mut write,
                         &mut |n| moved += n,
                     )
-                    .unwrap();
+                    .unwrap(); // ok: unit test
                     assert_eq!(got, want, "{dims:?} size {size} tile {tile}");
                     assert_eq!(moved, want.len() as u64);
                     let d: Vec<u64> = dims.iter().copied().filter(|&d| d != 1).collect();
@@ -781,7 +781,7 @@ mod tests {
                         got[off as usize..off as usize + buf.len()].copy_from_slice(buf);
                         Ok(())
                     };
-                    fortran_to_c(dims, size, true, 64, &mut read, &mut write, &mut |_| {}).unwrap();
+                    fortran_to_c(dims, size, true, 64, &mut read, &mut write, &mut |_| {}).unwrap(); // ok: unit test
                     want.chunks_exact_mut(size).for_each(<[u8]>::reverse);
                     assert_eq!(got, want, "{dims:?} size {size} swapped");
                 }

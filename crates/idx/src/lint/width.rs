@@ -200,7 +200,7 @@ mod tests {
     #[test]
     fn f64_data_under_an_f32_header() {
         let sample = be_f64(&[0.5, 1.5, 2.25, 3.0, 4.0, 100.0]);
-        let h = hint(ElementType::F32, 24, 48, &sample).unwrap().text;
+        let h = hint(ElementType::F32, 24, 48, &sample).unwrap().text; // ok: unit test
         assert!(h.contains("exactly twice the declared size"), "{h}");
         assert!(h.contains("f64 values written under an f32 header"), "{h}");
         assert!(h.contains("big-endian f64"), "{h}");
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn int64_labels_under_a_u8_header_little_endian() {
         let sample: Vec<u8> = (0..10i64).flat_map(|v| v.to_le_bytes()).collect();
-        let h = hint(ElementType::U8, 10, 80, &sample).unwrap().text;
+        let h = hint(ElementType::U8, 10, 80, &sample).unwrap().text; // ok: unit test
         assert!(h.contains("exactly 8 times"), "{h}");
         assert!(h.contains("little-endian 64-bit integers"), "{h}");
         assert!(h.contains("no 64-bit integer type"), "{h}");
