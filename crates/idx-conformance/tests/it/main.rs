@@ -9,6 +9,7 @@ mod corpus;
 mod corpus_check;
 mod datasets;
 mod differential;
+mod errors;
 mod matrix;
 mod page;
 mod runner;
