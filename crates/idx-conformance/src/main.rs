@@ -7,7 +7,9 @@ use clap::{Parser, Subcommand};
 use cli::differential::{differential_command, DiffArgs};
 use cli::matrix::{matrix_command, MatrixArgs};
 use cli::run::{run, RunArgs};
+use cli::CliError;
 use idx_conformance::runner::Mode;
+use idx_io::ExitStatus;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -51,7 +53,19 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // the one place an error of the run is reported: `error: ...`, exit 2
+    match try_run(Cli::parse()) {
+        Ok(status) => status.into(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitStatus::Error.into()
+        }
+    }
+}
+
+/// The subcommand on parsed arguments: its verdict when it ran to the
+/// end, or the error that stopped it.
+fn try_run(cli: Cli) -> Result<ExitStatus, CliError> {
     match cli.command {
         Cmd::Generate {
             corpus: root,

@@ -1,11 +1,11 @@
 //! `differential`: differential fuzzing of the described readers.
 
-use super::write_output;
+use super::{write_output, CliError};
 use clap::Args;
 use idx_conformance::runner;
 use idx_conformance::{cases, differential, matrix};
+use idx_io::ExitStatus;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Differential fuzzing of the described readers (see `corpus/README.md`).
 #[derive(Args)]
@@ -51,30 +51,30 @@ pub(crate) struct DiffArgs {
     check: Option<PathBuf>,
 }
 
-pub(crate) fn differential_command(a: DiffArgs) -> ExitCode {
+/// Runs the differential fuzzer and prints its classes (and writes the
+/// report with `--out`): the failure verdict when `--check` finds a
+/// normative class the committed report does not list.
+///
+/// # Errors
+/// The descriptions or the report to check cannot be read, a reader is
+/// unknown, no budget is given, the run or the report's writing fails.
+pub(crate) fn differential_command(a: DiffArgs) -> Result<ExitStatus, CliError> {
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("idx-conformance"));
     let places = matrix::Places {
         adapters: std::fs::canonicalize(&a.adapters).unwrap_or(a.adapters.clone()),
         envs: std::path::absolute(&a.envs).unwrap_or(a.envs.clone()),
         bin: exe.parent().map(PathBuf::from).unwrap_or_default(),
     };
-    let descriptions = match matrix::load_descriptions(&places.adapters) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let descriptions = matrix::load_descriptions(&places.adapters)?;
     for n in &a.only {
         if !descriptions
             .iter()
             .any(|d| &d.name == n && d.reader.is_some())
         {
-            eprintln!(
-                "error: no description file with a reader for {n:?} in {}",
+            return Err(CliError::from(format!(
+                "no description file with a reader for {n:?} in {}",
                 idx_io::escape::path(&places.adapters)
-            );
-            return ExitCode::from(2);
+            )));
         }
     }
     let mut impls = Vec::new();
@@ -116,26 +116,17 @@ pub(crate) fn differential_command(a: DiffArgs) -> ExitCode {
         minimise_runs: a.minimise_runs,
     };
     if cfg.budget.cases.is_none() && cfg.budget.time.is_none() {
-        eprintln!("error: give a budget: --cases N and/or --seconds S");
-        return ExitCode::from(2);
+        return Err(CliError::from(
+            "give a budget: --cases N and/or --seconds S",
+        ));
     }
     let committed = match &a.check {
-        Some(p) => match std::fs::read_to_string(p) {
-            Ok(s) => Some(s),
-            Err(e) => {
-                eprintln!("error: {}: {e}", idx_io::escape::path(p));
-                return ExitCode::from(2);
-            }
-        },
+        Some(p) => Some(
+            std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", idx_io::escape::path(p)))?,
+        ),
         None => None,
     };
-    let o = match differential::run(&cases::all(), &cfg) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let o = differential::run(&cases::all(), &cfg)?;
     for c in &o.classes {
         println!(
             "{:>6}  {}{}",
@@ -157,10 +148,7 @@ pub(crate) fn differential_command(a: DiffArgs) -> ExitCode {
         o.classes.len()
     );
     if let Some(out) = &a.out {
-        if let Err(e) = write_output(out, differential::render(&o, &cfg, &versions).as_bytes()) {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        write_output(out, differential::render(&o, &cfg, &versions).as_bytes())?;
         println!("wrote {}", idx_io::escape::path(out));
     }
     if let Some(md) = committed {
@@ -177,8 +165,8 @@ pub(crate) fn differential_command(a: DiffArgs) -> ExitCode {
         }
         if new.iter().any(|(_, normative)| *normative) {
             eprintln!("regenerate the report (see corpus/README.md, Differential fuzzing) after checking it");
-            return ExitCode::FAILURE;
+            return Ok(ExitStatus::Failure);
         }
     }
-    ExitCode::SUCCESS
+    Ok(ExitStatus::Success)
 }

@@ -1,12 +1,17 @@
 //! `generate`: write the corpus from its recipes, or compare it.
 
+use super::CliError;
 use idx_conformance::{cases, corpus};
+use idx_io::ExitStatus;
 use std::path::Path;
-use std::process::ExitCode;
 
 /// Writes the corpus under `root` (with the on-demand cases when `large`),
-/// or with `check` compares it and writes nothing.
-pub(crate) fn generate(root: &Path, check: bool, large: bool) -> ExitCode {
+/// or with `check` compares it and writes nothing: a difference is the
+/// failure verdict, each problem on standard error.
+///
+/// # Errors
+/// The corpus cannot be written.
+pub(crate) fn generate(root: &Path, check: bool, large: bool) -> Result<ExitStatus, CliError> {
     let cases = cases::all();
     if check {
         let problems = corpus::check(root, &cases);
@@ -19,10 +24,10 @@ pub(crate) fn generate(root: &Path, check: bool, large: bool) -> ExitCode {
                 idx_io::escape::path(root),
                 idx_text::plural::count(cases.len() as u64, "recipe")
             );
-            ExitCode::SUCCESS
+            Ok(ExitStatus::Success)
         } else {
             eprintln!("run `cargo run -p idx-conformance -- generate` to update it");
-            ExitCode::FAILURE
+            Ok(ExitStatus::Failure)
         }
     } else {
         let cases = if large {
@@ -30,20 +35,13 @@ pub(crate) fn generate(root: &Path, check: bool, large: bool) -> ExitCode {
         } else {
             cases
         };
-        match corpus::generate(root, &cases) {
-            Ok(n) => {
-                println!(
-                    "wrote {} for {} under {}",
-                    idx_text::plural::count(n as u64, "file"),
-                    idx_text::plural::count(cases.len() as u64, "case"),
-                    idx_io::escape::path(root)
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        }
+        let n = corpus::generate(root, &cases).map_err(|e| e.to_string())?;
+        println!(
+            "wrote {} for {} under {}",
+            idx_text::plural::count(n as u64, "file"),
+            idx_text::plural::count(cases.len() as u64, "case"),
+            idx_io::escape::path(root)
+        );
+        Ok(ExitStatus::Success)
     }
 }

@@ -1,12 +1,12 @@
 //! `matrix`: every described implementation, the merged saved results,
 //! and the matrix, page, picture and reports written from them.
 
-use super::write_output;
+use super::{write_output, CliError};
 use clap::Args;
 use idx_conformance::runner;
 use idx_conformance::{cases, corpus, matrix};
+use idx_io::ExitStatus;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Run every described implementation (or some), merge saved results,
 /// write `corpus/MATRIX.md`.
@@ -68,27 +68,28 @@ pub(crate) struct MatrixArgs {
     write_expected: bool,
 }
 
-pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
+/// Runs the selected implementations, merges saved results and writes
+/// what was asked: the failure verdict when `--check` finds a result that
+/// differs from the committed expected failures.
+///
+/// # Errors
+/// The descriptions, the corpus or a merged results file cannot be read,
+/// an implementation is unknown, cannot be installed or cannot handle the
+/// simplest case, an output cannot be written.
+pub(crate) fn matrix_command(m: MatrixArgs) -> Result<ExitStatus, CliError> {
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("idx-conformance"));
     let places = matrix::Places {
         adapters: std::fs::canonicalize(&m.adapters).unwrap_or(m.adapters.clone()),
         envs: std::path::absolute(&m.envs).unwrap_or(m.envs.clone()),
         bin: exe.parent().map(PathBuf::from).unwrap_or_default(),
     };
-    let descriptions = match matrix::load_descriptions(&places.adapters) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let descriptions = matrix::load_descriptions(&places.adapters)?;
     for n in &m.only {
         if !descriptions.iter().any(|d| &d.name == n) {
-            eprintln!(
-                "error: no description file for {n:?} in {}",
+            return Err(CliError::from(format!(
+                "no description file for {n:?} in {}",
                 idx_io::escape::path(&places.adapters)
-            );
-            return ExitCode::from(2);
+            )));
         }
     }
     let selected: Vec<&matrix::Description> = descriptions
@@ -104,31 +105,16 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
         })
         .collect();
     let cases = cases::all();
-    let prepared = match corpus::Prepared::new(m.corpus.as_deref(), &cases) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let prepared = corpus::Prepared::new(m.corpus.as_deref(), &cases)?;
     let mut reports = Vec::new();
     let mut changes = Vec::new();
     for d in &selected {
         if m.install {
             eprintln!("== install {}", d.name);
-            if let Err(e) = matrix::install(d, &places) {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
+            matrix::install(d, &places)?;
         }
         let t = std::time::Instant::now();
-        let rs = match matrix::run_implementation(&cases, prepared.path(), d, &places, m.one_shot) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        };
+        let rs = matrix::run_implementation(&cases, prepared.path(), d, &places, m.one_shot)?;
         for r in &rs {
             let c = matrix::changes(r);
             println!(
@@ -145,26 +131,17 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
             changes.extend(c);
             if let Some(dir) = &m.results {
                 let p = dir.join(format!("{}-{}.json", r.name, r.mode.as_str()));
-                let w = std::fs::create_dir_all(dir)
-                    .map_err(|e| format!("{}: {e}", idx_io::escape::path(&p)))
-                    .and_then(|()| {
-                        let mut v = r.to_json();
-                        corpus::stamp(&mut v, &cases);
-                        write_output(&p, format!("{v:#}\n").as_bytes()).map_err(|e| e.to_string())
-                    });
-                if let Err(e) = w {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("{}: {e}", idx_io::escape::path(&p)))?;
+                let mut v = r.to_json();
+                corpus::stamp(&mut v, &cases);
+                write_output(&p, format!("{v:#}\n").as_bytes())?;
             }
             if m.write_expected {
                 if let Some(f) = d.side(r.mode).and_then(|s| s.expected_failures.as_ref()) {
                     let p = places.adapters.join(f);
                     let text = matrix::expected_failures_text(r, "`matrix --write-expected`");
-                    if let Err(e) = write_output(&p, text.as_bytes()) {
-                        eprintln!("error: {e}");
-                        return ExitCode::from(2);
-                    }
+                    write_output(&p, text.as_bytes())?;
                 }
             }
         }
@@ -191,62 +168,43 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> ExitCode {
                 stale = Some(why);
             }
         }
-        let r = v.and_then(|v| runner::Report::from_json(&v));
-        match r {
-            Ok(mut r) => {
-                if let Some(why) = stale {
-                    // the page and the reports mark the column
-                    r.notes
-                        .push(format!("{}{why}", idx_conformance::page::STALE));
-                }
-                reports.push(r);
-            }
-            Err(e) => {
-                eprintln!("error: {}: {e}", idx_io::escape::path(p));
-                return ExitCode::from(2);
-            }
+        let mut r = v
+            .and_then(|v| runner::Report::from_json(&v))
+            .map_err(|e| format!("{}: {e}", idx_io::escape::path(p)))?;
+        if let Some(why) = stale {
+            // the page and the reports mark the column
+            r.notes
+                .push(format!("{}{why}", idx_conformance::page::STALE));
         }
+        reports.push(r);
     }
     if let Some(out) = &m.out {
         let md = matrix::render(&cases, &reports, &descriptions);
-        if let Err(e) = write_output(out, md.as_bytes()) {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        write_output(out, md.as_bytes())?;
         println!("wrote {}", idx_io::escape::path(out));
     }
     if let Some(out) = &m.html {
         let html = idx_conformance::page::render_html(&cases, &reports);
-        if let Err(e) = write_output(out, html.as_bytes()) {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        write_output(out, html.as_bytes())?;
         println!("wrote {}", idx_io::escape::path(out));
     }
     if let Some(out) = &m.png {
-        let w = idx_conformance::picture::render_png(&cases, &reports)
-            .map_err(|e| format!("{}: {e}", idx_io::escape::path(out)))
-            .and_then(|b| write_output(out, &b).map_err(|e| e.to_string()));
-        if let Err(e) = w {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        let png = idx_conformance::picture::render_png(&cases, &reports)
+            .map_err(|e| format!("{}: {e}", idx_io::escape::path(out)))?;
+        write_output(out, &png)?;
         println!("wrote {}", idx_io::escape::path(out));
     }
     if let Some(dir) = &m.reports {
-        if let Err(e) = write_reports(dir, &cases, &reports) {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        write_reports(dir, &cases, &reports)?;
     }
     if m.check && !changes.is_empty() {
         eprintln!(
             "{} result(s) differ from the committed expected failures (see CHANGED above)",
             changes.len()
         );
-        return ExitCode::FAILURE;
+        return Ok(ExitStatus::Failure);
     }
-    ExitCode::SUCCESS
+    Ok(ExitStatus::Success)
 }
 
 /// Writes the reports of `reports` under `dir` (created if missing) and
@@ -258,13 +216,13 @@ fn write_reports(
     dir: &std::path::Path,
     cases: &[cases::Case],
     reports: &[runner::Report],
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let in_dir = |e: std::io::Error| format!("{}: {e}", idx_io::escape::path(dir));
     std::fs::create_dir_all(dir).map_err(in_dir)?;
     let written = idx_conformance::reports::all(cases, reports);
     for (name, md) in &written {
         let p = dir.join(format!("{name}.md"));
-        write_output(&p, md.as_bytes()).map_err(|e| e.to_string())?;
+        write_output(&p, md.as_bytes())?;
         println!("wrote {}", idx_io::escape::path(&p));
     }
     for r in reports {

@@ -1,11 +1,11 @@
 //! `test-reader` and `test-writer`: one implementation against the corpus.
 
-use super::write_output;
+use super::{write_output, CliError};
 use clap::{Args, ValueEnum};
 use idx_conformance::runner::{self, Adapter, Config, Mode};
 use idx_conformance::{cases, corpus, matrix};
+use idx_io::ExitStatus;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum Format {
@@ -88,15 +88,18 @@ pub(crate) struct RunArgs {
     command: Vec<String>,
 }
 
-pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
+/// Runs one implementation, a reader or a writer, against the corpus and
+/// prints the report: the failure verdict when a case failed unexpectedly
+/// (or, with `--strict-expected`, an expected failure passed).
+///
+/// # Errors
+/// The expected-failures file cannot be read, the corpus is missing or
+/// changed, the adapter cannot handle the simplest case, an output cannot
+/// be written.
+pub(crate) fn run(mode: Mode, a: RunArgs) -> Result<ExitStatus, CliError> {
     let expected_failures = match &a.expected_failures {
-        Some(p) => match runner::read_expected_failures(p) {
-            Ok(v) => v,
-            Err(e) => {
-                eprintln!("error: {}: {e}", idx_io::escape::path(p));
-                return ExitCode::from(2);
-            }
-        },
+        Some(p) => runner::read_expected_failures(p)
+            .map_err(|e| format!("{}: {e}", idx_io::escape::path(p)))?,
         None => vec![],
     };
     let all = if a.large {
@@ -104,13 +107,7 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
     } else {
         cases::all()
     };
-    let prepared = match corpus::Prepared::new(a.corpus.as_deref(), &all) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let prepared = corpus::Prepared::new(a.corpus.as_deref(), &all)?;
     let cfg = Config {
         corpus: prepared.path().to_path_buf(),
         adapter: Adapter {
@@ -124,13 +121,7 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
         skip: a.skip,
         expected_failures,
     };
-    let mut report = match runner::run(&all, mode, &cfg) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let mut report = runner::run(&all, mode, &cfg)?;
     report.name = if a.name.is_empty() {
         default_name(&a.command)
     } else {
@@ -146,10 +137,7 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
                 "test-writer"
             }
         );
-        if let Err(e) = write_output(p, matrix::expected_failures_text(&report, &how).as_bytes()) {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        write_output(p, matrix::expected_failures_text(&report, &how).as_bytes())?;
         // the file now lists every failure: they are expected
         for o in &mut report.outcomes {
             o.expected_failure = o.failed;
@@ -160,10 +148,7 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
     let mut json = report.to_json();
     corpus::stamp(&mut json, &cases::all());
     if let Some(p) = &a.json_out {
-        if let Err(e) = write_output(p, format!("{json:#}\n").as_bytes()) {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        write_output(p, format!("{json:#}\n").as_bytes())?;
     }
     match a.format {
         Format::Human => print!("{}", report.render_human()),
@@ -175,12 +160,12 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> ExitCode {
             "{} listed in the expected failures passed (XPASS above): remove them from the file",
             idx_text::plural::count(passes as u64, "case")
         );
-        return ExitCode::FAILURE;
+        return Ok(ExitStatus::Failure);
     }
     if runner::unexpected(&report.outcomes) == 0 {
-        ExitCode::SUCCESS
+        Ok(ExitStatus::Success)
     } else {
-        ExitCode::FAILURE
+        Ok(ExitStatus::Failure)
     }
 }
 
