@@ -237,6 +237,102 @@ fn a_stated_little_endian_payload_streams_big_endian_in_any_pieces() {
 /// On every corpus file the reader's first error is validation's first
 /// error (gzip decompressed within the default limit, no byte order
 /// stated): one verdict, one finding.
+/// The Reader's first error (or none) against validation's, for `bytes`
+/// read with `limit` (the same limit both ways).
+fn first_errors_agree(name: &str, bytes: &[u8], limit: u64) -> Result<(), String> {
+    let opts = Options::default()
+        .with_decompress(true)
+        .with_max_decompressed(Some(limit));
+    let report = idx::validate_with(bytes, &opts);
+    let first = report.errors().next().map(|f| (f.rule, f.offset));
+    let read = ReadOptions::default().with_max_decompressed(Some(limit));
+    let got = Reader::new(bytes, &read).and_then(Reader::read_array);
+    match (first, got) {
+        (None, Ok(_)) => Ok(()),
+        (Some(f), Err(ReadError::Invalid(e))) if (e.rule(), e.offset()) == f => Ok(()),
+        (f, g) => Err(format!(
+            "{name}: validation {f:?}, reader {:?}",
+            g.map(|a| a.dims().to_vec()).map_err(|e| match e {
+                ReadError::Invalid(e) => format!("{} at {}", e.rule().code(), e.offset()),
+                other => other.to_string(),
+            })
+        )),
+    }
+}
+
+#[test]
+fn the_readers_first_error_is_validations_on_damaged_gzip_and_at_the_limit() {
+    // damage after a finding the decoded bytes already show (bad magic,
+    // trailing bytes, a refused payload) leaves that finding first, as
+    // validation orders them; damage that cuts what the reader needs is
+    // IDX701; a payload that ends at the limit of a longer stream is IDX702
+    use std::io::Write;
+    let gz = |b: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(b).unwrap(); // ok: test
+        e.finish().unwrap() // ok: test
+    };
+    let mut bad = Vec::new();
+    let mut n = 0;
+    for dir in ["valid", "invalid"] {
+        let d = test_support::root().join("corpus").join(dir);
+        let mut paths: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect(); // ok: test
+        paths.sort();
+        for p in paths {
+            let name = p.file_name().unwrap().to_string_lossy().to_string(); // ok: test
+            let raw = std::fs::read(&p).unwrap(); // ok: test
+            if raw.len() > 1 << 16 {
+                continue;
+            }
+            let z = if raw.starts_with(&[0x1f, 0x8b]) {
+                raw.clone()
+            } else {
+                gz(&raw)
+            };
+            let mut cases: Vec<(String, Vec<u8>, u64)> = Vec::new();
+            for k in (1..8).filter(|_| z.len() > 18) {
+                let cut = 10 + (z.len() - 10) * k / 8;
+                cases.push((format!("{name} cut at {cut}"), z[..cut].to_vec(), 1 << 30));
+            }
+            let mut junk = z.clone();
+            junk.extend_from_slice(b"junk");
+            cases.push((format!("{name} + junk"), junk, 1 << 30));
+            if z.len() > 20 {
+                let mut flipped = z.clone();
+                flipped[z.len() - 6] ^= 0x10; // the stored length: damage at the end
+                cases.push((format!("{name} length flipped"), flipped, 1 << 30));
+            }
+            // the limit: at the stream's length with one byte more after it
+            let mut more = raw.clone();
+            more.push(0);
+            if !raw.starts_with(&[0x1f, 0x8b]) {
+                cases.push((
+                    format!("{name} + 1 byte, limit at its length"),
+                    gz(&more),
+                    raw.len() as u64,
+                ));
+            }
+            for (what, bytes, limit) in cases {
+                n += 1;
+                if let Err(e) = first_errors_agree(&what, &bytes, limit) {
+                    bad.push(e);
+                }
+            }
+        }
+    }
+    assert!(n > 1000, "{n} inputs");
+    assert!(
+        bad.is_empty(),
+        "{} of {n} disagree:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
 #[test]
 fn the_readers_first_error_is_validations_on_the_whole_corpus() {
     let opts = Options::default()
