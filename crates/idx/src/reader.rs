@@ -228,8 +228,8 @@ impl<R: Read> Reader<R> {
     /// ([`Reader::output_buffer_size`] says so for a positioned source).
     pub fn read_into(mut self, out: &mut [u8]) -> Result<(), ReadError> {
         let stored = self.stored();
-        let r = read::read_payload_into(&mut self.stream, &self.header, out, stored)
-            .and_then(|()| read::verdict(&self.header, out, stored, self.opts.byte_order));
+        let stated = self.opts.byte_order;
+        let r = read::read_payload_into(&mut self.stream, &self.header, out, stored, stated);
         settle(&self.stream, r)
     }
 
@@ -255,10 +255,8 @@ impl<R: Read> Reader<R> {
     /// ```
     pub fn read_array(mut self) -> Result<Array, ReadError> {
         let stored = self.stored();
-        let r = read::read_payload_array(&mut self.stream, &self.header, stored).and_then(|a| {
-            let bytes = read::native_bytes(a.data());
-            read::verdict(&self.header, bytes, stored, self.opts.byte_order).map(|()| a)
-        });
+        let stated = self.opts.byte_order;
+        let r = read::read_payload_array(&mut self.stream, &self.header, stored, stated);
         settle(&self.stream, r)
     }
 }
@@ -646,7 +644,6 @@ impl<'a, S: ReadAt + ?Sized> Reader<At<'a, S>> {
         if self.is_gzip() {
             return self.read_into(out);
         }
-        let stored = self.stored();
         read::read_parts_at(
             self.stream_source(),
             &self.header,
@@ -654,9 +651,8 @@ impl<'a, S: ReadAt + ?Sized> Reader<At<'a, S>> {
             threads,
             read::MIN_BYTES_PER_THREAD,
             read::HUGE_PAGE,
-            stored,
-        )?;
-        read::verdict(&self.header, out, stored, self.opts.byte_order)
+            self.opts.byte_order,
+        )
     }
 }
 

@@ -123,6 +123,80 @@ fn every_path_gives_the_technical_report_writers_file_one_verdict() {
     }
 }
 
+/// A little-endian payload that is also cut short or followed by more
+/// bytes: validation orders its findings by offset, and the byte-order
+/// finding (at the payload's start, judged on the whole elements present)
+/// comes before the truncation or the trailing bytes, so every path
+/// refuses the file for its byte order first, raw and gzip alike.
+#[test]
+fn a_little_endian_payload_cut_short_or_followed_by_more_is_refused_for_its_byte_order_first() {
+    use std::io::Write;
+    let file = report_writer_file();
+    let gz = |b: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(b).unwrap(); // ok: test
+        e.finish().unwrap() // ok: test
+    };
+    let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
+    for cut in [1, 3, 9, 40] {
+        cases.push((format!("cut {cut}"), file[..file.len() - cut].to_vec()));
+        let z = gz(&file[..file.len() - cut]);
+        cases.push((format!("gzip, cut {cut}"), z));
+    }
+    let mut more = file.clone();
+    more.extend_from_slice(&[1, 2, 3]);
+    cases.push(("3 bytes more".into(), more.clone()));
+    cases.push(("gzip, 3 bytes more".into(), gz(&more)));
+    let z = gz(&file);
+    cases.push((
+        "gzip cut inside its payload".into(),
+        z[..z.len() - 12].to_vec(),
+    ));
+    for (what, bytes) in cases {
+        let opts = Options::default().with_decompress(true);
+        let report = idx::validate_with(&bytes, &opts);
+        let first = report
+            .errors()
+            .next()
+            .map(|f| (f.rule, f.offset, f.message.clone()));
+        assert_eq!(
+            first.as_ref().map(|f| (f.0, f.1)),
+            Some((Rule::LikelyLittleEndian, 16)),
+            "{what}: validation"
+        );
+        let err = |r: Result<(), ReadError>| match r {
+            Err(ReadError::Invalid(e)) => Some((e.rule(), e.offset(), e.finding().message.clone())),
+            other => panic!("{what}: {other:?}"),
+        };
+        let read = ReadOptions::default();
+        let array = Reader::new(&bytes[..], &read)
+            .and_then(Reader::read_array)
+            .map(drop);
+        assert_eq!(err(array), first, "{what}: read_array");
+        let into = Reader::new(&bytes[..], &read).and_then(|r| {
+            let mut v = vec![0u8; r.header().payload_len() as usize];
+            r.read_into(&mut v)
+        });
+        assert_eq!(err(into), first, "{what}: read_into");
+        for threads in [1usize, 4] {
+            let parallel = Reader::at(&bytes[..], &read).and_then(|r| {
+                let mut v = vec![0u8; r.header().payload_len() as usize];
+                r.read_into_parallel(&mut v, NonZeroUsize::new(threads).unwrap())
+                // ok: test
+            });
+            assert_eq!(
+                err(parallel),
+                first,
+                "{what}: read_into_parallel({threads})"
+            );
+        }
+        if !bytes.starts_with(&[0x1f, 0x8b]) {
+            let parsed = idx::parse(&bytes).map(drop).map_err(ReadError::Invalid);
+            assert_eq!(err(parsed), first, "{what}: parse");
+        }
+    }
+}
+
 /// A stated byte order the evidence contradicts is refused, on every path:
 /// a correct big-endian payload stated little-endian.
 #[test]
