@@ -116,3 +116,37 @@ def test_saturation_and_markers_are_no_evidence():
         z = rng.integers(0, 2**31, size=1000).astype(">i4")
         z[rng.random(1000) < 0.3] = -1
         assert idxkit.validate(idx_file(0x0C, z)).ok, seed
+
+
+@pytest.mark.parametrize(
+    "variant",
+    ["cut 1", "cut 9", "3 bytes more", "gzip cut 9", "gzip 3 bytes more", "gzip damaged"],
+)
+def test_a_little_endian_file_cut_short_or_longer_is_refused_for_its_byte_order_everywhere(
+    tmp_path, variant
+):
+    # validate orders its findings by offset: the byte-order finding (at the
+    # payload's start) comes before the truncation or the trailing bytes, so
+    # every load refuses the file with it, as validate's first error
+    import gzip
+
+    data = writer_file()
+    if "cut 1" in variant:
+        data = data[:-1]
+    elif "cut 9" in variant:
+        data = data[:-9]
+    else:
+        data = data + b"\x01\x02\x03"
+    if variant.startswith("gzip"):
+        data = gzip.compress(data, mtime=0)
+        if variant == "gzip damaged":
+            data = data[:-12]  # the stream ends inside its payload
+    first = [f for f in idxkit.validate(data).findings if f.severity == "error"][0]
+    assert (first.rule, first.offset) == ("IDX501", 16)
+    for name, load in sources(tmp_path, data):
+        if name == "mmap" and variant.startswith("gzip"):
+            continue  # a memory map is of raw files only
+        with pytest.raises(idxkit.InvalidFileError) as e:
+            load()
+        got = e.value.findings[0]
+        assert (got.rule, got.offset, got.message) == (first.rule, first.offset, first.message), name

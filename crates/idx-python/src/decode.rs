@@ -152,24 +152,53 @@ pub(crate) fn load_path(
     assume_byte_order: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
     let opts = read_options(decompress, max_decompressed, assume_byte_order)?;
+    load_file(py, &path, 0, Expect::AnyFile, &opts, Some(&path))
+}
+
+/// Which file `load_file` expects to find at its path.
+#[derive(Clone, Copy)]
+enum Expect {
+    /// Whatever the path names; one that is not a regular file (a pipe, a
+    /// device) is read once, as a stream.
+    AnyFile,
+    /// The regular file a file object reads, with its (device, inode) when
+    /// the caller saw it (POSIX); anything else is `FileNotFoundError`, so
+    /// the caller reads through the object instead.
+    FileOfObject(Option<(u64, u64)>),
+}
+
+/// Opens `path`, checks it is the file `expect`s, and loads it from `base`
+/// on: planned by the library ([`plan`]), then decoded at offsets into a
+/// new numpy array, with the GIL released. `named` names the file in errors.
+fn load_file(
+    py: Python<'_>,
+    path: &Path,
+    base: u64,
+    expect: Expect,
+    opts: &idx::ReadOptions,
+    named: Option<&Path>,
+) -> PyResult<Py<PyAny>> {
     let planned = py.detach(|| {
-        let f = File::open(&path).map_err(LoadError::Io)?;
-        let meta = f.metadata().map_err(LoadError::Io)?;
-        if meta.is_file() {
-            plan(&f, &opts).map(|p| (p, Some(f)))
-        } else {
-            // a pipe or a device: read once, as a stream
-            idx::Reader::new(io::BufReader::new(f), &opts)
-                .and_then(idx::Reader::read_array)
-                .map(|a| (Plan::Done(a), None))
-                .map_err(LoadError::from)
+        let file = File::open(path).map_err(LoadError::Io)?;
+        let meta = file.metadata().map_err(LoadError::Io)?;
+        let regular = meta.is_file();
+        match expect {
+            Expect::AnyFile if !regular => {
+                let a = idx::Reader::new(io::BufReader::new(&file), opts)?.read_array()?;
+                return Ok((Plan::Done(a), FileFrom { file, base }));
+            }
+            Expect::FileOfObject(id) if !regular || id.is_some_and(|id| !same_file(&meta, id)) => {
+                return Err(LoadError::Io(io::Error::from(io::ErrorKind::NotFound)));
+            }
+            _ => {}
         }
+        let r = FileFrom { file, base };
+        plan(&r, opts).map(|p| (p, r))
     });
     match planned {
-        Ok((Plan::Into(h), Some(f))) => decode_into(py, &f, &h, &opts, Some(&path)),
+        Ok((Plan::Into(h), r)) => decode_into(py, &r, &h, opts, named),
         Ok((Plan::Done(a), _)) => to_numpy(py, a),
-        Ok((Plan::Into(_), None)) => Err(PyValueError::new_err("unreachable: no file")),
-        Err(e) => Err(e.into_py(py, Some(&path))),
+        Err(e) => Err(e.into_py(py, named)),
     }
 }
 
@@ -236,20 +265,14 @@ pub(crate) fn load_file_at(
     assume_byte_order: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
     let opts = read_options(decompress, max_decompressed, assume_byte_order)?;
-    let planned = py.detach(|| {
-        let file = File::open(&path).map_err(LoadError::Io)?;
-        let meta = file.metadata().map_err(LoadError::Io)?;
-        if !meta.is_file() || identity.is_some_and(|id| !same_file(&meta, id)) {
-            return Err(LoadError::Io(io::Error::from(io::ErrorKind::NotFound)));
-        }
-        let r = FileFrom { file, base: start };
-        plan(&r, &opts).map(|p| (p, r))
-    });
-    match planned {
-        Ok((Plan::Into(h), r)) => decode_into(py, &r, &h, &opts, None),
-        Ok((Plan::Done(a), _)) => to_numpy(py, a),
-        Err(e) => Err(e.into_py(py, None)),
-    }
+    load_file(
+        py,
+        &path,
+        start,
+        Expect::FileOfObject(identity),
+        &opts,
+        None,
+    )
 }
 
 #[cfg(unix)]

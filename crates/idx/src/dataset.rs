@@ -28,6 +28,7 @@ use std::io::{self, Read};
 /// assert_eq!(dataset_name("t10k-labels-idx1-ubyte").map(|n| n.role), Some(Role::Labels));
 /// assert_eq!(dataset_name("mnist/train-images.idx3-ubyte.gz").map(|n| n.role), Some(Role::Images));
 /// ```
+#[doc(hidden)] // workspace plumbing: made by the hidden `dataset_name` and `role`
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
     /// `...-images-idx3-ubyte`.
@@ -46,6 +47,7 @@ pub enum Role {
 /// assert_eq!(split("emnist-letters-train-labels-idx1-ubyte"), Some(Split::Train));
 /// assert_eq!(split("my-images-idx3-ubyte"), None);
 /// ```
+#[doc(hidden)] // workspace plumbing: made by the hidden `dataset_name` and `role`
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Split {
     /// `train`.
@@ -63,6 +65,7 @@ pub enum Split {
 /// assert!(n.gzip);
 /// assert!(idx::dataset::dataset_name("train.idx").is_none()); // not the convention
 /// ```
+#[doc(hidden)] // workspace plumbing: made by the hidden `dataset_name` and `role`
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DatasetName {
     /// Images or labels.

@@ -274,17 +274,8 @@ pub fn read_array_target(data: &[u8]) {
         Ok(h) if h.payload_len() <= 1 << 20 => {
             let mut out = vec![0u8; h.payload_len() as usize];
             Some(
-                crate::read::read_parts_at(
-                    src,
-                    &h,
-                    &mut out,
-                    threads,
-                    min_part,
-                    align,
-                    crate::ByteOrder::Big,
-                )
-                .and_then(|()| crate::read::verdict(&h, &out, crate::ByteOrder::Big, None))
-                .map(|()| out),
+                crate::read::read_parts_at(src, &h, &mut out, threads, min_part, align, None)
+                    .map(|()| out),
             )
         }
         Ok(_) => None,

@@ -40,7 +40,9 @@ pub struct Stream<R> {
     /// Where the gzip stream was found damaged (decompressed bytes before
     /// the damage) and what the decoder said.
     damage: Option<(u64, String)>,
-    /// End the stream at the limit (read_input's mode) instead of failing.
+    /// End the stream at the limit and at damage (the reader's mode)
+    /// instead of failing, so that the reader judges the bytes before
+    /// either as validation does.
     end_at_limit: bool,
 }
 
@@ -95,9 +97,10 @@ pub fn open<R: Read>(mut r: R, max_decompressed: Option<u64>) -> io::Result<Stre
 }
 
 /// [`open`], but a stream over the limit ends there (`Ok(0)`) with
-/// [`Stream::hit_limit`] set, so that a reader sees the bytes up to the
-/// limit as the validator does (spec 7.19: a finding located before the
-/// limit is kept).
+/// [`Stream::hit_limit`] set, and a damaged gzip stream ends where the
+/// damage is (`Ok(0)`) with [`Stream::damage`] set, so that a reader sees
+/// the bytes before either as the validator does (spec 7.19: a finding
+/// located before the limit or the damage is kept).
 pub(crate) fn open_cut<R: Read>(
     r: R,
     decompress: bool,
@@ -150,12 +153,23 @@ impl<R: Read> Read for Stream<R> {
         match &mut self.inner {
             Inner::Raw(r) => r.read(buf),
             Inner::Gzip(g) => {
+                if self.damage.is_some() && self.end_at_limit {
+                    return Ok(0);
+                }
+                let (out, end) = (self.out, self.end_at_limit);
+                let mut damaged = |e: io::Error| {
+                    if e.kind() != io::ErrorKind::InvalidData {
+                        return Err(e);
+                    }
+                    self.damage = Some((out, e.to_string()));
+                    if end {
+                        Ok(0)
+                    } else {
+                        Err(e)
+                    }
+                };
                 let Some(limit) = self.limit else {
-                    let n = g.read(buf).inspect_err(|e| {
-                        if e.kind() == io::ErrorKind::InvalidData {
-                            self.damage = Some((self.out, e.to_string()));
-                        }
-                    })?;
+                    let n = g.read(buf).or_else(&mut damaged)?;
                     self.out += n as u64;
                     return Ok(n);
                 };
@@ -170,11 +184,7 @@ impl<R: Read> Read for Stream<R> {
                 if left == 0 {
                     // one more byte tells whether the stream holds more
                     let mut probe = [0u8; 1];
-                    let probed = g.read(&mut probe).inspect_err(|e| {
-                        if e.kind() == io::ErrorKind::InvalidData {
-                            self.damage = Some((self.out, e.to_string()));
-                        }
-                    })?;
+                    let probed = g.read(&mut probe).or_else(&mut damaged)?;
                     return match probed {
                         0 => Ok(0),
                         _ => {
@@ -188,11 +198,7 @@ impl<R: Read> Read for Stream<R> {
                     };
                 }
                 let room = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
-                let n = g.read(&mut buf[..room]).inspect_err(|e| {
-                    if e.kind() == io::ErrorKind::InvalidData {
-                        self.damage = Some((self.out, e.to_string()));
-                    }
-                })?;
+                let n = g.read(&mut buf[..room]).or_else(&mut damaged)?;
                 self.out += n as u64;
                 Ok(n)
             }

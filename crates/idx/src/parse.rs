@@ -81,8 +81,11 @@ impl std::error::Error for Error {}
 /// little-endian) do not make parsing fail.
 ///
 /// # Errors
-/// The first violation found, with its rule code, offset, length, expected
-/// and found values (see `spec/idx.md`).
+/// Validation's first error (its findings ordered by offset), with its rule
+/// code, offset, length, expected and found values (see `spec/idx.md`): a
+/// payload both little-endian beyond doubt and cut short or followed by
+/// more bytes is refused for its byte order (IDX501, at the payload's
+/// start, judged on the whole elements present).
 ///
 /// # Panics
 /// Never, on any input.
@@ -124,14 +127,18 @@ pub fn parse(input: &[u8]) -> Result<View<'_>, Error> {
 /// # Errors
 /// As [`parse`].
 pub fn parse_as(input: &[u8], stated: Option<ByteOrder>) -> Result<View<'_>, Error> {
-    let view = parse_structure(input)?;
-    let h = view.header();
-    if h.dtype().size() > 1 && stated != Some(ByteOrder::Big) {
-        if let Some(score) = crate::lint::byteorder::score(h.dtype(), view.payload()) {
+    let (header, payload, ended) = parse_structure(input)?;
+    // validation locates the byte-order finding at the payload's start,
+    // before a truncation or trailing bytes: it is judged first, on the
+    // whole elements present
+    let size = header.dtype().size();
+    if size > 1 && stated != Some(ByteOrder::Big) {
+        let present = &payload[..payload.len() / size * size];
+        if let Some(score) = crate::lint::byteorder::score(header.dtype(), present) {
             if let Some(f) = crate::lint::byteorder::contract(
-                h.dtype(),
-                h.header_len() as u64,
-                h.payload_len(),
+                header.dtype(),
+                header.header_len() as u64,
+                present.len() as u64,
                 score,
                 stated,
             )
@@ -141,11 +148,17 @@ pub fn parse_as(input: &[u8], stated: Option<ByteOrder>) -> Result<View<'_>, Err
             }
         }
     }
-    Ok(view)
+    ended?;
+    Ok(View { header, payload })
 }
 
-/// The structure alone: magic, dimensions, length.
-fn parse_structure(input: &[u8]) -> Result<View<'_>, Error> {
+/// A header, the payload bytes present (at most the declared ones), and
+/// whether the input's length is the declared one.
+type Structure<'a> = (Header, &'a [u8], Result<(), Error>);
+
+/// The structure alone: magic, dimensions, length. `Err` for a header that
+/// breaks a rule.
+fn parse_structure(input: &[u8]) -> Result<Structure<'_>, Error> {
     let reserved = &input[..input.len().min(2)];
     if reserved.iter().any(|&b| b != 0) {
         return Err(sniff(input)
@@ -168,21 +181,22 @@ fn parse_structure(input: &[u8]) -> Result<View<'_>, Error> {
     let declared = header.payload_len();
     let found = payload.len() as u64;
     if found < declared {
-        return Err(violations::truncated_payload(&header, found, input.len() as u64).into());
+        let cut = violations::truncated_payload(&header, found, input.len() as u64);
+        return Ok((header, payload, Err(cut.into())));
     }
     if found > declared {
         let end = header.header_len() as u64 + declared;
-        let tail = &payload[declared as usize..]; // declared < found <= usize::MAX
-        return Err(violations::trailing_bytes(
+        let (payload, tail) = payload.split_at(declared as usize); // declared < found <= usize::MAX
+        let more = violations::trailing_bytes(
             &header,
             end,
             found - declared,
             &tail[..tail.len().min(4)],
             false,
-        )
-        .into());
+        );
+        return Ok((header, payload, Err(more.into())));
     }
-    Ok(View { header, payload })
+    Ok((header, payload, Ok(())))
 }
 
 /// A parsed IDX file: the header and the borrowed payload bytes.

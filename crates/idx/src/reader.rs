@@ -228,9 +228,9 @@ impl<R: Read> Reader<R> {
     /// ([`Reader::output_buffer_size`] says so for a positioned source).
     pub fn read_into(mut self, out: &mut [u8]) -> Result<(), ReadError> {
         let stored = self.stored();
-        let r = read::read_payload_into(&mut self.stream, &self.header, out, stored);
-        r.map_err(|e| locate(&self.stream, e))?;
-        read::verdict(&self.header, out, stored, self.opts.byte_order)
+        let stated = self.opts.byte_order;
+        let r = read::read_payload_into(&mut self.stream, &self.header, out, stored, stated);
+        settle(&self.stream, r)
     }
 
     /// Reads the payload into an owned, native-endian array, which grows
@@ -255,15 +255,9 @@ impl<R: Read> Reader<R> {
     /// ```
     pub fn read_array(mut self) -> Result<Array, ReadError> {
         let stored = self.stored();
-        let a = read::read_payload_array(&mut self.stream, &self.header, stored)
-            .map_err(|e| locate(&self.stream, e))?;
-        read::verdict(
-            &self.header,
-            read::native_bytes(a.data()),
-            stored,
-            self.opts.byte_order,
-        )?;
-        Ok(a)
+        let stated = self.opts.byte_order;
+        let r = read::read_payload_array(&mut self.stream, &self.header, stored, stated);
+        settle(&self.stream, r)
     }
 }
 
@@ -650,7 +644,6 @@ impl<'a, S: ReadAt + ?Sized> Reader<At<'a, S>> {
         if self.is_gzip() {
             return self.read_into(out);
         }
-        let stored = self.stored();
         read::read_parts_at(
             self.stream_source(),
             &self.header,
@@ -658,10 +651,29 @@ impl<'a, S: ReadAt + ?Sized> Reader<At<'a, S>> {
             threads,
             read::MIN_BYTES_PER_THREAD,
             read::HUGE_PAGE,
-            stored,
-        )?;
-        read::verdict(&self.header, out, stored, self.opts.byte_order)
+            self.opts.byte_order,
+        )
     }
+}
+
+/// The outcome of reading a whole payload from `stream` (which ends at
+/// gzip damage and at the limit), as validation orders its findings: an
+/// error located before the damage or the limit stands; a truncation the
+/// damage or the limit caused becomes IDX701 or IDX702; and a read that
+/// succeeded on bytes before damage found after them (a bad trailer, junk
+/// after the last member), or on a stream that holds more than the limit,
+/// fails with that finding, since validation reports it as an error.
+fn settle<R, T>(stream: &Stream<R>, r: Result<T, ReadError>) -> Result<T, ReadError> {
+    let v = r.map_err(|e| locate(stream, e))?;
+    if let Some((at, why)) = stream.damage() {
+        return Err(ReadError::Invalid(violations::gzip_damaged(at, why).into()));
+    }
+    if let (true, Some(limit)) = (stream.hit_limit(), stream.limit()) {
+        return Err(ReadError::Invalid(
+            violations::decompression_limit(limit).into(),
+        ));
+    }
+    Ok(v)
 }
 
 /// An error of a gzip stream's reader as the finding it is: damage after

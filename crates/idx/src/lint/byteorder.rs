@@ -59,6 +59,7 @@ use crate::rules::{Rule, Severity};
 pub use crate::score::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS};
 #[doc(hidden)]
 pub use crate::score::{MIN_ELEMENTS, MIN_Z};
+use std::sync::OnceLock;
 
 /// Share of float exponents a real payload keeps within `2^-32..2^32`.
 const FLOAT_TYPICAL_SHARE: f64 = 0.95;
@@ -90,12 +91,26 @@ struct Tables {
 }
 
 impl Tables {
-    fn new(dtype: ElementType) -> Option<Tables> {
+    /// The tables of `dtype`, built once per process (an f64 payload's
+    /// take 4,096 logarithms: more than scoring a small payload costs).
+    fn of(dtype: ElementType) -> Option<&'static Tables> {
+        static FLOATS: [OnceLock<Tables>; 2] = [const { OnceLock::new() }; 2];
         match dtype {
-            ElementType::I16 | ElementType::I32 => Some(Tables::integers(8 * dtype.size() as u32)),
-            ElementType::F32 | ElementType::F64 => Some(Tables::floats(dtype)),
+            ElementType::I16 | ElementType::I32 => {
+                Some(Tables::of_integers(8 * dtype.size() as u32))
+            }
+            ElementType::F32 => Some(FLOATS[0].get_or_init(|| Tables::floats(dtype))),
+            ElementType::F64 => Some(FLOATS[1].get_or_init(|| Tables::floats(dtype))),
             ElementType::U8 | ElementType::I8 => None,
         }
+    }
+
+    /// [`Tables::integers`] of `bits` (a whole number of bytes, at most
+    /// 8), built once per process.
+    fn of_integers(bits: u32) -> &'static Tables {
+        static INTEGERS: [OnceLock<Tables>; 9] = [const { OnceLock::new() }; 9];
+        let k = (bits / 8).min(8);
+        INTEGERS[k as usize].get_or_init(|| Tables::integers(8 * k))
     }
 
     /// The tables of `bits`-bit two's-complement integers.
@@ -238,7 +253,7 @@ impl Seen {
 #[derive(Debug, Clone)]
 pub(crate) struct Scorer {
     dtype: ElementType,
-    tables: Option<Tables>,
+    tables: Option<&'static Tables>,
     seen: Option<Seen>,
     entries: Vec<Entry>,
     /// The previous non-zero element: its index and bit pattern.
@@ -315,7 +330,7 @@ impl Columns {
 
 impl Scorer {
     pub(crate) fn new(dtype: ElementType) -> Scorer {
-        let tables = Tables::new(dtype);
+        let tables = Tables::of(dtype);
         Scorer {
             dtype,
             seen: tables.as_ref().map(|_| Seen::new()),
@@ -365,17 +380,13 @@ impl Scorer {
     /// integers: their constant bytes would read as small numbers the wrong
     /// way); the type's extremes are judged on the whole value.
     pub(crate) fn score(&self) -> Option<ByteOrderScore> {
-        let t = self.tables.as_ref()?;
+        let t = self.tables?;
         let n = self.dtype.size() as u32;
         let float = self.dtype.is_float();
         let columns = (!float).then(|| Columns::of(&self.entries, n));
         let compact = columns.as_ref().filter(|c| c.width() < n);
-        let narrow;
         let t = match compact {
-            Some(c) => {
-                narrow = Tables::integers(8 * c.width());
-                &narrow
-            }
+            Some(c) => Tables::of_integers(8 * c.width()),
             None => t,
         };
         let max = i64::MAX >> (64 - 8 * n);

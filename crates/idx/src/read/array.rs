@@ -3,7 +3,7 @@
 
 use super::into::check_end;
 use super::swap::reverse_elements;
-use super::verdict::{native_bytes, verdict};
+use super::verdict::{judge, native_bytes};
 use super::{invalid, read_header, ReadError};
 use crate::array::{Array, Data};
 use crate::buffer;
@@ -34,28 +34,28 @@ use std::io::Read;
 /// nothing.
 pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
     let h = read_header(&mut r)?;
-    let a = read_payload_array(&mut r, &h, ByteOrder::Big)?;
-    verdict(&h, native_bytes(a.data()), ByteOrder::Big, None)?;
-    Ok(a)
+    read_payload_array(&mut r, &h, ByteOrder::Big, None)
 }
 
 /// The payload of `h` from `r` (just after the header) into an owned
 /// native-endian array, from elements stored in `stored` order; then the
-/// end of the stream is checked.
+/// end of the stream is checked, and the byte-order verdict for the byte
+/// order the caller `stated` given ([`judge`]).
 pub(crate) fn read_payload_array<R: Read>(
     r: &mut R,
     h: &Header,
     stored: ByteOrder,
+    stated: Option<ByteOrder>,
 ) -> Result<Array, ReadError> {
     let pos = h.header_len() as u64;
     let dtype = h.dtype();
-    let mut data = match dtype {
-        ElementType::U8 => Data::U8(payload::<u8, R>(r, h, pos)?),
-        ElementType::I8 => Data::I8(payload::<i8, R>(r, h, pos)?),
-        ElementType::I16 => Data::I16(payload::<i16, R>(r, h, pos)?),
-        ElementType::I32 => Data::I32(payload::<i32, R>(r, h, pos)?),
-        ElementType::F32 => Data::F32(payload::<f32, R>(r, h, pos)?),
-        ElementType::F64 => Data::F64(payload::<f64, R>(r, h, pos)?),
+    let (mut data, ended) = match dtype {
+        ElementType::U8 => payload::<u8, R>(r, h, pos).map(|(v, e)| (Data::U8(v), e))?,
+        ElementType::I8 => payload::<i8, R>(r, h, pos).map(|(v, e)| (Data::I8(v), e))?,
+        ElementType::I16 => payload::<i16, R>(r, h, pos).map(|(v, e)| (Data::I16(v), e))?,
+        ElementType::I32 => payload::<i32, R>(r, h, pos).map(|(v, e)| (Data::I32(v), e))?,
+        ElementType::F32 => payload::<f32, R>(r, h, pos).map(|(v, e)| (Data::F32(v), e))?,
+        ElementType::F64 => payload::<f64, R>(r, h, pos).map(|(v, e)| (Data::F64(v), e))?,
     };
     if stored == ByteOrder::Little {
         // decoded as big-endian: every element's bytes reversed
@@ -67,12 +67,20 @@ pub(crate) fn read_payload_array<R: Read>(
             Data::F64(v) => reverse_elements(bytemuck::cast_slice_mut(v), 8),
         }
     }
+    judge(h, native_bytes(&data), stored, stated, ended)?;
     let shape = h.dims().iter().map(|&d| d as usize).collect();
     // invariant: exactly product(dims) elements were decoded
     Array::new(shape, data).map_err(|_| invalid(violations::size_overflow(dtype, h.dims())))
 }
 
-fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec<T>, ReadError> {
+/// The elements of the payload decoded (all, or those before a
+/// truncation) and how the read ended (a truncation, trailing bytes);
+/// `Err` for the source's errors.
+fn payload<T: Element, R: Read>(
+    r: &mut R,
+    h: &Header,
+    start: u64,
+) -> Result<(Vec<T>, Result<(), ReadError>), ReadError> {
     let size = T::TYPE.size();
     let declared = h.payload_len();
     let count = usize::try_from(h.element_count()).unwrap_or(usize::MAX);
@@ -106,12 +114,11 @@ fn payload<T: Element, R: Read>(r: &mut R, h: &Header, start: u64) -> Result<Vec
         carry = have - whole;
     }
     if seen < declared {
-        return Err(invalid(violations::truncated_payload(
-            h,
-            seen,
-            start + seen,
-        )));
+        let cut = invalid(violations::truncated_payload(h, seen, start + seen));
+        return Ok((out, Err(cut)));
     }
-    check_end(r, h, start, &mut storage)?;
-    Ok(out)
+    match check_end(r, h, start, &mut storage) {
+        Err(ReadError::Io(e)) => Err(ReadError::Io(e)),
+        ended => Ok((out, ended)),
+    }
 }

@@ -2,7 +2,7 @@
 //! time, and the end-of-stream check every reading path shares.
 
 use super::swap::to_native_in_place;
-use super::verdict::verdict;
+use super::verdict::judge;
 use super::{invalid, ReadError};
 use crate::edit::ByteOrder;
 use crate::header::Header;
@@ -39,20 +39,29 @@ pub fn read_array_into<R: Read>(
     header: &Header,
     out: &mut [u8],
 ) -> Result<(), ReadError> {
-    read_payload_into(r, header, out, ByteOrder::Big)?;
-    verdict(header, out, ByteOrder::Big, None)
+    read_payload_into(r, header, out, ByteOrder::Big, None)
 }
 
-/// [`read_array_into`](crate::read_array_into) of elements stored in `stored` order.
+/// [`read_array_into`](crate::read_array_into) of elements stored in
+/// `stored` order, with the byte-order verdict for the byte order the
+/// caller `stated` ([`judge`]).
 pub(crate) fn read_payload_into<R: Read>(
     r: &mut R,
     header: &Header,
     out: &mut [u8],
     stored: ByteOrder,
+    stated: Option<ByteOrder>,
 ) -> Result<(), ReadError> {
     fits(header, out)?;
-    decode_stream(r, out, header.dtype().size(), stored).map_err(|e| e.at(header, 0))?;
-    check_end(r, header, header.header_len() as u64, &mut Vec::new())
+    let (decoded, ended) = match decode_stream(r, out, header.dtype().size(), stored) {
+        Ok(()) => {
+            let start = header.header_len() as u64;
+            (out.len(), check_end(r, header, start, &mut Vec::new()))
+        }
+        Err(Short::End(k)) => (k, Err(Short::End(k).at(header, 0))),
+        Err(Short::Io(e)) => return Err(ReadError::Io(e)),
+    };
+    judge(header, &out[..decoded], stored, stated, ended)
 }
 
 /// Why decoding a stretch of the payload stopped short.

@@ -5,7 +5,7 @@ use super::at::{Cursor, ReadAt};
 use super::into::{check_end, decode_stream, fits, Short};
 use super::parts::{part_starts, HUGE_PAGE, MAX_PARTS};
 use super::swap::to_native;
-use super::verdict::verdict;
+use super::verdict::judge;
 use super::ReadError;
 use crate::edit::ByteOrder;
 use crate::header::Header;
@@ -58,9 +58,8 @@ pub fn read_array_at<S: ReadAt + ?Sized>(
         threads,
         MIN_BYTES_PER_THREAD,
         HUGE_PAGE,
-        ByteOrder::Big,
-    )?;
-    verdict(header, out, ByteOrder::Big, None)
+        None,
+    )
 }
 
 /// [`read_array_at`] with the smallest part and the alignment of part
@@ -72,8 +71,10 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     threads: std::num::NonZeroUsize,
     min_part: usize,
     align: usize,
-    stored: ByteOrder,
+    stated: Option<ByteOrder>,
 ) -> Result<(), ReadError> {
+    // stored as stated, big-endian (as IDX says) when not stated
+    let stored = stated.unwrap_or(ByteOrder::Big);
     let declared = fits(header, out)?;
     let size = header.dtype().size();
     let start = header.header_len() as u64;
@@ -158,15 +159,24 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
         }
     });
     // The first part that failed: its first missing byte is the payload's
-    // (a later part's failure is at a later offset).
-    for (&from, r) in starts.iter().zip(results) {
-        r.map_err(|e| e.at(header, from))?;
-    }
-    let mut tail = Cursor {
-        src,
-        pos: start + declared,
-    };
-    check_end(&mut tail, header, start, &mut Vec::new())
+    // (a later part's failure is at a later offset), and every part before
+    // it is whole.
+    let failed = starts.iter().zip(results).find_map(|(&from, r)| match r {
+        Ok(()) => None,
+        Err(Short::End(k)) => Some((from + k, Err(Short::End(k).at(header, from)))),
+        Err(Short::Io(e)) => Some((from, Err(ReadError::Io(e)))),
+    });
+    let (decoded, ended) = failed.unwrap_or_else(|| {
+        let mut tail = Cursor {
+            src,
+            pos: start + declared,
+        };
+        (
+            out.len(),
+            check_end(&mut tail, header, start, &mut Vec::new()),
+        )
+    });
+    judge(header, &out[..decoded], stored, stated, ended)
 }
 
 #[cfg(test)]

@@ -40,3 +40,25 @@ pub(crate) fn verdict(
         None => Ok(()),
     }
 }
+
+/// The outcome of reading a payload, as validation orders its findings:
+/// `decoded` is what was decoded in native order (all of the payload, or
+/// what came before a truncation), `ended` how the read ended (a
+/// truncation, IDX202, or bytes after the payload, IDX203). The byte-order
+/// finding is located at the payload's start, before either, so the verdict
+/// on the whole elements decoded comes first; a source's I/O error stands
+/// alone.
+pub(crate) fn judge(
+    h: &Header,
+    decoded: &[u8],
+    stored: ByteOrder,
+    stated: Option<ByteOrder>,
+    ended: Result<(), ReadError>,
+) -> Result<(), ReadError> {
+    if let Err(ReadError::Io(e)) = ended {
+        return Err(ReadError::Io(e));
+    }
+    let whole = decoded.len() / h.dtype().size() * h.dtype().size();
+    verdict(h, &decoded[..whole], stored, stated)?;
+    ended
+}

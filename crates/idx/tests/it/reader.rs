@@ -123,6 +123,80 @@ fn every_path_gives_the_technical_report_writers_file_one_verdict() {
     }
 }
 
+/// A little-endian payload that is also cut short or followed by more
+/// bytes: validation orders its findings by offset, and the byte-order
+/// finding (at the payload's start, judged on the whole elements present)
+/// comes before the truncation or the trailing bytes, so every path
+/// refuses the file for its byte order first, raw and gzip alike.
+#[test]
+fn a_little_endian_payload_cut_short_or_followed_by_more_is_refused_for_its_byte_order_first() {
+    use std::io::Write;
+    let file = report_writer_file();
+    let gz = |b: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(b).unwrap(); // ok: test
+        e.finish().unwrap() // ok: test
+    };
+    let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
+    for cut in [1, 3, 9, 40] {
+        cases.push((format!("cut {cut}"), file[..file.len() - cut].to_vec()));
+        let z = gz(&file[..file.len() - cut]);
+        cases.push((format!("gzip, cut {cut}"), z));
+    }
+    let mut more = file.clone();
+    more.extend_from_slice(&[1, 2, 3]);
+    cases.push(("3 bytes more".into(), more.clone()));
+    cases.push(("gzip, 3 bytes more".into(), gz(&more)));
+    let z = gz(&file);
+    cases.push((
+        "gzip cut inside its payload".into(),
+        z[..z.len() - 12].to_vec(),
+    ));
+    for (what, bytes) in cases {
+        let opts = Options::default().with_decompress(true);
+        let report = idx::validate_with(&bytes, &opts);
+        let first = report
+            .errors()
+            .next()
+            .map(|f| (f.rule, f.offset, f.message.clone()));
+        assert_eq!(
+            first.as_ref().map(|f| (f.0, f.1)),
+            Some((Rule::LikelyLittleEndian, 16)),
+            "{what}: validation"
+        );
+        let err = |r: Result<(), ReadError>| match r {
+            Err(ReadError::Invalid(e)) => Some((e.rule(), e.offset(), e.finding().message.clone())),
+            other => panic!("{what}: {other:?}"),
+        };
+        let read = ReadOptions::default();
+        let array = Reader::new(&bytes[..], &read)
+            .and_then(Reader::read_array)
+            .map(drop);
+        assert_eq!(err(array), first, "{what}: read_array");
+        let into = Reader::new(&bytes[..], &read).and_then(|r| {
+            let mut v = vec![0u8; r.header().payload_len() as usize];
+            r.read_into(&mut v)
+        });
+        assert_eq!(err(into), first, "{what}: read_into");
+        for threads in [1usize, 4] {
+            let parallel = Reader::at(&bytes[..], &read).and_then(|r| {
+                let mut v = vec![0u8; r.header().payload_len() as usize];
+                r.read_into_parallel(&mut v, NonZeroUsize::new(threads).unwrap())
+                // ok: test
+            });
+            assert_eq!(
+                err(parallel),
+                first,
+                "{what}: read_into_parallel({threads})"
+            );
+        }
+        if !bytes.starts_with(&[0x1f, 0x8b]) {
+            let parsed = idx::parse(&bytes).map(drop).map_err(ReadError::Invalid);
+            assert_eq!(err(parsed), first, "{what}: parse");
+        }
+    }
+}
+
 /// A stated byte order the evidence contradicts is refused, on every path:
 /// a correct big-endian payload stated little-endian.
 #[test]
@@ -237,6 +311,102 @@ fn a_stated_little_endian_payload_streams_big_endian_in_any_pieces() {
 /// On every corpus file the reader's first error is validation's first
 /// error (gzip decompressed within the default limit, no byte order
 /// stated): one verdict, one finding.
+/// The Reader's first error (or none) against validation's, for `bytes`
+/// read with `limit` (the same limit both ways).
+fn first_errors_agree(name: &str, bytes: &[u8], limit: u64) -> Result<(), String> {
+    let opts = Options::default()
+        .with_decompress(true)
+        .with_max_decompressed(Some(limit));
+    let report = idx::validate_with(bytes, &opts);
+    let first = report.errors().next().map(|f| (f.rule, f.offset));
+    let read = ReadOptions::default().with_max_decompressed(Some(limit));
+    let got = Reader::new(bytes, &read).and_then(Reader::read_array);
+    match (first, got) {
+        (None, Ok(_)) => Ok(()),
+        (Some(f), Err(ReadError::Invalid(e))) if (e.rule(), e.offset()) == f => Ok(()),
+        (f, g) => Err(format!(
+            "{name}: validation {f:?}, reader {:?}",
+            g.map(|a| a.dims().to_vec()).map_err(|e| match e {
+                ReadError::Invalid(e) => format!("{} at {}", e.rule().code(), e.offset()),
+                other => other.to_string(),
+            })
+        )),
+    }
+}
+
+#[test]
+fn the_readers_first_error_is_validations_on_damaged_gzip_and_at_the_limit() {
+    // damage after a finding the decoded bytes already show (bad magic,
+    // trailing bytes, a refused payload) leaves that finding first, as
+    // validation orders them; damage that cuts what the reader needs is
+    // IDX701; a payload that ends at the limit of a longer stream is IDX702
+    use std::io::Write;
+    let gz = |b: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(b).unwrap(); // ok: test
+        e.finish().unwrap() // ok: test
+    };
+    let mut bad = Vec::new();
+    let mut n = 0;
+    for dir in ["valid", "invalid"] {
+        let d = test_support::root().join("corpus").join(dir);
+        let mut paths: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect(); // ok: test
+        paths.sort();
+        for p in paths {
+            let name = p.file_name().unwrap().to_string_lossy().to_string(); // ok: test
+            let raw = std::fs::read(&p).unwrap(); // ok: test
+            if raw.len() > 1 << 16 {
+                continue;
+            }
+            let z = if raw.starts_with(&[0x1f, 0x8b]) {
+                raw.clone()
+            } else {
+                gz(&raw)
+            };
+            let mut cases: Vec<(String, Vec<u8>, u64)> = Vec::new();
+            for k in (1..8).filter(|_| z.len() > 18) {
+                let cut = 10 + (z.len() - 10) * k / 8;
+                cases.push((format!("{name} cut at {cut}"), z[..cut].to_vec(), 1 << 30));
+            }
+            let mut junk = z.clone();
+            junk.extend_from_slice(b"junk");
+            cases.push((format!("{name} + junk"), junk, 1 << 30));
+            if z.len() > 20 {
+                let mut flipped = z.clone();
+                flipped[z.len() - 6] ^= 0x10; // the stored length: damage at the end
+                cases.push((format!("{name} length flipped"), flipped, 1 << 30));
+            }
+            // the limit: at the stream's length with one byte more after it
+            let mut more = raw.clone();
+            more.push(0);
+            if !raw.starts_with(&[0x1f, 0x8b]) {
+                cases.push((
+                    format!("{name} + 1 byte, limit at its length"),
+                    gz(&more),
+                    raw.len() as u64,
+                ));
+            }
+            for (what, bytes, limit) in cases {
+                n += 1;
+                if let Err(e) = first_errors_agree(&what, &bytes, limit) {
+                    bad.push(e);
+                }
+            }
+        }
+    }
+    assert!(n > 1000, "{n} inputs");
+    assert!(
+        bad.is_empty(),
+        "{} of {n} disagree:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
 #[test]
 fn the_readers_first_error_is_validations_on_the_whole_corpus() {
     let opts = Options::default()

@@ -128,3 +128,243 @@ fn the_decompression_limit_has_its_default_in_idx_alone() {
         found.join("\n")
     );
 }
+
+/// The code lines of the files under `dir` (relative to the root) whose
+/// names end with `.rs`, tests aside, as (path, line number, line).
+fn rust_code_under(dir: &str) -> Vec<(String, usize, String)> {
+    sources()
+        .into_iter()
+        .filter(|(p, _)| p.starts_with(dir) && p.ends_with(".rs"))
+        .flat_map(|(p, text)| {
+            code_lines(&text)
+                .map(|(n, l)| (p.clone(), n + 1, l.to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn the_library_knows_nothing_of_paths_terminals_or_processes() {
+    // ARCHITECTURE.md: `idx` never prints and knows nothing of paths,
+    // terminals or processes; the one file type it names is the positioned
+    // source `ReadAt` is implemented for
+    let needles = [
+        "println!",
+        "eprintln!",
+        "print!(",
+        "eprint!(",
+        "dbg!(",
+        "std::process",
+        "std::env",
+        "io::stdout",
+        "io::stderr",
+        "io::stdin",
+        "Path",
+        "std::fs::",
+        "fs::read",
+        "fs::write",
+    ];
+    let allowed = |p: &str, l: &str| p == "crates/idx/src/read/at.rs" && l.contains("fs::File");
+    let found: Vec<String> = rust_code_under("crates/idx/src/")
+        .into_iter()
+        .filter(|(p, _, l)| needles.iter().any(|x| l.contains(x)) && !allowed(p, l))
+        .map(|(p, n, l)| format!("{p}:{n}: {}", l.trim()))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "the library prints or knows of paths:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn unsafe_code_is_the_lmdb_opener_alone() {
+    // ARCHITECTURE.md: the workspace's only `unsafe` is idx-convert's
+    // `open_env`, each block with its safety argument above it
+    let mut found = Vec::new();
+    let mut lmdb = 0;
+    for (path, text) in sources() {
+        if !path.ends_with(".rs") {
+            continue;
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        for (n, line) in code_lines(&text) {
+            let blocks = [
+                "unsafe {",
+                "unsafe fn",
+                "unsafe impl",
+                "unsafe extern",
+                "unsafe trait",
+            ];
+            if !blocks.iter().any(|x| line.contains(x)) {
+                continue;
+            }
+            let argued = lines[..n]
+                .iter()
+                .rev()
+                .take_while(|l| l.trim_start().starts_with("//"))
+                .any(|l| l.contains("SAFETY:"));
+            let opener = lines[..n].iter().rev().find(|l| l.contains("fn "));
+            if path == "crates/idx-convert/src/lmdb.rs"
+                && argued
+                && opener.is_some_and(|l| l.contains("fn open_env("))
+            {
+                lmdb += 1;
+            } else {
+                found.push(format!("{path}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "unsafe code outside the LMDB opener, or without its SAFETY argument:\n{}",
+        found.join("\n")
+    );
+    assert_eq!(lmdb, 2, "the LMDB opener's unsafe blocks");
+}
+
+#[test]
+fn the_binaries_main_is_one_line() {
+    // ARCHITECTURE.md: `idx_validate::run` and `idx_cli::run` are the entry
+    // points; the binaries only hand them the arguments
+    let root = test_support::root();
+    for (krate, call) in [
+        ("idx-cli", "idx_cli::run("),
+        ("idx-validate", "idx_validate::run("),
+    ] {
+        let text =
+            std::fs::read_to_string(root.join("crates").join(krate).join("src/main.rs")).unwrap(); // ok: test
+        let body: Vec<&str> = code_lines(&text)
+            .map(|(_, l)| l.trim())
+            .filter(|l| !l.is_empty() && !l.starts_with("fn main(") && *l != "}")
+            .collect();
+        assert!(
+            body.len() == 1 && body[0].starts_with(call),
+            "{krate}'s main: {body:?}"
+        );
+    }
+}
+
+#[test]
+fn each_package_has_one_integration_test_crate() {
+    // ARCHITECTURE.md: `tests/it/` is the one integration test crate of
+    // each package; read_alloc.rs (its own global allocator) is the exception
+    let root = test_support::root();
+    let mut extra = Vec::new();
+    let mut crates = 0;
+    for e in std::fs::read_dir(root.join("crates")).unwrap().flatten() {
+        // ok: test
+        let tests = e.path().join("tests");
+        let Ok(rd) = std::fs::read_dir(&tests) else {
+            continue;
+        };
+        crates += 1;
+        for f in rd.flatten() {
+            let name = f.file_name().to_string_lossy().to_string();
+            let rel = format!("{}/tests/{name}", e.file_name().to_string_lossy());
+            if name.ends_with(".rs") && rel != "idx/tests/read_alloc.rs" {
+                extra.push(rel);
+            }
+        }
+        if tests.join("it").is_dir() {
+            assert!(tests.join("it/main.rs").is_file(), "{}", tests.display());
+        }
+    }
+    assert!(crates >= 5, "{crates} packages with tests");
+    assert!(
+        extra.is_empty(),
+        "integration tests outside tests/it/: {extra:?}"
+    );
+}
+
+#[test]
+fn idx_text_has_no_dependencies() {
+    // ARCHITECTURE.md: so every crate can use it
+    let root = test_support::root();
+    let toml = std::fs::read_to_string(root.join("crates/idx-text/Cargo.toml")).unwrap(); // ok: test
+    let deps: Vec<&str> = toml
+        .split("[dependencies]")
+        .nth(1)
+        .unwrap_or("")
+        .lines()
+        .take_while(|l| !l.starts_with('['))
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .collect();
+    assert!(deps.is_empty(), "idx-text depends on {deps:?}");
+    assert!(
+        !toml.contains("[build-dependencies]") && !toml.contains("[target."),
+        "{toml}"
+    );
+}
+
+#[test]
+fn every_property_test_runs_from_a_fixed_printed_seed() {
+    // ARCHITECTURE.md: Rust properties run through
+    // `test_support::quickcheck` (which prints its seed); Python's hypothesis
+    // tests take the derandomized profile of conftest.py
+    let root = test_support::root();
+    let mut paths = Vec::new();
+    files_with_tests(&root.join("crates"), "rs", &mut paths);
+    files_with_tests(&root.join("python/tests"), "py", &mut paths);
+    let mut found = Vec::new();
+    let mut seeded = 0;
+    for p in paths {
+        let rel = p
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/"); // ok: test
+        let text = std::fs::read_to_string(&p).unwrap_or_default();
+        for (n, line) in code_lines(&text) {
+            seeded += usize::from(line.contains("test_support::quickcheck("));
+            let rust = [
+                "QuickCheck::new",
+                "quickcheck!",
+                "#[quickcheck]",
+                "proptest!",
+                "rand::thread_rng",
+                "from_entropy",
+            ];
+            let python = ["derandomize=False", "@seed(", "random.seed("];
+            if rel.starts_with("crates/test-support/")
+                || rel == "python/tests/conftest.py"
+                || rel == "crates/idx/tests/it/structure.rs"
+            {
+                continue;
+            }
+            if rust.iter().chain(&python).any(|x| line.contains(x)) {
+                found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a property test not on the fixed, printed seed:\n{}",
+        found.join("\n")
+    );
+    assert!(
+        seeded >= 5,
+        "{seeded} properties through test_support::quickcheck"
+    );
+}
+
+/// Every file under `dir` ending with `.ext`, tests included (build
+/// outputs and virtual environments aside).
+fn files_with_tests(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().to_string();
+        if p.is_dir() {
+            if !matches!(name.as_str(), "target" | "node_modules" | "__pycache__")
+                && !name.starts_with('.')
+            {
+                files_with_tests(&p, ext, out);
+            }
+        } else if p.extension().is_some_and(|x| x == ext) {
+            out.push(p);
+        }
+    }
+}
