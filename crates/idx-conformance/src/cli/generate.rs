@@ -35,7 +35,12 @@ pub(crate) fn generate(root: &Path, check: bool, large: bool) -> Result<ExitStat
         } else {
             cases
         };
-        let n = corpus::generate(root, &cases).map_err(|e| e.to_string())?;
+        let n = corpus::generate(root, &cases).map_err(|e| {
+            format!(
+                "cannot write the corpus under {}: {e}",
+                idx_io::escape::path(root)
+            )
+        })?;
         println!(
             "wrote {} for {} under {}",
             idx_text::plural::count(n as u64, "file"),

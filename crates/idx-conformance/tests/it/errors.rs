@@ -28,9 +28,13 @@ fn generate_into_a_folder_under_a_file_is_one_error_line() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("a-file");
     std::fs::write(&file, b"not a folder").unwrap();
-    let corpus = file.join("corpus");
+    let corpus = file.join("corpus\x1b[2J");
     let (code, out, err) = conformance(&["generate", "--corpus", path(&corpus)]);
     assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("cannot write the corpus under ") && err.contains("corpus\\u{1b}[2J: "),
+        "the folder, escaped: {err}"
+    );
     one_error((code, out, err), "Not a directory");
 }
 
