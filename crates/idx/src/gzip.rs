@@ -200,15 +200,36 @@ pub fn decoder<R: Read>(src: R) -> impl Read {
     Members::new(src)
 }
 
+/// Damage of a gzip stream: the inner error of the `InvalidData` errors
+/// that [`Members`] reads return, so that damage is told apart from a
+/// source's own errors of that kind ([`is_damage`]).
+#[derive(Debug)]
+pub(crate) struct Damage(String);
+
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Damage {}
+
+/// True when `e` is the damage of a gzip stream read through [`Members`],
+/// not an error of its source.
+pub(crate) fn is_damage(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<Damage>())
+}
+
 /// The decompressed stream as a reader, for the repair path: damage is an
-/// `InvalidData` error after the bytes decoded before it were returned.
+/// `InvalidData` error ([`Damage`]) after the bytes decoded before it were
+/// returned.
 impl<R: Read> Read for Members<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if buf.is_empty() {
             return Ok(0);
         }
         if let Some(why) = self.damage.take() {
-            return Err(io::Error::new(io::ErrorKind::InvalidData, why));
+            return Err(io::Error::new(io::ErrorKind::InvalidData, Damage(why)));
         }
         match self.step(buf)? {
             Step::Data(n) => Ok(n),
@@ -218,7 +239,7 @@ impl<R: Read> Read for Members<R> {
                     self.damage = Some(why);
                     Ok(written)
                 } else {
-                    Err(io::Error::new(io::ErrorKind::InvalidData, why))
+                    Err(io::Error::new(io::ErrorKind::InvalidData, Damage(why)))
                 }
             }
         }

@@ -158,8 +158,8 @@ impl<R: Read> Read for Stream<R> {
                 }
                 let (out, end) = (self.out, self.end_at_limit);
                 let mut damaged = |e: io::Error| {
-                    if e.kind() != io::ErrorKind::InvalidData {
-                        return Err(e);
+                    if !crate::gzip::is_damage(&e) {
+                        return Err(e); // the source's own error
                     }
                     self.damage = Some((out, e.to_string()));
                     if end {

@@ -424,9 +424,11 @@ impl Validated {
     /// the way), ending after the payload.
     ///
     /// # Errors
-    /// [`ReadError::Invalid`] when the header read now is not the one
-    /// validated (the input changed), [`ReadError::Io`] for the source's
-    /// errors.
+    /// [`ReadError::Invalid`] when the header read now breaks a rule;
+    /// [`ReadError::Io`] of kind `InvalidData` when it is not the one
+    /// validated (the input changed), and for the source's errors. A read
+    /// of the payload fails with `InvalidData` when the input ends before
+    /// its payload does (it changed since: cut short, its gzip damaged).
     pub fn payload<R: Read>(&self, source: R) -> Result<Payload<R>, ReadError> {
         let reader = Reader::new(source, &self.opts)?;
         if reader.header() != &self.header {
@@ -441,6 +443,7 @@ impl Validated {
             left: header.payload_len(),
             swap: stored == ByteOrder::Little && header.dtype().size() > 1,
             carry: Vec::new(),
+            ended: false,
             stream: reader.stream,
             header,
         })
@@ -473,6 +476,8 @@ pub struct Payload<R> {
     swap: bool,
     /// Bytes read past a partial element, kept for the next read (swap).
     carry: Vec<u8>,
+    /// The end of the input was checked after the payload.
+    ended: bool,
 }
 
 impl<R: Read> Payload<R> {
@@ -505,8 +510,38 @@ impl<R: Read> Payload<R> {
     }
 }
 
+impl<R> Payload<R> {
+    /// The input ended before its payload did: it changed since it was
+    /// validated (cut short, or its gzip stream damaged or over the limit
+    /// now), which a reader of the payload must not take for its end.
+    fn ended_early(&self, missing: u64) -> io::Error {
+        let why = match (self.stream.damage(), self.stream.hit_limit()) {
+            (Some((at, why)), _) => format!("its gzip stream is damaged after {at} bytes ({why})"),
+            (None, true) => "it decompresses to more than the limit".to_string(),
+            (None, false) if missing == 0 => "bytes follow its payload".to_string(),
+            (None, false) => format!("it ends {missing} bytes before its payload does"),
+        };
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("the input changed since it was validated: {why}"),
+        )
+    }
+}
+
 impl<R: Read> Read for Payload<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 && self.carry.is_empty() && !self.ended && !buf.is_empty() {
+            // after the payload, the input must end as it did when it was
+            // validated: no more bytes, no damage in the gzip trailer
+            self.ended = true;
+            let mut probe = [0u8; 1];
+            if self.stream.read(&mut probe)? > 0
+                || self.stream.damage().is_some()
+                || self.stream.hit_limit()
+            {
+                return Err(self.ended_early(0));
+            }
+        }
         if self.left == 0 || buf.is_empty() {
             return Ok(0);
         }
@@ -515,6 +550,9 @@ impl<R: Read> Read for Payload<R> {
             .min(usize::try_from(self.left).unwrap_or(usize::MAX));
         if !self.swap {
             let k = self.stream.read(&mut buf[..want])?;
+            if k == 0 {
+                return Err(self.ended_early(self.left));
+            }
             self.left -= k as u64;
             return Ok(k);
         }
@@ -530,8 +568,9 @@ impl<R: Read> Read for Payload<R> {
         let size = self.header.dtype().size();
         if want < size {
             let mut e = [0u8; 8];
-            if read_whole(&mut self.stream, &mut e[..size])? < size {
-                return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
+            let r = read_whole(&mut self.stream, &mut e[..size])?;
+            if r < size {
+                return Err(self.ended_early(self.left - r as u64));
             }
             e[..size].reverse();
             buf[..want].copy_from_slice(&e[..want]);
@@ -541,8 +580,8 @@ impl<R: Read> Read for Payload<R> {
         }
         let whole = want / size * size;
         let k = read_whole(&mut self.stream, &mut buf[..whole])?;
-        if k % size != 0 {
-            return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
+        if k == 0 || k % size != 0 {
+            return Err(self.ended_early(self.left - k as u64));
         }
         for e in buf[..k].chunks_exact_mut(size) {
             e.reverse();
@@ -687,7 +726,8 @@ fn locate<R>(stream: &Stream<R>, e: ReadError) -> ReadError {
         ))
     };
     if let Some((at, why)) = stream.damage() {
-        if matches!(&e, ReadError::Io(_)) || truncation(&e) {
+        // (the stream ends at damage: the reader sees it as a truncation)
+        if truncation(&e) {
             return ReadError::Invalid(violations::gzip_damaged(at, why).into());
         }
     }

@@ -440,3 +440,94 @@ fn the_readers_first_error_is_validations_on_the_whole_corpus() {
     }
     assert!(n > 150, "{n}");
 }
+
+/// The validate-then-read path: an input that changed between validation
+/// and the second read (cut short, its gzip stream damaged) is an error of
+/// the payload stream, never a short payload taken for the whole.
+#[test]
+fn a_validated_input_that_ends_early_on_the_second_read_is_an_error() {
+    use std::io::Write;
+    let mut file = vec![0, 0, 0x0b, 1, 0, 0, 0x03, 0xe8];
+    file.extend(big_endian(Kind::Normal, Type::I16, 1000, 7));
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&file).unwrap(); // ok: test
+    let gz = gz.finish().unwrap(); // ok: test
+    for (what, whole, later) in [
+        ("raw, cut", &file[..], &file[..file.len() - 101]),
+        ("gzip, cut", &gz[..], &gz[..gz.len() * 2 / 3]),
+        ("gzip, trailer damaged", &gz[..], &gz[..gz.len() - 3]),
+    ] {
+        for stated in [None, Some(ByteOrder::Little)] {
+            let (report, validated) =
+                Reader::validate(whole, None, &opts(stated), &Options::default()).unwrap(); // ok: test
+            if stated.is_some() {
+                // a correct big-endian payload stated little-endian is refused
+                assert!(validated.is_none(), "{what}: {report:?}");
+                continue;
+            }
+            let v = validated.unwrap_or_else(|| panic!("{what}: {report:?}"));
+            let mut out = Vec::new();
+            let e = v.payload(later).unwrap().read_to_end(&mut out).unwrap_err(); // ok: test
+            assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{what}: {e}");
+            assert!(
+                e.to_string().contains("changed since it was validated"),
+                "{what}: {e}"
+            );
+        }
+    }
+    // and the swapping path (stated little-endian): a little-endian twin
+    let mut le = vec![0, 0, 0x0b, 1, 0, 0, 0x03, 0xe8];
+    le.extend(little_endian_twin(
+        Type::I16,
+        &big_endian(Kind::Normal, Type::I16, 1000, 7),
+    ));
+    let stated = opts(Some(ByteOrder::Little));
+    let (_, v) = Reader::validate(&le[..], None, &stated, &Options::default()).unwrap(); // ok: test
+    let mut out = Vec::new();
+    let e = v
+        .expect("valid when stated")
+        .payload(&le[..le.len() - 101])
+        .unwrap() // ok: test
+        .read_to_end(&mut out)
+        .unwrap_err();
+    assert!(e.to_string().contains("ends 101 bytes before"), "{e}");
+}
+
+/// A source's own error (here of kind `InvalidData`, as a network or FUSE
+/// file system may give) while a gzip stream is read is that I/O error on
+/// every path, as validation reports it, and never taken for damage of the
+/// gzip stream (IDX701).
+#[test]
+fn a_sources_own_error_inside_a_gzip_stream_is_an_io_error_not_damage() {
+    use std::io::Write;
+    struct Failing<'a>(&'a [u8]);
+    impl Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    "the disk failed",
+                ));
+            }
+            let k = buf.len().min(self.0.len()).min(7);
+            buf[..k].copy_from_slice(&self.0[..k]);
+            self.0 = &self.0[k..];
+            Ok(k)
+        }
+    }
+    let mut file = vec![0, 0, 0x0b, 1, 0, 0, 0x03, 0xe8];
+    file.extend(big_endian(Kind::Normal, Type::I16, 1000, 3));
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&file).unwrap(); // ok: test
+    let gz = gz.finish().unwrap(); // ok: test
+    let half = &gz[..gz.len() / 2];
+    let e = Reader::new(Failing(half), &ReadOptions::default())
+        .and_then(Reader::read_array)
+        .unwrap_err();
+    assert!(
+        matches!(&e, ReadError::Io(io) if io.to_string() == "the disk failed"),
+        "{e:?}"
+    );
+    let v = idx::validate_reader(Failing(half), &Options::default().with_decompress(true));
+    assert_eq!(v.unwrap_err().to_string(), "the disk failed");
+}
