@@ -229,7 +229,8 @@ impl<R: Read> Reader<R> {
     pub fn read_into(mut self, out: &mut [u8]) -> Result<(), ReadError> {
         let stored = self.stored();
         let stated = self.opts.byte_order;
-        let r = read::read_payload_into(&mut self.stream, &self.header, out, stored, stated);
+        let (stream, header) = (&mut self.stream, &self.header);
+        let r = read::read_payload_into(stream, header, out, stored, stated, Stream::hit_limit);
         settle(&self.stream, r)
     }
 
@@ -256,7 +257,8 @@ impl<R: Read> Reader<R> {
     pub fn read_array(mut self) -> Result<Array, ReadError> {
         let stored = self.stored();
         let stated = self.opts.byte_order;
-        let r = read::read_payload_array(&mut self.stream, &self.header, stored, stated);
+        let (stream, header) = (&mut self.stream, &self.header);
+        let r = read::read_payload_array(stream, header, stored, stated, Stream::hit_limit);
         settle(&self.stream, r)
     }
 }

@@ -34,28 +34,38 @@ use std::io::Read;
 /// nothing.
 pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
     let h = read_header(&mut r)?;
-    read_payload_array(&mut r, &h, ByteOrder::Big, None)
+    read_payload_array(&mut r, &h, ByteOrder::Big, None, |_| false)
 }
 
 /// The payload of `h` from `r` (just after the header) into an owned
 /// native-endian array, from elements stored in `stored` order; then the
 /// end of the stream is checked, and the byte-order verdict for the byte
-/// order the caller `stated` given ([`judge`]).
+/// order the caller `stated` given ([`judge`]); `limited` as for
+/// [`check_end`].
 pub(crate) fn read_payload_array<R: Read>(
     r: &mut R,
     h: &Header,
     stored: ByteOrder,
     stated: Option<ByteOrder>,
+    limited: fn(&R) -> bool,
 ) -> Result<Array, ReadError> {
     let pos = h.header_len() as u64;
     let dtype = h.dtype();
     let (mut data, ended) = match dtype {
-        ElementType::U8 => payload::<u8, R>(r, h, pos).map(|(v, e)| (Data::U8(v), e))?,
-        ElementType::I8 => payload::<i8, R>(r, h, pos).map(|(v, e)| (Data::I8(v), e))?,
-        ElementType::I16 => payload::<i16, R>(r, h, pos).map(|(v, e)| (Data::I16(v), e))?,
-        ElementType::I32 => payload::<i32, R>(r, h, pos).map(|(v, e)| (Data::I32(v), e))?,
-        ElementType::F32 => payload::<f32, R>(r, h, pos).map(|(v, e)| (Data::F32(v), e))?,
-        ElementType::F64 => payload::<f64, R>(r, h, pos).map(|(v, e)| (Data::F64(v), e))?,
+        ElementType::U8 => payload::<u8, R>(r, h, pos, limited).map(|(v, e)| (Data::U8(v), e))?,
+        ElementType::I8 => payload::<i8, R>(r, h, pos, limited).map(|(v, e)| (Data::I8(v), e))?,
+        ElementType::I16 => {
+            payload::<i16, R>(r, h, pos, limited).map(|(v, e)| (Data::I16(v), e))?
+        }
+        ElementType::I32 => {
+            payload::<i32, R>(r, h, pos, limited).map(|(v, e)| (Data::I32(v), e))?
+        }
+        ElementType::F32 => {
+            payload::<f32, R>(r, h, pos, limited).map(|(v, e)| (Data::F32(v), e))?
+        }
+        ElementType::F64 => {
+            payload::<f64, R>(r, h, pos, limited).map(|(v, e)| (Data::F64(v), e))?
+        }
     };
     if stored == ByteOrder::Little {
         // decoded as big-endian: every element's bytes reversed
@@ -80,6 +90,7 @@ fn payload<T: Element, R: Read>(
     r: &mut R,
     h: &Header,
     start: u64,
+    limited: fn(&R) -> bool,
 ) -> Result<(Vec<T>, Result<(), ReadError>), ReadError> {
     let size = T::TYPE.size();
     let declared = h.payload_len();
@@ -117,7 +128,7 @@ fn payload<T: Element, R: Read>(
         let cut = invalid(violations::truncated_payload(h, seen, start + seen));
         return Ok((out, Err(cut)));
     }
-    match check_end(r, h, start, &mut storage) {
+    match check_end(r, h, start, &mut storage, limited) {
         Err(ReadError::Io(e)) => Err(ReadError::Io(e)),
         ended => Ok((out, ended)),
     }

@@ -39,24 +39,28 @@ pub fn read_array_into<R: Read>(
     header: &Header,
     out: &mut [u8],
 ) -> Result<(), ReadError> {
-    read_payload_into(r, header, out, ByteOrder::Big, None)
+    read_payload_into(r, header, out, ByteOrder::Big, None, |_| false)
 }
 
 /// [`read_array_into`](crate::read_array_into) of elements stored in
 /// `stored` order, with the byte-order verdict for the byte order the
-/// caller `stated` ([`judge`]).
+/// caller `stated` ([`judge`]); `limited` as for [`check_end`].
 pub(crate) fn read_payload_into<R: Read>(
     r: &mut R,
     header: &Header,
     out: &mut [u8],
     stored: ByteOrder,
     stated: Option<ByteOrder>,
+    limited: fn(&R) -> bool,
 ) -> Result<(), ReadError> {
     fits(header, out)?;
     let (decoded, ended) = match decode_stream(r, out, header.dtype().size(), stored) {
         Ok(()) => {
             let start = header.header_len() as u64;
-            (out.len(), check_end(r, header, start, &mut Vec::new()))
+            (
+                out.len(),
+                check_end(r, header, start, &mut Vec::new(), limited),
+            )
         }
         Err(Short::End(k)) => (k, Err(Short::End(k).at(header, 0))),
         Err(Short::Io(e)) => return Err(ReadError::Io(e)),
@@ -126,12 +130,15 @@ pub(super) fn fits(header: &Header, out: &[u8]) -> Result<u64, ReadError> {
 
 /// After a complete payload: anything more is an error (IDX203), counted
 /// for the message up to a bound, through `buf` (grown to `CHUNK_LEN` when
-/// it is smaller and there are trailing bytes).
+/// it is smaller and there are trailing bytes). `limited` says whether `r`
+/// ended at a limit of its own (the reader's decompression limit): the
+/// bytes counted are then "at least" that many, as validation says.
 pub(super) fn check_end<R: Read>(
     r: &mut R,
     h: &Header,
     start: u64,
     buf: &mut Vec<u8>,
+    limited: fn(&R) -> bool,
 ) -> Result<(), ReadError> {
     let declared = h.payload_len();
     let mut tail = [0u8; 4];
@@ -161,7 +168,7 @@ pub(super) fn check_end<R: Read>(
             end,
             extra,
             &tail[..t],
-            cut,
+            cut || limited(r),
         )));
     }
     Ok(())

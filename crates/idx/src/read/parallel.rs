@@ -173,7 +173,7 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
         };
         (
             out.len(),
-            check_end(&mut tail, header, start, &mut Vec::new()),
+            check_end(&mut tail, header, start, &mut Vec::new(), |_| false),
         )
     });
     judge(header, &out[..decoded], stored, stated, ended)
