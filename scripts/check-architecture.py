@@ -7,16 +7,21 @@ test or a deleted module makes the document fail CI instead of silently
 pointing nowhere:
 
 - a path (`tests/it/reader.rs`, `scripts/check-layers.py`, `web/test/page.mjs`)
-  must exist, from the root, a crate folder or `python/`;
+  must exist; a path that starts with `tests/` or `src/` is the crate's
+  whose section or bullet the sentence is in (`crates/idx` outside them);
+  others are from the root, `crates/`, a crate's `src/` or `python/`; build
+  outputs (`target/...`) are not checked;
 - `path::name` and a following `::name` need a function, test, module or type
   of that name in that file;
 - a module path (`lint::byteorder::contract`, `escape::tests`,
   `idx_validate::check::check_reader`) needs the module's file in some crate
   and the last name defined there (`tests` meaning `mod tests`);
-- `Type::method` needs the type and the method in one crate;
-- a lone name (`Reader`, `plan`, `ReadOptions`) needs a definition in the
-  workspace or the Python package;
-- a name followed by "in `.ci/run`" must appear in `.ci/run`;
+- `Type::method` needs the method inside an `impl` block of the type;
+- a lone name (`Reader`, `plan`, `ReadOptions`, `escape`) needs a
+  definition (`fn`, `struct`, `mod`, `def`...) or a module file in the
+  workspace or the Python package, or to be a crate or package name;
+- a name followed by "in `.ci/run`" must appear in a command of
+  `.ci/run` (not a comment or an `echo`);
 - the document is at most 160 lines.
 
 Anything else in backticks (flags, values, prose) is counted, not checked.
@@ -38,9 +43,13 @@ def crate_dirs():
     return sorted(p for p in (ROOT / "crates").iterdir() if (p / "Cargo.toml").is_file())
 
 
-def find_path(rel):
-    """The existing file or folder `rel` names, or None."""
+def find_path(rel, crate="idx"):
+    """The existing file or folder `rel` names, or None; `tests/...` and
+    `src/...` are `crate`'s."""
     rel = rel.rstrip("/")
+    if rel.startswith(("tests/", "src/")):
+        p = ROOT / "crates" / crate / rel
+        return p if p.exists() else None
     bases = [ROOT, ROOT / "python", ROOT / "python" / "tests", ROOT / "crates"]
     bases += crate_dirs() + [c / "src" for c in crate_dirs()] + [ROOT / "python" / "idxkit"]
     for base in bases:
@@ -53,8 +62,8 @@ def defines(text, name):
     """True when `text` defines `name` (Rust or Python) or names it as a module."""
     pat = (
         rf"(?m)^\s*(pub(\([^)]*\))?\s+)?(async\s+)?(unsafe\s+)?"
-        rf"(fn|struct|enum|trait|type|mod|const|static|def|class|impl)\s+{re.escape(name)}\b"
-        rf"|\b(function|const|let|class)\s+{re.escape(name)}\b"
+        rf"(fn|struct|enum|trait|type|mod|const|static|def|class)\s+{re.escape(name)}\b"
+        rf"|^\s*(export\s+)?(async\s+)?(function|const|class)\s+{re.escape(name)}\b"
         rf"|name\s*=\s*\"{re.escape(name)}\""
     )
     return re.search(pat, text) is not None
@@ -74,6 +83,20 @@ def module_file(crate, segments):
     return None
 
 
+def impl_blocks(text, ty):
+    """The bodies of the `impl ... ty ... {` blocks of `text` (inherent or
+    of a trait for `ty`), braces matched."""
+    out = []
+    head = re.compile(rf"(?m)^\s*impl\b[^{{;]*?\b{re.escape(ty)}\b[^{{;]*\{{")
+    for m in head.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        out.append(text[m.end():i])
+    return out
+
+
 def check_module_path(segments):
     """None when `a::b::c` resolves, else why not."""
     crates = crate_dirs()
@@ -88,12 +111,10 @@ def check_module_path(segments):
     if segments[0][:1].isupper():  # Type::method
         ty, method = segments[0], segments[-1]
         for c in crates:
-            texts = [p.read_text(errors="replace") for p in rust_files(c)]
-            if any(defines(t, ty) for t in texts) and any(
-                re.search(rf"\bfn\s+{re.escape(method)}\b", t) for t in texts
-            ):
-                return None
-        return f"no crate has the type {ty} with a method {method}"
+            for p in rust_files(c):
+                if any(re.search(rf"\bfn\s+{re.escape(method)}\b", b) for b in impl_blocks(p.read_text(errors="replace"), ty)):
+                    return None
+        return f"no impl block of {ty} has a method {method}"
     for c in crates:
         # the last name is an item of the module before it, or a module itself
         f = module_file(c, segments[:-1])
@@ -105,20 +126,42 @@ def check_module_path(segments):
 
 
 # names of other people's APIs the document mentions: the browser's `File`,
-# Python's `OSError`
-EXTERNAL = {"File", "OSError"}
+# Python's `OSError` and `open`, the `ignore` crate, Rust's `unsafe`
+EXTERNAL = {"File", "OSError", "open", "ignore", "unsafe"}
 
 
 def check_lone(name):
     if name in EXTERNAL:
         return None
-    if name.replace("_", "-") in {c.name for c in crate_dirs()}:
+    if name.replace("_", "-") in {c.name for c in crate_dirs()} or name == "idxkit":
         return None
     files = [p for c in crate_dirs() for p in rust_files(c)]
     files += list((ROOT / "python").rglob("*.py"))
+    if any(p.stem == name or (p.name == "mod.rs" and p.parent.name == name) for p in files):
+        return None  # a module
     if any(defines(p.read_text(errors="replace"), name) for p in files):
         return None
     return f"nothing defines {name}"
+
+
+def ci_commands():
+    """The lines of `.ci/run` that run something (no comments, no echo)."""
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    return "\n".join(
+        l for l in lines if not l.lstrip().startswith(("#", "echo "))
+    )
+
+
+def context(line, crate):
+    """The crate a line of the document speaks of: a `## \`crates/X\``
+    heading or a `- **\`X\`**` bullet starts one; other headings go back
+    to `idx`."""
+    m = re.match(r"## `crates/([\w-]+)`", line) or re.match(r"- \*\*`([\w-]+)`\*\*", line)
+    if m and (ROOT / "crates" / m.group(1)).is_dir():
+        return m.group(1)
+    if line.startswith("#"):
+        return "idx"
+    return crate
 
 
 def main():
@@ -128,15 +171,17 @@ def main():
     lines = text.count("\n")
     if lines > MAX_LINES:
         problems.append(f"{doc.name} has {lines} lines (at most {MAX_LINES})")
-    ci = (ROOT / ".ci" / "run").read_text()
+    ci = ci_commands()
     last_file = None
     in_fence = False
+    crate = "idx"
     for n, line in enumerate(text.splitlines(), 1):
         if line.startswith("```"):
             in_fence = not in_fence
             continue
         if in_fence:
             continue
+        crate = context(line, crate)
         for m in SPAN.finditer(line):
             span = m.group(1).strip()
             why = "skip"
@@ -147,10 +192,10 @@ def main():
                 "/" in span or span.split("::")[0].endswith(EXTS)
             ):
                 path, _, name = span.partition("::")
-                if "[" in path:
+                if "[" in path or path.startswith("target/"):
                     why = "skip"
                 else:
-                    found = find_path(path)
+                    found = find_path(path, crate)
                     if not found:
                         why = f"no file {path}"
                     else:
@@ -166,7 +211,7 @@ def main():
                     why = None if defines(last_file.read_text(), name) else f"{last_file.name} has no {name}"
             elif re.fullmatch(IDENT + r"(::" + IDENT + r")+", span):
                 why = check_module_path(span.split("::"))
-            elif re.fullmatch(IDENT, span) and (span[:1].isupper() or "_" in span):
+            elif re.fullmatch(IDENT, span):
                 why = check_lone(span)
             if why == "skip":
                 skipped += 1

@@ -140,7 +140,7 @@ def test_a_little_endian_file_cut_short_or_longer_is_refused_for_its_byte_order_
     if variant.startswith("gzip"):
         data = gzip.compress(data, mtime=0)
         if variant == "gzip damaged":
-            data = data[:-12]  # the stream ends inside its payload
+            data = data[:-12]  # cut: its end lies in the payload or the bytes after it
     first = [f for f in idxkit.validate(data).findings if f.severity == "error"][0]
     assert (first.rule, first.offset) == ("IDX501", 16)
     for name, load in sources(tmp_path, data):
