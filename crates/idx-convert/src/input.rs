@@ -105,10 +105,12 @@ impl IdxInput {
 }
 
 /// `read_exact`, where an early end means the file changed since it was
-/// validated.
+/// validated (the library's payload stream says so with `InvalidData`:
+/// cut short, its gzip stream damaged, more bytes after it).
 pub(crate) fn read_exact(r: &mut dyn Read, buf: &mut [u8], path: &Path) -> Result<(), Error> {
     r.read_exact(buf).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        use std::io::ErrorKind::{InvalidData, UnexpectedEof};
+        if matches!(e.kind(), UnexpectedEof | InvalidData) {
             Error::Changed { path: path.into() }
         } else {
             Error::Io {
