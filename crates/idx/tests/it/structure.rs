@@ -6,19 +6,19 @@
 
 use std::path::{Path, PathBuf};
 
-fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
+/// Every file under `dir` whose name ends with one of `exts`, the folders
+/// named in `skip` (and build outputs, hidden folders) left out.
+fn files(dir: &Path, exts: &[&str], skip: &[&str], out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
     for e in rd.flatten() {
         let p = e.path();
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let name = e.file_name().to_string_lossy().to_string();
         if p.is_dir() {
-            if !matches!(
-                name.as_str(),
-                "tests" | "node_modules" | "target" | "snapshots"
-            ) {
-                files(&p, exts, out);
+            let built = matches!(name.as_str(), "node_modules" | "target" | "__pycache__");
+            if !built && !name.starts_with('.') && !skip.contains(&name.as_str()) {
+                files(&p, exts, skip, out);
             }
         } else if exts.iter().any(|x| name.ends_with(x)) {
             out.push(p);
@@ -37,7 +37,7 @@ fn sources() -> Vec<(String, String)> {
         ("web", &["js", "mjs"][..]),
         ("npm", &["js", "mjs", "ts"][..]),
     ] {
-        files(&root.join(dir), exts, &mut paths);
+        files(&root.join(dir), exts, &["tests", "snapshots"], &mut paths);
     }
     let mut out: Vec<(String, String)> = paths
         .into_iter()
@@ -319,8 +319,8 @@ fn every_property_test_runs_from_a_fixed_printed_seed() {
     // tests take the derandomized profile of conftest.py
     let root = test_support::root();
     let mut paths = Vec::new();
-    files_with_tests(&root.join("crates"), "rs", &mut paths);
-    files_with_tests(&root.join("python/tests"), "py", &mut paths);
+    files(&root.join("crates"), &[".rs"], &[], &mut paths);
+    files(&root.join("python/tests"), &[".py"], &[], &mut paths);
     let mut found = Vec::new();
     let mut seeded = 0;
     for p in paths {
@@ -361,25 +361,4 @@ fn every_property_test_runs_from_a_fixed_printed_seed() {
         seeded >= 5,
         "{seeded} properties through test_support::quickcheck"
     );
-}
-
-/// Every file under `dir` ending with `.ext`, tests included (build
-/// outputs and virtual environments aside).
-fn files_with_tests(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        let name = e.file_name().to_string_lossy().to_string();
-        if p.is_dir() {
-            if !matches!(name.as_str(), "target" | "node_modules" | "__pycache__")
-                && !name.starts_with('.')
-            {
-                files_with_tests(&p, ext, out);
-            }
-        } else if p.extension().is_some_and(|x| x == ext) {
-            out.push(p);
-        }
-    }
 }
