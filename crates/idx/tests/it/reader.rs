@@ -473,8 +473,11 @@ fn a_validated_input_that_ends_early_on_the_second_read_is_an_error() {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(&file).unwrap(); // ok: test
     let gz = gz.finish().unwrap(); // ok: test
+    let mut longer = file.clone();
+    longer.extend_from_slice(&[1, 2, 3]);
     for (what, whole, later) in [
         ("raw, cut", &file[..], &file[..file.len() - 101]),
+        ("raw, bytes appended", &file[..], &longer[..]),
         ("gzip, cut", &gz[..], &gz[..gz.len() * 2 / 3]),
         ("gzip, trailer damaged", &gz[..], &gz[..gz.len() - 3]),
     ] {
