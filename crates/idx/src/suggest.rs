@@ -148,14 +148,18 @@ pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Widt
     }
     // Reserved bytes, when everything else is consistent: every other error
     // has a fix (which the same run applies) and none is about what the
-    // bytes are.
+    // bytes are. An IDX501 error under a diagnosed width is answered by the
+    // width's fix (which says how the payload is stored), not by a fix of
+    // its own: else the next run would take the reserved bytes alone.
     if let Some(i) = index_of(report, Rule::ReservedBytes) {
         let others_fixable = report
             .findings
             .iter()
             .filter(|f| f.rule != Rule::ReservedBytes && f.severity() == Severity::Error)
             .all(|f| {
-                f.fix.is_some() || matches!(f.rule, Rule::UnexpectedType | Rule::UnexpectedShape)
+                f.fix.is_some()
+                    || matches!(f.rule, Rule::UnexpectedType | Rule::UnexpectedShape)
+                    || (width_found && f.rule == Rule::LikelyLittleEndian)
             });
         if others_fixable {
             report.findings[i].fix = Some(Fix::new(

@@ -313,6 +313,28 @@ fn reserved_bytes_only_when_everything_else_is_consistent() {
 }
 
 #[test]
+fn reserved_bytes_are_fixed_with_a_width_fix_that_answers_idx501() {
+    // little-endian f32 elements under an f64 header (half the declared
+    // payload) and a wrong reserved byte: IDX501's swap is the width fix's
+    // to make, so the reserved bytes are consistent and fixed in the same
+    // run (found by CI's fuzzing: a second run fixed them alone)
+    let a = array(ElementType::F32);
+    let mut written = tech_report_writer(&a);
+    written[0] = 0x01;
+    written[2] = ElementType::F64.code();
+    let r = validate(&written);
+    let rules: Vec<Rule> = r.findings.iter().map(|f| f.rule).collect();
+    assert!(
+        rules.contains(&Rule::LikelyLittleEndian) && rules.contains(&Rule::TruncatedPayload),
+        "{rules:?}"
+    );
+    let reserved = r.findings.iter().find(|f| f.rule == Rule::ReservedBytes);
+    assert!(reserved.and_then(|f| f.fix.as_ref()).is_some(), "{rules:?}");
+    assert_eq!(fixed(&written, &unsafe_fixes()), to_bytes(&a).unwrap());
+    check_repair(&written, &unsafe_fixes());
+}
+
+#[test]
 fn gzip_input_keeps_its_compression() {
     use std::io::Write;
     let a = array(ElementType::I16);
