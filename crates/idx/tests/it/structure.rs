@@ -362,3 +362,26 @@ fn every_property_test_runs_from_a_fixed_printed_seed() {
         "{seeded} properties through test_support::quickcheck"
     );
 }
+
+#[test]
+fn ci_fuzzing_is_reproducible() {
+    // docs/contributing/fuzzing.md: by default fuzz/run.sh fixes libFuzzer's
+    // seed and each target's number of inputs, starts from the seeds alone,
+    // and turns off what made two runs at one seed diverge (the timed
+    // corpus reload, address randomisation); exploring is asked for
+    let text = std::fs::read_to_string(test_support::root().join("fuzz/run.sh")).unwrap();
+    for needle in [
+        "seed=\"${FUZZ_SEED:-1}\"",
+        "-seed=\"$t_seed\" -runs=\"$runs\" -reload=0",
+        "setarch \"$(uname -m)\" -R",
+        "\"${pin[@]}\" cargo +nightly fuzz run",
+        "dir=\"target/seeded-corpus/$t\"",
+    ] {
+        assert!(text.contains(needle), "fuzz/run.sh lost `{needle}`");
+    }
+    let ci = std::fs::read_to_string(test_support::root().join(".ci/run")).unwrap();
+    assert!(
+        ci.contains("fuzz/run.sh") && !ci.contains("FUZZ_SEED"),
+        ".ci/run fuzzes with fuzz/run.sh's fixed default seed"
+    );
+}
