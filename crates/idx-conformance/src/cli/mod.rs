@@ -66,12 +66,17 @@ pub(crate) fn write_output(dest: &Path, bytes: &[u8]) -> Result<(), OutputError>
 mod tests {
     use super::write_output;
 
-    /// The text of each `eprintln!(...)` call in `source`, from the macro's
-    /// name to its closing parenthesis (string literals skipped while
-    /// matching parentheses).
+    /// The text of each `eprintln!(...)` and `eprint!(...)` call in
+    /// `source`, from the macro's name to its closing parenthesis (string
+    /// literals skipped while matching parentheses), in source order.
     fn eprintln_calls(source: &str) -> Vec<&str> {
         let mut calls = Vec::new();
-        for (start, _) in source.match_indices("eprintln!(") {
+        let mut starts: Vec<usize> = ["eprintln!(", "eprint!("]
+            .iter()
+            .flat_map(|m| source.match_indices(m).map(|(i, _)| i))
+            .collect();
+        starts.sort_unstable();
+        for start in starts {
             let mut depth = 0usize;
             let mut in_string = false;
             let mut escaped = false;
@@ -123,7 +128,12 @@ mod tests {
                 );
             }
             // what it prints on standard error is a verdict or progress;
-            // an error goes up with `?` and main prints it
+            // an error goes up with `?` and main prints it (standard error
+            // only through the macros scanned here, not a handle)
+            assert!(
+                !text.contains("stderr"),
+                "cli/{file} writes to a standard error handle: use eprintln!, which this scan reads"
+            );
             for call in eprintln_calls(&text) {
                 for error in ["\"error", "\"warning", "{e}", "{e:", "{err", "{error"] {
                     assert!(
@@ -143,12 +153,13 @@ mod tests {
 
     #[test]
     fn the_scan_finds_each_call_whole() {
-        let source = "eprintln!(\"a (\\\" {e})\", f(x));\n    eprintln!(\n        \"b\"\n    );";
+        let source = "eprintln!(\"a (\\\" {e})\", f(x));\n    eprintln!(\n        \"b\"\n    ); eprint!(\"c {e}\");";
         assert_eq!(
             eprintln_calls(source),
             [
                 "eprintln!(\"a (\\\" {e})\", f(x))",
-                "eprintln!(\n        \"b\"\n    )"
+                "eprintln!(\n        \"b\"\n    )",
+                "eprint!(\"c {e}\")"
             ]
         );
     }
