@@ -8,10 +8,11 @@
 #
 # Deterministic by default: libFuzzer's random seed is $FUZZ_SEED (default
 # 1) and each target runs a fixed number of inputs (its measured rate times
-# its SECONDS, with SECONDS x 3 as a time cap), so a run that passed here
-# passes again on the same tree: CI cannot fail on an input this tree's run
-# never tried. FUZZ_SEED=random explores instead: a new seed each target
-# (printed) and SECONDS of wall time, no input budget.
+# its SECONDS, with SECONDS x 3 as a time cap), so a run that passed in a
+# checkout passes again there (another checkout path builds a slightly
+# different binary: docs/contributing/fuzzing.md). FUZZ_SEED=random explores
+# instead: a new seed each target (printed) and SECONDS of wall time, no
+# input budget.
 set -uo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-${FUZZ_SECONDS:-60}}"
