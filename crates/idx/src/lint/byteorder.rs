@@ -47,7 +47,7 @@
 //! `z = sum(d_i) / sqrt(sum(d_i^2))` reaches [`MIN_Z`]. The thresholds are
 //! set from the benchmark, not from the nominal odds.
 //!
-//! All the per-element terms come from small tables built once per payload,
+//! All the per-element terms come from small tables built once per process,
 //! so scoring costs a few table lookups and one probe of the distinct-value
 //! table per sampled element; once [`MAX_DISTINCT`] values are scored the
 //! rest of the payload is not looked at.
@@ -274,6 +274,15 @@ fn relative(a: i64, b: i64) -> f64 {
     f64::from(big.saturating_sub(diff).min(RELATIVE_CAP))
 }
 
+/// True when the `n`-byte integer `raw` is its type's `MIN` or `MAX` read
+/// either way.
+#[inline]
+fn is_extreme(raw: u64, n: u32) -> bool {
+    let max = i64::MAX >> (64 - 8 * n);
+    let (be, le) = (signed(raw, n), signed(raw.swap_bytes() >> (64 - 8 * n), n));
+    [be, le].iter().any(|&v| v == max || v == -max - 1)
+}
+
 /// `bytes` bytes of `v` as a two's-complement integer.
 fn signed(v: u64, bytes: u32) -> i64 {
     let shift = 64 - 8 * bytes;
@@ -389,74 +398,27 @@ impl Scorer {
             Some(c) => Tables::of_integers(8 * c.width()),
             None => t,
         };
-        let max = i64::MAX >> (64 - 8 * n);
-        let extreme = |raw: u64| {
-            let (be, le) = (signed(raw, n), signed(raw.swap_bytes() >> (64 - 8 * n), n));
-            [be, le].iter().any(|&v| v == max || v == -max - 1)
+        // (one loop per kind of reading, each inlined whole: a shared
+        // closure was a call per element and per neighbour)
+        let sums = if float {
+            sum_terms(
+                &self.entries,
+                &FloatReading {
+                    n,
+                    t,
+                    top: (1i64 << t.bits) - 1,
+                },
+            )
+        } else {
+            sum_terms(&self.entries, &IntReading { n, t, compact })
         };
-        // the element read both ways: (key, magnitude term) per reading
-        let read = |raw: u64| -> ((i64, f64), (i64, f64)) {
-            if float {
-                let le = raw.swap_bytes() >> (64 - 8 * n);
-                let exp = |v: u64| {
-                    let e = (v >> (8 * n - 1 - t.bits)) & ((1 << t.bits) - 1);
-                    (e as i64, t.magnitude[e as usize])
-                };
-                return (exp(raw), exp(le));
-            }
-            let (be, le) = match compact {
-                Some(c) => c.read(raw),
-                None => (signed(raw, n), signed(raw.swap_bytes() >> (64 - 8 * n), n)),
-            };
-            let mag = |v: i64| {
-                if extreme(raw) {
-                    t.extreme
-                } else {
-                    t.magnitude[(64 - v.unsigned_abs().leading_zeros()) as usize]
-                }
-            };
-            ((be, mag(be)), (le, mag(le)))
-        };
-        let (mut big, mut little, mut squares) = (0.0f64, 0.0f64, 0.0f64);
-        let (mut smoother, mut smoother_squares) = (0.0f64, 0.0f64);
-        let top = (1i64 << t.bits) - 1;
-        for e in &self.entries {
-            let ((kb, mb), (kl, ml)) = read(e.raw);
-            let (mut sb, mut sl) = (0.0, 0.0);
-            if let Some(p) = e.prev {
-                let ((pb, _), (pl, _)) = read(p);
-                if float {
-                    // a subnormal, infinite or NaN element is no neighbour
-                    // in the reading where it is one
-                    let special = |k: i64| k == 0 || k == top;
-                    if !special(kb) && !special(pb) {
-                        sb = t.smooth[kb.abs_diff(pb) as usize];
-                    }
-                    if !special(kl) && !special(pl) {
-                        sl = t.smooth[kl.abs_diff(pl) as usize];
-                    }
-                    let d = (sb - sl) / std::f64::consts::LN_2;
-                    smoother += d;
-                    smoother_squares += d * d;
-                } else if !extreme(e.raw) && !extreme(p) {
-                    // a missing-value marker or a saturated value is
-                    // nobody's neighbour
-                    let step = |a: i64, b: i64| {
-                        let d = a.wrapping_sub(b).unsigned_abs();
-                        t.smooth[((64 - d.leading_zeros()) as usize).min(t.smooth.len() - 1)]
-                    };
-                    sb = step(kb, pb);
-                    sl = step(kl, pl);
-                    let d = relative(kb, pb) - relative(kl, pl);
-                    smoother += d;
-                    smoother_squares += d * d;
-                }
-            }
-            big += mb + sb;
-            little += ml + sl;
-            let d = (ml + sl) - (mb + sb);
-            squares += d * d;
-        }
+        let Sums {
+            big,
+            little,
+            squares,
+            smoother,
+            smoother_squares,
+        } = sums;
         let ln2 = std::f64::consts::LN_2;
         let (b, l) = (big / ln2, little / ln2);
         let z = |sum: f64, sq: f64| if sq > 0.0 { sum / sq.sqrt() } else { 0.0 };
@@ -470,6 +432,144 @@ impl Scorer {
             smoother_z: z(smoother, smoother_squares),
         })
     }
+}
+
+/// The sums [`Scorer::score`] draws the score from (natural log).
+#[derive(Debug, Default)]
+struct Sums {
+    big: f64,
+    little: f64,
+    squares: f64,
+    smoother: f64,
+    smoother_squares: f64,
+}
+
+/// How the elements of one kind are read both ways.
+trait Reading {
+    /// The element read both ways: (key, magnitude term) big-endian, then
+    /// little-endian.
+    fn read(&self, raw: u64) -> ((i64, f64), (i64, f64));
+    /// The smoothness terms of element `raw` after its neighbour `p` (keys
+    /// `(kb, pb)` big-endian, `(kl, pl)` little-endian) and their relative
+    /// smoothness difference in bits, or `None` when they are no
+    /// neighbours.
+    fn pair(&self, raw: u64, p: u64, b: (i64, i64), l: (i64, i64)) -> Option<(f64, f64, f64)>;
+}
+
+/// A float's exponent field.
+struct FloatReading<'a> {
+    n: u32,
+    t: &'a Tables,
+    /// The exponent field of infinities and NaN.
+    top: i64,
+}
+
+impl Reading for FloatReading<'_> {
+    #[inline(always)]
+    fn read(&self, raw: u64) -> ((i64, f64), (i64, f64)) {
+        let (n, t) = (self.n, self.t);
+        let le = raw.swap_bytes() >> (64 - 8 * n);
+        let exp = |v: u64| {
+            let e = (v >> (8 * n - 1 - t.bits)) & ((1 << t.bits) - 1);
+            (e as i64, t.magnitude[e as usize])
+        };
+        (exp(raw), exp(le))
+    }
+
+    #[inline(always)]
+    fn pair(
+        &self,
+        _: u64,
+        _: u64,
+        (kb, pb): (i64, i64),
+        (kl, pl): (i64, i64),
+    ) -> Option<(f64, f64, f64)> {
+        // a subnormal, infinite or NaN element is no neighbour in the
+        // reading where it is one
+        let special = |k: i64| k == 0 || k == self.top;
+        let (mut sb, mut sl) = (0.0, 0.0);
+        if !special(kb) && !special(pb) {
+            sb = self.t.smooth[kb.abs_diff(pb) as usize];
+        }
+        if !special(kl) && !special(pl) {
+            sl = self.t.smooth[kl.abs_diff(pl) as usize];
+        }
+        Some((sb, sl, (sb - sl) / std::f64::consts::LN_2))
+    }
+}
+
+/// An integer, on its varying byte columns when some are set aside.
+struct IntReading<'a> {
+    n: u32,
+    t: &'a Tables,
+    compact: Option<&'a Columns>,
+}
+
+impl Reading for IntReading<'_> {
+    #[inline(always)]
+    fn read(&self, raw: u64) -> ((i64, f64), (i64, f64)) {
+        let (n, t) = (self.n, self.t);
+        let (be, le) = match self.compact {
+            Some(c) => c.read(raw),
+            None => (signed(raw, n), signed(raw.swap_bytes() >> (64 - 8 * n), n)),
+        };
+        let ext = is_extreme(raw, n);
+        let mag = |v: i64| {
+            if ext {
+                t.extreme
+            } else {
+                t.magnitude[(64 - v.unsigned_abs().leading_zeros()) as usize]
+            }
+        };
+        ((be, mag(be)), (le, mag(le)))
+    }
+
+    #[inline(always)]
+    fn pair(
+        &self,
+        raw: u64,
+        p: u64,
+        (kb, pb): (i64, i64),
+        (kl, pl): (i64, i64),
+    ) -> Option<(f64, f64, f64)> {
+        // a missing-value marker or a saturated value is nobody's neighbour
+        if is_extreme(raw, self.n) || is_extreme(p, self.n) {
+            return None;
+        }
+        let smooth = &self.t.smooth;
+        let step = |a: i64, b: i64| {
+            let d = a.wrapping_sub(b).unsigned_abs();
+            smooth[((64 - d.leading_zeros()) as usize).min(smooth.len() - 1)]
+        };
+        Some((
+            step(kb, pb),
+            step(kl, pl),
+            relative(kb, pb) - relative(kl, pl),
+        ))
+    }
+}
+
+/// Sums the per-element terms of `entries` under `reading`.
+#[inline]
+fn sum_terms<R: Reading>(entries: &[Entry], reading: &R) -> Sums {
+    let mut s = Sums::default();
+    for e in entries {
+        let ((kb, mb), (kl, ml)) = reading.read(e.raw);
+        let (mut sb, mut sl) = (0.0, 0.0);
+        if let Some(p) = e.prev {
+            let ((pb, _), (pl, _)) = reading.read(p);
+            if let Some((b, l, d)) = reading.pair(e.raw, p, (kb, pb), (kl, pl)) {
+                (sb, sl) = (b, l);
+                s.smoother += d;
+                s.smoother_squares += d * d;
+            }
+        }
+        s.big += mb + sb;
+        s.little += ml + sl;
+        let d = (ml + sl) - (mb + sb);
+        s.squares += d * d;
+    }
+    s
 }
 
 /// The byte-order test on a whole payload (`bytes`, big-endian as stored,
