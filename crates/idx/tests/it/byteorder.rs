@@ -244,3 +244,63 @@ fn constant_128_and_the_type_minimum_say_nothing() {
         }
     }
 }
+
+/// The exact scores (every field, at full precision) of every kind of the
+/// benchmark, each type, 300 and 5,000 elements, big-endian and its
+/// little-endian twin, against `golden/byteorder-scores.txt`: a change to
+/// how the test computes (a faster loop, a reordered sum) must give the
+/// same numbers, and one that means to change them shows the difference.
+/// `UPDATE_GOLDEN=1` rewrites the file. Recorded on x86-64 Linux: the
+/// float kinds' payloads come from the platform's logarithms and cosines
+/// (measured: wasm32's differ, and so do its f64 payloads' bit patterns).
+#[test]
+#[cfg_attr(
+    not(all(target_arch = "x86_64", target_os = "linux")),
+    ignore = "recorded on x86-64 Linux: float payloads come from the platform's libm"
+)]
+fn the_scores_are_exactly_the_recorded_ones() {
+    let mut text = String::new();
+    for &kind in Kind::ALL {
+        for &t in kind.types() {
+            for n in [300usize, 5000] {
+                let be = big_endian(kind, t, n, 7);
+                let le = little_endian_twin(t, &be);
+                for (order, p) in [("be", &be), ("le", &le)] {
+                    let s = scored(t, p);
+                    text.push_str(&format!(
+                        "{} {} {n} {order}: bits {:?} z {:?} big {:?} little {:?} elements {} smoother {:?} smoother_z {:?}\n",
+                        kind.label(),
+                        t.name(),
+                        s.bits,
+                        s.z,
+                        s.big_bits,
+                        s.little_bits,
+                        s.elements,
+                        s.smoother_big,
+                        s.smoother_z
+                    ));
+                }
+            }
+        }
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/it/golden/byteorder-scores.txt");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    let recorded = std::fs::read_to_string(&path).unwrap_or_default();
+    let differ: Vec<String> = text
+        .lines()
+        .zip(recorded.lines())
+        .filter(|(a, b)| a != b)
+        .take(5)
+        .map(|(a, b)| format!("now:      {a}\nrecorded: {b}"))
+        .collect();
+    assert!(
+        differ.is_empty() && text.lines().count() == recorded.lines().count(),
+        "the byte-order scores changed ({} lines now, {} recorded; UPDATE_GOLDEN=1 to record them when that is meant):\n{}",
+        text.lines().count(),
+        recorded.lines().count(),
+        differ.join("\n")
+    );
+}
