@@ -1,6 +1,8 @@
 //! Criterion benchmarks: parse, validate (u8 and f32, with and without the
-//! payload lints), decode and write, with throughput in bytes per second.
-//! `cargo bench -p idx`
+//! payload lints), decode and write, with throughput in bytes per second;
+//! and the byte-order test's fixed cost on 1 MiB (its score per type, and a
+//! 1 MiB f32 read with and without the verdict).
+//! `cargo bench -p idx --bench idx`
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 
@@ -69,5 +71,58 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// 1 MiB of xorshift bytes: every element distinct, the most a 1 MiB
+/// payload asks of the byte-order test.
+fn random_mib() -> Vec<u8> {
+    let mut x: u64 = 0x1234_5678_9abc_def1;
+    (0..1 << 20)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+fn byte_order(c: &mut Criterion) {
+    let mut g = c.benchmark_group("byte-order test");
+    g.sample_size(50);
+    let bytes = random_mib();
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    for t in [
+        idx::ElementType::I16,
+        idx::ElementType::I32,
+        idx::ElementType::F32,
+        idx::ElementType::F64,
+    ] {
+        g.bench_with_input(BenchmarkId::new("score 1 MiB random", t), &bytes, |b, p| {
+            b.iter(|| idx::lint::byteorder::score(t, black_box(p)))
+        });
+    }
+    // what the verdict adds to reading 1 MiB of a smooth f32 payload
+    let n = 1 << 18;
+    let signal: Vec<f32> = (0..n).map(|i| (i as f32 / 100.0).sin() * 3.0).collect();
+    let file = idx::to_bytes(&idx::Array::from_vec(vec![n], signal).unwrap()).unwrap();
+    let mut out = vec![0u8; 4 * n];
+    for (name, stated) in [
+        ("read_into 1 MiB f32 (verdict)", None),
+        (
+            "read_into 1 MiB f32 (stated big: no verdict)",
+            Some(idx::ByteOrder::Big),
+        ),
+    ] {
+        let opts = idx::ReadOptions::default().with_byte_order(stated);
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                idx::Reader::new(black_box(&file[..]), &opts)
+                    .and_then(|r| r.read_into(&mut out))
+                    .unwrap()
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, byte_order);
 criterion_main!(benches);
