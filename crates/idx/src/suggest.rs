@@ -148,9 +148,11 @@ pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Widt
     }
     // Reserved bytes, when everything else is consistent: every other error
     // has a fix (which the same run applies) and none is about what the
-    // bytes are. An IDX501 error under a diagnosed width is answered by the
-    // width's fix (which says how the payload is stored), not by a fix of
-    // its own: else the next run would take the reserved bytes alone.
+    // bytes are. An IDX501 error that calls the payload little-endian,
+    // under a diagnosed width, is answered by the width's fix (which says
+    // how the payload is stored), not by a fix of its own: else the next
+    // run would take the reserved bytes alone. (The other IDX501 error, a
+    // stated little-endian order contradicted, is answered by nothing.)
     if let Some(i) = index_of(report, Rule::ReservedBytes) {
         let others_fixable = report
             .findings
@@ -159,7 +161,9 @@ pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Widt
             .all(|f| {
                 f.fix.is_some()
                     || matches!(f.rule, Rule::UnexpectedType | Rule::UnexpectedShape)
-                    || (width_found && f.rule == Rule::LikelyLittleEndian)
+                    || (width_found
+                        && f.rule == Rule::LikelyLittleEndian
+                        && f.byte_order.is_some_and(|s| s.bits > 0.0))
             });
         if others_fixable {
             report.findings[i].fix = Some(Fix::new(

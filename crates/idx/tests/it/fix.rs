@@ -949,3 +949,36 @@ fn the_idx501_finding_covers_the_whole_payload_with_the_lints_off() {
         );
     }
 }
+
+#[test]
+fn reserved_bytes_wait_while_a_stated_little_endian_order_is_contradicted() {
+    // big-endian f32 data and a wrong reserved byte, read with a stated
+    // little-endian order (as idx-validate --assume-byte-order little
+    // validates and repairs): IDX501 says the statement is contradicted,
+    // which no fix answers, so the reserved bytes are not consistent with
+    // the rest, whether the header's type is right (f32) or has the wrong
+    // width (f64, where the type-code fix answers only IDX202)
+    let a = array(ElementType::F32);
+    let stated = idx::Options::default().with_byte_order(Some(ByteOrder::Little));
+    let opts = unsafe_fixes()
+        .with_assume_byte_order(Some(ByteOrder::Little))
+        .with_validate(stated.clone());
+    for code in [ElementType::F32.code(), ElementType::F64.code()] {
+        let mut written = to_bytes(&a).unwrap();
+        written[0] = 0x01;
+        written[2] = code;
+        let r = idx::validate_with(&written, &stated);
+        let contradicted = r
+            .findings
+            .iter()
+            .any(|f| f.rule == Rule::LikelyLittleEndian && f.severity() == idx::Severity::Error);
+        assert!(contradicted, "type {code:#x}: {:#?}", r.findings);
+        let reserved = r
+            .findings
+            .iter()
+            .find(|f| f.rule == Rule::ReservedBytes)
+            .unwrap();
+        assert!(reserved.fix.is_none(), "type {code:#x}: {reserved:#?}");
+        check_repair(&written, &opts);
+    }
+}
