@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzz every target for SECONDS each (default $FUZZ_SECONDS or 60), seeded
-# from the conformance corpus, with debug assertions on and a memory limit.
+# Fuzz every target for about SECONDS each (default $FUZZ_SECONDS or 60;
+# weighted per target, below), seeded from the conformance corpus, with debug assertions on and a memory limit.
 # Exits non-zero on any crash, leak, timeout or OOM, and says where the
 # reproducer is.
 #
@@ -17,10 +17,20 @@ set -uo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-${FUZZ_SECONDS:-60}}"
 shift || true
+all=(parse validate_stream read_array roundtrip_bytes roundtrip_array gzip file_name fix inflate_diff)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(parse validate_stream read_array roundtrip_bytes roundtrip_array gzip file_name fix inflate_diff)
+  targets=("${all[@]}")
 fi
+for t in "${targets[@]}"; do
+  case " ${all[*]} " in
+    *" $t "*) ;;
+    *) echo "fuzz/run.sh: no target '$t' (targets: ${all[*]})" >&2; exit 2 ;;
+  esac
+done
+case "$seconds" in
+  '' | *[!0-9]*) echo "fuzz/run.sh: SECONDS must be a whole number, not '$seconds'" >&2; exit 2 ;;
+esac
 
 # validate_stream and read_array take inputs up to 1 MiB, so they cross the
 # 256 KiB read buffer and the lints' 65,536-element sample blocks with real
@@ -58,13 +68,22 @@ rate_of() {
   esac
 }
 seed="${FUZZ_SEED:-1}"
+# (libFuzzer takes 0 or a non-number as "pick a seed at random")
+case "$seed" in
+  random) ;;
+  '' | 0* | *[!0-9]*) echo "fuzz/run.sh: FUZZ_SEED must be a positive whole number or 'random', not '$seed'" >&2; exit 2 ;;
+esac
 # Reproducible only without address randomisation (libFuzzer's comparison
 # tracing sees pointer values) and without reloading the corpus folder on a
 # timer (-reload=0): measured, two runs of parse at seed 1 then end with the
 # same coverage, corpus and features; with either left on they do not.
 pin=()
-if [ "$seed" != random ] && setarch "$(uname -m)" -R true 2>/dev/null; then
-  pin=(setarch "$(uname -m)" -R)
+if [ "$seed" != random ]; then
+  if setarch "$(uname -m)" -R true 2>/dev/null; then
+    pin=(setarch "$(uname -m)" -R)
+  else
+    echo "note: setarch -R is not available here (no util-linux, or refused by a sandbox): runs at seed $seed are not reproducible" >&2
+  fi
 fi
 
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
@@ -73,6 +92,8 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
 fi
 
 failed=()
+log=""
+trap 'rm -f "$log"' EXIT
 for t in "${targets[@]}"; do
   # a fixed seed starts from the seeds alone, at a fixed path (a corpus
   # grown by earlier runs would make the run depend on them); exploring
@@ -91,8 +112,10 @@ for t in "${targets[@]}"; do
     if [ "$t" = validate_stream ] || [ "$t" = read_array ]; then
       { printf '\002\001\007'; cat "$f"; } > "$dir/$name"
     elif [ "$t" = fix ]; then
-      # the first byte picks the repair options: unsafe fixes on
+      # the first byte picks the repair options: unsafe fixes on; and
+      # with little-endian stated to the repair and the validation
       { printf '\001'; cat "$f"; } > "$dir/$name"
+      { printf '\023'; cat "$f"; } > "$dir/stated-$name"
     else
       cp "$f" "$dir/$name"
     fi
@@ -116,12 +139,16 @@ for t in "${targets[@]}"; do
     echo "== fuzz $t: $runs inputs, seed $t_seed (max_len $max_len, at most $((t_seconds * 3))s)"
   fi
   log="$(mktemp)"
-  "${pin[@]}" cargo +nightly fuzz run -O -a "$t" "$dir" -- \
+  ${pin[@]+"${pin[@]}"} cargo +nightly fuzz run -O -a "$t" "$dir" -- \
     "${budget[@]}" -rss_limit_mb=2048 -timeout=10 -max_len="$max_len" -print_final_stats=1 \
     >"$log" 2>&1
   status=$?
   grep -E '^(#[0-9]+.*(DONE|pulse)|stat::number_of_executed_units|stat::peak_rss_mb)' "$log" | tail -n 3
   grep -E 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1
+  executed="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
+  if [ "$seed" != random ] && [ $status -eq 0 ] && [ "${executed:-0}" -lt "$runs" ]; then
+    echo "note: $t stopped at its time cap after ${executed:-0} of $runs inputs: this run is not the reproducible one (a slow machine?)"
+  fi
   if [ $status -ne 0 ]; then
     tail -n 60 "$log"
     echo "!! $t failed (exit $status, seed $t_seed); the reproducer is under fuzz/artifacts/$t/"

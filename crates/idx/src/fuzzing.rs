@@ -498,20 +498,24 @@ pub fn check_repair(data: &[u8], opts: &crate::FixOptions) {
     }
 }
 
-/// `fix` target: the first byte picks the options (safe only, unsafe,
-/// stated little-endian, gzip-wrapped); the rest is the file.
-/// [`check_repair`] on it.
+/// `fix` target: the first byte picks the options (bit 0: unsafe fixes;
+/// bit 1: a byte order stated little-endian to the repair; bit 4 with bit
+/// 1: stated to the validation too, as `idx-validate --assume-byte-order
+/// little --fix` runs; bit 2: gzip-wrapped, bit 3: decompressed output);
+/// the rest is the file. [`check_repair`] on it.
 pub fn fix_target(data: &[u8]) {
     let Some((&mode, file)) = data.split_first() else {
         return;
     };
+    let stated = (mode & 2 != 0).then_some(crate::ByteOrder::Little);
     let opts = crate::FixOptions::default()
         .with_unsafe_fixes(mode & 1 != 0)
-        .with_assume_byte_order((mode & 2 != 0).then_some(crate::ByteOrder::Little))
+        .with_assume_byte_order(stated)
         .with_validate(
             Options::default()
                 .with_decompress(true)
-                .with_max_decompressed(Some(1 << 20)),
+                .with_max_decompressed(Some(1 << 20))
+                .with_byte_order(stated.filter(|_| mode & 16 != 0)),
         );
     if mode & 4 != 0 {
         let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());

@@ -67,9 +67,11 @@ fn seed_corpus_passes_every_harness() {
                     }
                     "gzip" => harness(bytes.get(10..).unwrap_or(&[])),
                     // the first byte picks the options: safe, unsafe,
-                    // stated little-endian, gzip-wrapped to plain output
+                    // stated little-endian (to the repair; to validation
+                    // too, as idx-validate does), gzip-wrapped to plain
+                    // output
                     "fix" => {
-                        for mode in [0u8, 1, 3, 13] {
+                        for mode in [0u8, 1, 3, 19, 13] {
                             harness(&[&[mode][..], &bytes].concat());
                         }
                     }

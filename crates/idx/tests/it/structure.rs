@@ -374,7 +374,7 @@ fn ci_fuzzing_is_reproducible() {
         "seed=\"${FUZZ_SEED:-1}\"",
         "-seed=\"$t_seed\" -runs=\"$runs\" -reload=0",
         "setarch \"$(uname -m)\" -R",
-        "\"${pin[@]}\" cargo +nightly fuzz run",
+        "${pin[@]+\"${pin[@]}\"} cargo +nightly fuzz run",
         "dir=\"target/seeded-corpus/$t\"",
     ] {
         assert!(text.contains(needle), "fuzz/run.sh lost `{needle}`");
