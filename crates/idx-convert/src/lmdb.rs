@@ -593,11 +593,11 @@ mod tests {
     #[test]
     fn map_size_covers_twice_the_records() {
         // MNIST: 60000 records of 800 bytes.
-        let m = map_size(60000, 800).unwrap() as u64;
+        let m = map_size(60000, 800).unwrap() as u64; // ok: unit test
         assert!(m >= 2 * 60000 * 864 + (256 << 20));
         assert_eq!(m % (1 << 20), 0);
         // Large records are counted in whole 64 KiB pages.
-        let m = map_size(10, 150_000).unwrap() as u64;
+        let m = map_size(10, 150_000).unwrap() as u64; // ok: unit test
         assert!(m >= 2 * 10 * 3 * 65536);
         assert!(map_size(u64::MAX, 800).is_err());
     }

@@ -818,12 +818,12 @@ mod tests {
         assert!(text.ends_with(" \n"));
         assert!(
             std::str::from_utf8(&npy_header(ElementType::U8, &[5])[10..])
-                .unwrap()
+                .unwrap() // ok: unit test
                 .contains("'descr': '|u1', 'fortran_order': False, 'shape': (5,), }")
         );
         assert!(
             std::str::from_utf8(&npy_header(ElementType::F64, &[])[10..])
-                .unwrap()
+                .unwrap() // ok: unit test
                 .contains("'shape': (), }")
         );
     }
@@ -840,7 +840,7 @@ mod tests {
         ] {
             for dims in [vec![], vec![7], vec![3, 0, 2], vec![60000, 28, 28]] {
                 let h = npy_header(t, &dims);
-                let got = read_npy_header(&mut &h[..], Path::new("x")).unwrap();
+                let got = read_npy_header(&mut &h[..], Path::new("x")).unwrap(); // ok: unit test
                 assert_eq!(
                     (got.dtype, got.dims, got.little, got.fortran),
                     (t, dims.clone(), t.size() > 1, false)

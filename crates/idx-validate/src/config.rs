@@ -377,9 +377,9 @@ mod tests {
     use super::*;
 
     fn load_str(name: &str, text: &str) -> Result<Config, String> {
-        let d = tempfile::tempdir().unwrap();
+        let d = tempfile::tempdir().unwrap(); // ok: unit test
         let p = d.path().join(name);
-        std::fs::write(&p, text).unwrap();
+        std::fs::write(&p, text).unwrap(); // ok: unit test
         load(&p).map_err(|e| e.replace(&d.path().display().to_string(), "DIR"))
     }
 
@@ -437,7 +437,7 @@ paths = ["**/*labels*"]
 expect-shape = "*"
 "#,
         )
-        .unwrap();
+        .unwrap(); // ok: unit test
         assert!(c.filter.allows(Rule::ReservedBytes));
         assert!(!c.filter.allows(Rule::TrailingBytes));
         assert!(!c.filter.allows(Rule::RankZero));
@@ -465,26 +465,26 @@ expect-shape = "*"
 
     #[test]
     fn discovery_prefers_the_own_file_and_the_nearest_directory() {
-        let d = tempfile::tempdir().unwrap();
+        let d = tempfile::tempdir().unwrap(); // ok: unit test
         let sub = d.path().join("a/b");
-        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::create_dir_all(&sub).unwrap(); // ok: unit test
         assert_eq!(discover(&sub), None);
         std::fs::write(
             d.path().join("pyproject.toml"),
             "[tool.idx-validate]\nclasses = 3\n",
         )
-        .unwrap();
+        .unwrap(); // ok: unit test
         assert_eq!(discover(&sub), Some(d.path().join("pyproject.toml")));
         // a pyproject.toml without the table does not count
         std::fs::write(
             d.path().join("a/pyproject.toml"),
             "[project]\nname = \"x\"\n",
         )
-        .unwrap();
+        .unwrap(); // ok: unit test
         assert_eq!(discover(&sub), Some(d.path().join("pyproject.toml")));
-        std::fs::write(d.path().join(FILE_NAME), "").unwrap();
+        std::fs::write(d.path().join(FILE_NAME), "").unwrap(); // ok: unit test
         assert_eq!(discover(&sub), Some(d.path().join(FILE_NAME)));
-        std::fs::write(d.path().join("a").join(FILE_NAME), "").unwrap();
+        std::fs::write(d.path().join("a").join(FILE_NAME), "").unwrap(); // ok: unit test
         assert_eq!(discover(&sub), Some(d.path().join("a").join(FILE_NAME)));
     }
 }

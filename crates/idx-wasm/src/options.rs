@@ -180,7 +180,7 @@ mod tests {
 
     #[test]
     fn defaults_are_the_command_lines() {
-        let o = parse("{}").unwrap();
+        let o = parse("{}").unwrap(); // ok: unit test
         assert_eq!(o.settings.max_findings, 10);
         assert!(o.settings.options.decompress);
         assert_eq!(
@@ -198,7 +198,7 @@ mod tests {
                 "maxFindings":0,"classes":10,"pairs":[["a","b"]],"denyWarnings":true,
                 "expectDtype":"f32","expectShape":"*,28,28"}"#,
         )
-        .unwrap();
+        .unwrap(); // ok: unit test
         assert_eq!(o.settings.options.max_decompressed, Some(1024));
         assert_eq!(o.settings.max_findings, 0);
         assert_eq!(o.dataset.classes, Some(10));
@@ -206,7 +206,7 @@ mod tests {
         assert!(o.deny_warnings);
         assert_eq!(o.settings.options.expect_dtype, Some(idx::ElementType::F32));
         // 0 means no limit, as on the command line
-        let o = parse(r#"{"maxDecompressed":0}"#).unwrap();
+        let o = parse(r#"{"maxDecompressed":0}"#).unwrap(); // ok: unit test
         assert_eq!(o.settings.options.max_decompressed, None);
     }
 

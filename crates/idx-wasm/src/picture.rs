@@ -110,14 +110,14 @@ mod tests {
         let b = [
             0, 0, 8, 3, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 2, 1, 2, 3, 4, 5, 6,
         ];
-        let p = first_items(&b[..], 2).unwrap();
+        let p = first_items(&b[..], 2).unwrap(); // ok: unit test
         assert_eq!((p.count, p.height, p.width), (2, 1, 2));
         assert_eq!(p.pixels, [1, 2, 3, 4]);
         // i16 rank 2: scaled from -1..1 to 0..255
         let b = [
             0, 0, 0x0B, 2, 0, 0, 0, 1, 0, 0, 0, 3, 0xff, 0xff, 0, 0, 0, 1,
         ];
-        let p = first_items(&b[..], 9).unwrap();
+        let p = first_items(&b[..], 9).unwrap(); // ok: unit test
         assert_eq!(p.pixels, [0, 128, 255]);
     }
 

@@ -272,8 +272,8 @@ mod tests {
                 }
                 pushed.end();
                 assert_eq!(
-                    pushed.render("json").unwrap(),
-                    whole.render("json").unwrap(),
+                    pushed.render("json").unwrap(), // ok: unit test
+                    whole.render("json").unwrap(),  // ok: unit test
                     "{input:?} in chunks of {size}"
                 );
             }
@@ -295,7 +295,7 @@ mod tests {
         }
         let mut r = Run::new(RunOptions::default());
         r.check("a.idx", Cursor::new(&b[..]), Some(b.len() as u64));
-        let human = r.render("human").unwrap();
+        let human = r.render("human").unwrap(); // ok: unit test
         assert!(human.contains("000007d0  "), "{human}");
         assert!(!human.contains("bytes not shown"), "{human}");
     }
@@ -318,11 +318,11 @@ mod tests {
         for c in b.chunks(100) {
             r.push(c);
         }
-        let i = r.end().unwrap();
+        let i = r.end().unwrap(); // ok: unit test
         assert_eq!(r.excerpt_rows(i), [0x7d0]);
         r.add_excerpt(i, 0x7d0, &b[0x7d0..0x7e0]);
         assert!(r.excerpt_rows(i).is_empty());
-        assert_eq!(r.render("human").unwrap(), whole.render("human").unwrap());
+        assert_eq!(r.render("human").unwrap(), whole.render("human").unwrap()); // ok: unit test
     }
 
     #[test]
