@@ -15,7 +15,7 @@ if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
 .venv/bin/pip install -q --disable-pip-version-check -r crates/idx-conformance/adapters/requirements.txt
 cargo build -q --release -p idx --examples
 files=()
-mnist=../shared/data/mnist/train-images-idx3-ubyte.gz
+mnist=${MNIST_DIR:?set MNIST_DIR to a folder holding MNIST's four *-ubyte.gz files: the repository carries only the test set (testdata/mnist)}/train-images-idx3-ubyte.gz
 if [ -f "$mnist" ]; then
   [ -f "$out/train-images-idx3-ubyte" ] || gunzip -c "$mnist" > "$out/train-images-idx3-ubyte"
   files+=("$out/train-images-idx3-ubyte")

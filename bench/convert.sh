@@ -4,11 +4,11 @@
 # prints the input sizes and the median times and ratios, and the peak
 # memory of each direction.
 #
-#   bench/convert.sh [RUNS]      (default 5; MNIST from ../shared/data/mnist)
+#   bench/convert.sh [RUNS]      (default 5; MNIST from $MNIST_DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-5}"
-mnist=../shared/data/mnist
+mnist=${MNIST_DIR:?set MNIST_DIR to a folder holding MNIST's four *-ubyte.gz files: the repository carries only the test set (testdata/mnist)}
 cargo build -q --release -p idx-cli
 bin=target/release/idx
 tmp=$(mktemp -d)

@@ -11,7 +11,7 @@ set -uo pipefail
 old="$1"; new="$2"
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-mnist=../shared/data/mnist/train-images-idx3-ubyte.gz
+mnist=${MNIST_DIR:?set MNIST_DIR to a folder holding MNIST's four *-ubyte.gz files: the repository carries only the test set (testdata/mnist)}/train-images-idx3-ubyte.gz
 gunzip -c "$mnist" > "$tmp/mnist-images"
 # 2 GiB sparse inputs: u8 labels [2147483640], u8 images [2739000, 28, 28]
 # and a rank-2 image [1, 2147483647]

@@ -9,7 +9,7 @@ memory per byte of output. Prints Markdown tables.
 
 RUNS (default 7) alternating runs of every row, medians; MIB (default 1024)
 the size of the large f32 file. The files (MNIST gunzipped from
-../shared/data/mnist (or ../../shared/data/mnist from a worktree), the f32 files made by bench/make_f32.py) are made in a
+$MNIST_DIR (a folder with MNIST's *-ubyte.gz files; required), the f32 files made by bench/make_f32.py) are made in a
 temporary directory ($IDXKIT_BENCH_DIR, default the system's) and deleted at
 the end; they are read once before timing, so every row reads them from the
 page cache.
@@ -58,16 +58,11 @@ except ImportError:  # its rows are then left out, and the output says so
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = 7
 MIB = 1024
-# beside the repository (../shared), or beside the folder of worktrees
-MNIST_GZ = next(
-    (
-        p
-        for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared")
-        for p in [p / "data" / "mnist" / "train-images-idx3-ubyte.gz"]
-        if p.exists()
-    ),
-    ROOT.parent / "shared" / "data" / "mnist" / "train-images-idx3-ubyte.gz",
-)
+# The training set is not in the repository (only the test set is, in
+# testdata/mnist): MNIST_DIR names a folder that holds it.
+if not os.environ.get("MNIST_DIR"):
+    sys.exit("bench/python.py: set MNIST_DIR to a folder holding MNIST's train-images-idx3-ubyte.gz")
+MNIST_GZ = Path(os.environ["MNIST_DIR"]) / "train-images-idx3-ubyte.gz"
 
 
 def header(data):

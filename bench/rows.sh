@@ -25,7 +25,7 @@ f32="$out/f32-real-${mib}m.idx"
 [ -f "$f32" ] || python3 bench/make_payload.py "$f32" f32 real "$mib"
 many="$out/many"
 [ -d "$many" ] || python3 bench/make_many.py "$many" 10000
-gz=../shared/data/mnist/train-images-idx3-ubyte.gz
+gz=${MNIST_DIR:?set MNIST_DIR to a folder holding MNIST's four *-ubyte.gz files: the repository carries only the test set (testdata/mnist)}/train-images-idx3-ubyte.gz
 
 now() { date +%s.%N; }
 calc() { awk "BEGIN { print $1 }"; }

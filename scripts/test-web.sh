@@ -8,7 +8,7 @@
 #   repair, no request after load; a 2 GiB sparse file and the page's peak
 #   memory).
 # The native command is IDX_VALIDATE_NATIVE (default target/debug/idx-validate,
-# built first); MNIST's files are in ../shared/data/mnist.
+# built first); MNIST's test set is the repository's testdata/mnist.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${IDX_VALIDATE_NATIVE:-}" ]; then
@@ -32,4 +32,4 @@ if ! command -v chromium >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
-SCREENSHOT=${SCREENSHOT:-target/web-page.png} node web/test/page.mjs target/web "$native" ../shared/data/mnist
+SCREENSHOT=${SCREENSHOT:-target/web-page.png} node web/test/page.mjs target/web "$native" testdata/mnist

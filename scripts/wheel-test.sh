@@ -13,8 +13,8 @@
 #     `auditwheel show` agrees it is manylinux_2_17, and the README's
 #     install line names it;
 #  5. scripts/wheel-smoke.sh: installed into a fresh venv on a PATH with no
-#     cargo or rustc, and the smoke test (MNIST from ../shared/data/mnist or
-#     $MNIST_DIR, validate, the idx-validate and idx commands).
+#     cargo or rustc, and the smoke test (MNIST's test set from testdata/mnist,
+#     validate, the idx-validate and idx commands).
 # Pinned tools: scripts/requirements-wheel.txt.
 #
 # usage: scripts/wheel-test.sh   (leaves the sdist and wheel in target/python-dist/)
@@ -79,15 +79,8 @@ echo "$(basename "$wheel"): auditwheel: manylinux_2_17_$arch"
   echo "README.md does not show: pip install $(basename "$wheel")"; exit 1; }
 
 echo "-- installed without Rust: the smoke test"
-mnist="${MNIST_DIR:-$repo/../shared/data/mnist}"
-mnist_args=(--mnist "$mnist")
-if [ ! -d "$mnist" ]; then
-  if [ "${CI:-}" = true ]; then
-    echo "$mnist is missing: the MNIST files must be beside the repository"; exit 1
-  fi
-  echo "(no $mnist beside the checkout: the smoke test skips MNIST)"
-  mnist_args=()
-fi
+# MNIST's test set, carried by the repository (testdata/mnist/README.md)
+mnist_args=(--mnist "$repo/testdata/mnist")
 numpy="$(grep -m1 '^numpy==' python/requirements-test.txt)"
 scripts/wheel-smoke.sh ${mnist_args[@]+"${mnist_args[@]}"} --numpy "$numpy" "$dist"
 echo "wheel and sdist: ok"

@@ -37,7 +37,8 @@ def pytest_report_header(config):
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "corpus"
-MNIST = ROOT.parent / "shared" / "data" / "mnist"
+# MNIST's test set, carried by the repository (testdata/mnist/README.md).
+MNIST = ROOT / "testdata" / "mnist"
 
 NUMPY_DTYPES = {"u8": "u1", "i8": "i1", "i16": "i2", "i32": "i4", "f32": "f4", "f64": "f8"}
 
@@ -95,5 +96,5 @@ def bits(a):
 def mnist(name):
     path = MNIST / name
     if not path.exists():
-        pytest.fail(f"{path} is missing: the MNIST files must be beside the repository")
+        pytest.fail(f"{path} is missing: the repository carries MNIST's test set in testdata/mnist")
     return path

@@ -35,10 +35,10 @@ def test_mmap_is_a_read_only_big_endian_view_equal_to_the_copy(name):
 
 
 def test_mmap_of_mnist_shares_the_mapping(tmp_path):
-    plain = tmp_path / "train-images-idx3-ubyte"
-    plain.write_bytes(gzip.decompress(mnist("train-images-idx3-ubyte.gz").read_bytes()))
+    plain = tmp_path / "t10k-images-idx3-ubyte"
+    plain.write_bytes(gzip.decompress(mnist("t10k-images-idx3-ubyte.gz").read_bytes()))
     m = idxkit.load(plain, mmap=True)
-    assert m.shape == (60000, 28, 28)
+    assert m.shape == (10000, 28, 28)
     assert any(isinstance(b, mmap.mmap) for b in _base_chain(m))
     assert np.array_equal(m, idxkit.load(plain))
     with pytest.raises(ValueError):

@@ -179,22 +179,27 @@ fn main() {
     }
 }
 
-/// The real MNIST and Fashion-MNIST files (beside the checkout in
-/// `../shared/data/mnist`, and Debian's `dataset-fashion-mnist` where
-/// installed), each converted to every multi-byte type and written both
-/// ways.
+/// The real MNIST and Fashion-MNIST files (MNIST's training set from the
+/// folder `$MNIST_DIR` names, its test set from the repository's
+/// `testdata/mnist`, and Debian's `dataset-fashion-mnist` where installed),
+/// each converted to every multi-byte type and written both ways.
 fn real_data_section() -> String {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut files: Vec<(String, std::path::PathBuf)> = Vec::new();
-    for name in [
-        "train-images-idx3-ubyte.gz",
-        "train-labels-idx1-ubyte.gz",
-        "t10k-images-idx3-ubyte.gz",
-        "t10k-labels-idx1-ubyte.gz",
-    ] {
+    match std::env::var_os("MNIST_DIR") {
+        Some(dir) => {
+            for name in ["train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz"] {
+                files.push((format!("MNIST {name}"), std::path::Path::new(&dir).join(name)));
+            }
+        }
+        None => eprintln!(
+            "MNIST_DIR is not set: MNIST's training set is left out (the repository carries only the test set)"
+        ),
+    }
+    for name in ["t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"] {
         files.push((
             format!("MNIST {name}"),
-            root.join("../shared/data/mnist").join(name),
+            root.join("testdata/mnist").join(name),
         ));
     }
     if let Ok(rd) = std::fs::read_dir("/usr/share/datasets/fashion-mnist") {

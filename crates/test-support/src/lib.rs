@@ -33,11 +33,12 @@ fn canonical(p: &Path) -> PathBuf {
     p.canonicalize().unwrap() // ok: test helper, on the repository's own paths
 }
 
-/// The real MNIST files, kept beside the clone (`../shared/data/mnist`,
-/// canonical); panics naming the path when they are missing, so that a test
-/// that needs them never passes silently without them.
+/// The real MNIST test set the repository carries (`testdata/mnist`,
+/// canonical: `t10k-images-idx3-ubyte.gz` and `t10k-labels-idx1-ubyte.gz`);
+/// panics naming the path when it is missing, so that a test that needs it
+/// never passes silently without it.
 pub fn mnist_dir() -> PathBuf {
-    let p = root().join("../shared/data/mnist");
+    let p = root().join("testdata/mnist");
     assert!(
         p.exists(),
         "the MNIST files are expected at {}",

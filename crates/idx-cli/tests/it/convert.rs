@@ -12,8 +12,8 @@ fn convert(args: &[&str]) -> (i32, String, String) {
     (o.code, o.stdout, o.stderr)
 }
 
-const IMAGES: &str = "../shared/data/mnist/t10k-images-idx3-ubyte.gz";
-const LABELS: &str = "../shared/data/mnist/t10k-labels-idx1-ubyte.gz";
+const IMAGES: &str = "testdata/mnist/t10k-images-idx3-ubyte.gz";
+const LABELS: &str = "testdata/mnist/t10k-labels-idx1-ubyte.gz";
 
 #[test]
 fn lmdb_both_ways_with_messages_and_no_progress_off_a_terminal() {
@@ -72,18 +72,20 @@ fn refusals_exit_1_with_findings_and_usage_errors_exit_2() {
     assert!(err.contains(&format!(
         "= help: `idx-validate {bad}` shows each finding in context"
     )));
-    // A mismatched pair.
+    // A mismatched pair: MNIST's 10000 test images, 3 labels.
+    let three = t.path().join("three-labels.idx");
+    std::fs::write(&three, [0, 0, 8, 1, 0, 0, 0, 3, 7, 2, 1]).unwrap(); // test scratch file
     let (code, _, err) = convert(&[
         "--to",
         "npz",
-        "../shared/data/mnist/train-images-idx3-ubyte.gz",
-        LABELS,
+        IMAGES,
+        three.to_str().unwrap(), // UTF-8 temporary path
         "-o",
         out,
     ]);
     assert_eq!(code, 1);
     assert!(
-        err.contains("holds 60000 items but") && err.contains("holds 10000"),
+        err.contains("holds 10000 items but") && err.contains("holds 3"),
         "{err}"
     );
     // Wrong numbers of paths, and a direction that does not exist.

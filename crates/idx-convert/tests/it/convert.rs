@@ -31,18 +31,11 @@ fn write_idx(path: &Path, t: ElementType, dims: &[usize], payload: &[u8]) {
 #[test]
 fn mnist_to_caffe_lmdb_and_back_is_byte_identical() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
-    for (images, labels, n) in [
-        (
-            "t10k-images-idx3-ubyte.gz",
-            "t10k-labels-idx1-ubyte.gz",
-            10000,
-        ),
-        (
-            "train-images-idx3-ubyte.gz",
-            "train-labels-idx1-ubyte.gz",
-            60000,
-        ),
-    ] {
+    for (images, labels, n) in [(
+        "t10k-images-idx3-ubyte.gz",
+        "t10k-labels-idx1-ubyte.gz",
+        10000,
+    )] {
         let db = t.path().join(format!("{n}-lmdb"));
         let s = to_caffe_lmdb(
             &mnist(images),
@@ -247,14 +240,18 @@ fn exact_small_types_go_to_float_data_and_others_are_refused() {
 fn bad_inputs_write_nothing() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
     let db = t.path().join("db");
-    let train = mnist("train-images-idx3-ubyte.gz");
-    let t10k_labels = mnist("t10k-labels-idx1-ubyte.gz");
+    let images = mnist("t10k-images-idx3-ubyte.gz");
+    let labels = mnist("t10k-labels-idx1-ubyte.gz");
+    // MNIST's 10000 test images against 3 labels, in a folder of its own
+    let other = tempfile::tempdir().unwrap(); // test scratch directory
+    let three = other.path().join("three-labels.idx");
+    write_idx(&three, ElementType::U8, &[3], &[7, 2, 1]);
     let before = names(t.path());
 
     // A mismatched pair.
     let e = to_caffe_lmdb(
-        &train,
-        &t10k_labels,
+        &images,
+        &three,
         &db,
         Overwrite::Refuse,
         &idx::ReadOptions::default(),
@@ -262,12 +259,12 @@ fn bad_inputs_write_nothing() {
     )
     .unwrap_err();
     assert!(
-        matches!(&e, Error::Mismatch { reason } if reason.contains("60000 images but") && reason.contains("10000 labels")),
+        matches!(&e, Error::Mismatch { reason } if reason.contains("10000 images but") && reason.contains("3 labels")),
         "{e}"
     );
     let e = to_npz(
-        &train,
-        &t10k_labels,
+        &images,
+        &three,
         &t.path().join("x.npz"),
         Overwrite::Refuse,
         &idx::ReadOptions::default(),
@@ -279,7 +276,7 @@ fn bad_inputs_write_nothing() {
     // An invalid IDX file: refused with its findings.
     let truncated = root().join("corpus/invalid/invalid-truncated-payload.idx");
     let e = to_caffe_lmdb(
-        &train,
+        &images,
         &truncated,
         &db,
         Overwrite::Refuse,
@@ -306,8 +303,8 @@ fn bad_inputs_write_nothing() {
 
     // An unwritable destination: its parent does not exist / is a file.
     let e = to_caffe_lmdb(
-        &train,
-        &mnist("train-labels-idx1-ubyte.gz"),
+        &images,
+        &labels,
         &t.path().join("no/such/dir/db"),
         Overwrite::Refuse,
         &idx::ReadOptions::default(),

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../../../.."
 PY=${1:-.venv/bin/python}
 PY="$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")"
 H=crates/idx-convert/tests/python
-M=../shared/data/mnist
+M=testdata/mnist   # MNIST's test set, carried by the repository
 "$PY" -m pip install -q --disable-pip-version-check -r "$H/requirements.txt"
 cargo build -q -p idx-cli
 IDX=${CARGO_TARGET_DIR:-target}/debug/idx
@@ -15,9 +15,9 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 "$PY" -m grpc_tools.protoc -I "$H" --python_out="$T" "$H/datum.proto"
 
-echo "-- MNIST train to a Caffe LMDB, read with python lmdb + protobuf"
-"$IDX" convert --to caffe-lmdb "$M/train-images-idx3-ubyte.gz" "$M/train-labels-idx1-ubyte.gz" -o "$T/train_lmdb"
-PYTHONPATH="$T" "$PY" "$H/check.py" lmdb "$T/train_lmdb" "$M/train-images-idx3-ubyte.gz" "$M/train-labels-idx1-ubyte.gz"
+echo "-- MNIST's test set to a Caffe LMDB, read with python lmdb + protobuf"
+"$IDX" convert --to caffe-lmdb "$M/t10k-images-idx3-ubyte.gz" "$M/t10k-labels-idx1-ubyte.gz" -o "$T/t10k_lmdb"
+PYTHONPATH="$T" "$PY" "$H/check.py" lmdb "$T/t10k_lmdb" "$M/t10k-images-idx3-ubyte.gz" "$M/t10k-labels-idx1-ubyte.gz"
 
 echo "-- .npy and .npz read with numpy"
 "$IDX" convert --to npy "$M/t10k-images-idx3-ubyte.gz" -o "$T/t10k.npy"

@@ -500,16 +500,10 @@ fn parallel_output_keeps_argument_order() {
 
 #[test]
 fn real_mnist_files_are_valid() {
-    let dir = root().join("../shared/data/mnist");
-    if !dir.exists() {
-        eprintln!("skipped: {} is absent", dir.display());
-        return;
-    }
+    let dir = test_support::mnist_dir();
     let o = run(&[dir.to_str().unwrap()]);
     assert_eq!(o.code, 0, "{}", o.stdout);
     for (name, shape) in [
-        ("train-images-idx3-ubyte.gz", "u8 [60000, 28, 28]"),
-        ("train-labels-idx1-ubyte.gz", "u8 [60000]"),
         ("t10k-images-idx3-ubyte.gz", "u8 [10000, 28, 28]"),
         ("t10k-labels-idx1-ubyte.gz", "u8 [10000]"),
     ] {
@@ -533,14 +527,63 @@ fn real_mnist_files_are_valid() {
     assert_eq!(o.code, 0, "{}", o.stdout);
     assert!(
         o.stdout
-            .contains("train-images-idx3-ubyte: OK u8 [60000, 28, 28]"),
+            .contains("t10k-images-idx3-ubyte: OK u8 [10000, 28, 28]"),
         "{}",
         o.stdout
     );
     assert!(
-        o.stdout.contains("4 files checked: 4 valid"),
+        o.stdout.contains("2 files checked: 2 valid"),
         "{}",
         o.stdout
+    );
+}
+
+/// The MNIST test set the repository carries is the published one: each
+/// file's sha256, gzipped and decompressed, is the one its README's table
+/// gives, and the table names exactly the files there.
+#[test]
+fn the_test_data_is_mnists_test_set_as_published() {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let dir = test_support::mnist_dir();
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let mut checked = 0;
+    for line in readme.lines().filter(|l| l.starts_with("| t10k-")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (name, bytes, sha) = (cells[1], cells[2], cells[3]);
+        let (file, decompress) = match name.strip_suffix(" (decompressed)") {
+            Some(stem) => (format!("{stem}.gz"), true),
+            None => (name.to_string(), false),
+        };
+        let mut data = std::fs::read(dir.join(&file)).unwrap();
+        if decompress {
+            let mut out = Vec::new();
+            flate2::read::GzDecoder::new(&data[..])
+                .read_to_end(&mut out)
+                .unwrap();
+            data = out;
+        }
+        assert_eq!(data.len().to_string(), bytes, "{name}");
+        let hex: String = Sha256::digest(&data)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(hex, sha, "{name}");
+        checked += 1;
+    }
+    assert_eq!(checked, 4, "two files, gzipped and decompressed");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "README.md",
+            "t10k-images-idx3-ubyte.gz",
+            "t10k-labels-idx1-ubyte.gz"
+        ]
     );
 }
 

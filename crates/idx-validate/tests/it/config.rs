@@ -67,7 +67,13 @@ fn the_ci_guide_action_example_passes_on_real_mnist_as_written() {
     .unwrap();
     let o = run_in(t.path(), &argv);
     assert_eq!(o.code, 1);
-    assert_eq!(o.stdout.matches("IDX602").count(), 2, "{}", o.stdout);
+    // one images file (MNIST's test set): one IDX602, on it alone
+    assert_eq!(o.stdout.matches("IDX602").count(), 1, "{}", o.stdout);
+    assert!(
+        o.stdout.contains("t10k-images-idx3-ubyte.gz") && !o.stdout.contains("labels"),
+        "{}",
+        o.stdout
+    );
     let o = run_in(
         t.path(),
         &[
