@@ -110,6 +110,20 @@ pub fn render_errors(name: &str, report: &Report) -> String {
     s
 }
 
+/// The byte-order test's warning of a valid `report` (IDX501: the payload
+/// reads little-endian, a statistical test, so the input is read as IDX
+/// says), with its score, for standard error: every subcommand prints it
+/// before its output, as idx-validate reports it.
+pub fn render_byte_order_warning(name: &str, report: &Report) -> String {
+    render_findings(
+        name,
+        report
+            .findings
+            .iter()
+            .filter(|f| f.rule == idx::Rule::LikelyLittleEndian && f.severity() != Severity::Error),
+    )
+}
+
 /// `findings` of the input `name`, each with its `expected`/`found`/`hint`
 /// lines (`name` empty: the finding alone, indented, for a list under a
 /// message that names the input).

@@ -52,6 +52,13 @@ impl IdxInput {
                 findings: report.errors().cloned().collect(),
             });
         };
+        for f in report
+            .findings
+            .iter()
+            .filter(|f| f.rule == idx::Rule::LikelyLittleEndian)
+        {
+            counted.progress.byte_order_warning(path, f);
+        }
         Ok(IdxInput {
             path: path.into(),
             header: validated.header().clone(),

@@ -33,6 +33,12 @@ pub trait Progress {
     fn advance(&mut self, n: u64);
     /// The phase is over.
     fn finish(&mut self);
+    /// An input's validation warned that its payload reads little-endian
+    /// (the byte-order test, IDX501: a statistical test, so the input is
+    /// converted as IDX says): the CLI prints it on standard error.
+    fn byte_order_warning(&mut self, path: &std::path::Path, finding: &idx::Finding) {
+        let _ = (path, finding);
+    }
 }
 
 /// A [`Progress`] that ignores everything.

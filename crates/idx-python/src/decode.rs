@@ -36,7 +36,7 @@ fn plan<S: idx::ReadAt + ?Sized>(src: &S, opts: &idx::ReadOptions) -> Result<Pla
     if r.output_buffer_size().map_err(LoadError::Io)?.is_some() && numpy_holds(&dims, h.dtype()) {
         return Ok(Plan::Into(h));
     }
-    Ok(Plan::Done(r.read_array()?))
+    Ok(Plan::Done(r.read_array()?.0))
 }
 
 /// The most threads one `load` decodes a payload with (memory bandwidth,
@@ -184,7 +184,9 @@ fn load_file(
         let regular = meta.is_file();
         match expect {
             Expect::AnyFile if !regular => {
-                let a = idx::Reader::new(io::BufReader::new(&file), opts)?.read_array()?;
+                let a = idx::Reader::new(io::BufReader::new(&file), opts)?
+                    .read_array()?
+                    .0;
                 return Ok((Plan::Done(a), FileFrom { file, base }));
             }
             Expect::FileOfObject(id) if !regular || id.is_some_and(|id| !same_file(&meta, id)) => {

@@ -309,6 +309,7 @@ fn to_native(
         py.detach(|| {
             idx::Reader::decode_in_place(&h, bytemuck::cast_slice_mut(elems), opts, load_threads())
         })
+        .map(drop)
         .map_err(|e| LoadError::from(e).into_py(py, None))
     }
     match t {

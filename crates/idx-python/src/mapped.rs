@@ -71,8 +71,7 @@ fn map(
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let parsed = py.detach(|| {
-        idx::parse_as(bytes, stated)
-            .map(|v| (v.dtype(), v.dims().to_vec(), v.header().header_len()))
+        idx::parse(bytes).map(|v| (v.dtype(), v.dims().to_vec(), v.header().header_len()))
     });
     let (dtype, dims, header_len) = match parsed {
         Ok(p) => p,

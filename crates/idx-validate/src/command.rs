@@ -117,6 +117,12 @@ struct Cli {
     /// Never report these rules: codes, names or code prefixes, comma-separated (replaces the configuration's ignore).
     #[arg(long, value_name = "RULES", value_delimiter = ',', value_parser = parse_rule_selector, help_heading = "Checks")]
     ignore: Option<Vec<String>>,
+    /// Change a rule's severity, CODE=SEVERITY (error, warning or info), comma-separated or repeated: --severity IDX501=error makes the byte-order test's warning fail the run (a gate for a writer's output in CI). Errors the bytes prove cannot be changed.
+    #[arg(long, value_name = "CODE=SEVERITY", action = clap::ArgAction::Append, value_parser = parse_severities, help_heading = "Checks")]
+    severity: Vec<idx::Severities>,
+    /// Every element of an i16 or i32 payload lies in LO..HI (inclusive): a payload whose big-endian reading leaves the range while its little-endian reading stays inside is proved little-endian (an IDX501 error, with the first element out of range; the --fix byte swap is then safe). --classes N states 0..N-1 for rank-1 labels.
+    #[arg(long, value_name = "LO..HI", value_parser = config::parse_range, help_heading = "Checks")]
+    expect_range: Option<(i64, i64)>,
     /// Read the configuration from this file (idx-validate.toml syntax, or a pyproject.toml).
     #[arg(
         long,
@@ -155,7 +161,7 @@ struct Cli {
     /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz); - writes it to standard output (gzip when the input is) and the report to standard error.
     #[arg(long, value_name = "OUT", help_heading = "Repair")]
     output: Option<PathBuf>,
-    /// The byte order the writer used for multi-byte elements, when you know it, judged as every reader reads it: little reads the payload as written (IDX501 only when it reads big-endian beyond doubt: the statement is contradicted) and, with --fix, byte-swaps it as a safe fix (unless it already reads big-endian: then nothing is swapped, so a second run changes nothing); big vouches for the bytes: IDX501 is not reported and nothing is swapped.
+    /// The byte order the writer used for multi-byte elements, when you know it, judged as every reader reads it: little reads the payload as written (an IDX501 warning only when it reads big-endian: the statement is probably wrong) and, with --fix, byte-swaps it as a safe fix (unless it already reads big-endian: then nothing is swapped, so a second run changes nothing); big vouches for the bytes: IDX501 is not reported and nothing is swapped.
     #[arg(long, value_name = "ORDER", value_parser = ["little", "big"], help_heading = "Repair")]
     assume_byte_order: Option<String>,
     /// With --fix: exit 1 when any fix was applied, even if nothing remains.
@@ -182,6 +188,10 @@ fn parse_url(s: &str) -> Result<String, String> {
             "{s:?} is not an absolute URL (a relative link only works inside a clone)"
         ))
     }
+}
+
+fn parse_severities(s: &str) -> Result<idx::Severities, String> {
+    s.parse()
 }
 
 fn parse_rule_selector(s: &str) -> Result<String, String> {
@@ -279,12 +289,14 @@ fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
             )
             // the one verdict (spec 6.1), as every reader gives it: big
             // vouches for the bytes; little reads the payload as written,
-            // an error only when it reads big-endian beyond doubt
+            // with a warning when it reads big-endian
             .with_byte_order(
                 cli.assume_byte_order
                     .as_deref()
                     .and_then(idx::ByteOrder::from_name),
             )
+            .with_severity(resolve::severities(&cfg.severity, &cli.severity))
+            .with_expect_range(cli.expect_range.or(cfg.expect_range))
             .with_expect_dtype(cli.expect_dtype.or(cfg.expect_dtype))
             .with_expect_shape(
                 cli.expect_shape

@@ -14,6 +14,24 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
+/// `LO..HI` (inclusive, integers, either may be negative): the range every
+/// element of an integer payload lies in (`--expect-range`, spec 6.1).
+pub fn parse_range(s: &str) -> Result<(i64, i64), String> {
+    let bad = || format!("{s:?} is not a range LO..HI of integers (e.g. 0..1023)");
+    let (lo, hi) = s.trim().split_once("..").ok_or_else(bad)?;
+    let (lo, hi): (i64, i64) = (
+        lo.trim().parse().map_err(|_| bad())?,
+        hi.trim()
+            .trim_start_matches('=')
+            .parse()
+            .map_err(|_| bad())?,
+    );
+    if lo > hi {
+        return Err(format!("{s:?} is empty: LO is above HI"));
+    }
+    Ok((lo, hi))
+}
+
 /// The file name searched for.
 pub const FILE_NAME: &str = "idx-validate.toml";
 
@@ -33,6 +51,8 @@ struct Raw {
     spec_url: Option<Spanned<String>>,
     fix: Option<bool>,
     unsafe_fixes: Option<bool>,
+    severity: Option<Spanned<std::collections::BTreeMap<String, String>>>,
+    expect_range: Option<Spanned<String>>,
     #[serde(default)]
     overrides: Vec<RawOverride>,
 }
@@ -165,6 +185,10 @@ pub struct Config {
     pub fix: Option<bool>,
     /// `unsafe-fixes`: as `--unsafe-fixes`.
     pub unsafe_fixes: Option<bool>,
+    /// `severity = { IDX501 = "error" }`: as `--severity IDX501=error`.
+    pub severity: idx::Severities,
+    /// `expect-range = "LO..HI"`: as `--expect-range LO..HI`.
+    pub expect_range: Option<(i64, i64)>,
 }
 
 impl Config {
@@ -330,6 +354,24 @@ pub fn load(path: &Path) -> Result<Config, String> {
             ignore: rules(&raw.ignore)?.unwrap_or_default(),
         },
         deny_warnings: raw.deny_warnings,
+        severity: match &raw.severity {
+            None => idx::Severities::default(),
+            Some(m) => {
+                let pairs: Vec<String> = m
+                    .get_ref()
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect();
+                pairs
+                    .join(",")
+                    .parse()
+                    .map_err(|e: String| err(m.span(), e))?
+            }
+        },
+        expect_range: match &raw.expect_range {
+            None => None,
+            Some(r) => Some(parse_range(r.get_ref()).map_err(|e| err(r.span(), e))?),
+        },
         fix: raw.fix,
         unsafe_fixes: raw.unsafe_fixes,
         max_findings: raw.max_findings,

@@ -22,6 +22,17 @@ pub fn rule_filter(
     }
 }
 
+/// The severity overrides: the configuration's, then each `--severity`
+/// in order (the command line wins rule by rule).
+pub fn severities(cfg: &idx::Severities, cli: &[idx::Severities]) -> idx::Severities {
+    let mut out = cfg.clone();
+    for (rule, severity) in cli.iter().flat_map(idx::Severities::iter) {
+        // invariant: every override was accepted by `Severities::set` once
+        let _ = out.set(rule, severity);
+    }
+    out
+}
+
 /// Whether the run repairs: `--fix`, or `fix = true` in the configuration;
 /// `--no-fix` wins over both (a report-only run never writes).
 pub fn fix_on(fix: bool, no_fix: bool, cfg_fix: Option<bool>) -> bool {
@@ -84,6 +95,22 @@ pub fn exit_status(
 
 #[cfg(test)]
 mod tests {
+    use idx::{Rule, Severity};
+
+    #[test]
+    fn the_command_line_wins_over_the_configuration_rule_by_rule() {
+        let cfg: idx::Severities = "IDX501=error,IDX502=info".parse().unwrap(); // ok: test
+        let cli: Vec<idx::Severities> = vec![
+            "IDX501=warning".parse().unwrap(), // ok: test
+            "IDX503=error".parse().unwrap(),   // ok: test
+        ];
+        let s = severities(&cfg, &cli);
+        assert_eq!(s.get(Rule::LikelyLittleEndian), Some(Severity::Warning));
+        assert_eq!(s.get(Rule::NonFinite), Some(Severity::Info));
+        assert_eq!(s.get(Rule::FileNameMismatch), Some(Severity::Error));
+        assert_eq!(severities(&cfg, &[]), cfg);
+    }
+
     use super::*;
     use std::path::PathBuf;
 

@@ -123,8 +123,8 @@ impl std::error::Error for ShapeError {}
 /// assert_eq!(a.dtype(), idx::ElementType::U8);
 ///
 /// let bytes = idx::to_bytes(&a)?;
-/// let back = idx::Reader::new(&bytes[..], &idx::ReadOptions::default())?.read_array()?;
-/// assert_eq!(back, a);
+/// let (back, warnings) = idx::Reader::new(&bytes[..], &idx::ReadOptions::default())?.read_array()?;
+/// assert_eq!((back, warnings), (a, vec![]));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]

@@ -47,9 +47,12 @@ impl fmt::Display for Applicability {
 ///
 /// assert_eq!(ByteOrder::from_name("little"), Some(ByteOrder::Little));
 /// assert_eq!(ByteOrder::Big.as_str(), "big");
-/// // i16 [3] written little-endian (1, 2, 3): parsed when the caller says so
+/// // i16 [3] written little-endian (1, 2, 3): read as such when the caller says so
 /// let bytes = [0, 0, 0x0b, 1, 0, 0, 0, 3, 1, 0, 2, 0, 3, 0];
-/// assert!(idx::parse_as(&bytes, Some(ByteOrder::Little)).is_ok());
+/// let opts = idx::ReadOptions::default().with_byte_order(Some(ByteOrder::Little));
+/// let (a, _warnings) = idx::Reader::new(&bytes[..], &opts)?.read_array()?;
+/// assert_eq!(a.data(), &idx::Data::I16(vec![1, 2, 3]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ByteOrder {

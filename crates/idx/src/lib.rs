@@ -100,7 +100,7 @@ pub use gzip::{decoder as gzip_decoder, is_gzip};
 #[doc(hidden)]
 pub use header::{payload_len, MAGIC_LEN};
 pub use header::{Header, MAX_HEADER_LEN};
-pub use parse::{decode, parse, parse_as, ArrayView, Elements, Error, Items, View};
+pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
 /// Lower-level entry points kept for the workspace's tests, fuzz targets and
 /// benchmarks; [`Reader`] is the way to read.
 #[doc(hidden)]
@@ -114,7 +114,7 @@ pub use reader::read_input;
 pub use reader::{At, Payload, ReadOptions, Reader, Validated, DEFAULT_MAX_DECOMPRESSED};
 #[doc(hidden)]
 pub use rules::RETIRED;
-pub use rules::{Rule, Severity};
+pub use rules::{Rule, Severities, Severity};
 #[doc(hidden)]
 pub use sniff::SNIFF_LEN;
 pub use validate::{

@@ -13,6 +13,7 @@ use crate::rules::Rule;
 use idx_text::plural::count;
 
 pub mod byteorder;
+pub(crate) mod range;
 pub(crate) mod width;
 
 pub use byteorder::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS};

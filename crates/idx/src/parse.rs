@@ -2,7 +2,6 @@
 
 use crate::array::{Array, Data};
 use crate::dtype::{Element, ElementType};
-use crate::edit::ByteOrder;
 use crate::finding::Finding;
 use crate::header::{self, Header};
 use crate::rules::Rule;
@@ -74,25 +73,20 @@ impl std::error::Error for Error {}
 ///
 /// Accepts exactly the inputs for which [`validate`](crate::validate())
 /// reports no error: the magic, the dimension list, a payload of exactly the
-/// declared length, nothing after it, and a payload that the byte-order
-/// test does not call little-endian beyond reasonable doubt (IDX501, the
-/// one verdict of spec 6.1; [`parse_as`] states the byte order instead).
-/// Warnings (rank 0, empty or huge dimensions, a payload only probably
-/// little-endian) do not make parsing fail.
+/// declared length and nothing after it. Warnings (rank 0, empty or huge
+/// dimensions, a payload the statistical byte-order test calls
+/// little-endian: IDX501, spec 6.1) do not make parsing fail;
+/// [`parse_as`] states the byte order for decoding.
 ///
 /// # Errors
 /// Validation's first error (its findings ordered by offset), with its rule
-/// code, offset, length, expected and found values (see `spec/idx.md`): a
-/// payload both little-endian beyond doubt and cut short or followed by
-/// more bytes is refused for its byte order (IDX501, at the payload's
-/// start, judged on the whole elements present).
+/// code, offset, length, expected and found values (see `spec/idx.md`).
 ///
 /// # Panics
 /// Never, on any input.
 ///
 /// # Allocation
-/// Only the dimension list (at most 255 `u32`s) and the byte-order test's
-/// fixed table; the payload is borrowed.
+/// Only the dimension list (at most 255 `u32`s); the payload is borrowed.
 ///
 /// ```
 /// // i16 [2, 2]: 1, 2, 3, -1 big-endian
@@ -107,47 +101,7 @@ impl std::error::Error for Error {}
 /// # Ok::<(), idx::Error>(())
 /// ```
 pub fn parse(input: &[u8]) -> Result<View<'_>, Error> {
-    parse_as(input, None)
-}
-
-/// [`parse`] for a caller that states the payload's byte order (spec 6.1):
-/// `Some(Big)` vouches for the bytes (no byte-order test), `Some(Little)`
-/// is refused only when the payload reads big-endian beyond reasonable
-/// doubt, `None` is [`parse`]. The view's elements are the stored bytes
-/// either way: decode them in the stated order.
-///
-/// ```
-/// // i16 [3], written little-endian: 1, 2, 3 (too few values to be sure)
-/// let bytes = [0, 0, 0x0b, 1, 0, 0, 0, 3, 1, 0, 2, 0, 3, 0];
-/// let v = idx::parse_as(&bytes, Some(idx::ByteOrder::Little))?;
-/// assert_eq!(v.payload(), &[1, 0, 2, 0, 3, 0]);
-/// # Ok::<(), idx::Error>(())
-/// ```
-///
-/// # Errors
-/// As [`parse`].
-pub fn parse_as(input: &[u8], stated: Option<ByteOrder>) -> Result<View<'_>, Error> {
     let (header, payload, ended) = parse_structure(input)?;
-    // validation locates the byte-order finding at the payload's start,
-    // before a truncation or trailing bytes: it is judged first, on the
-    // whole elements present
-    let size = header.dtype().size();
-    if size > 1 && stated != Some(ByteOrder::Big) {
-        let present = &payload[..payload.len() / size * size];
-        if let Some(score) = crate::lint::byteorder::score(header.dtype(), present) {
-            if let Some(f) = crate::lint::byteorder::contract(
-                header.dtype(),
-                header.header_len() as u64,
-                present.len() as u64,
-                score,
-                stated,
-            )
-            .filter(|f| f.severity() == crate::Severity::Error)
-            {
-                return Err(f.into());
-            }
-        }
-    }
     ended?;
     Ok(View { header, payload })
 }

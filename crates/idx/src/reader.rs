@@ -12,9 +12,10 @@
 //! ([`Reader::validate`], [`Validated::payload`]).
 //!
 //! Every path follows the one verdict of spec 6.1: a payload that the
-//! byte-order test calls little-endian beyond reasonable doubt is refused
-//! with the IDX501 finding validation reports, unless the caller states
-//! its byte order ([`ReadOptions::with_byte_order`]); a damaged gzip stream
+//! statistical byte-order test calls little-endian is decoded as IDX says,
+//! with the IDX501 warning validation reports (refused only when the caller
+//! makes it an error, [`ReadOptions::with_severity`]; the caller may state
+//! its byte order, [`ReadOptions::with_byte_order`]); a damaged gzip stream
 //! and the decompression limit are the located findings IDX701 and IDX702,
 //! never a bare I/O error.
 //!
@@ -32,11 +33,11 @@
 
 use crate::array::Array;
 use crate::edit::ByteOrder;
-use crate::finding::Report;
+use crate::finding::{Finding, Report};
 use crate::header::Header;
 use crate::input::{self, Stream};
 use crate::read::{self, ReadAt, ReadError};
-use crate::rules::Rule;
+use crate::rules::{Rule, Severities};
 use crate::validate::Options;
 use crate::violations;
 use std::io::{self, Read};
@@ -62,6 +63,7 @@ pub struct ReadOptions {
     decompress: bool,
     max_decompressed: Option<u64>,
     byte_order: Option<ByteOrder>,
+    severity: Severities,
 }
 
 impl Default for ReadOptions {
@@ -70,6 +72,7 @@ impl Default for ReadOptions {
             decompress: true,
             max_decompressed: Some(DEFAULT_MAX_DECOMPRESSED),
             byte_order: None,
+            severity: Severities::default(),
         }
     }
 }
@@ -99,13 +102,45 @@ impl ReadOptions {
     }
 
     /// The byte order the caller states for the payload (spec 6.1): `None`
-    /// lets the byte-order test decide (a payload little-endian beyond
-    /// reasonable doubt is refused); `Big` reads the bytes as IDX says,
-    /// untested; `Little` reads them as little-endian, refused only when
-    /// the payload reads big-endian beyond reasonable doubt.
+    /// reads the bytes as IDX says, with the byte-order test's warning
+    /// (IDX501) when they read little-endian; `Big` reads them as IDX says,
+    /// untested; `Little` reads them as little-endian, with a warning when
+    /// they read big-endian.
     pub fn with_byte_order(mut self, stated: Option<ByteOrder>) -> Self {
         self.byte_order = stated;
         self
+    }
+
+    /// Per-rule severity overrides: `IDX501=error` refuses a payload the
+    /// byte-order test calls little-endian, as `idx-validate --severity
+    /// IDX501=error` fails it.
+    ///
+    /// ```
+    /// // i16 [64], written little-endian: 1..=64
+    /// let mut file = vec![0, 0, 0x0b, 1, 0, 0, 0, 64];
+    /// file.extend((1..=64i16).flat_map(i16::to_le_bytes));
+    /// let warned = idx::Reader::new(&file[..], &idx::ReadOptions::default())?.read_array()?;
+    /// assert_eq!(warned.1[0].rule.code(), "IDX501"); // read, with the warning
+    /// let strict = idx::ReadOptions::default().with_severity("IDX501=error".parse()?);
+    /// assert!(idx::Reader::new(&file[..], &strict)?.read_array().is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_severity(mut self, severity: Severities) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    /// The severity overrides.
+    pub fn severity(&self) -> &Severities {
+        &self.severity
+    }
+
+    /// How the reading paths judge the byte order.
+    fn judging(&self) -> crate::read::Judging {
+        crate::read::Judging {
+            stated: self.byte_order,
+            severity: self.severity.clone(),
+        }
     }
 
     /// The decompression limit.
@@ -127,6 +162,7 @@ impl ReadOptions {
             .with_decompress(self.decompress)
             .with_max_decompressed(self.max_decompressed)
             .with_byte_order(self.byte_order)
+            .with_severity(self.severity.clone())
     }
 }
 
@@ -173,7 +209,7 @@ impl<R: Read> Reader<R> {
     /// let gz = gz.finish()?;
     /// let reader = idx::Reader::new(&gz[..], &idx::ReadOptions::default())?;
     /// assert!(reader.is_gzip());
-    /// assert_eq!(reader.read_array()?, idx::Array::from_vec(vec![3], vec![7u8, 8, 9])?);
+    /// assert_eq!(reader.read_array()?.0, idx::Array::from_vec(vec![3], vec![7u8, 8, 9])?);
     ///
     /// // beyond the limit: the located IDX702 finding, not an I/O error
     /// let tight = idx::ReadOptions::default().with_max_decompressed(Some(9));
@@ -215,10 +251,14 @@ impl<R: Read> Reader<R> {
     /// byte order, through a fixed buffer; then checks that the input ends
     /// there and applies the byte-order verdict.
     ///
+    /// Returns the warnings of the read: the byte-order test's IDX501 when
+    /// it calls the payload little-endian (a statistical test: the elements
+    /// are decoded as IDX says all the same).
+    ///
     /// # Errors
     /// [`ReadError::Invalid`] for a truncated payload (IDX202), bytes after
-    /// it (IDX203), damaged gzip (IDX701), the limit (IDX702), a payload
-    /// refused by the byte-order verdict (IDX501); [`ReadError::Io`] for
+    /// it (IDX203), damaged gzip (IDX701), the limit (IDX702), an IDX501
+    /// finding made an error by [`ReadOptions::with_severity`]; [`ReadError::Io`] for
     /// the source's errors, and of kind `InvalidInput` when `out` is not
     /// `header().payload_len()` bytes long (nothing is read then).
     ///
@@ -226,11 +266,11 @@ impl<R: Read> Reader<R> {
     /// None but a fixed buffer: the caller sizes `out` from the header, and
     /// should know first that the source holds that much
     /// ([`Reader::output_buffer_size`] says so for a positioned source).
-    pub fn read_into(mut self, out: &mut [u8]) -> Result<(), ReadError> {
+    pub fn read_into(mut self, out: &mut [u8]) -> Result<Vec<Finding>, ReadError> {
         let stored = self.stored();
-        let stated = self.opts.byte_order;
+        let judging = self.opts.judging();
         let (stream, header) = (&mut self.stream, &self.header);
-        let r = read::read_payload_into(stream, header, out, stored, stated, Stream::hit_limit);
+        let r = read::read_payload_into(stream, header, out, stored, &judging, Stream::hit_limit);
         settle(&self.stream, r)
     }
 
@@ -243,8 +283,9 @@ impl<R: Read> Reader<R> {
     ///
     /// ```
     /// let bytes = idx::to_bytes(&idx::Array::from_vec(vec![2], vec![0.5f64, -1.0])?)?;
-    /// let a = idx::Reader::new(&bytes[..], &idx::ReadOptions::default())?.read_array()?;
+    /// let (a, warnings) = idx::Reader::new(&bytes[..], &idx::ReadOptions::default())?.read_array()?;
     /// assert_eq!(a.data(), &idx::Data::F64(vec![0.5, -1.0]));
+    /// assert!(warnings.is_empty()); // the byte-order test's IDX501, when it warns
     ///
     /// // one payload byte missing: the finding validation reports, located
     /// let cut = &bytes[..bytes.len() - 1];
@@ -254,11 +295,11 @@ impl<R: Read> Reader<R> {
     /// }
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn read_array(mut self) -> Result<Array, ReadError> {
+    pub fn read_array(mut self) -> Result<(Array, Vec<Finding>), ReadError> {
         let stored = self.stored();
-        let stated = self.opts.byte_order;
+        let judging = self.opts.judging();
         let (stream, header) = (&mut self.stream, &self.header);
-        let r = read::read_payload_array(stream, header, stored, stated, Stream::hit_limit);
+        let r = read::read_payload_array(stream, header, stored, &judging, Stream::hit_limit);
         settle(&self.stream, r)
     }
 }
@@ -314,8 +355,8 @@ impl Reader<()> {
     /// caller's memory, a copy out of a memory map): its stored bytes in
     /// `payload` are converted to native byte order in place, in up to
     /// `threads` parts at once, and the byte-order verdict for `opts` is
-    /// applied, so such a payload is refused as every other path refuses
-    /// it.
+    /// applied: the same IDX501 warning as every other path returns (`Ok`),
+    /// or the same refusal when `opts` makes it an error.
     ///
     /// ```
     /// let header = idx::Header::new(idx::ElementType::I16, vec![2]).unwrap();
@@ -329,14 +370,14 @@ impl Reader<()> {
     /// # Errors
     /// [`ReadError::Io`] of kind `InvalidInput` when `payload` is not the
     /// header's payload length; [`ReadError::Invalid`] with the IDX501
-    /// finding of a refused payload (then `payload` holds the elements
+    /// finding made an error by `opts` (then `payload` holds the elements
     /// converted, to be discarded).
     pub fn decode_in_place(
         header: &Header,
         payload: &mut [u8],
         opts: &ReadOptions,
         threads: NonZeroUsize,
-    ) -> Result<(), ReadError> {
+    ) -> Result<Vec<Finding>, ReadError> {
         if payload.len() as u64 != header.payload_len() {
             return Err(ReadError::Io(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -385,7 +426,7 @@ impl Reader<()> {
                 }
             });
         }
-        read::verdict(header, payload, stored, opts.byte_order)
+        read::verdict(header, payload, stored, &opts.judging())
     }
 }
 
@@ -681,7 +722,7 @@ impl<'a, S: ReadAt + ?Sized> Reader<At<'a, S>> {
         self,
         out: &mut [u8],
         threads: NonZeroUsize,
-    ) -> Result<(), ReadError> {
+    ) -> Result<Vec<Finding>, ReadError> {
         if self.is_gzip() {
             return self.read_into(out);
         }
@@ -692,7 +733,7 @@ impl<'a, S: ReadAt + ?Sized> Reader<At<'a, S>> {
             threads,
             read::MIN_BYTES_PER_THREAD,
             read::HUGE_PAGE,
-            self.opts.byte_order,
+            &self.opts.judging(),
         )
     }
 }
@@ -753,6 +794,7 @@ pub fn read_input<R: Read>(r: R, opts: &Options) -> Result<Array, ReadError> {
     let read = ReadOptions::default()
         .with_decompress(opts.decompress)
         .with_max_decompressed(opts.max_decompressed)
-        .with_byte_order(opts.byte_order);
-    Reader::new(r, &read)?.read_array()
+        .with_byte_order(opts.byte_order)
+        .with_severity(opts.severity.clone());
+    Reader::new(r, &read)?.read_array().map(|(a, _)| a)
 }

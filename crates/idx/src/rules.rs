@@ -198,8 +198,9 @@ impl Rule {
 
     /// The severities a finding of this rule can have, as the rule list
     /// shows them: the default [`Rule::severity`], or `warning/error` for
-    /// the byte-order test (IDX501), a warning when the payload is probably
-    /// little-endian and an error when it is certainly (spec 6.1).
+    /// the byte-order test (IDX501), a warning when the payload reads
+    /// little-endian (a statistical test) and an error only when a stated
+    /// value range proves it (spec 6.1).
     ///
     /// ```
     /// assert_eq!(idx::Rule::LikelyLittleEndian.severities(), "warning/error");
@@ -230,6 +231,95 @@ impl Rule {
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
+    }
+}
+
+/// Per-rule severity overrides, as glTF-Validator's `severityOverrides`: a
+/// user makes an advisory rule (a warning or a note, such as the byte-order
+/// test IDX501) fail a run, or quietens it. A finding the bytes prove (an
+/// error) keeps its severity whatever is asked: an error is a proof, and no
+/// option makes a broken file pass.
+///
+/// ```
+/// use idx::{Rule, Severities, Severity};
+/// let s: Severities = "IDX501=error".parse()?;
+/// assert_eq!(s.get(Rule::LikelyLittleEndian), Some(Severity::Error));
+/// // an error stays an error
+/// let e = "IDX203=warning".parse::<Severities>().unwrap_err();
+/// assert!(e.contains("IDX203 is an error"), "{e}");
+/// # Ok::<(), String>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Severities(std::collections::BTreeMap<Rule, Severity>);
+
+impl Severities {
+    /// Sets the severity of `rule`'s findings; `Err` (a sentence) for a
+    /// rule whose findings are errors, which no override changes.
+    pub fn set(&mut self, rule: Rule, severity: Severity) -> Result<(), String> {
+        if rule.severity() == Severity::Error {
+            return Err(format!(
+                "{} is an error the bytes prove ({}): its severity cannot be changed; only warnings and notes can (e.g. IDX501=error)",
+                rule.code(),
+                rule.title()
+            ));
+        }
+        self.0.insert(rule, severity);
+        Ok(())
+    }
+
+    /// The severity asked for `rule`, if any.
+    pub fn get(&self, rule: Rule) -> Option<Severity> {
+        self.0.get(&rule).copied()
+    }
+
+    /// Whether nothing is overridden.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The overrides, by rule.
+    pub fn iter(&self) -> impl Iterator<Item = (Rule, Severity)> + '_ {
+        self.0.iter().map(|(r, s)| (*r, *s))
+    }
+
+    /// `severity` of a finding of `rule` made `found`: the override when
+    /// one is set and the finding is not an error, else `found`.
+    pub(crate) fn apply(&self, rule: Rule, found: Severity) -> Severity {
+        match self.get(rule) {
+            Some(s) if found != Severity::Error => s,
+            _ => found,
+        }
+    }
+}
+
+impl std::str::FromStr for Severities {
+    type Err = String;
+
+    /// `CODE=SEVERITY` pairs separated by commas (`IDX501=error`); a code
+    /// or a rule's name; `error`, `warning` or `info`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut out = Severities::default();
+        for pair in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (rule, sev) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("{pair:?} is not CODE=SEVERITY (e.g. IDX501=error)"))?;
+            let rule = Rule::find(rule.trim())
+                .ok_or_else(|| format!("{:?} is not a rule's code or name", rule.trim()))?;
+            out.set(rule, sev.trim().parse()?)?;
+        }
+        Ok(out)
+    }
+}
+
+impl std::str::FromStr for Severity {
+    type Err = String;
+
+    /// `error`, `warning` or `info` (case-insensitive).
+    fn from_str(s: &str) -> Result<Self, String> {
+        [Severity::Error, Severity::Warning, Severity::Info]
+            .into_iter()
+            .find(|v| v.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("{s:?} is not a severity (error, warning or info)"))
     }
 }
 

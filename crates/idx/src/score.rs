@@ -14,8 +14,8 @@
 /// assert_eq!(s(CERTAIN_BITS).verdict(), Verdict::Certain);
 /// ```
 pub const LIKELY_BITS: f64 = 20.0;
-/// Score (bits) from which IDX501 is an error: the payload is little-endian
-/// beyond reasonable doubt.
+/// Score (bits) from which the byte-order test's evidence is strong
+/// (IDX501 stays a warning: a statistical test proves nothing).
 ///
 /// ```
 /// use idx::lint::byteorder::{score, CERTAIN_BITS};
@@ -138,8 +138,9 @@ impl ByteOrderScore {
 pub enum Verdict {
     /// The payload is not shown to be little-endian.
     None,
-    /// Probably little-endian: IDX501 is a warning.
+    /// Probably little-endian (weak evidence): IDX501 warns.
     Likely,
-    /// Little-endian beyond reasonable doubt: IDX501 is an error.
+    /// Strong evidence of little-endian: IDX501 warns (a statistical test
+    /// is no proof; a stated range or a severity override makes an error).
     Certain,
 }

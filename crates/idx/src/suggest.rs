@@ -126,22 +126,38 @@ pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Widt
     // The swap answers a payload that reads more plausibly little-endian
     // (not an IDX501 error that says a stated little-endian byte order is
     // contradicted: that payload reads big-endian).
+    // A stated range's proof (no score: the whole payload was read) makes
+    // the swap safe; the statistical test's finding leaves it unsafe.
     if let Some(i) = index_of(report, Rule::LikelyLittleEndian)
         .filter(|_| !width_found)
-        .filter(|&i| report.findings[i].byte_order.is_some_and(|s| s.bits > 0.0))
+        .filter(|&i| report.findings[i].byte_order.is_none_or(|s| s.bits > 0.0))
     {
         let f = &report.findings[i];
         let size = h.dtype().size() as u64;
+        let (offset, length, applicability, why) = match f.byte_order {
+            None => (
+                h.header_len() as u64,
+                h.payload_len(),
+                Applicability::Safe,
+                "proved by the stated range",
+            ),
+            Some(_) => (
+                f.offset,
+                f.length,
+                Applicability::Unsafe,
+                "the byte order rests on a statistical test: check the values after the swap",
+            ),
+        };
         report.findings[i].fix = Some(Fix::new(
-            Applicability::Unsafe,
+            applicability,
             format!(
-                "byte-swap the {} {} elements of the payload from little-endian to big-endian",
-                f.length / size,
+                "byte-swap the {} {} elements of the payload from little-endian to big-endian ({why})",
+                length / size,
                 h.dtype()
             ),
             vec![Edit::SwapBytes {
-                offset: f.offset,
-                length: f.length,
+                offset,
+                length,
                 element_size: size as u8,
             }],
         ));

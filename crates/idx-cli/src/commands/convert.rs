@@ -7,7 +7,7 @@ use idx_io::escape::path as shown;
 use idx_io::ExitStatus;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -107,6 +107,12 @@ impl Progress for Bar {
         if let Some(b) = self.bar.take() {
             b.finish_and_clear();
         }
+    }
+    fn byte_order_warning(&mut self, path: &Path, finding: &idx::Finding) {
+        eprint!(
+            "{}",
+            idx_cli::input::render_findings(&shown(path).to_string(), std::iter::once(finding))
+        );
     }
 }
 

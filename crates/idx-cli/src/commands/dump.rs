@@ -34,6 +34,7 @@ pub(super) fn dump(path: &Path, error_document: bool, opts: idx::ReadOptions) ->
         }
         return ExitStatus::from(1);
     };
+    eprint!("{}", input::render_byte_order_warning(&input.name, &report));
     let name = input.name.clone();
     let mut out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout().lock());
     match input

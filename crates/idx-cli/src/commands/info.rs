@@ -76,6 +76,7 @@ pub(super) fn info(path: &Path, opts: idx::ReadOptions) -> ExitStatus {
         eprint!("{}", input::render_errors(&input.name, &report));
         return ExitStatus::from(1);
     };
+    eprint!("{}", input::render_byte_order_warning(&input.name, &report));
     s.push_str(&format!(
         "{:#06x}  payload: {}, {}\n\n",
         h.header_len(),

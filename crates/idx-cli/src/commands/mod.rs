@@ -43,8 +43,10 @@ const AFTER_HELP: &str = "\
 Every FILE may be gzipped (recognised by its magic) or - for standard input.
 An input that is not valid IDX is reported on standard error with the
 library's error findings (rule code, offset, expected, found, hint), as
-idx-validate reports them; so is a payload that is little-endian beyond
-reasonable doubt (IDX501), unless --assume-byte-order says how to read it.
+idx-validate reports them. A payload that the byte-order test calls
+little-endian (IDX501, a statistical test) is read as IDX says, with the
+warning and its score on standard error (--assume-byte-order says how to
+read it when you know).
 
 EXIT STATUS:
     0   success
@@ -57,7 +59,8 @@ pub(crate) struct ReadArgs {
     /// The byte order of the payload's elements, when you know it: little
     /// reads a payload written in native x86 order (numpy tofile, '<f4');
     /// big reads the bytes as IDX says, untested. Without it, a payload
-    /// that is little-endian beyond reasonable doubt (IDX501) is refused.
+    /// that reads little-endian (IDX501) is read as IDX says, with the
+    /// byte-order test's warning on standard error.
     #[arg(long, value_enum, value_name = "ORDER")]
     pub assume_byte_order: Option<Order>,
     /// Stop decompressing a gzip input at SIZE bytes (IDX702); 0 for no

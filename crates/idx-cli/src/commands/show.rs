@@ -144,6 +144,7 @@ pub(super) fn show(path: &Path, opts: idx::ReadOptions, p: &Picture<'_>) -> Exit
     let Some(h) = report.header.clone() else {
         return fail(format!("{}: no header", input.name), 1);
     };
+    eprint!("{}", input::render_byte_order_warning(&input.name, &report));
     let (first, count) = match drawable(&input.name, &h, p) {
         Ok(x) => x,
         Err(code) => return code,

@@ -75,7 +75,8 @@ pub(super) fn select(
                     ),
                     ..fix.clone()
                 }),
-                (None, false) => opts.unsafe_fixes.then(|| fix.clone()),
+                (None, false) => (fix.applicability == Applicability::Safe || opts.unsafe_fixes)
+                    .then(|| fix.clone()),
             };
         }
         (fix.applicability == Applicability::Safe || opts.unsafe_fixes).then(|| fix.clone())
@@ -149,7 +150,7 @@ pub(super) fn select(
             Some(s) => declined.push(format!(
                 "--assume-byte-order little: the payload was not swapped: it reads big-endian ({}: score {} bits over {})",
                 if s.mirrored().verdict() == crate::lint::Verdict::Certain {
-                    "beyond reasonable doubt"
+                    "strongly"
                 } else {
                     "no less plausibly than little-endian"
                 },

@@ -601,16 +601,20 @@ pub(crate) fn bits_str(bits: f64) -> String {
 /// The one verdict of spec 6.1 on a payload of `dtype` (`len` bytes from
 /// `start`) whose byte-order test gave `score`, when the caller `stated`
 /// its byte order or not: the IDX501 finding every front end reports, or
-/// none. Validation and every reader decide through this function, so a
-/// payload one of them refuses, all refuse.
+/// none. Validation and every reader decide through this function, so they
+/// report the same finding.
 ///
-/// - nothing stated: the test decides, a warning when the payload is
-///   probably little-endian, an error (readers refuse to decode it) when
-///   it is little-endian beyond reasonable doubt;
+/// The test is statistical, so its finding is a warning, never an error
+/// (an error is what the bytes prove; a stated value range proves the
+/// order exactly, `lint::range`); a user makes it fail with a severity
+/// override:
+///
+/// - nothing stated: a warning when the payload reads little-endian
+///   (likely from [`LIKELY_BITS`], strong from [`CERTAIN_BITS`]);
 /// - `Big` stated: the caller vouches for the bytes; nothing is reported;
-/// - `Little` stated: the payload is decoded as little-endian, unless it
-///   reads big-endian beyond reasonable doubt: then the statement is
-///   contradicted, an error.
+/// - `Little` stated: the payload is decoded as little-endian, with a
+///   warning when it reads big-endian beyond [`CERTAIN_BITS`] (the
+///   statement is probably wrong).
 pub(crate) fn contract(
     dtype: ElementType,
     start: u64,
@@ -638,35 +642,24 @@ pub(crate) fn contract(
                     start,
                     len,
                     format!(
-                        "the {t} payload was stated little-endian, but it reads big-endian beyond reasonable doubt: score {} bits",
+                        "the {t} payload was stated little-endian, but a statistical test reads it as big-endian: score {} bits",
                         bits_str(score.bits)
                     ),
                 )
-                .with_severity(Severity::Error)
+                .with_severity(Severity::Warning)
                 .with_byte_order(score)
                 .expected(format!("little-endian {t} data, as stated"))
                 .found(found(&score))
-                .hint("the payload is big-endian, as IDX requires: read it without stating a byte order (or state big)")
+                .hint("the payload reads as big-endian, as IDX requires: if so, read it without stating a byte order (or state big)")
             })
         }
         None => {
-            let (severity, how) = match score.verdict() {
+            let how = match score.verdict() {
                 Verdict::None => return None,
-                Verdict::Likely => (
-                    Severity::Warning,
-                    format!(
-                        "probably (likely from {LIKELY_BITS} bits, certain from {CERTAIN_BITS})"
-                    ),
+                Verdict::Likely => format!(
+                    "weak evidence: likely from {LIKELY_BITS} bits, strong from {CERTAIN_BITS}"
                 ),
-                Verdict::Certain => (
-                    Severity::Error,
-                    format!("beyond reasonable doubt (certain from {CERTAIN_BITS} bits)"),
-                ),
-            };
-            let readers = if severity == Severity::Error {
-                "; readers decode it only when told its byte order (--assume-byte-order little, or assume_byte_order=\"little\" in idxkit)"
-            } else {
-                ""
+                Verdict::Certain => format!("strong evidence: from {CERTAIN_BITS} bits"),
             };
             Some(
                 Finding::new(
@@ -674,16 +667,16 @@ pub(crate) fn contract(
                     start,
                     len,
                     format!(
-                        "the {t} payload is little-endian {how}: score {} bits",
+                        "the {t} payload reads as little-endian: score {} bits ({how}; a statistical test, not a proof)",
                         bits_str(score.bits)
                     ),
                 )
-                .with_severity(severity)
+                .with_severity(Severity::Warning)
                 .with_byte_order(score)
                 .expected(format!("big-endian {t} data"))
                 .found(found(&score))
                 .hint(format!(
-                    "the writer probably wrote native little-endian values (e.g. numpy '<{np}' or tofile() on x86); write big-endian ('>{np}') or byte-swap{readers}"
+                    "if the writer wrote native little-endian values (e.g. numpy '<{np}' or tofile() on x86), write big-endian ('>{np}') or byte-swap; --expect-range LO..HI proves the order when the values' range is known; --severity IDX501=error makes this warning fail"
                 )),
             )
         }

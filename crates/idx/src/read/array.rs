@@ -3,12 +3,13 @@
 
 use super::into::check_end;
 use super::swap::reverse_elements;
-use super::verdict::{judge, native_bytes};
+use super::verdict::{judge, native_bytes, Judging};
 use super::{invalid, read_header, ReadError};
 use crate::array::{Array, Data};
 use crate::buffer;
 use crate::dtype::{Element, ElementType};
 use crate::edit::ByteOrder;
+use crate::finding::Finding;
 use crate::header::Header;
 use crate::violations;
 use std::io::Read;
@@ -34,7 +35,7 @@ use std::io::Read;
 /// nothing.
 pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
     let h = read_header(&mut r)?;
-    read_payload_array(&mut r, &h, ByteOrder::Big, None, |_| false)
+    read_payload_array(&mut r, &h, ByteOrder::Big, &Judging::default(), |_| false).map(|(a, _)| a)
 }
 
 /// The payload of `h` from `r` (just after the header) into an owned
@@ -46,9 +47,9 @@ pub(crate) fn read_payload_array<R: Read>(
     r: &mut R,
     h: &Header,
     stored: ByteOrder,
-    stated: Option<ByteOrder>,
+    judging: &Judging,
     limited: fn(&R) -> bool,
-) -> Result<Array, ReadError> {
+) -> Result<(Array, Vec<Finding>), ReadError> {
     let pos = h.header_len() as u64;
     let dtype = h.dtype();
     let (mut data, ended) = match dtype {
@@ -77,10 +78,12 @@ pub(crate) fn read_payload_array<R: Read>(
             Data::F64(v) => reverse_elements(bytemuck::cast_slice_mut(v), 8),
         }
     }
-    judge(h, native_bytes(&data), stored, stated, ended)?;
+    let warnings = judge(h, native_bytes(&data), stored, judging, ended)?;
     let shape = h.dims().iter().map(|&d| d as usize).collect();
     // invariant: exactly product(dims) elements were decoded
-    Array::new(shape, data).map_err(|_| invalid(violations::size_overflow(dtype, h.dims())))
+    let a =
+        Array::new(shape, data).map_err(|_| invalid(violations::size_overflow(dtype, h.dims())))?;
+    Ok((a, warnings))
 }
 
 /// The elements of the payload decoded (all, or those before a

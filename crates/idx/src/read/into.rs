@@ -2,9 +2,10 @@
 //! time, and the end-of-stream check every reading path shares.
 
 use super::swap::to_native_in_place;
-use super::verdict::judge;
+use super::verdict::{judge, Judging};
 use super::{invalid, ReadError};
 use crate::edit::ByteOrder;
+use crate::finding::Finding;
 use crate::header::Header;
 use crate::validate;
 use crate::violations;
@@ -39,7 +40,10 @@ pub fn read_array_into<R: Read>(
     header: &Header,
     out: &mut [u8],
 ) -> Result<(), ReadError> {
-    read_payload_into(r, header, out, ByteOrder::Big, None, |_| false)
+    read_payload_into(r, header, out, ByteOrder::Big, &Judging::default(), |_| {
+        false
+    })
+    .map(|_| ())
 }
 
 /// [`read_array_into`](crate::read_array_into) of elements stored in
@@ -50,9 +54,9 @@ pub(crate) fn read_payload_into<R: Read>(
     header: &Header,
     out: &mut [u8],
     stored: ByteOrder,
-    stated: Option<ByteOrder>,
+    judging: &Judging,
     limited: fn(&R) -> bool,
-) -> Result<(), ReadError> {
+) -> Result<Vec<Finding>, ReadError> {
     fits(header, out)?;
     let (decoded, ended) = match decode_stream(r, out, header.dtype().size(), stored) {
         Ok(()) => {
@@ -65,7 +69,7 @@ pub(crate) fn read_payload_into<R: Read>(
         Err(Short::End(k)) => (k, Err(Short::End(k).at(header, 0))),
         Err(Short::Io(e)) => return Err(ReadError::Io(e)),
     };
-    judge(header, &out[..decoded], stored, stated, ended)
+    judge(header, &out[..decoded], stored, judging, ended)
 }
 
 /// Why decoding a stretch of the payload stopped short.

@@ -26,7 +26,7 @@ pub use parallel::{read_array_at, MIN_BYTES_PER_THREAD};
 pub(crate) use parts::HUGE_PAGE;
 pub use swap::payload_to_native;
 pub(crate) use swap::to_native_in_place;
-pub(crate) use verdict::verdict;
+pub(crate) use verdict::{verdict, Judging};
 
 use crate::finding::Finding;
 use crate::parse::Error;

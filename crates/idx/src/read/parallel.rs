@@ -5,9 +5,10 @@ use super::at::{Cursor, ReadAt};
 use super::into::{check_end, decode_stream, fits, Short};
 use super::parts::{part_starts, HUGE_PAGE, MAX_PARTS};
 use super::swap::to_native;
-use super::verdict::judge;
+use super::verdict::{judge, Judging};
 use super::ReadError;
 use crate::edit::ByteOrder;
+use crate::finding::Finding;
 use crate::header::Header;
 
 /// The fewest payload bytes worth a thread of their own in
@@ -58,8 +59,9 @@ pub fn read_array_at<S: ReadAt + ?Sized>(
         threads,
         MIN_BYTES_PER_THREAD,
         HUGE_PAGE,
-        None,
+        &Judging::default(),
     )
+    .map(|_| ())
 }
 
 /// [`read_array_at`] with the smallest part and the alignment of part
@@ -71,10 +73,10 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     threads: std::num::NonZeroUsize,
     min_part: usize,
     align: usize,
-    stated: Option<ByteOrder>,
-) -> Result<(), ReadError> {
+    judging: &Judging,
+) -> Result<Vec<Finding>, ReadError> {
     // stored as stated, big-endian (as IDX says) when not stated
-    let stored = stated.unwrap_or(ByteOrder::Big);
+    let stored = judging.stated.unwrap_or(ByteOrder::Big);
     let declared = fits(header, out)?;
     let size = header.dtype().size();
     let start = header.header_len() as u64;
@@ -176,7 +178,7 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
             check_end(&mut tail, header, start, &mut Vec::new(), |_| false),
         )
     });
-    judge(header, &out[..decoded], stored, stated, ended)
+    judge(header, &out[..decoded], stored, judging, ended)
 }
 
 #[cfg(test)]

@@ -3,7 +3,18 @@
 use super::ReadError;
 use crate::array::Data;
 use crate::edit::ByteOrder;
+use crate::finding::Finding;
 use crate::header::Header;
+use crate::rules::{Severities, Severity};
+
+/// How a reading path judges the payload's byte order: the order the
+/// caller `stated`, and the severity overrides that can make the
+/// byte-order test's warning an error (a refusal).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Judging {
+    pub(crate) stated: Option<ByteOrder>,
+    pub(crate) severity: Severities,
+}
 
 /// The elements of `d` as bytes in native order (empty for one-byte types,
 /// which the byte-order test does not look at).
@@ -18,26 +29,27 @@ pub(crate) fn native_bytes(d: &Data) -> &[u8] {
 }
 
 /// The byte-order verdict on a payload decoded into native order (`native`,
-/// from `stored` order), for the byte order the caller `stated`: the IDX501
-/// finding validation reports, when it refuses.
+/// from `stored` order), under `judging`: the IDX501 warning validation
+/// reports (`Ok`), or the finding made an error by a severity override
+/// (`Err`, the refusal).
 pub(crate) fn verdict(
     h: &Header,
     native: &[u8],
     stored: ByteOrder,
-    stated: Option<ByteOrder>,
-) -> Result<(), ReadError> {
-    if h.dtype().size() == 1 || stated == Some(ByteOrder::Big) {
-        return Ok(());
+    judging: &Judging,
+) -> Result<Vec<Finding>, ReadError> {
+    if h.dtype().size() == 1 || judging.stated == Some(ByteOrder::Big) {
+        return Ok(Vec::new());
     }
     let mut l = crate::lint::PayloadLinter::for_native(h.dtype(), h.header_len() as u64, stored);
     l.feed(native);
-    match l
-        .finish(stated)
-        .into_iter()
-        .find(|f| f.severity() == crate::Severity::Error)
-    {
-        Some(f) => Err(ReadError::Invalid(f.into())),
-        None => Ok(()),
+    let mut found = l.finish(judging.stated);
+    for f in &mut found {
+        f.severity = judging.severity.apply(f.rule, f.severity);
+    }
+    match found.iter().position(|f| f.severity() == Severity::Error) {
+        Some(i) => Err(ReadError::Invalid(found.swap_remove(i).into())),
+        None => Ok(found),
     }
 }
 
@@ -47,18 +59,18 @@ pub(crate) fn verdict(
 /// truncation, IDX202, or bytes after the payload, IDX203). The byte-order
 /// finding is located at the payload's start, before either, so the verdict
 /// on the whole elements decoded comes first; a source's I/O error stands
-/// alone.
+/// alone. `Ok` holds the warnings of a payload read whole.
 pub(crate) fn judge(
     h: &Header,
     decoded: &[u8],
     stored: ByteOrder,
-    stated: Option<ByteOrder>,
+    judging: &Judging,
     ended: Result<(), ReadError>,
-) -> Result<(), ReadError> {
+) -> Result<Vec<Finding>, ReadError> {
     if let Err(ReadError::Io(e)) = ended {
         return Err(ReadError::Io(e));
     }
     let whole = decoded.len() / h.dtype().size() * h.dtype().size();
-    verdict(h, &decoded[..whole], stored, stated)?;
-    ended
+    let warnings = verdict(h, &decoded[..whole], stored, judging)?;
+    ended.map(|()| warnings)
 }

@@ -2,6 +2,7 @@
 
 use crate::dtype::ElementType;
 use crate::edit::ByteOrder;
+use crate::rules::Severities;
 
 /// What to check, beyond the spec's rules.
 ///
@@ -31,18 +32,28 @@ pub struct Options {
     /// (IDX503), and the byte-order test (IDX501). On by default.
     pub lints: bool,
     /// Run the byte-order test (IDX501) even when [`Options::lints`] is
-    /// off: the one verdict of spec 6.1, which a reader needs before it
-    /// decodes (a payload the validator calls little-endian beyond doubt is
-    /// refused everywhere). On by default; off only for structure-only
-    /// checks.
+    /// off: the one verdict of spec 6.1, the same warning from validation
+    /// and every reader (an error only when [`Options::expect_range`]
+    /// proves the order, or [`Options::severity`] asks for one). On by
+    /// default; off only for structure-only checks.
     pub byte_order_test: bool,
     /// The byte order the caller states for the payload (spec 6.1):
-    /// `None`, the byte-order test decides; `Some(Big)`, the caller vouches
-    /// for the bytes and IDX501 is not reported; `Some(Little)`, the
-    /// payload is to be read as little-endian, and IDX501 is an error only
-    /// when it reads big-endian beyond reasonable doubt (the statement is
-    /// contradicted).
+    /// `None`, the byte-order test decides (a warning); `Some(Big)`, the
+    /// caller vouches for the bytes and IDX501 is not reported;
+    /// `Some(Little)`, the payload is read as little-endian, with a warning
+    /// when it reads big-endian.
     pub byte_order: Option<ByteOrder>,
+    /// The inclusive range every element of an integer payload (i16, i32)
+    /// lies in, when the user knows it (`--expect-range LO..HI`, or
+    /// `0..=classes-1` for a rank-1 integer file under `--classes`): a
+    /// payload whose big-endian reading leaves the range while its
+    /// little-endian reading stays inside is proved little-endian, an
+    /// IDX501 error naming the first element out of range and both its
+    /// readings (spec 6.1).
+    pub expect_range: Option<(i64, i64)>,
+    /// Per-rule severity overrides (`--severity IDX501=error`): an advisory
+    /// finding made an error fails the run, and readers refuse the input.
+    pub severity: Severities,
     /// The file name, for the MNIST naming lint (IDX503).
     pub file_name: Option<String>,
     /// The element type the user expects (IDX601).
@@ -64,6 +75,8 @@ impl Default for Options {
             lints: true,
             byte_order_test: true,
             byte_order: None,
+            expect_range: None,
+            severity: Severities::default(),
             file_name: None,
             expect_dtype: None,
             expect_shape: None,
@@ -96,6 +109,16 @@ impl Options {
     /// Sets [`Options::byte_order`].
     pub fn with_byte_order(mut self, stated: Option<ByteOrder>) -> Self {
         self.byte_order = stated;
+        self
+    }
+    /// Sets [`Options::expect_range`].
+    pub fn with_expect_range(mut self, range: Option<(i64, i64)>) -> Self {
+        self.expect_range = range;
+        self
+    }
+    /// Sets [`Options::severity`].
+    pub fn with_severity(mut self, severity: Severities) -> Self {
+        self.severity = severity;
         self
     }
     /// Sets [`Options::file_name`].

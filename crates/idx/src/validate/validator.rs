@@ -41,6 +41,8 @@ pub struct Validator {
     trailing_head: Vec<u8>,
     linter: Option<PayloadLinter>,
     labels: Option<LabelScanner>,
+    /// The exact byte-order proof against a stated range (spec 6.1).
+    range: Option<lint::range::RangeScan>,
     /// The first non-zero words after the header (the width hint's sample).
     width: lint::width::NonZeroWords,
     pub(super) compression: Option<Compression>,
@@ -64,6 +66,7 @@ impl Validator {
             trailing_head: Vec::with_capacity(MAGIC_LEN),
             linter: None,
             labels: None,
+            range: None,
             width: lint::width::NonZeroWords::default(),
             compression: None,
             stop: None,
@@ -128,6 +131,7 @@ impl Validator {
                 self.linter = None;
             }
             self.labels = None;
+            self.range = None;
         }
         let p = left.min(n);
         if let Some(l) = &mut self.linter {
@@ -153,6 +157,17 @@ impl Validator {
             if let Some(classes) = self.opts.scan_labels {
                 self.labels = LabelScanner::new(h, classes);
             }
+            // a stated range, or the classes of a rank-1 file: 0..classes-1
+            let classes = match self.opts.scan_labels {
+                Some(Some(n)) if n > 0 && h.rank() == 1 => Some((0, i64::from(n) - 1)),
+                _ => None,
+            };
+            if self.opts.byte_order.is_none() {
+                if let Some(range) = self.opts.expect_range.or(classes) {
+                    self.range =
+                        lint::range::RangeScan::new(h.dtype(), h.header_len() as u64, range);
+                }
+            }
         }
         self.analysis = Some(a);
         if let Some(start) = body {
@@ -175,6 +190,9 @@ impl Validator {
         }
         if let Some(l) = &mut self.labels {
             l.feed(&bytes[..n]);
+        }
+        if let Some(r) = &mut self.range {
+            r.feed(&bytes[..n]);
         }
         self.width.feed(bytes);
         self.payload_seen += n as u64;
@@ -207,6 +225,7 @@ impl Validator {
         // existed: its last bytes are the excerpt of a truncation)
         self.analysis.is_some()
             && self.labels.is_none()
+            && self.range.as_ref().is_none_or(lint::range::RangeScan::done)
             && self.linter.as_ref().is_some_and(PayloadLinter::done)
     }
 
@@ -295,6 +314,16 @@ impl Validator {
             if let Some(l) = &self.linter {
                 findings.extend(l.finish(self.opts.byte_order));
             }
+            // a stated range that proves the byte order replaces the
+            // statistical test's finding (the whole payload was seen)
+            let proof = match &self.range {
+                Some(r) if self.payload_seen == h.payload_len() => r.finish(),
+                _ => None,
+            };
+            if let Some(p) = proof {
+                findings.retain(|f| f.rule != Rule::LikelyLittleEndian);
+                findings.push(p);
+            }
         }
         if !a.not_idx {
             if let (Some(name), Some(rank)) = (&self.opts.file_name, a.rank) {
@@ -316,6 +345,9 @@ impl Validator {
             findings.push(f);
         }
         findings.append(&mut self.container);
+        for f in &mut findings {
+            f.severity = self.opts.severity.apply(f.rule, f.severity);
+        }
         findings.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
         let kept = if self.skipped {
             0

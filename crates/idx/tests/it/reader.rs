@@ -21,39 +21,50 @@ fn opts(stated: Option<ByteOrder>) -> ReadOptions {
     ReadOptions::default().with_byte_order(stated)
 }
 
-/// Every way the reader decodes a payload, each as f32 values or the error.
-fn every_path(
-    bytes: &[u8],
-    stated: Option<ByteOrder>,
-) -> Vec<Result<Vec<f32>, (Rule, u64, String)>> {
+/// `IDX501=error`: the byte-order test's warning made a refusal.
+fn strict(o: ReadOptions) -> ReadOptions {
+    o.with_severity("IDX501=error".parse().unwrap()) // ok: test
+}
+
+type Found = (Rule, Severity, u64, String);
+
+fn found(f: &idx::Finding) -> Found {
+    (f.rule, f.severity(), f.offset, f.message.clone())
+}
+
+/// Every way the reader decodes a payload, each as f32 values with the
+/// warnings it reports, or the error.
+fn every_path(bytes: &[u8], read: &ReadOptions) -> Vec<Result<(Vec<f32>, Vec<Found>), Found>> {
     let err = |e: ReadError| match e {
-        ReadError::Invalid(e) => (e.rule(), e.offset(), e.finding().message.clone()),
+        ReadError::Invalid(e) => found(e.finding()),
         other => panic!("{other}"),
     };
+    let warned = |w: Vec<idx::Finding>| w.iter().map(found).collect::<Vec<_>>();
     let mut out = Vec::new();
     // read_array
     out.push(
-        Reader::new(bytes, &opts(stated))
+        Reader::new(bytes, read)
             .and_then(Reader::read_array)
-            .map(|a| match a.data() {
-                idx::Data::F32(v) => v.clone(),
+            .map(|(a, w)| match a.data() {
+                idx::Data::F32(v) => (v.clone(), warned(w)),
                 _ => unreachable!(),
             })
             .map_err(err),
     );
     // read_into
     out.push(
-        Reader::new(bytes, &opts(stated))
+        Reader::new(bytes, read)
             .and_then(|r| {
                 let mut v = vec![0f32; r.header().element_count() as usize];
-                r.read_into(bytemuck::cast_slice_mut(&mut v)).map(|()| v)
+                r.read_into(bytemuck::cast_slice_mut(&mut v))
+                    .map(|w| (v, warned(w)))
             })
             .map_err(err),
     );
     // read_into_parallel, one and four threads
     for threads in [1usize, 4] {
         out.push(
-            Reader::at(bytes, &opts(stated))
+            Reader::at(bytes, read)
                 .and_then(|r| {
                     assert!(r.output_buffer_size().unwrap().is_some());
                     let mut v = vec![0f32; r.header().element_count() as usize];
@@ -61,73 +72,102 @@ fn every_path(
                         bytemuck::cast_slice_mut(&mut v),
                         NonZeroUsize::new(threads).unwrap(),
                     )
-                    .map(|()| v)
+                    .map(|w| (v, warned(w)))
                 })
                 .map_err(err),
         );
     }
+    // decode_in_place, on the payload's stored bytes
+    out.push({
+        let r = Reader::new(bytes, read).unwrap();
+        let h = r.header().clone();
+        let mut payload = bytes[h.header_len()..].to_vec();
+        Reader::decode_in_place(&h, &mut payload, read, NonZeroUsize::MIN)
+            .map(|w| {
+                let v = payload
+                    .chunks(4)
+                    .map(|c| f32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect();
+                (v, warned(w))
+            })
+            .map_err(err)
+    });
     // validate, then stream
-    let (report, validated) = Reader::validate(
-        bytes,
-        Some(bytes.len() as u64),
-        &opts(stated),
-        &Options::default(),
-    )
-    .unwrap();
+    let (report, validated) =
+        Reader::validate(bytes, Some(bytes.len() as u64), read, &Options::default()).unwrap();
     out.push(match validated {
         Some(v) => {
             let mut b = Vec::new();
             v.payload(bytes).unwrap().read_to_end(&mut b).unwrap();
-            Ok(b.chunks(4)
-                .map(|c| f32::from_be_bytes([c[0], c[1], c[2], c[3]]))
-                .collect())
+            // (the stream is big-endian, whatever the stated order)
+            Ok((
+                b.chunks(4)
+                    .map(|c| f32::from_be_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+                report.findings.iter().map(found).collect(),
+            ))
         }
-        None => {
-            let f = report.errors().next().unwrap();
-            Err((f.rule, f.offset, f.message.clone()))
-        }
+        None => Err(found(report.errors().next().unwrap())),
     });
     out
 }
 
-/// One file, one verdict: validation calls the writer's file an IDX501
-/// error, and every reading path refuses it with that same finding; stated
-/// little-endian, every path decodes `0..24`; stated big-endian, every path
-/// decodes the bytes as IDX says.
+/// One file, one verdict: validation calls the writer's file little-endian
+/// with an IDX501 warning (a statistical test proves nothing), and every
+/// reading path decodes it as IDX says with that same warning; with
+/// `IDX501=error` every path refuses it with that finding; stated
+/// little-endian, every path decodes `0..24` with no finding; stated
+/// big-endian, every path decodes the bytes as IDX says, untested.
 #[test]
 fn every_path_gives_the_technical_report_writers_file_one_verdict() {
     let file = report_writer_file();
     let report = idx::validate(&file);
-    let f = report.errors().next().expect("an IDX501 error");
+    assert!(report.is_valid(), "a warning, not an error");
+    let f = report.findings.first().expect("an IDX501 warning");
     assert_eq!(
         (f.rule, f.severity()),
-        (Rule::LikelyLittleEndian, Severity::Error)
+        (Rule::LikelyLittleEndian, Severity::Warning)
     );
-    let expected = (f.rule, f.offset, f.message.clone());
-    for got in every_path(&file, None) {
-        assert_eq!(got, Err(expected.clone()));
+    assert!(
+        f.message.contains("score") && f.message.contains("not a proof"),
+        "{}",
+        f.message
+    );
+    let as_is: Vec<u32> = file[16..]
+        .chunks(4)
+        .map(|c| u32::from_be_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    for got in every_path(&file, &ReadOptions::default()) {
+        let (v, w) = got.unwrap();
+        assert_eq!((bits(&v), w), (as_is.clone(), vec![found(f)]));
+    }
+    let refused = (f.rule, Severity::Error, f.offset, f.message.clone());
+    for got in every_path(&file, &strict(ReadOptions::default())) {
+        assert_eq!(got, Err(refused.clone()));
     }
     let values: Vec<f32> = (0..24).map(|i| i as f32).collect();
-    for got in every_path(&file, Some(ByteOrder::Little)) {
-        assert_eq!(got, Ok(values.clone()));
+    for read in [
+        opts(Some(ByteOrder::Little)),
+        strict(opts(Some(ByteOrder::Little))),
+    ] {
+        for got in every_path(&file, &read) {
+            assert_eq!(got, Ok((values.clone(), vec![])));
+        }
     }
-    let as_is: Vec<f32> = file[16..]
-        .chunks(4)
-        .map(|c| f32::from_be_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    for got in every_path(&file, Some(ByteOrder::Big)) {
-        assert_eq!(
-            got.map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>()),
-            Ok(as_is.iter().map(|x| x.to_bits()).collect())
-        );
+    for got in every_path(&file, &strict(opts(Some(ByteOrder::Big)))) {
+        let (v, w) = got.unwrap();
+        assert_eq!((bits(&v), w), (as_is.clone(), vec![]));
     }
 }
 
 /// A little-endian payload that is also cut short or followed by more
 /// bytes: validation orders its findings by offset, and the byte-order
 /// finding (at the payload's start, judged on the whole elements present)
-/// comes before the truncation or the trailing bytes, so every path
-/// refuses the file for its byte order first, raw and gzip alike.
+/// comes before the truncation or the trailing bytes: by default it is a
+/// warning and every path refuses the file for its length, as validation;
+/// made an error (`IDX501=error`), every path refuses it for its byte
+/// order first, raw and gzip alike.
 #[test]
 fn a_little_endian_payload_cut_short_or_followed_by_more_is_refused_for_its_byte_order_first() {
     use std::io::Write;
@@ -152,37 +192,57 @@ fn a_little_endian_payload_cut_short_or_followed_by_more_is_refused_for_its_byte
         "gzip cut inside its payload".into(),
         z[..z.len() - 12].to_vec(),
     ));
-    for (what, bytes) in cases {
-        let opts = Options::default().with_decompress(true);
+    for ((what, bytes), strictly) in cases
+        .iter()
+        .flat_map(|c| [(c.clone(), false), (c.clone(), true)])
+    {
+        let what = format!("{what}, IDX501=error: {strictly}");
+        let severity: idx::Severities = if strictly {
+            "IDX501=error".parse().unwrap() // ok: test
+        } else {
+            Default::default()
+        };
+        let opts = Options::default()
+            .with_decompress(true)
+            .with_severity(severity.clone());
         let report = idx::validate_with(&bytes, &opts);
         let first = report
             .errors()
             .next()
             .map(|f| (f.rule, f.offset, f.message.clone()));
         assert_eq!(
-            first.as_ref().map(|f| (f.0, f.1)),
-            Some((Rule::LikelyLittleEndian, 16)),
+            first
+                .as_ref()
+                .map(|f| f.0 == Rule::LikelyLittleEndian && f.1 == 16),
+            Some(strictly),
             "{what}: validation"
+        );
+        assert!(
+            report
+                .findings
+                .iter()
+                .any(|f| f.rule == Rule::LikelyLittleEndian),
+            "{what}: the warning is there either way"
         );
         let err = |r: Result<(), ReadError>| match r {
             Err(ReadError::Invalid(e)) => Some((e.rule(), e.offset(), e.finding().message.clone())),
             other => panic!("{what}: {other:?}"),
         };
-        let read = ReadOptions::default();
+        let read = ReadOptions::default().with_severity(severity);
         let array = Reader::new(&bytes[..], &read)
             .and_then(Reader::read_array)
             .map(drop);
         assert_eq!(err(array), first, "{what}: read_array");
         let into = Reader::new(&bytes[..], &read).and_then(|r| {
             let mut v = vec![0u8; r.header().payload_len() as usize];
-            r.read_into(&mut v)
+            r.read_into(&mut v).map(drop)
         });
         assert_eq!(err(into), first, "{what}: read_into");
         for threads in [1usize, 4] {
             let parallel = Reader::at(&bytes[..], &read).and_then(|r| {
                 let mut v = vec![0u8; r.header().payload_len() as usize];
                 r.read_into_parallel(&mut v, NonZeroUsize::new(threads).unwrap())
-                // ok: test
+                    .map(drop) // ok: test
             });
             assert_eq!(
                 err(parallel),
@@ -190,27 +250,41 @@ fn a_little_endian_payload_cut_short_or_followed_by_more_is_refused_for_its_byte
                 "{what}: read_into_parallel({threads})"
             );
         }
-        if !bytes.starts_with(&[0x1f, 0x8b]) {
+        if !bytes.starts_with(&[0x1f, 0x8b]) && !strictly {
             let parsed = idx::parse(&bytes).map(drop).map_err(ReadError::Invalid);
             assert_eq!(err(parsed), first, "{what}: parse");
         }
     }
 }
 
-/// A stated byte order the evidence contradicts is refused, on every path:
-/// a correct big-endian payload stated little-endian.
+/// A stated byte order the evidence contradicts is used as stated, with
+/// the same warning on every path (a refusal with `IDX501=error`): a
+/// correct big-endian payload stated little-endian.
 #[test]
-fn a_contradicted_statement_is_refused_everywhere() {
+fn a_contradicted_statement_is_warned_of_everywhere() {
     let mut file = vec![0, 0, 0x0d, 1, 0, 0, 0x03, 0xe8];
     file.extend(big_endian(Kind::Normal, Type::F32, 1000, 1));
     assert!(idx::validate(&file).is_valid());
-    for got in every_path(&file, Some(ByteOrder::Little)) {
-        let (rule, offset, message) = got.unwrap_err();
-        assert_eq!((rule, offset), (Rule::LikelyLittleEndian, 8));
+    for got in every_path(&file, &opts(Some(ByteOrder::Little))) {
+        let (_, warnings) = got.unwrap();
+        let [(rule, severity, offset, message)] = &warnings[..] else {
+            panic!("{warnings:?}")
+        };
+        assert_eq!(
+            (*rule, *severity, *offset),
+            (Rule::LikelyLittleEndian, Severity::Warning, 8)
+        );
         assert!(message.contains("stated little-endian"), "{message}");
     }
-    for got in every_path(&file, None) {
-        assert!(got.is_ok());
+    for got in every_path(&file, &strict(opts(Some(ByteOrder::Little)))) {
+        let (rule, severity, offset, _) = got.unwrap_err();
+        assert_eq!(
+            (rule, severity, offset),
+            (Rule::LikelyLittleEndian, Severity::Error, 8)
+        );
+    }
+    for got in every_path(&file, &ReadOptions::default()) {
+        assert_eq!(got.unwrap().1, vec![]);
     }
 }
 
@@ -273,7 +347,7 @@ fn gzip_damage_and_the_limit_are_located_findings() {
     let a = Reader::new(&gz[..], &ReadOptions::default())
         .and_then(Reader::read_array)
         .unwrap();
-    assert_eq!(a.dims(), &[65536]);
+    assert_eq!(a.0.dims(), &[65536]);
 }
 
 /// A payload stated little-endian streams as big-endian elements through
@@ -340,7 +414,7 @@ fn first_errors_agree(name: &str, bytes: &[u8], limit: u64) -> Result<(), String
         // a buffer of the header's size, but never more than the input
         // could hold decompressed (a damaged header may declare any size)
         match usize::try_from(r.header().payload_len()) {
-            Ok(n) if n <= 1 << 24 => r.read_into(&mut vec![0u8; n]),
+            Ok(n) if n <= 1 << 24 => r.read_into(&mut vec![0u8; n]).map(drop),
             _ => r.read_array().map(drop),
         }
     }));
@@ -453,7 +527,7 @@ fn the_readers_first_error_is_validations_on_the_whole_corpus() {
                 }
                 (f, g) => panic!(
                     "{name}: validation {f:?}, reader {:?}",
-                    g.map(|a| a.dims().to_vec())
+                    g.map(|a| a.0.dims().to_vec())
                 ),
             }
             n += 1;
@@ -484,11 +558,6 @@ fn a_validated_input_that_ends_early_on_the_second_read_is_an_error() {
         for stated in [None, Some(ByteOrder::Little)] {
             let (report, validated) =
                 Reader::validate(whole, None, &opts(stated), &Options::default()).unwrap(); // ok: test
-            if stated.is_some() {
-                // a correct big-endian payload stated little-endian is refused
-                assert!(validated.is_none(), "{what}: {report:?}");
-                continue;
-            }
             let v = validated.unwrap_or_else(|| panic!("{what}: {report:?}"));
             let mut out = Vec::new();
             let e = v.payload(later).unwrap().read_to_end(&mut out).unwrap_err(); // ok: test

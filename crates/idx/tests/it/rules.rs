@@ -340,15 +340,10 @@ fn idx501_and_idx502_lints() {
         ),
         (Rule::LikelyLittleEndian, 8, 256)
     );
-    // certainly little-endian: the one verdict, parse refuses it too,
-    // unless the byte order is stated
-    assert_eq!(r.findings[0].severity(), idx::Severity::Error);
-    assert_eq!(
-        idx::parse(&le).unwrap_err().rule(),
-        Rule::LikelyLittleEndian
-    );
-    assert!(idx::parse_as(&le, Some(idx::ByteOrder::Big)).is_ok());
-    assert!(idx::parse_as(&le, Some(idx::ByteOrder::Little)).is_ok());
+    // strong evidence, but a statistical test: a warning, and parse
+    // accepts the bytes (an error is what the bytes prove)
+    assert_eq!(r.findings[0].severity(), idx::Severity::Warning);
+    assert!(idx::parse(&le).is_ok());
 
     case(
         "nan and inf",
