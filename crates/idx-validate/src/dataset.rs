@@ -19,11 +19,14 @@ pub struct DatasetSettings {
 
 /// The validation options for `path`: `options` with the label scan on when
 /// the file may be a labels file (named so by the convention, or the labels
-/// of a `--pair`), so that its values are scanned in the same pass as its
-/// validation, never by reading it again.
+/// of a `--pair`, or any file under `--classes`: the library scans a file
+/// whose header is a labels header, and a rank-1 integer payload's values
+/// then prove its byte order against `0..classes-1`, spec 6.1.1), so that
+/// its values are scanned in the same pass as its validation, never by
+/// reading it again.
 pub fn scan_options(path: &Path, options: idx::Options, s: &DatasetSettings) -> idx::Options {
     let named = dataset_name(&path.display().to_string()).is_some_and(|n| n.role == Role::Labels);
-    if named || s.pairs.iter().any(|(_, l)| l == path) {
+    if named || s.classes.is_some() || s.pairs.iter().any(|(_, l)| l == path) {
         options.with_scan_labels(Some(s.classes))
     } else {
         options

@@ -6,23 +6,56 @@ use crate::support::run;
 use test_support::payloads::report_writer_file;
 
 #[test]
-fn the_writers_file_is_an_idx501_error_unless_big_endian_is_stated() {
+fn the_writers_file_is_an_idx501_warning_an_error_only_when_asked_or_proved() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("writer.idx");
     std::fs::write(&p, report_writer_file()).unwrap();
     let path = p.to_str().unwrap();
+    // a statistical test: a warning with its score, exit 0
     let o = run(&[path]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("warning[IDX501]"), "{}", o.stdout);
+    assert!(o.stdout.contains("score 279.1 bits"), "{}", o.stdout);
+    // the user makes it fail: on the command line, in the configuration
+    let o = run(&["--severity", "IDX501=error", path]);
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
     assert!(o.stdout.contains("error[IDX501]"), "{}", o.stdout);
+    let cfg = dir.path().join("strict.toml");
+    std::fs::write(&cfg, "severity = { IDX501 = \"error\" }\n").unwrap();
+    let o = run(&["--config", cfg.to_str().unwrap(), path]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    // the command line wins over the configuration
+    let o = run(&[
+        "--config",
+        cfg.to_str().unwrap(),
+        "--severity",
+        "IDX501=warning",
+        path,
+    ]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    // an error the bytes prove cannot be lowered
+    let o = run(&["--severity", "IDX203=warning", path]);
+    assert_eq!(o.code, 2, "{}{}", o.stdout, o.stderr);
+    assert!(
+        o.stderr.contains("IDX203 is an error the bytes prove"),
+        "{}",
+        o.stderr
+    );
     let o = run(&["--assume-byte-order", "big", path]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert!(!o.stdout.contains("IDX501"), "{}", o.stdout);
     // little states how it was written: read so, it is consistent, as the
     // readers find it (`idx dump --assume-byte-order little` reads it)
-    let o = run(&["--assume-byte-order", "little", path]);
+    let o = run(&[
+        "--assume-byte-order",
+        "little",
+        "--severity",
+        "IDX501=error",
+        path,
+    ]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    // and a correct big-endian file stated little is contradicted, an
-    // error, as every reader refuses it
+    // and a correct big-endian file stated little is contradicted: a
+    // warning (the statement is used as stated), an error when asked
     let good = dir.path().join("good.idx");
     let mut b = vec![0, 0, 0x0d, 1, 0, 0, 0x03, 0xe8];
     b.extend(test_support::payloads::big_endian(
@@ -35,8 +68,74 @@ fn the_writers_file_is_an_idx501_error_unless_big_endian_is_stated() {
     let good = good.to_str().unwrap();
     assert_eq!(run(&[good]).code, 0);
     let o = run(&["--assume-byte-order", "little", good]);
-    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert!(o.stdout.contains("stated little-endian"), "{}", o.stdout);
+    let o = run(&[
+        "--assume-byte-order",
+        "little",
+        "--severity",
+        "IDX501=error",
+        good,
+    ]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+}
+
+/// A stated value range proves the byte order: i32 labels 0..9 written
+/// little-endian are an error under `--expect-range 0..9` (and `--classes
+/// 10`), naming the first element out of range with both its readings,
+/// and the byte swap is then a safe fix; big-endian labels pass, and
+/// labels out of the range both ways prove nothing.
+#[test]
+fn a_stated_range_proves_the_byte_order_and_makes_the_swap_safe() {
+    let dir = tempfile::tempdir().unwrap();
+    let labels: Vec<i32> = (0..100).map(|i| i * 7 % 10).collect();
+    let write = |name: &str, le: bool| {
+        let p = dir.path().join(name);
+        let mut b = vec![0, 0, 0x0c, 1, 0, 0, 0, 100];
+        for v in &labels {
+            b.extend(if le { v.to_le_bytes() } else { v.to_be_bytes() });
+        }
+        std::fs::write(&p, b).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let (le, be) = (write("le-labels.idx", true), write("be-labels.idx", false));
+    for stated in [&["--expect-range", "0..9"][..], &["--classes", "10"]] {
+        let mut args = stated.to_vec();
+        args.push(&le);
+        let o = run(&args);
+        assert_eq!(o.code, 1, "{stated:?}: {}{}", o.stdout, o.stderr);
+        assert!(
+            o.stdout.contains("error[IDX501]")
+                && o.stdout.contains(
+                    "element 1 reads 117440512 big-endian, outside the stated range 0..9"
+                )
+                && o.stdout.contains("(element 1: 7)"),
+            "{stated:?}: {}",
+            o.stdout
+        );
+        assert!(o.stdout.contains("fix (safe): byte-swap"), "{}", o.stdout);
+        let mut args = stated.to_vec();
+        args.push(&be);
+        assert_eq!(run(&args).code, 0, "{stated:?}");
+    }
+    // out of the range both ways: no proof, no error from the range
+    let o = run(&["--expect-range", "0..5", &be]);
+    assert!(!o.stdout.contains("IDX501"), "{}", o.stdout);
+    // --fix applies the safe swap without --unsafe-fixes, and the labels
+    // then read 0..9 big-endian
+    let o = run(&["--expect-range", "0..9", "--fix", &le]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(std::fs::read(&le).unwrap(), std::fs::read(&be).unwrap());
+    // without a range the swap stays unsafe: not applied by --fix alone
+    let le2 = write("le2.idx", true);
+    let before = std::fs::read(&le2).unwrap();
+    run(&["--fix", &le2]);
+    assert_eq!(std::fs::read(&le2).unwrap(), before);
+    // the configuration key
+    let cfg = dir.path().join("range.toml");
+    std::fs::write(&cfg, "expect-range = \"0..9\"\n").unwrap();
+    assert_eq!(run(&["--config", cfg.to_str().unwrap(), &le2]).code, 1);
+    assert_eq!(run(&["--expect-range", "9..0", &le2]).code, 2);
 }
 
 #[test]
