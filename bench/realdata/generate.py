@@ -277,9 +277,11 @@ def tz(o):
         o.add("tz", "UTC offsets i32", src, "i32", off)
         o.add("tz", "UTC offsets minutes i16", src, "i16", off // 60)
         o.add("tz", "intervals i32", src, "i32", clip(np.diff(t32), "i32"))
-        # the whole file as i32 (what `idx from-raw --type i32` of a TZif gives)
+        # the whole file (header, tables of bytes and structs, names) read as
+        # i32: not an array, the raw bytes of a big-endian format put under an
+        # IDX header; kept apart from the arrays as the worst case
         n4 = len(d) // 4
-        o.add("tz", "TZif file as i32", src, "i32", np.frombuffer(d, ">i4", n4).astype(np.int64))
+        o.add("tz", "whole TZif file as i32 (not an array)", src, "i32", np.frombuffer(d, ">i4", n4).astype(np.int64))
 
 
 def audio(o):

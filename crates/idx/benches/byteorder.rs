@@ -18,7 +18,8 @@
 //! the repository's root; the
 //! generator's output, never the repository's tests); without it the
 //! section says it was not measured. `BYTEORDER_ONLY=real` skips the
-//! generated kinds (a quick look at the real arrays alone).
+//! generated kinds (a quick look at the real arrays alone);
+//! `BYTEORDER_DUMP=/tmp/scores.tsv` writes every real payload's scores.
 
 use idx::lint::byteorder::{score, ByteOrderScore, Verdict};
 use idx::ElementType;
@@ -436,6 +437,10 @@ fn real_arrays_section() -> String {
     let mut warned: Vec<Warned> = Vec::new();
     let mut cached: (String, Vec<u8>) = (String::new(), Vec::new());
     let mut unreadable = Vec::new();
+    // every payload's scores, for a closer look (`BYTEORDER_DUMP=file.tsv`)
+    let mut dump = std::env::var("BYTEORDER_DUMP").ok().map(|_| {
+        String::from("kind\tway\tsource\tdtype\tfile\toffset\tcount\tcontrol_bits\tcontrol_verdict\ttwin_bits\ttwin_verdict\n")
+    });
     for p in &payloads {
         let g = |k: &str| p[k].as_str().unwrap_or_default().to_string();
         let (kind, way, dtype, file, source) =
@@ -493,7 +498,21 @@ fn real_arrays_section() -> String {
             });
         }
         let le = little_endian_twin(t, be);
-        let v = verdict(&score(element_type(t), &le).expect("a multi-byte type"));
+        let ls = score(element_type(t), &le).expect("a multi-byte type");
+        if let Some(d) = dump.as_mut() {
+            let _ = writeln!(
+                d,
+                "{}\t{}\t{}\t{dtype}\t{file}\t{offset}\t{count}\t{:.1}\t{:?}\t{:.1}\t{:?}",
+                f.kind,
+                f.way,
+                p["source"].as_str().unwrap_or_default(),
+                s.bits,
+                s.verdict(),
+                ls.bits,
+                ls.verdict()
+            );
+        }
+        let v = verdict(&ls);
         f.twins += 1;
         f.detected += u32::from(v != Verdict::None);
         if count >= 64 {
@@ -542,6 +561,11 @@ fn real_arrays_section() -> String {
     md.push_str(
         "\n| family (kind: way) | type | controls | warned | of which Likely | old false errors (Certain) | max control score (bits) | twins detected at n >= 64 | twins detected (all n) |\n|---|---|---|---|---|---|---|---|---|\n",
     );
+    if let (Some(d), Ok(path)) = (&dump, std::env::var("BYTEORDER_DUMP")) {
+        // ok: a benchmark's own output file
+        std::fs::write(&path, d).expect("write BYTEORDER_DUMP");
+        println!("real arrays: scores of every payload in {path}");
+    }
     let mut kinds: Vec<String> = Vec::new();
     for f in &families {
         if !kinds.contains(&f.kind) {
