@@ -363,8 +363,12 @@ def pictures(o):
 def mnist(o):
     import gzip as gz
 
+    # MNIST_DIR, else the repository's testdata/mnist, else the shared data
+    # folder beside the checkout
+    here = [os.environ.get("MNIST_DIR", ""), os.path.join(REPO, "testdata", "mnist"), os.path.join(REPO, "..", "shared", "data", "mnist")]
+    mnist_dir = next((d for d in here if d and os.path.isdir(d)), here[-1])
     sets = [
-        ("mnist", os.path.join(REPO, "..", "shared", "data", "mnist")),
+        ("mnist", mnist_dir),
         ("fashion-mnist", "/usr/share/datasets/fashion-mnist"),
     ]
     for label, d in sets:
