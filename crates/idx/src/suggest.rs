@@ -121,6 +121,25 @@ pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Widt
             ));
         }
     }
+    // i16 values under an i32 header whose dimensions fit both (10000 i16
+    // counts under [5000] i32, written little-endian): an element-width
+    // mismatch, not an i32 byte order, so no i32 swap is offered (spec 6.1)
+    if let Some(i) = index_of(report, Rule::LikelyLittleEndian).filter(|&i| {
+        h.dtype() == ElementType::I32 && report.findings[i].byte_order.is_some_and(|s| s.bits > 0.0)
+    }) {
+        let sample = report.head.get(hlen as usize..).unwrap_or(&[]);
+        if let Some((order, why)) = i16_under_i32(sample) {
+            let f = &mut report.findings[i];
+            f.message = format!(
+                "the i32 payload reads as {order}-endian i16 values: an element-width mismatch, not an i32 byte order ({why})"
+            );
+            f.expected = Some("i32 elements, as the header's type code 0x0c says".into());
+            f.hint = Some(format!(
+                "the writer probably wrote {order}-endian i16 elements (type code 0x0b, twice the first dimension) under an i32 header whose dimensions fit both: write the header the elements have (and big-endian elements); an i32 byte swap would garble them"
+            ));
+            width_found = true;
+        }
+    }
     // (under a wrong element type the lint read the wrong elements: the
     // width's fix says how the payload is stored)
     // The swap answers a payload that reads more plausibly little-endian
@@ -192,6 +211,32 @@ pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Widt
             ));
         }
     }
+}
+
+/// Whether the first payload bytes `sample` of an i32 file read as i16
+/// values (in either byte order) far better than as i32 either way: that
+/// order and the scores' evidence against random bytes, in bits.
+fn i16_under_i32(sample: &[u8]) -> Option<(&'static str, String)> {
+    let whole = &sample[..sample.len() / 4 * 4];
+    let s16 = crate::lint::byteorder::score(ElementType::I16, whole)?;
+    let s32 = crate::lint::byteorder::score(ElementType::I32, whole)?;
+    let best32 = s32.big_bits.max(s32.little_bits);
+    let (order, best16) = if s16.bits > 0.0 {
+        ("little", s16.little_bits)
+    } else {
+        ("big", s16.big_bits)
+    };
+    (best16 >= best32 + crate::lint::CERTAIN_BITS).then(|| {
+        (
+            order,
+            format!(
+                "read as {order}-endian i16: {} bits against random bytes, as i32 at best {} bits, over its first {} bytes",
+                crate::lint::byteorder::bits_str(best16),
+                crate::lint::byteorder::bits_str(best32),
+                whole.len()
+            ),
+        )
+    })
 }
 
 fn index_of(report: &Report, rule: Rule) -> Option<usize> {

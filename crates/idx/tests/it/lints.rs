@@ -292,3 +292,52 @@ fn streaming_counts_non_finite_values_like_in_memory_across_buffer_sizes() {
         }
     }
 }
+
+/// i16 values written (little-endian, natively) under an i32 header whose
+/// dimensions fit both (10000 i16 counts under `[5000]` i32): the
+/// byte-order test calls the i32 payload little-endian, but it is an
+/// element-width mismatch; the finding says so and offers no i32 byte swap
+/// (which would garble the counts).
+#[test]
+fn i16_counts_under_an_i32_header_are_a_width_mismatch_not_a_byte_order() {
+    let mut state = 3u64;
+    let counts: Vec<i16> = (0..10_000)
+        .map(|i| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // a slowly varying rate plus noise: counts in 0..=1000
+            let rate = 400.0 + 300.0 * ((i as f64) / 500.0).sin();
+            (rate + ((state >> 40) % 101) as f64 - 50.0) as i16
+        })
+        .collect();
+    let payload: Vec<u8> = counts.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let bytes = file(0x0c, 5000, payload);
+    let r = validate(&bytes);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::LikelyLittleEndian)
+        .expect("the i32 reading alone looks little-endian");
+    assert_eq!(f.severity(), idx::Severity::Warning);
+    assert!(
+        f.message
+            .contains("reads as little-endian i16 values: an element-width mismatch"),
+        "{}",
+        f.message
+    );
+    assert!(f.fix.is_none(), "no byte swap: {:?}", f.fix);
+    // the same values as i32 written little-endian stay a byte-order finding
+    let le: Vec<u8> = counts[..5000]
+        .iter()
+        .flat_map(|&v| i32::from(v).to_le_bytes())
+        .collect();
+    let r = validate(&file(0x0c, 5000, le));
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::LikelyLittleEndian)
+        .unwrap();
+    assert!(!f.message.contains("width"), "{}", f.message);
+    assert!(f.fix.is_some());
+}
