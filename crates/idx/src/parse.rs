@@ -75,8 +75,9 @@ impl std::error::Error for Error {}
 /// reports no error: the magic, the dimension list, a payload of exactly the
 /// declared length and nothing after it. Warnings (rank 0, empty or huge
 /// dimensions, a payload the statistical byte-order test calls
-/// little-endian: IDX501, spec 6.1) do not make parsing fail;
-/// [`parse_as`] states the byte order for decoding.
+/// little-endian: IDX501, spec 6.1) do not make parsing fail; the view's
+/// elements are the stored bytes ([`Reader`](crate::Reader) decodes them
+/// in a stated byte order).
 ///
 /// # Errors
 /// Validation's first error (its findings ordered by offset), with its rule
