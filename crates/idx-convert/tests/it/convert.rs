@@ -30,38 +30,38 @@ fn write_idx(path: &Path, t: ElementType, dims: &[usize], payload: &[u8]) {
 
 #[test]
 fn mnist_to_caffe_lmdb_and_back_is_byte_identical() {
+    // MNIST's test set, the pair the repository carries
     let t = tempfile::tempdir().unwrap(); // test scratch directory
-    for (images, labels, n) in [(
+    let (images, labels, n) = (
         "t10k-images-idx3-ubyte.gz",
         "t10k-labels-idx1-ubyte.gz",
         10000,
-    )] {
-        let db = t.path().join(format!("{n}-lmdb"));
-        let s = to_caffe_lmdb(
-            &mnist(images),
-            &mnist(labels),
-            &db,
-            Overwrite::Refuse,
-            &idx::ReadOptions::default(),
-            &mut NoProgress,
-        )
-        .unwrap(); // the real MNIST pair is valid
-        assert_eq!(s.records, n);
-        assert_eq!(s.images_dims, [n as u32, 28, 28]);
-        assert_eq!(names(&db), ["data.mdb", "lock.mdb"]);
-        let (i, l) = (t.path().join("i.idx"), t.path().join("l.idx"));
-        let back = from_caffe_lmdb(&db, &i, &l, Overwrite::Force, &mut NoProgress).unwrap(); // just written
-        assert_eq!(back, s);
-        // test outputs
-        assert!(
-            fs::read(&i).unwrap() == gunzip_file(&mnist(images)),
-            "{images}"
-        );
-        assert!(
-            fs::read(&l).unwrap() == gunzip_file(&mnist(labels)),
-            "{labels}"
-        );
-    }
+    );
+    let db = t.path().join(format!("{n}-lmdb"));
+    let s = to_caffe_lmdb(
+        &mnist(images),
+        &mnist(labels),
+        &db,
+        Overwrite::Refuse,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+    .unwrap(); // the real MNIST pair is valid
+    assert_eq!(s.records, n);
+    assert_eq!(s.images_dims, [n as u32, 28, 28]);
+    assert_eq!(names(&db), ["data.mdb", "lock.mdb"]);
+    let (i, l) = (t.path().join("i.idx"), t.path().join("l.idx"));
+    let back = from_caffe_lmdb(&db, &i, &l, Overwrite::Force, &mut NoProgress).unwrap(); // just written
+    assert_eq!(back, s);
+    // test outputs
+    assert!(
+        fs::read(&i).unwrap() == gunzip_file(&mnist(images)),
+        "{images}"
+    );
+    assert!(
+        fs::read(&l).unwrap() == gunzip_file(&mnist(labels)),
+        "{labels}"
+    );
 }
 
 /// Reads every record of an LMDB directory with heed directly (not through

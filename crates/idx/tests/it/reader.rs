@@ -28,13 +28,16 @@ fn strict(o: ReadOptions) -> ReadOptions {
 
 type Found = (Rule, Severity, u64, String);
 
+/// What one path gives: the values and its warnings, or its error.
+type PathResult = Result<(Vec<f32>, Vec<Found>), Found>;
+
 fn found(f: &idx::Finding) -> Found {
     (f.rule, f.severity(), f.offset, f.message.clone())
 }
 
 /// Every way the reader decodes a payload, each as f32 values with the
 /// warnings it reports, or the error.
-fn every_path(bytes: &[u8], read: &ReadOptions) -> Vec<Result<(Vec<f32>, Vec<Found>), Found>> {
+fn every_path(bytes: &[u8], read: &ReadOptions) -> Vec<PathResult> {
     let err = |e: ReadError| match e {
         ReadError::Invalid(e) => found(e.finding()),
         other => panic!("{other}"),
