@@ -111,7 +111,8 @@ def answer(behaviour, path, persistent):
         sys.stderr.flush()
         os._exit(101)
     if behaviour == "hang":
-        time.sleep(30)
+        # never answers: only the runner's deadline ends it
+        time.sleep(3600)
     if behaviour == "die-child":
         # Dies with a traceback while a child of it holds our stdout and
         # stderr for 30 s: stdout stays open after the adapter is gone.
@@ -119,8 +120,8 @@ def answer(behaviour, path, persistent):
         raise ValueError("this reader died")  # uncaught
     if behaviour == "hang-child":
         # A child that holds our stdout and stderr while we wait for it:
-        # killing only this process leaves the pipes open for 30 s.
-        subprocess.run(["sleep", "30"])
+        # killing only this process leaves the pipes open for an hour.
+        subprocess.run(["sleep", "3600"])
     if behaviour == "slow-once":
         # No answer the first time it sees this file (the runner's deadline
         # ends it, as a loaded machine might), quick when run again: which
@@ -177,7 +178,7 @@ def persistent(behaviour):
     if behaviour.startswith("v2:"):
         protocol, behaviour = 2, behaviour[3:]
     if behaviour == "slow-start":
-        time.sleep(0.6)
+        time.sleep(2.4)
     if behaviour == "die-at-start":
         # exits at once, while a child of it holds stdout for 30 s
         subprocess.Popen(["sleep", "30"])
@@ -213,5 +214,5 @@ if __name__ == "__main__":
         persistent(sys.argv[1])
     else:
         if sys.argv[1] == "slow-start":
-            time.sleep(0.6)
+            time.sleep(2.4)
         one_shot(sys.argv[1], sys.argv[2])

@@ -255,17 +255,20 @@ fn a_background_process_holding_the_pipes_does_not_hold_the_case() {
 
 #[test]
 fn timeouts_kill_the_process_group() {
+    // deadlines a loaded machine meets with a wide margin for the preflight
+    // (Python starts and answers in well under 3 s); the adapters under
+    // test never answer (an hour's sleep), so only killing ends them
     let t = Instant::now();
-    let (s, d) = one("hang", "valid-u8-rank3", &["--timeout", "0.5"]);
+    let (s, d) = one("hang", "valid-u8-rank3", &["--timeout", "3"]);
     assert_eq!(s, "timeout", "{d}");
-    assert_eq!(d, "no answer in 0.50 s, nor in 1.50 s when run again");
-    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
-    // the adapter's child (sleep 30) holds the pipes: only killing the whole
-    // group ends the case before the sleep does
+    assert_eq!(d, "no answer in 3.00 s, nor in 9.00 s when run again");
+    assert!(t.elapsed() < Duration::from_secs(600), "{:?}", t.elapsed());
+    // the adapter's child (an hour's sleep) holds the pipes: only killing
+    // the whole group ends the case before the sleep does
     let t = Instant::now();
-    let (s, d) = one("hang-child", "valid-u8-rank3", &["--timeout", "0.5"]);
+    let (s, d) = one("hang-child", "valid-u8-rank3", &["--timeout", "3"]);
     assert_eq!(s, "timeout", "{d}");
-    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    assert!(t.elapsed() < Duration::from_secs(600), "{:?}", t.elapsed());
 }
 
 #[test]
@@ -291,14 +294,11 @@ fn a_deadline_missed_once_is_run_again_before_it_counts() {
     let (s, d) = one(
         "hang",
         "invalid-trailing-byte",
-        &["--persistent", "--timeout", "0.5"],
+        &["--persistent", "--timeout", "3"],
     );
     assert_eq!(
         (s.as_str(), d.as_str()),
-        (
-            "timeout",
-            "no answer in 0.50 s, nor in 1.50 s when run again"
-        )
+        ("timeout", "no answer in 3.00 s, nor in 9.00 s when run again")
     );
 }
 
@@ -543,7 +543,7 @@ fn a_persistent_adapter_is_restarted_after_a_crash_a_hang_or_garbage() {
         let v = fake_run(
             behaviour,
             &["valid-u8-rank2", "valid-u8-rank3", "valid-u8-rank4"],
-            &["--persistent", "--timeout", "1"],
+            &["--persistent", "--timeout", "3"],
         );
         let got: Vec<&str> = v["results"]
             .as_array()
@@ -552,7 +552,7 @@ fn a_persistent_adapter_is_restarted_after_a_crash_a_hang_or_garbage() {
             .map(|r| r["status"].as_str().unwrap())
             .collect();
         assert_eq!(got, ["pass", status, "pass"], "{behaviour}: {v}");
-        assert!(t.elapsed() < Duration::from_secs(25), "{behaviour}");
+        assert!(t.elapsed() < Duration::from_secs(600), "{behaviour}");
         let notes = v["notes"].as_array().unwrap();
         assert!(
             notes
@@ -591,8 +591,8 @@ fn a_persistent_adapter_must_say_its_protocol_version() {
 #[test]
 fn a_slow_start_is_said_once() {
     for extra in [
-        &["--timeout", "1.5"][..],
-        &["--persistent", "--timeout", "1.5"],
+        &["--timeout", "6"][..],
+        &["--persistent", "--timeout", "6"],
     ] {
         let v = fake_run("slow-start", &["valid-u8-rank2", "valid-u8-rank3"], extra);
         let notes: Vec<&str> = v["notes"]
