@@ -298,7 +298,10 @@ fn a_deadline_missed_once_is_run_again_before_it_counts() {
     );
     assert_eq!(
         (s.as_str(), d.as_str()),
-        ("timeout", "no answer in 3.00 s, nor in 9.00 s when run again")
+        (
+            "timeout",
+            "no answer in 3.00 s, nor in 9.00 s when run again"
+        )
     );
 }
 
@@ -590,10 +593,7 @@ fn a_persistent_adapter_must_say_its_protocol_version() {
 
 #[test]
 fn a_slow_start_is_said_once() {
-    for extra in [
-        &["--timeout", "6"][..],
-        &["--persistent", "--timeout", "6"],
-    ] {
+    for extra in [&["--timeout", "6"][..], &["--persistent", "--timeout", "6"]] {
         let v = fake_run("slow-start", &["valid-u8-rank2", "valid-u8-rank3"], extra);
         let notes: Vec<&str> = v["notes"]
             .as_array()

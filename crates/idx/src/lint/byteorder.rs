@@ -410,7 +410,14 @@ impl Scorer {
                 },
             )
         } else {
-            sum_terms(&self.entries, &IntReading { n, t, compact })
+            let plain = IntReading {
+                n,
+                t,
+                compact,
+                shift: (0, 0),
+            };
+            let shift = trailing_shifts(&self.entries, &plain);
+            sum_terms(&self.entries, &IntReading { shift, ..plain })
         };
         let Sums {
             big,
@@ -503,17 +510,93 @@ struct IntReading<'a> {
     n: u32,
     t: &'a Tables,
     compact: Option<&'a Columns>,
+    /// Low zero bits set aside in each reading (big-endian, little-endian).
+    shift: (u32, u32),
+}
+
+/// Share of the distinct values that must end in `k` zero bits for a
+/// reading to have them set aside.
+const TRAILING_SHARE: f64 = 0.95;
+
+/// The low zero bits that each reading of `entries` shares (samples
+/// left-justified by less than a byte, fixed point, times rounded to 128 s):
+/// the largest `k < 8` such that at least [`TRAILING_SHARE`] of the
+/// non-extreme values end in `k` zero bits, 0 when whole bytes do (a
+/// constant byte is the columns' business, and `0a 00` stays ambiguous).
+fn trailing_shifts(entries: &[Entry], r: &IntReading<'_>) -> (u32, u32) {
+    let mut counts = [[0u32; 9]; 2];
+    let mut total = 0u32;
+    for e in entries {
+        if is_extreme(e.raw, r.n) {
+            continue;
+        }
+        let (b, l) = r.plain(e.raw);
+        total += 1;
+        for (c, v) in counts.iter_mut().zip([b, l]) {
+            let tz = v.trailing_zeros().min(8) as usize;
+            for k in 1..=tz {
+                c[k] += 1;
+            }
+        }
+    }
+    let need = (TRAILING_SHARE * f64::from(total)).ceil() as u32;
+    let pick = |c: &[u32; 9]| {
+        if total < 8 || c[8] >= need {
+            return 0;
+        }
+        (1..8).rev().find(|&k| c[k] >= need).unwrap_or(0) as u32
+    };
+    let (sb, sl) = (pick(&counts[0]), pick(&counts[1]));
+    // seven low zero bits leave one varying bit in the byte: a sign bit
+    // read the wrong way round (flags with the sign bit as a marker) looks
+    // the same, so seven are set aside only when, without them, neighbours
+    // are close relative to their values (left-justified samples, times,
+    // pixels are; flags are not)
+    let mut rel = [(0.0f64, 0u32); 2];
+    for e in entries {
+        let Some(p) = e.prev else { continue };
+        if is_extreme(e.raw, r.n) || is_extreme(p, r.n) {
+            continue;
+        }
+        let ((b, l), (pb, pl)) = (r.plain(e.raw), r.plain(p));
+        rel[0].0 += relative(b >> sb, pb >> sb);
+        rel[0].1 += 1;
+        rel[1].0 += relative(l >> sl, pl >> sl);
+        rel[1].1 += 1;
+    }
+    let gate = |s: u32, (sum, n): (f64, u32)| {
+        if s > 0 && (s < 7 || (n > 0 && sum / f64::from(n) >= SMOOTH_GATE)) {
+            s
+        } else {
+            0
+        }
+    };
+    (gate(sb, rel[0]), gate(sl, rel[1]))
+}
+
+/// Mean relative smoothness (bits) a reading needs to have its low zero
+/// bits set aside.
+const SMOOTH_GATE: f64 = 2.0;
+
+impl IntReading<'_> {
+    /// The element read both ways, before any low bits are set aside.
+    #[inline(always)]
+    fn plain(&self, raw: u64) -> (i64, i64) {
+        let n = self.n;
+        match self.compact {
+            Some(c) => c.read(raw),
+            None => (signed(raw, n), signed(raw.swap_bytes() >> (64 - 8 * n), n)),
+        }
+    }
 }
 
 impl Reading for IntReading<'_> {
     #[inline(always)]
     fn read(&self, raw: u64) -> ((i64, f64), (i64, f64)) {
-        let (n, t) = (self.n, self.t);
-        let (be, le) = match self.compact {
-            Some(c) => c.read(raw),
-            None => (signed(raw, n), signed(raw.swap_bytes() >> (64 - 8 * n), n)),
-        };
-        let ext = is_extreme(raw, n);
+        let t = self.t;
+        let (be, le) = self.plain(raw);
+        let (be, le) = (be >> self.shift.0, le >> self.shift.1);
+        let ext = is_extreme(raw, self.n);
         let mag = |v: i64| {
             if ext {
                 t.extreme

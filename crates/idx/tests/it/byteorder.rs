@@ -304,3 +304,52 @@ fn the_scores_are_exactly_the_recorded_ones() {
         differ.join("\n")
     );
 }
+
+/// Values whose low bits are constant but less than a byte of them
+/// (samples left-justified by a few bits: 10-bit ADC samples `<< 6` in i16;
+/// times that are multiples of 128 s, as the time-zone database's
+/// transitions): those low zero bits are set aside in each reading, as a
+/// constant byte column is, so the big-endian payload is not called
+/// little-endian (it was, by hundreds of bits) and its twin still is.
+#[test]
+fn low_zero_bits_shared_by_the_values_are_set_aside() {
+    let mut rng = Rng(11);
+    // a noisy sine sampled by a 10-bit ADC, stored left-justified in i16
+    let adc: Vec<i16> = (0..8000)
+        .map(|i| {
+            let x = 400.0 * (i as f64 / 40.0).sin() + 40.0 * (rng.unit() - 0.5);
+            (x.round() as i16) << 6
+        })
+        .collect();
+    // transition times: increasing, about half a year apart, multiples of 128 s
+    let mut t = 300_000_000i32;
+    let times: Vec<i32> = (0..100)
+        .map(|_| {
+            t += 15_000_000 + (rng.unit() * 1_000_000.0) as i32;
+            t -= t % 128;
+            t
+        })
+        .collect();
+    let cases = [
+        (
+            Type::I16,
+            payload(&adc, |v| v.to_be_bytes().to_vec()),
+            payload(&adc, |v| v.to_le_bytes().to_vec()),
+        ),
+        (
+            Type::I32,
+            payload(&times, |v| v.to_be_bytes().to_vec()),
+            payload(&times, |v| v.to_le_bytes().to_vec()),
+        ),
+    ];
+    for (t, be, le) in cases {
+        let s = scored(t, &be);
+        assert_eq!(s.verdict(), Verdict::None, "{}: {s:?}", t.name());
+        assert_eq!(
+            scored(t, &le).verdict(),
+            Verdict::Certain,
+            "{} twin",
+            t.name()
+        );
+    }
+}
