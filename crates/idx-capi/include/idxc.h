@@ -163,6 +163,18 @@ typedef struct IdxReport {
   const struct IdxFinding *findings;
 } IdxReport;
 
+// An array the library read and allocated (`idx_reader_read_array`);
+// freed by `idx_array_free`.
+typedef struct IdxArray {
+  // Its header.
+  struct IdxHeader header;
+  // The elements, native-endian, aligned for their type (NULL never;
+  // not to be read when `len` is 0).
+  const void *data;
+  // Bytes at `data`: the header's `payload_len`.
+  size_t len;
+} IdxArray;
+
 // Bytes the library allocated (the canonical encoding of an array); freed
 // by `idx_bytes_free`.
 typedef struct IdxBytes {
@@ -268,6 +280,26 @@ enum IdxStatus idx_reader_read_into(struct IdxReader *reader,
                                     void *out,
                                     size_t out_len,
                                     struct IdxError **err);
+
+// Reads the payload into an array the library allocates as the data
+// arrives, so that a header declaring more than the input holds costs
+// nothing: for a caller that does not want to trust the header's size.
+// As `idx_reader_read_into` otherwise. On `IDX_OK`, `*out` is the array
+// (free it with `idx_array_free`).
+//
+// # Safety
+// `reader` is a reader not freed yet, used by one thread at a time;
+// `out` points to storage for a pointer; `err` as for
+// `idx_validate_file`.
+enum IdxStatus idx_reader_read_array(struct IdxReader *reader,
+                                     struct IdxArray **out,
+                                     struct IdxError **err);
+
+// Frees an array (NULL: nothing).
+//
+// # Safety
+// `array` is NULL or from `idx_reader_read_array`, not freed yet.
+void idx_array_free(struct IdxArray *array);
 
 // Frees a reader (NULL: nothing).
 //

@@ -10,7 +10,8 @@
 #![allow(unsafe_code)]
 
 use crate::types::{
-    IdxBytes, IdxError, IdxFinding, IdxHeader, IdxReadOptions, IdxReport, IdxStatus, OwnedReport,
+    IdxArray, IdxBytes, IdxError, IdxFinding, IdxHeader, IdxReadOptions, IdxReport, IdxStatus,
+    OwnedArray, OwnedReport,
 };
 use crate::work::{self, IdxReader};
 use std::ffi::{c_char, c_void, CStr};
@@ -348,6 +349,59 @@ pub unsafe extern "C" fn idx_reader_read_into(
         let reader = unsafe { &mut *reader };
         work::read_into(reader, out)
     })
+}
+
+/// Reads the payload into an array the library allocates as the data
+/// arrives, so that a header declaring more than the input holds costs
+/// nothing: for a caller that does not want to trust the header's size.
+/// As `idx_reader_read_into` otherwise. On `IDX_OK`, `*out` is the array
+/// (free it with `idx_array_free`).
+///
+/// # Safety
+/// `reader` is a reader not freed yet, used by one thread at a time;
+/// `out` points to storage for a pointer; `err` as for
+/// `idx_validate_file`.
+#[no_mangle]
+pub unsafe extern "C" fn idx_reader_read_array(
+    reader: *mut IdxReader,
+    out: *mut *mut IdxArray,
+    err: *mut *mut IdxError,
+) -> IdxStatus {
+    guard(err, || {
+        if reader.is_null() {
+            return Err(misuse("reader"));
+        }
+        if out.is_null() {
+            return Err(misuse("out"));
+        }
+        // SAFETY: `out` is not NULL and points to storage for a pointer.
+        unsafe { put(out, std::ptr::null_mut()) };
+        // SAFETY: a live reader used by this thread alone (the contract):
+        // the one reference to it for the call.
+        let reader = unsafe { &mut *reader };
+        let array = work::read_array(reader)?;
+        // SAFETY: as above; the pointer is to the box's first field (repr(C)
+        // OwnedArray), turned back into the box by idx_array_free alone.
+        unsafe { put(out, Box::into_raw(array).cast::<IdxArray>()) };
+        Ok(())
+    })
+}
+
+/// Frees an array (NULL: nothing).
+///
+/// # Safety
+/// `array` is NULL or from `idx_reader_read_array`, not freed yet.
+#[no_mangle]
+pub unsafe extern "C" fn idx_array_free(array: *mut IdxArray) {
+    if array.is_null() {
+        return;
+    }
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: an array pointer is the first field of a boxed repr(C)
+        // OwnedArray made by Box::into_raw (idx_reader_read_array), not
+        // freed yet by the contract: the cast gives back that box, once.
+        drop(unsafe { Box::from_raw(array.cast::<OwnedArray>()) });
+    }));
 }
 
 /// Frees a reader (NULL: nothing).

@@ -9,7 +9,9 @@
 //! - a read of the buffer through the C reader succeeds exactly when the
 //!   library's `Reader` does, into the same native bytes, or fails with
 //!   the same finding;
-//! - the writer's encoding of what was read reads back to the same bytes.
+//! - the writer's encoding of what was read reads back to the same bytes;
+//! - the owned read (`idx_reader_read_array`) is the library's
+//!   `read_array`.
 #![allow(unsafe_code)]
 
 use crate::ffi::*;
@@ -195,6 +197,65 @@ pub fn c_abi(data: &[u8]) {
     }
     // SAFETY: each from this library or NULL, freed once.
     unsafe {
+        idx_error_free(err);
+        idx_reader_free(reader);
+    }
+    owned_read(data, &lib);
+}
+
+/// `idx_reader_read_array` gives what [`idx::Reader::read_array`] gives:
+/// the same elements, or the same finding.
+fn owned_read(data: &[u8], lib: &idx::ReadOptions) {
+    let want = idx::Reader::new(data, lib).and_then(|r| r.read_array());
+    let (mut reader, mut array, mut err) = (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+    // SAFETY: `data` outlives the reader (freed below); storage for the
+    // three pointers.
+    let mut status = unsafe {
+        idx_reader_open_buffer(
+            data.as_ptr(),
+            data.len(),
+            ptr::null(),
+            &mut reader,
+            &mut err,
+        )
+    };
+    if status == IdxStatus::IdxOk {
+        // SAFETY: a live reader, and storage for the array and the error.
+        status = unsafe { idx_reader_read_array(reader, &mut array, &mut err) };
+    }
+    match want {
+        Ok(a) => {
+            assert_eq!(status, IdxStatus::IdxOk);
+            // SAFETY: IDX_OK gives a live array whose `data` holds `len`
+            // bytes (any pointer when `len` is 0 is not read).
+            let got = unsafe {
+                let c = &*array;
+                if c.len == 0 {
+                    &[][..]
+                } else {
+                    std::slice::from_raw_parts(c.data.cast::<u8>(), c.len)
+                }
+            };
+            let native: Vec<u8> = match a.data() {
+                idx::Data::U8(v) => v.clone(),
+                idx::Data::I8(v) => v.iter().flat_map(|x| x.to_ne_bytes()).collect(),
+                idx::Data::I16(v) => v.iter().flat_map(|x| x.to_ne_bytes()).collect(),
+                idx::Data::I32(v) => v.iter().flat_map(|x| x.to_ne_bytes()).collect(),
+                idx::Data::F32(v) => v.iter().flat_map(|x| x.to_ne_bytes()).collect(),
+                idx::Data::F64(v) => v.iter().flat_map(|x| x.to_ne_bytes()).collect(),
+            };
+            assert_eq!(got, &native[..]);
+        }
+        Err(idx::ReadError::Invalid(e)) => {
+            assert_eq!(status, IdxStatus::IdxInvalid);
+            // SAFETY: IDX_INVALID gives a live error with its finding.
+            assert_eq!(unsafe { c_key(&*idx_error_finding(err)) }, key(e.finding()));
+        }
+        Err(e) => panic!("the library failed to read: {e}"),
+    }
+    // SAFETY: each from this library or NULL, freed once.
+    unsafe {
+        idx_array_free(array);
         idx_error_free(err);
         idx_reader_free(reader);
     }

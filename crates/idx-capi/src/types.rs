@@ -2,7 +2,7 @@
 //! pointer is read here.
 #![forbid(unsafe_code)]
 
-use std::ffi::{c_char, CString};
+use std::ffi::{c_char, c_void, CString};
 
 /// The largest rank an IDX header can declare (its fourth byte).
 pub const IDX_MAX_RANK: usize = 255;
@@ -160,6 +160,52 @@ pub struct IdxReadOptions {
     /// integer, so that no value a C caller can store is undefined
     /// behaviour; others are a misuse).
     pub byte_order: u32,
+}
+
+/// An array the library read and allocated (`idx_reader_read_array`);
+/// freed by `idx_array_free`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct IdxArray {
+    /// Its header.
+    pub header: IdxHeader,
+    /// The elements, native-endian, aligned for their type (NULL never;
+    /// not to be read when `len` is 0).
+    pub data: *const c_void,
+    /// Bytes at `data`: the header's `payload_len`.
+    pub len: usize,
+}
+
+/// An array as C sees it, first, then the elements its pointer points
+/// into (`#[repr(C)]`: a pointer to this value is a pointer to `c`).
+#[repr(C)]
+#[derive(Debug)]
+pub(crate) struct OwnedArray {
+    pub(crate) c: IdxArray,
+    _data: idx::Data,
+}
+
+impl OwnedArray {
+    pub(crate) fn new(header: &idx::Header, array: idx::Array) -> Box<Self> {
+        let (_, data) = array.into_parts();
+        // the Vec's buffer does not move when the value moves
+        let (ptr, n): (*const c_void, usize) = match &data {
+            idx::Data::U8(v) => (v.as_ptr().cast(), v.len()),
+            idx::Data::I8(v) => (v.as_ptr().cast(), v.len()),
+            idx::Data::I16(v) => (v.as_ptr().cast(), v.len()),
+            idx::Data::I32(v) => (v.as_ptr().cast(), v.len()),
+            idx::Data::F32(v) => (v.as_ptr().cast(), v.len()),
+            idx::Data::F64(v) => (v.as_ptr().cast(), v.len()),
+        };
+        Box::new(OwnedArray {
+            c: IdxArray {
+                header: IdxHeader::new(header),
+                data: ptr,
+                len: n * header.dtype().size(),
+            },
+            _data: data,
+        })
+    }
 }
 
 /// Bytes the library allocated (the canonical encoding of an array); freed

@@ -2,7 +2,7 @@
 //! pointers into these arguments and the results back into pointers.
 #![forbid(unsafe_code)]
 
-use crate::types::{IdxError, IdxHeader, IdxReadOptions, IdxStatus, OwnedReport};
+use crate::types::{IdxError, IdxHeader, IdxReadOptions, IdxStatus, OwnedArray, OwnedReport};
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -88,6 +88,19 @@ pub(crate) fn read_into(r: &mut IdxReader, out: &mut [u8]) -> Result<(), IdxErro
         .take()
         .ok_or_else(|| IdxError::misuse("the reader's payload was read already"))?;
     reader.read_into(out).map_err(IdxError::read)
+}
+
+/// Reads the payload into an array the library allocates as the data
+/// arrives (a header that declares more than the input holds costs
+/// nothing), with the reader's verdict. A reader reads once.
+pub(crate) fn read_array(r: &mut IdxReader) -> Result<Box<OwnedArray>, IdxError> {
+    let reader = r
+        .reader
+        .take()
+        .ok_or_else(|| IdxError::misuse("the reader's payload was read already"))?;
+    let header = reader.header().clone();
+    let array = reader.read_array().map_err(IdxError::read)?;
+    Ok(OwnedArray::new(&header, array))
 }
 
 /// The canonical encoding of the array of type code `dtype`, dimensions

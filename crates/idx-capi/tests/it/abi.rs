@@ -34,6 +34,14 @@ fn the_corpus_through_the_c_abi_is_the_library() {
     for p in corpus() {
         idxc::fuzzing::c_abi(&std::fs::read(&p).unwrap()); // ok: test
     }
+    // and what the fuzz target once failed on (fuzz/regressions/README.md)
+    let regressions = test_support::root().join("fuzz/regressions/c_abi");
+    for e in std::fs::read_dir(regressions).unwrap() {
+        let p = e.unwrap().path(); // ok: test
+        if !p.file_name().unwrap().to_string_lossy().starts_with('.') {
+            idxc::fuzzing::c_abi(&std::fs::read(&p).unwrap()); // ok: test
+        }
+    }
 }
 
 #[test]
@@ -334,4 +342,17 @@ fn the_writer_encodes_native_elements_canonically_and_refuses_misuse() {
         std::fs::read(&path).unwrap(),
         [0, 0, 8, 1, 0, 0, 0, 2, 5, 6]
     ); // ok: test
+}
+
+#[test]
+fn the_fuzz_target_is_this_body_and_ci_fuzzes_it() {
+    // fuzz/fuzz_targets/c_abi.rs is the one-liner over fuzzing::c_abi that
+    // the corpus test above replays, and fuzz/run.sh (CI's fuzzing step)
+    // runs it among all its targets
+    let root = test_support::root();
+    let target = std::fs::read_to_string(root.join("fuzz/fuzz_targets/c_abi.rs")).unwrap(); // ok: test
+    assert!(target.contains("idxc::fuzzing::c_abi(data)"), "{target}");
+    let run = std::fs::read_to_string(root.join("fuzz/run.sh")).unwrap(); // ok: test
+    let all = run.lines().find(|l| l.starts_with("all=(")).unwrap(); // ok: test
+    assert!(all.contains(" c_abi"), "{all}");
 }
