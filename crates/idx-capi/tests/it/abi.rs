@@ -345,7 +345,7 @@ fn the_writer_encodes_native_elements_canonically_and_refuses_misuse() {
 }
 
 #[test]
-fn the_fuzz_target_is_this_body_and_ci_fuzzes_it() {
+fn the_fuzz_target_is_this_body_and_ci_runs_it_and_the_c_checks() {
     // fuzz/fuzz_targets/c_abi.rs is the one-liner over fuzzing::c_abi that
     // the corpus test above replays, and fuzz/run.sh (CI's fuzzing step)
     // runs it among all its targets
@@ -355,4 +355,10 @@ fn the_fuzz_target_is_this_body_and_ci_fuzzes_it() {
     let run = std::fs::read_to_string(root.join("fuzz/run.sh")).unwrap(); // ok: test
     let all = run.lines().find(|l| l.starts_with("all=(")).unwrap(); // ok: test
     assert!(all.contains(" c_abi"), "{all}");
+    // and CI runs the C and C++ checks (scripts/test-c.sh)
+    let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap(); // ok: test
+    assert!(
+        ci.contains("\nscripts/test-c.sh\n"),
+        ".ci/run does not run scripts/test-c.sh"
+    );
 }

@@ -29,6 +29,7 @@ fn every_shipped_description_parses_and_names_files_that_exist() {
         "dlib",
         "idx-decoder",
         "wasm",
+        "idxc",
     ] {
         assert!(names.contains(&n), "{n} missing from {names:?}");
     }
