@@ -30,6 +30,7 @@ fn every_shipped_description_parses_and_names_files_that_exist() {
         "idx-decoder",
         "wasm",
         "idxc",
+        "libtorch",
     ] {
         assert!(names.contains(&n), "{n} missing from {names:?}");
     }
