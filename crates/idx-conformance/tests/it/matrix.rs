@@ -29,6 +29,8 @@ fn every_shipped_description_parses_and_names_files_that_exist() {
         "dlib",
         "idx-decoder",
         "wasm",
+        "idxc",
+        "libtorch",
     ] {
         assert!(names.contains(&n), "{n} missing from {names:?}");
     }

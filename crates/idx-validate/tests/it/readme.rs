@@ -54,7 +54,7 @@ fn counts() -> Vec<(String, Vec<String>)> {
     assert_eq!(files as usize, index["cases"].as_array().unwrap().len());
     let datasets = index["datasets"].as_array().unwrap().len();
     // the implementations table of the matrix, less this toolkit's own rows
-    // (the reference and its WebAssembly build)
+    // (the reference, its WebAssembly build and its C library)
     let matrix = read("corpus/MATRIX.md");
     let table = matrix
         .split("\n## Implementations\n")
@@ -77,8 +77,8 @@ fn counts() -> Vec<(String, Vec<String>)> {
         .count();
     assert_eq!(
         rows.len() - others,
-        2,
-        "the reference and wasm rows: {rows:?}"
+        3,
+        "the reference, wasm and idxc (C library) rows: {rows:?}"
     );
     let cargo = read("Cargo.toml");
     let rust = cargo

@@ -341,8 +341,10 @@ fn who(code: &str, all: &[Example], m: &Matrix) -> String {
     let mut wrong = Vec::new();
     let mut good = Vec::new();
     for (col, name) in m.columns.iter().enumerate() {
-        // this toolkit's own rows (the reference and its WebAssembly build)
-        if name.starts_with("reference ") || name.starts_with("wasm ") {
+        // this toolkit's own rows (the reference, its WebAssembly build and
+        // its C library)
+        if name.starts_with("reference ") || name.starts_with("wasm ") || name.starts_with("idxc ")
+        {
             continue;
         }
         let mut by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();

@@ -190,11 +190,14 @@ fn the_library_knows_nothing_of_paths_terminals_or_processes() {
 }
 
 #[test]
-fn unsafe_code_is_the_lmdb_opener_alone() {
+fn unsafe_code_is_the_lmdb_opener_and_the_c_abi_alone() {
     // ARCHITECTURE.md: the workspace's only `unsafe` is idx-convert's
-    // `open_env`, each block with its safety argument above it
+    // `open_env` and idx-capi's C functions (`src/ffi.rs`, and the fuzz
+    // body that calls them), each block with its safety argument
+    // above it and each `unsafe fn` with its `# Safety` contract
     let mut found = Vec::new();
     let mut lmdb = 0;
+    let mut capi = 0;
     for (path, text) in sources() {
         if !path.ends_with(".rs") {
             continue;
@@ -219,11 +222,28 @@ fn unsafe_code_is_the_lmdb_opener_alone() {
                 .take_while(|l| l.trim_start().starts_with("//"))
                 .any(|l| l.contains("SAFETY:"));
             let opener = lines[..n].iter().rev().find(|l| l.contains("fn "));
+            // an `unsafe fn`'s contract is the `# Safety` section of its
+            // doc comment, above its attributes
+            let contracted = lines[..n]
+                .iter()
+                .rev()
+                .skip_while(|l| l.trim_start().starts_with("#["))
+                .take_while(|l| l.trim_start().starts_with("///"))
+                .any(|l| l.contains("# Safety"));
+            let is_fn = line.contains("unsafe fn") || line.contains("unsafe extern");
+            let capi_file = [
+                "crates/idx-capi/src/ffi.rs",
+                "crates/idx-capi/src/fuzzing.rs",
+            ]
+            .iter()
+            .any(|p| path.starts_with(p));
             if path == "crates/idx-convert/src/lmdb.rs"
                 && argued
                 && opener.is_some_and(|l| l.contains("fn open_env("))
             {
                 lmdb += 1;
+            } else if capi_file && (if is_fn { contracted } else { argued }) {
+                capi += 1;
             } else {
                 found.push(format!("{path}:{}: {}", n + 1, line.trim()));
             }
@@ -231,10 +251,11 @@ fn unsafe_code_is_the_lmdb_opener_alone() {
     }
     assert!(
         found.is_empty(),
-        "unsafe code outside the LMDB opener, or without its SAFETY argument:\n{}",
+        "unsafe code outside the LMDB opener and the C ABI, or without its SAFETY argument:\n{}",
         found.join("\n")
     );
     assert_eq!(lmdb, 2, "the LMDB opener's unsafe blocks");
+    assert!(capi > 0, "the C ABI's unsafe code was not seen");
 }
 
 #[test]

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Compares the C and C++ examples' output (crates/idx-capi/examples,
+run by scripts/test-c.sh) with idx-validate --format json, file by file.
+
+Usage: compare-c.py JSON_DIR OUTPUT...
+
+JSON_DIR holds `<file name>.json`, idx-validate's report of each corpus
+file; each OUTPUT is one example's output on all of them. For every file:
+the verdict and the findings (rule, offset, severity, in order) must be
+idx-validate's; the read must succeed exactly when the
+verdict is valid, and a refused read must name one of the file's errors
+(rule and offset). Every OUTPUT must also be the first one byte for byte
+(the C and C++ examples print the same; a sanitized build prints what the
+plain one does)."""
+
+import json
+import os
+import re
+import sys
+
+FINDING = re.compile(r"^(.*) @ 0x([0-9a-f]+) \(byte (\d+)\): (error|warning|info)\[(IDX\d+)\]: .*$")
+VERDICT = re.compile(r"^(.*): (valid|invalid)$")
+READ = re.compile(r"^(.*): read (u8|i8|i16|i32|f32|f64) \[.*\]$")
+REFUSED = re.compile(r"^(.*): read refused: (error|warning|info)\[(IDX\d+)\] at byte (\d+): .*$")
+
+
+def parse(path):
+    files = {}
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if m := FINDING.match(line):
+            f = files.setdefault(m[1], {"findings": []})
+            assert int(m[2], 16) == int(m[3]), line
+            f["findings"].append((m[5], int(m[3]), m[4]))
+        elif m := VERDICT.match(line):
+            files.setdefault(m[1], {"findings": []})["verdict"] = m[2]
+        elif m := READ.match(line):
+            files.setdefault(m[1], {"findings": []})["read"] = "ok"
+        elif m := REFUSED.match(line):
+            files.setdefault(m[1], {"findings": []})["read"] = (m[3], int(m[4]), m[2])
+        else:
+            raise SystemExit(f"{path}: unexpected line: {line!r}")
+    return files
+
+
+def main():
+    json_dir, outputs = sys.argv[1], sys.argv[2:]
+    first = open(outputs[0], "rb").read()
+    for other in outputs[1:]:
+        if open(other, "rb").read() != first:
+            raise SystemExit(f"{other} differs from {outputs[0]}")
+    got = parse(outputs[0])
+    problems = []
+    names = sorted(os.listdir(json_dir))
+    for name in names:
+        report = json.load(open(os.path.join(json_dir, name), encoding="utf-8"))["files"][0]
+        path = report["path"]
+        want = [(f["rule"], f["offset"], f["severity"]) for f in report["findings"]]
+        assert not report["suppressed"], f"{path}: findings capped"
+        g = got.pop(path, None)
+        if g is None:
+            problems.append(f"{path}: not in the examples' output")
+            continue
+        if g.get("verdict") != report["verdict"]:
+            problems.append(f"{path}: verdict {g.get('verdict')}, idx-validate {report['verdict']}")
+        if g["findings"] != want:
+            problems.append(f"{path}: findings {g['findings']}, idx-validate {want}")
+        errors = [w for w in want if w[2] == "error"]
+        read = g.get("read")
+        if report["verdict"] == "valid" and read != "ok":
+            problems.append(f"{path}: valid, but the read gave {read}")
+        if report["verdict"] == "invalid" and read not in errors:
+            problems.append(f"{path}: invalid, but the read gave {read}, not one of {errors}")
+    problems += [f"{p}: not checked by idx-validate" for p in got]
+    if problems:
+        raise SystemExit("\n".join(problems))
+    print(f"{len(names)} files: {len(outputs)} outputs give idx-validate's verdict and findings, and read as it says")
+
+
+main()
