@@ -416,6 +416,18 @@ fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
     let mut results = run(&inputs, &per_file, cli.jobs, fixing.as_ref());
     let mut stdout = std::io::stdout().lock();
     idx_validate::dataset::apply(&mut results, &expansion.walked, &dataset);
+    // --classes reads every labels-shaped input (and proves a rank-1
+    // integer file's byte order): say so when it met none
+    if let (Some(n), false) = (dataset.classes, cli.quiet) {
+        let applied = results
+            .iter()
+            .any(|r| r.outcome.as_ref().is_ok_and(|c| c.report.labels.is_some()));
+        if !applied {
+            eprintln!(
+                "note: --classes {n} applied to no input: none has a labels header (rank 1, or rank 2 of a few columns, of integers)"
+            );
+        }
+    }
     for (r, (_, f)) in results.iter_mut().zip(&per_file) {
         config::filter_result(r, f);
     }

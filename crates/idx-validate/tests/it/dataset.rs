@@ -213,3 +213,34 @@ fn human_snapshots_of_every_dataset_case() {
         insta::assert_snapshot!(id, o.stdout);
     }
 }
+
+/// `--classes` reads every labels-shaped input; when it meets none it says
+/// so (on standard error), and is silent when one is there.
+#[test]
+fn classes_that_apply_to_nothing_are_said_to() {
+    let o = run_in(
+        &root(),
+        &["--classes", "10", "corpus/valid/valid-u8-rank3.idx"],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("note: --classes 10 applied to no input: none has a labels header"),
+        "{}",
+        o.stderr
+    );
+    let o = run_in(
+        &root(),
+        &[
+            "--classes",
+            "10",
+            "corpus/valid/valid-mnist-labels-u8-10.idx",
+        ],
+    );
+    assert_eq!((o.code, o.stderr.as_str()), (0, ""));
+    let o = run_in(
+        &root(),
+        &["-q", "--classes", "10", "corpus/valid/valid-u8-rank3.idx"],
+    );
+    assert_eq!(o.stderr, "", "-q prints only what fails");
+}
