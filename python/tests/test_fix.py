@@ -245,13 +245,18 @@ def test_a_destination_that_exists_is_replaced_atomically_as_the_command_does(tm
 
 
 def test_the_byte_order_verdict_carries_its_score(tmp_path):
-    """IDX501 is graded by the byte-order test (spec 6.1): certain is an
-    error, and the finding carries the score the CLI's JSON carries."""
+    """IDX501 is graded by the byte-order test (spec 6.1): a warning however
+    strong the evidence (an error only when asked), and the finding carries
+    the score the CLI's JSON carries, rounded in its message as there."""
     p = tmp_path / "x.idx"
     report_writer(p, sample("f4"))
     r = idxkit.validate(p)
     f = next(f for f in r.findings if f.rule == "IDX501")
-    assert f.severity == "error" and not r.ok
+    assert f.severity == "warning" and r.ok
+    assert "strong evidence" in f.message and "a statistical test, not a proof" in f.message
+    strict = idxkit.validate(p, severity={"IDX501": "error"})
+    g = next(g for g in strict.findings if g.rule == "IDX501")
+    assert g.severity == "error" and not strict.ok and g.byte_order == f.byte_order
     s = f.byte_order
     assert s["score_bits"] >= s["certain_bits"] == 48.0 and s["likely_bits"] == 20.0
     assert s["elements"] > 0 and s["z"] > 0

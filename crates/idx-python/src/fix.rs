@@ -146,6 +146,7 @@ fn fix_options(
     unsafe_fixes: bool,
     assume_byte_order: Option<&str>,
     max_decompressed: Option<&Bound<'_, PyAny>>,
+    severity: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<idx::FixOptions> {
     let order = match assume_byte_order {
         Some(name) => Some(idx::ByteOrder::from_name(name).ok_or_else(|| {
@@ -159,7 +160,8 @@ fn fix_options(
     let validate = base
         .validate
         .clone()
-        .with_max_decompressed(limit_arg(max_decompressed)?);
+        .with_max_decompressed(limit_arg(max_decompressed)?)
+        .with_severity(crate::args::severity_arg(severity)?);
     Ok(base
         .with_unsafe_fixes(unsafe_fixes)
         .with_assume_byte_order(order)
@@ -175,8 +177,9 @@ fn fix_path(
     unsafe_fixes: bool,
     assume_byte_order: Option<&str>,
     max_decompressed: Option<&Bound<'_, PyAny>>,
+    severity: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<FixReport> {
-    let opts = fix_options(unsafe_fixes, assume_byte_order, max_decompressed)?;
+    let opts = fix_options(unsafe_fixes, assume_byte_order, max_decompressed, severity)?;
     // the input's own errors (missing, unreadable, a directory) as open()
     // raises them: the repair reports them as text
     let meta = py
@@ -222,8 +225,9 @@ fn fix_buffer(
     unsafe_fixes: bool,
     assume_byte_order: Option<&str>,
     max_decompressed: Option<&Bound<'_, PyAny>>,
+    severity: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<FixReport> {
-    let opts = fix_options(unsafe_fixes, assume_byte_order, max_decompressed)?;
+    let opts = fix_options(unsafe_fixes, assume_byte_order, max_decompressed, severity)?;
     let bytes = data
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -248,13 +252,14 @@ fn fix_buffer(
 /// binary file object read whole), whose repaired copy is the report's
 /// `.data`, and `dest` must then be None.
 #[pyfunction]
-#[pyo3(signature = (source, dest=None, unsafe_fixes=false, assume_byte_order=None, max_decompressed=None))]
+#[pyo3(signature = (source, dest=None, unsafe_fixes=false, assume_byte_order=None, max_decompressed=None, severity=None))]
 pub(crate) fn fix(
     source: &Bound<'_, PyAny>,
     dest: Option<&Bound<'_, PyAny>>,
     unsafe_fixes: bool,
     assume_byte_order: Option<&str>,
     max_decompressed: Option<&Bound<'_, PyAny>>,
+    severity: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<FixReport> {
     let py = source.py();
     if crate::source::is_path(source)? {
@@ -266,6 +271,7 @@ pub(crate) fn fix(
             unsafe_fixes,
             assume_byte_order,
             max_decompressed,
+            severity,
         );
     }
     if dest.is_some() {
@@ -280,5 +286,6 @@ pub(crate) fn fix(
         unsafe_fixes,
         assume_byte_order,
         max_decompressed,
+        severity,
     )
 }
