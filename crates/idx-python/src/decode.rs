@@ -162,7 +162,7 @@ pub(crate) fn load_path(
     path: PathBuf,
     opts: &idx::ReadOptions,
 ) -> PyResult<Py<PyAny>> {
-    load_file(py, &path, 0, Expect::AnyFile, &opts, Some(&path))
+    load_file(py, &path, 0, Expect::AnyFile, opts, Some(&path))
 }
 
 /// Which file `load_file` expects to find at its path.
