@@ -91,6 +91,10 @@ MaxDecompressed = Union[int, str, None]
 # ``{"IDX501": "error"}`` or ``"IDX501=error"`` (pairs separated by commas).
 Severities = Union[Mapping[str, str], str, None]
 
+# ``expect_range=``: the inclusive range of an i16/i32 payload's values, as
+# ``idx-validate --expect-range``: ``(0, 1023)`` or ``"0..1023"``.
+ExpectRange = Union[Tuple[int, int], str, None]
+
 
 def load(
     source: Source,
@@ -244,6 +248,7 @@ def validate(
     max_decompressed: MaxDecompressed = None,
     assume_byte_order: Optional[str] = None,
     severity: Severities = None,
+    expect_range: ExpectRange = None,
 ) -> Report:
     """Validate IDX data and return every finding, as ``idx-validate`` does.
 
@@ -267,6 +272,11 @@ def validate(
     ``"IDX501=error"``): the byte-order test's warning is then an error
     (``.ok`` False), as :func:`load` then refuses the file; the severity of
     a rule whose findings are errors cannot be changed (``ValueError``).
+    ``expect_range`` (``(lo, hi)`` or ``"LO..HI"``, inclusive, as
+    ``idx-validate --expect-range``) states the range of an i16 or i32
+    payload's values: a payload whose big-endian reading leaves it while its
+    little-endian reading stays inside is proved little-endian, an IDX501
+    error naming the first element out of range.
 
     The :class:`Report` has ``.ok`` (no error), ``.findings`` (rule,
     severity, offset, length, message, expected, found, hint), ``.dtype``
@@ -294,6 +304,7 @@ def validate(
         max_decompressed=max_decompressed,
         assume_byte_order=assume_byte_order,
         severity=severity,
+        expect_range=expect_range,
     )
 
 
@@ -343,6 +354,7 @@ def fix(
     assume_byte_order: Optional[str] = None,
     max_decompressed: MaxDecompressed = None,
     severity: Severities = None,
+    expect_range: ExpectRange = None,
 ) -> FixReport:
     """Repair IDX data with the library's fixes, as ``idx-validate --fix``.
 
@@ -363,8 +375,10 @@ def fix(
     (gzip when ``dest`` ends in ``.gz``) and the input is never touched.
     For bytes, ``dest`` must be None and the repaired bytes are the report's
     ``.data``. gzip input stays gzip. ``max_decompressed`` is the
-    decompression limit and ``severity`` the severity overrides as for
-    :func:`validate` (the findings before and after are judged with them).
+    decompression limit, ``severity`` the severity overrides and
+    ``expect_range`` the stated value range as for :func:`validate` (the
+    findings before and after are judged with them; a range that proves
+    the payload little-endian makes the byte swap a safe fix).
 
     Returns a :class:`FixReport`: ``.applied`` (:class:`AppliedFix`: rule,
     applicability, description), ``.after`` (the :class:`Finding` objects
@@ -380,7 +394,7 @@ def fix(
     >>> [a.rule for a in report.applied], report.dropped_bytes, report.data == data
     (['IDX203'], 4, True)
     """
-    return _native.fix(source, dest, unsafe, assume_byte_order, max_decompressed, severity)
+    return _native.fix(source, dest, unsafe, assume_byte_order, max_decompressed, severity, expect_range)
 
 
 @overload

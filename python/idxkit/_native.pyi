@@ -192,6 +192,8 @@ class ConformanceReport:
 _Source = Any
 # severity overrides: {"IDX501": "error"} or "IDX501=error"
 _Severities = Union[Mapping[str, str], str, None]
+# a value range: (lo, hi) or "LO..HI"
+_ExpectRange = Union[Tuple[int, int], str, None]
 
 def load(
     source: _Source,
@@ -229,6 +231,7 @@ def validate(
     max_decompressed: Union[int, str, None] = None,
     assume_byte_order: Optional[str] = None,
     severity: _Severities = None,
+    expect_range: _ExpectRange = None,
 ) -> Report: ...
 def check_reader(
     func: Callable[[Any], Any],
@@ -251,6 +254,7 @@ def fix(
     assume_byte_order: Optional[str] = None,
     max_decompressed: Union[int, str, None] = None,
     severity: _Severities = None,
+    expect_range: _ExpectRange = None,
 ) -> FixReport: ...
 def run_idx_validate(argv: List[str]) -> int: ...
 def run_idx(argv: List[str]) -> int: ...

@@ -73,3 +73,29 @@ pub(crate) fn severity_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<idx::Severi
     }
     Ok(out)
 }
+
+/// `expect_range=`: the inclusive range every element of an i16 or i32
+/// payload lies in (`idx-validate --expect-range LO..HI`): None, a
+/// `(lo, hi)` pair of ints, or the command's string (`"0..1023"`, parsed as
+/// the command parses it). A range the payload's big-endian reading leaves
+/// while its little-endian reading stays inside proves the byte order: an
+/// IDX501 error.
+pub(crate) fn range_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<(i64, i64)>> {
+    let Some(v) = v.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    if let Ok(s) = v.cast::<PyString>() {
+        return idx_validate::config::parse_range(&s.to_cow()?)
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(format!("expect_range: {e}")));
+    }
+    let (lo, hi): (i64, i64) = v.extract().map_err(|_| {
+        PyValueError::new_err("expect_range: a (lo, hi) pair of ints, a string \"LO..HI\" or None")
+    })?;
+    if lo > hi {
+        return Err(PyValueError::new_err(format!(
+            "expect_range: ({lo}, {hi}) is empty: lo is above hi"
+        )));
+    }
+    Ok(Some((lo, hi)))
+}
