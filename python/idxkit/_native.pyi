@@ -1,7 +1,7 @@
 """Type stubs of idxkit._native, the Rust extension (crates/idx-python)."""
 
 import os
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from typing import final
@@ -13,6 +13,7 @@ __all__ = [
     "InvalidFileError",
     "UnsupportedDtypeError",
     "DatasetError",
+    "ByteOrderWarning",
     "Finding",
     "Report",
     "CaseResult",
@@ -53,6 +54,10 @@ class DatasetError(IdxError):
 
     findings: List["Finding"]
     files: List[int]
+
+class ByteOrderWarning(UserWarning):
+    """The byte-order test (IDX501) reads a payload as little-endian: a
+    statistical test, not a proof; the file is decoded as IDX says."""
 
 @final
 class Finding:
@@ -185,6 +190,10 @@ class ConformanceReport:
 # A source: a path (str, os.PathLike), a bytes-like object or a binary file
 # object; each function decides by its kind how it is read.
 _Source = Any
+# severity overrides: {"IDX501": "error"} or "IDX501=error"
+_Severities = Union[Mapping[str, str], str, None]
+# a value range: (lo, hi) or "LO..HI"
+_ExpectRange = Union[Tuple[int, int], str, None]
 
 def load(
     source: _Source,
@@ -192,6 +201,7 @@ def load(
     decompress: bool = True,
     max_decompressed: Union[int, str, None] = None,
     assume_byte_order: Optional[str] = None,
+    severity: _Severities = None,
 ) -> np.ndarray: ...
 def load_file_at(
     path: Union[str, os.PathLike[str]],
@@ -200,6 +210,7 @@ def load_file_at(
     decompress: bool = True,
     max_decompressed: Union[int, str, None] = None,
     assume_byte_order: Optional[str] = None,
+    severity: _Severities = None,
 ) -> np.ndarray: ...
 def load_pair(
     images: _Source,
@@ -208,6 +219,7 @@ def load_pair(
     mmap: bool = False,
     decompress: bool = True,
     max_decompressed: Union[int, str, None] = None,
+    severity: _Severities = None,
 ) -> Tuple[np.ndarray, np.ndarray]: ...
 def save(dest: _Source, array: np.ndarray, compress: bool = False) -> Optional[bytes]: ...
 def validate(
@@ -218,6 +230,8 @@ def validate(
     ignore: Optional[List[str]] = None,
     max_decompressed: Union[int, str, None] = None,
     assume_byte_order: Optional[str] = None,
+    severity: _Severities = None,
+    expect_range: _ExpectRange = None,
 ) -> Report: ...
 def check_reader(
     func: Callable[[Any], Any],
@@ -239,6 +253,8 @@ def fix(
     unsafe_fixes: bool = False,
     assume_byte_order: Optional[str] = None,
     max_decompressed: Union[int, str, None] = None,
+    severity: _Severities = None,
+    expect_range: _ExpectRange = None,
 ) -> FixReport: ...
 def run_idx_validate(argv: List[str]) -> int: ...
 def run_idx(argv: List[str]) -> int: ...

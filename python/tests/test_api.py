@@ -280,7 +280,9 @@ def test_check_writer_pass_as_path_and_file():
 
 def test_check_reader_passes_load_and_fails_a_lenient_reader():
     for pass_as in ("path", "bytes", "file"):
-        idxkit.check_reader(idxkit.load, pass_as=pass_as).assert_ok()
+        # (the impl-little-endian-* cases load with a ByteOrderWarning)
+        with pytest.warns(idxkit.ByteOrderWarning):
+            idxkit.check_reader(idxkit.load, pass_as=pass_as).assert_ok()
 
     def lenient(data):  # numpy's frombuffer, trusting the header and ignoring the rest
         rank = data[3]

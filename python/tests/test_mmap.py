@@ -62,3 +62,21 @@ def test_mmap_of_an_empty_file_is_truncated_magic(tmp_path):
     with pytest.raises(idxkit.InvalidFileError) as info:
         idxkit.load(p, mmap=True)
     assert info.value.findings[0].rule == "IDX103"
+
+
+def test_mmap_of_a_payload_that_reads_little_endian_warns_and_is_still_a_view():
+    """The byte-order test runs on the mapping itself (nothing copied): the
+    finding validate reports, as an idxkit.ByteOrderWarning, and the view
+    over the stored bytes; IDX501=error refuses it."""
+    path = CORPUS / "implementation-defined" / "impl-little-endian-f32-arange.idx"
+    expected = [f for f in idxkit.validate(path).findings if f.rule == "IDX501"][0]
+    with pytest.warns(idxkit.ByteOrderWarning) as caught:
+        m = idxkit.load(path, mmap=True)
+    assert [str(w.message) for w in caught] == [
+        f"IDX501: {expected.message} (at offset {expected.offset:#x}, byte {expected.offset})"
+    ]
+    assert not m.flags.owndata and any(isinstance(b, mmap.mmap) for b in _base_chain(m))
+    assert m.dtype == np.dtype(">f4")
+    with pytest.raises(idxkit.InvalidFileError) as e:
+        idxkit.load(path, mmap=True, severity={"IDX501": "error"})
+    assert (e.value.findings[0].rule, e.value.findings[0].message) == ("IDX501", expected.message)

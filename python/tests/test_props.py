@@ -1,8 +1,10 @@
 """hypothesis properties: save/load identity, no crash on any bytes, and
-validate(b) finds an error exactly when load(b) fails (the byte-order lint
-IDX501 aside: an error when certain, it does not stop load)."""
+validate(b) finds an error exactly when load(b) fails, and load(b) issues
+an idxkit.ByteOrderWarning exactly when validate(b) reports IDX501 (a
+warning: one verdict per file)."""
 
 import gzip
+import warnings
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -28,7 +30,10 @@ arrays = st.sampled_from(DTYPES).flatmap(
 @given(arrays, st.booleans())
 def test_save_then_load_is_identity_bit_for_bit(a, compress):
     data = idxkit.save(None, a, compress=compress)
-    b = idxkit.load(data)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        b = idxkit.load(data)
+    assert all(w.category is idxkit.ByteOrderWarning for w in caught)
     assert b.shape == a.shape
     assert b.dtype == a.dtype.newbyteorder("=")
     assert bits(b) == bits(a)
@@ -42,23 +47,33 @@ def test_floats_and_integers_keep_every_bit_pattern(t, raw):
     a = np.frombuffer(raw, dtype=np.dtype(t).newbyteorder(">"))
     out = idxkit.save(None, a)
     assert out[8:] == raw  # the payload is the big-endian elements themselves
-    assert bits(idxkit.load(out)) == raw
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", idxkit.ByteOrderWarning)
+        assert bits(idxkit.load(out)) == raw
 
 
 def _readable(b):
-    """validate's verdict on whether load reads ``b``: no error but the
-    byte-order lint (IDX501 is an error when certain, spec 6.1, and load
-    runs no lint)."""
-    return not any(f.severity == "error" and f.rule != "IDX501" for f in idxkit.validate(b).findings)
+    """validate's verdict on whether load reads ``b`` (no error: IDX501 is
+    a warning, spec 6.1), and whether it reports the byte-order finding."""
+    findings = idxkit.validate(b).findings
+    readable = not any(f.severity == "error" for f in findings)
+    return readable, readable and any(f.rule == "IDX501" for f in findings)
 
 
 def _loads(b):
-    try:
-        idxkit.load(b)
-        return True
-    except idxkit.InvalidFileError as e:
-        assert e.findings and e.findings[0].severity == "error"
-        return False
+    """Whether load reads ``b``, and whether it warned of its byte order
+    (an idxkit.ByteOrderWarning, the only warning load issues)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            idxkit.load(b)
+            loaded = True
+        except idxkit.InvalidFileError as e:
+            assert e.findings and e.findings[0].severity == "error"
+            loaded = False
+    assert all(w.category is idxkit.ByteOrderWarning for w in caught)
+    assert len(caught) <= 1
+    return loaded, bool(caught)
 
 
 @settings(max_examples=500, deadline=None)

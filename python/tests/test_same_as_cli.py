@@ -153,3 +153,42 @@ def test_a_gzip_bomb_costs_the_limit_not_its_expansion(kind, tmp_path):
     ).stdout.split()
     assert out[0] == "IDX702"
     assert int(out[1]) < 200 * 1024, f"peak RSS {out[1]} KiB"
+
+
+def test_the_byte_order_warning_and_severity_are_the_commands(tmp_path):
+    """One verdict per file: load's ByteOrderWarning carries the message of
+    the command's JSON finding (the score rounded the same way), and
+    severity= is --severity: IDX501 an error, the run failed."""
+    import warnings
+
+    import numpy as np
+
+    path = tmp_path / "writer.idx"
+    path.write_bytes(b"\x00\x00\x0d\x01" + (24).to_bytes(4, "big") + np.arange(24, dtype="<f4").tobytes())
+    for args, severity in (((), None), (("--severity", "IDX501=error"), {"IDX501": "error"})):
+        p = subprocess.run(
+            [CLI, "--isolated", "--format", "json", "--max-findings", "0", *args, str(path)],
+            capture_output=True,
+            text=True,
+        )
+        cli = json.loads(p.stdout)["files"][0]["findings"]
+        r = idxkit.validate(path, severity=severity)
+        assert [(f.rule, f.severity, f.message) for f in r.findings] == [
+            (f["rule"], f["severity"], f["message"]) for f in cli
+        ]
+        assert r.ok == (p.returncode == 0), (args, p.returncode)
+        assert "score" in cli[0]["message"]
+        if severity is None:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                idxkit.load(path)
+            assert [str(w.message) for w in caught] == [f"IDX501: {cli[0]['message']} (at offset 0x8, byte 8)"]
+        else:
+            with pytest.raises(idxkit.InvalidFileError, match="IDX501"):
+                idxkit.load(path, severity=severity)
+    # an override the command refuses, refused with its message
+    p = subprocess.run([CLI, "--isolated", "--severity", "IDX203=warning", str(path)], capture_output=True, text=True)
+    assert p.returncode == 2
+    with pytest.raises(ValueError) as e:
+        idxkit.validate(path, severity="IDX203=warning")
+    assert str(e.value).removeprefix("severity: ") in p.stderr

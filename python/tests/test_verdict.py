@@ -1,11 +1,15 @@
-"""One verdict per file (spec 6.1): a payload the byte-order test calls
-little-endian beyond reasonable doubt is an IDX501 error of validate and is
-refused by load from every source, unless assume_byte_order says how it is
-stored; and the test calls no correct big-endian file little-endian, not
-even with the missing-value markers and saturation real data has."""
+"""One verdict per file (spec 6.1): a payload the byte-order test reads as
+little-endian is an IDX501 warning of validate (a statistical test, not a
+proof), and load from every source decodes it as IDX says with that
+finding as an idxkit.ByteOrderWarning; severity={"IDX501": "error"} makes
+it an error of validate and a refusal of every load; assume_byte_order
+says how it is stored; and the test calls no correct big-endian file
+little-endian, not even with the missing-value markers and saturation
+real data has."""
 
 import io
 import struct
+import warnings
 
 import numpy as np
 import pytest
@@ -47,40 +51,118 @@ def sources(tmp_path, data):
     yield "stream", lambda **kw: idxkit.load(Stream(), **kw)
 
 
-def test_validate_calls_the_writers_file_invalid_unless_big_endian_is_stated():
+def test_validate_warns_on_the_writers_file_and_fails_it_only_when_asked():
     r = idxkit.validate(writer_file())
-    assert not r.ok
-    assert [(f.rule, f.severity) for f in r.findings] == [("IDX501", "error")]
-    assert idxkit.validate(writer_file(), assume_byte_order="big").ok
+    assert r.ok
+    assert [(f.rule, f.severity) for f in r.findings] == [("IDX501", "warning")]
+    assert "score" in r.findings[0].message and "a statistical test, not a proof" in r.findings[0].message
+    for severity in ({"IDX501": "error"}, "IDX501=error", {"likely-little-endian": "ERROR"}):
+        strict = idxkit.validate(writer_file(), severity=severity)
+        assert not strict.ok, severity
+        assert [(f.rule, f.severity) for f in strict.findings] == [("IDX501", "error")], severity
+        assert strict.findings[0].message == r.findings[0].message, severity
+    assert idxkit.validate(writer_file(), assume_byte_order="big").findings == []
+    assert idxkit.validate(writer_file(), severity={"IDX501": "error"}, assume_byte_order="big").ok
 
 
-def test_every_load_refuses_the_writers_file_with_validates_finding(tmp_path):
+def test_every_load_decodes_the_writers_file_as_idx_says_with_validates_warning(tmp_path):
     expected = idxkit.validate(writer_file()).findings[0]
+    as_is = np.frombuffer(writer_file()[16:], dtype=">f4").reshape(2, 3, 4)
     for name, load in sources(tmp_path, writer_file()):
-        with pytest.raises(idxkit.InvalidFileError) as e:
-            load()
-        f = e.value.findings[0]
-        assert (f.rule, f.offset, f.message) == (expected.rule, expected.offset, expected.message), name
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = load()
+        assert [w.category for w in caught] == [idxkit.ByteOrderWarning], name
+        text = str(caught[0].message)
+        assert text.startswith("IDX501: " + expected.message), (name, text)
+        assert f"byte {expected.offset}" in text, name
+        # reported where load was called, not inside idxkit
+        assert caught[0].filename == __file__, (name, caught[0].filename)
+        assert np.asarray(got).astype(np.float32).view(np.uint32).tolist() == as_is.astype(np.float32).view(
+            np.uint32
+        ).tolist(), name
+
+
+def test_the_warning_is_a_user_warning_a_filter_makes_an_exception(tmp_path):
+    assert issubclass(idxkit.ByteOrderWarning, UserWarning)
+    assert "ByteOrderWarning" in idxkit.__all__
+    for name, load in sources(tmp_path, writer_file()):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", idxkit.ByteOrderWarning)
+            with pytest.raises(idxkit.ByteOrderWarning, match="IDX501: .*score"):
+                load()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # any other warning would raise
+            warnings.filterwarnings("ignore", category=idxkit.ByteOrderWarning)
+            assert load().shape == (2, 3, 4), name
+
+
+def test_every_load_refuses_the_writers_file_when_idx501_is_an_error(tmp_path):
+    expected = idxkit.validate(writer_file(), severity={"IDX501": "error"}).findings[0]
+    for name, load in sources(tmp_path, writer_file()):
+        for severity in ({"IDX501": "error"}, "IDX501=error"):
+            with pytest.raises(idxkit.InvalidFileError) as e:
+                load(severity=severity)
+            f = e.value.findings[0]
+            assert (f.rule, f.severity, f.offset, f.message) == (
+                expected.rule,
+                "error",
+                expected.offset,
+                expected.message,
+            ), name
+        # a warning made a warning, or a note: loaded
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", idxkit.ByteOrderWarning)
+            assert load(severity={"IDX501": "warning"}).shape == (2, 3, 4), name
+
+
+@pytest.mark.parametrize(
+    "severity, message",
+    [
+        ({"IDX203": "warning"}, "IDX203 is an error"),
+        ("IDX203=warning", "IDX203 is an error"),
+        ({"IDX999": "error"}, "IDX999"),
+        ({"IDX501": "fatal"}, "not a severity"),
+        ("IDX501", "CODE=SEVERITY"),
+        ({"IDX501": 3}, "str"),
+        (3, "mapping"),
+    ],
+)
+def test_an_invalid_severity_is_a_value_error_with_the_librarys_message(severity, message):
+    for call in (
+        lambda: idxkit.load(writer_file(), severity=severity),
+        lambda: idxkit.validate(writer_file(), severity=severity),
+        lambda: idxkit.fix(writer_file(), severity=severity),
+    ):
+        with pytest.raises(ValueError, match=message):
+            call()
 
 
 def test_a_stated_byte_order_is_how_every_load_reads_it(tmp_path):
     want = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     as_is = np.frombuffer(writer_file()[16:], dtype=">f4").reshape(2, 3, 4)
     for name, load in sources(tmp_path, writer_file()):
-        got = load(assume_byte_order="little")
-        assert got.shape == (2, 3, 4) and np.array_equal(got, want), name
-        got = load(assume_byte_order="big")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no warning: the order is stated
+            got = load(assume_byte_order="little")
+            assert got.shape == (2, 3, 4) and np.array_equal(got, want), name
+            got = load(assume_byte_order="big", severity={"IDX501": "error"})
         native = got.astype(np.float32)  # (mmap gives a view in the stored order)
         assert native.view(np.uint32).tolist() == as_is.astype(np.float32).view(np.uint32).tolist(), name
 
 
-def test_a_contradicted_statement_is_refused(tmp_path):
+def test_a_contradicted_statement_is_warned_of_and_refused_when_asked(tmp_path):
     rng = np.random.default_rng(3)
-    good = idxkit.save(None, rng.normal(size=1000).astype(np.float32))
+    values = rng.normal(size=1000).astype(np.float32)
+    good = idxkit.save(None, values)
     assert idxkit.validate(good).ok
     for name, load in sources(tmp_path, good):
+        with pytest.warns(idxkit.ByteOrderWarning, match="stated little-endian"):
+            got = load(assume_byte_order="little")
+        # read as stated (bit patterns: a swapped float may be a NaN)
+        assert got.astype(np.float32).view(np.uint32).tolist() == values.byteswap().view(np.uint32).tolist(), name
         with pytest.raises(idxkit.InvalidFileError) as e:
-            load(assume_byte_order="little")
+            load(assume_byte_order="little", severity="IDX501=error")
         assert e.value.findings[0].rule == "IDX501", name
         assert "stated little-endian" in e.value.findings[0].message, name
 
@@ -122,12 +204,12 @@ def test_saturation_and_markers_are_no_evidence():
     "variant",
     ["cut 1", "cut 9", "3 bytes more", "gzip cut 9", "gzip 3 bytes more", "gzip damaged"],
 )
-def test_a_little_endian_file_cut_short_or_longer_is_refused_for_its_byte_order_everywhere(
-    tmp_path, variant
-):
+def test_a_little_endian_file_cut_short_or_longer_is_refused_as_validate_says_everywhere(tmp_path, variant):
     # validate orders its findings by offset: the byte-order finding (at the
-    # payload's start) comes before the truncation or the trailing bytes, so
-    # every load refuses the file with it, as validate's first error
+    # payload's start, a warning) comes before the truncation or the
+    # trailing bytes; every load refuses the file with validate's first
+    # error: the byte-order finding when IDX501 is made an error, else the
+    # damage itself
     import gzip
 
     data = writer_file()
@@ -141,12 +223,21 @@ def test_a_little_endian_file_cut_short_or_longer_is_refused_for_its_byte_order_
         data = gzip.compress(data, mtime=0)
         if variant == "gzip damaged":
             data = data[:-12]  # cut: its end lies in the payload or the bytes after it
-    first = [f for f in idxkit.validate(data).findings if f.severity == "error"][0]
-    assert (first.rule, first.offset) == ("IDX501", 16)
+    report = idxkit.validate(data)
+    assert (report.findings[0].rule, report.findings[0].severity, report.findings[0].offset) == ("IDX501", "warning", 16)
+    damage = [f for f in report.findings if f.severity == "error"][0]
+    strict = [f for f in idxkit.validate(data, severity={"IDX501": "error"}).findings if f.severity == "error"][0]
+    assert (strict.rule, strict.offset) == ("IDX501", 16)
     for name, load in sources(tmp_path, data):
         if name == "mmap" and variant.startswith("gzip"):
             continue  # a memory map is of raw files only
-        with pytest.raises(idxkit.InvalidFileError) as e:
-            load()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", idxkit.ByteOrderWarning)
+            with pytest.raises(idxkit.InvalidFileError) as e:
+                load()
         got = e.value.findings[0]
-        assert (got.rule, got.offset, got.message) == (first.rule, first.offset, first.message), name
+        assert (got.rule, got.offset) == (damage.rule, damage.offset), name
+        with pytest.raises(idxkit.InvalidFileError) as e:
+            load(severity={"IDX501": "error"})
+        got = e.value.findings[0]
+        assert (got.rule, got.offset, got.message) == (strict.rule, strict.offset, strict.message), name

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import os
 import tempfile
+import warnings
 from typing import List, Optional, Tuple
 
 import numpy as np
@@ -41,6 +42,20 @@ def inspect(source: bytes) -> List[str]:
     text: str = str(report) + report.to_json()
     assert isinstance(ok, bool) and (dtype is None or shape is not None) and offsets is not None and text
     return rules
+
+
+def byte_order(source: bytes) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", idxkit.ByteOrderWarning)
+        try:
+            idxkit.load(source, severity={"IDX501": "warning"})
+        except idxkit.ByteOrderWarning as w:
+            assert isinstance(w, UserWarning)
+            return True
+    strict: idxkit.Report = idxkit.validate(source, severity="IDX501=error")
+    idxkit.fix(source, severity={"IDX501": "error"})
+    idxkit.load_pair(source, source, severity=None)
+    return not strict.ok
 
 
 def repair(source: bytes) -> bytes:

@@ -39,3 +39,63 @@ pub(crate) fn order_arg(v: Option<&str>) -> PyResult<Option<idx::ByteOrder>> {
         }),
     }
 }
+
+/// `severity=`: per-rule severity overrides (`idx-validate --severity`):
+/// None, a mapping of rule (code or name) to severity (`{"IDX501":
+/// "error"}`), or the command's string (`"IDX501=error"`, pairs separated
+/// by commas). Parsed by the library ([`idx::Severities`]): an unknown rule
+/// or severity, or a rule whose findings are errors, raises `ValueError`
+/// with its message.
+pub(crate) fn severity_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<idx::Severities> {
+    let invalid = |e: String| PyValueError::new_err(format!("severity: {e}"));
+    let Some(v) = v.filter(|v| !v.is_none()) else {
+        return Ok(idx::Severities::default());
+    };
+    if let Ok(s) = v.cast::<PyString>() {
+        return s.to_cow()?.parse().map_err(invalid);
+    }
+    let mapping = v.cast::<pyo3::types::PyMapping>().map_err(|_| {
+        PyValueError::new_err(
+            "severity: a mapping of rule to severity ({\"IDX501\": \"error\"}), a string (\"IDX501=error\") or None",
+        )
+    })?;
+    let mut out = idx::Severities::default();
+    for item in mapping.items()?.try_iter()? {
+        let (rule, sev): (String, String) = item?.extract().map_err(|_| {
+            PyValueError::new_err(
+                "severity: each rule and severity is a str ({\"IDX501\": \"error\"})",
+            )
+        })?;
+        let rule = idx::Rule::find(rule.trim())
+            .ok_or_else(|| invalid(format!("{:?} is not a rule's code or name", rule.trim())))?;
+        let sev: idx::Severity = sev.trim().parse().map_err(invalid)?;
+        out.set(rule, sev).map_err(invalid)?;
+    }
+    Ok(out)
+}
+
+/// `expect_range=`: the inclusive range every element of an i16 or i32
+/// payload lies in (`idx-validate --expect-range LO..HI`): None, a
+/// `(lo, hi)` pair of ints, or the command's string (`"0..1023"`, parsed as
+/// the command parses it). A range the payload's big-endian reading leaves
+/// while its little-endian reading stays inside proves the byte order: an
+/// IDX501 error.
+pub(crate) fn range_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<(i64, i64)>> {
+    let Some(v) = v.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    if let Ok(s) = v.cast::<PyString>() {
+        return idx_validate::config::parse_range(&s.to_cow()?)
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(format!("expect_range: {e}")));
+    }
+    let (lo, hi): (i64, i64) = v.extract().map_err(|_| {
+        PyValueError::new_err("expect_range: a (lo, hi) pair of ints, a string \"LO..HI\" or None")
+    })?;
+    if lo > hi {
+        return Err(PyValueError::new_err(format!(
+            "expect_range: ({lo}, {hi}) is empty: lo is above hi"
+        )));
+    }
+    Ok(Some((lo, hi)))
+}

@@ -16,7 +16,8 @@ use pyo3::types::{PyList, PyModule};
 /// findings, the file each is about, and whether the pair passes the other
 /// way round (swapped).
 #[pyfunction]
-#[pyo3(pass_module, signature = (images, labels, classes=None, mmap=false, decompress=true, max_decompressed=None))]
+#[pyo3(pass_module, signature = (images, labels, classes=None, mmap=false, decompress=true, max_decompressed=None, severity=None))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn load_pair<'py>(
     module: &Bound<'py, PyModule>,
     images: &Bound<'py, PyAny>,
@@ -25,6 +26,7 @@ pub(crate) fn load_pair<'py>(
     mmap: bool,
     decompress: bool,
     max_decompressed: Option<&Bound<'py, PyAny>>,
+    severity: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
     let py = module.py();
     let read_once = |s: &Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
@@ -37,8 +39,16 @@ pub(crate) fn load_pair<'py>(
     let images = read_once(images)?;
     let labels = read_once(labels)?;
     let load = |s: &Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
-        crate::load::load(module, s, mmap, decompress, max_decompressed, None)
-            .map(|a| a.into_bound(py))
+        crate::load::load(
+            module,
+            s,
+            mmap,
+            decompress,
+            max_decompressed,
+            None,
+            severity,
+        )
+        .map(|a| a.into_bound(py))
     };
     let x = load(&images)?;
     let y = load(&labels)?;

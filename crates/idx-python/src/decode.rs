@@ -1,9 +1,9 @@
 //! Decoding by the library straight into a numpy array: a path, bytes in
 //! memory, or a file from a position on (`load_file_at`).
 
-use crate::args::{limit_arg, order_arg};
+use crate::args::{limit_arg, order_arg, severity_arg};
 use crate::arrays::{numpy_holds, to_numpy};
-use crate::errors::LoadError;
+use crate::errors::{warn_findings, LoadError};
 use idx::{Array, ElementType};
 use numpy::ndarray::IxDyn;
 use numpy::{PyArray, PyArrayMethods, PyReadonlyArray1};
@@ -24,8 +24,8 @@ use std::sync::OnceLock;
 enum Plan {
     /// The header of a payload to decode into a new numpy array.
     Into(idx::Header),
-    /// Read by the library into an owned array.
-    Done(Array),
+    /// Read by the library into an owned array, with the read's warnings.
+    Done(Array, Vec<idx::Finding>),
 }
 
 /// Plans reading `src` with `opts`: every decision is the library's.
@@ -36,7 +36,8 @@ fn plan<S: idx::ReadAt + ?Sized>(src: &S, opts: &idx::ReadOptions) -> Result<Pla
     if r.output_buffer_size().map_err(LoadError::Io)?.is_some() && numpy_holds(&dims, h.dtype()) {
         return Ok(Plan::Into(h));
     }
-    Ok(Plan::Done(r.read_array()?.0))
+    let (a, warnings) = r.read_array()?;
+    Ok(Plan::Done(a, warnings))
 }
 
 /// The most threads one `load` decodes a payload with (memory bandwidth,
@@ -79,8 +80,9 @@ pub(crate) fn empty_array<'py, T: numpy::Element>(
 /// Decodes the payload of `h` from `src` (which holds the header at offset
 /// 0, as an `Into` plan) straight into a new native-endian numpy array
 /// ([`empty_array`]) by the library ([`idx::read_array_at`], in parallel
-/// parts when the payload is large), with the GIL released. `path` names
-/// the source in errors.
+/// parts when the payload is large), with the GIL released; then issues
+/// the read's warnings ([`warn_findings`]). `path` names the source in
+/// errors.
 fn decode_into<S: idx::ReadAt + ?Sized>(
     py: Python<'_>,
     src: &S,
@@ -98,7 +100,7 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
         path: Option<&Path>,
     ) -> PyResult<Py<PyAny>> {
         let a = empty_array::<T>(py, dims)?;
-        {
+        let warnings = {
             let mut rw = a.readwrite();
             let elems = rw
                 .as_slice_mut()
@@ -115,8 +117,9 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
                 }
                 r.read_into_parallel(bytes, load_threads())
             })
-            .map_err(|e| LoadError::from(e).into_py(py, path))?;
-        }
+            .map_err(|e| LoadError::from(e).into_py(py, path))?
+        };
+        warn_findings(py, &warnings)?;
         Ok(a.into_any().unbind())
     }
     match h.dtype() {
@@ -131,28 +134,35 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
 
 /// The library's reading options for `load`: gzip decompressed when asked,
 /// within the decompression limit (`idx-validate --max-decompressed`'s
-/// default and meaning), the byte order the caller states.
-fn read_options(
+/// default and meaning), the byte order the caller states, the severity
+/// overrides (`severity=`: IDX501 made an error refuses the file).
+pub(crate) fn read_options(
     decompress: bool,
     max_decompressed: Option<&Bound<'_, PyAny>>,
     assume_byte_order: Option<&str>,
+    severity: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<idx::ReadOptions> {
     Ok(idx::ReadOptions::default()
         .with_decompress(decompress)
         .with_max_decompressed(limit_arg(max_decompressed)?)
-        .with_byte_order(order_arg(assume_byte_order)?))
+        .with_byte_order(order_arg(assume_byte_order)?)
+        .with_severity(severity_arg(severity)?))
+}
+
+/// An array the library read whole, after issuing the read's warnings.
+fn owned_array(py: Python<'_>, a: Array, warnings: &[idx::Finding]) -> PyResult<Py<PyAny>> {
+    let out = to_numpy(py, a)?;
+    warn_findings(py, warnings)?;
+    Ok(out)
 }
 
 /// Loads an IDX file by path (memory is the output array).
 pub(crate) fn load_path(
     py: Python<'_>,
     path: PathBuf,
-    decompress: bool,
-    max_decompressed: Option<&Bound<'_, PyAny>>,
-    assume_byte_order: Option<&str>,
+    opts: &idx::ReadOptions,
 ) -> PyResult<Py<PyAny>> {
-    let opts = read_options(decompress, max_decompressed, assume_byte_order)?;
-    load_file(py, &path, 0, Expect::AnyFile, &opts, Some(&path))
+    load_file(py, &path, 0, Expect::AnyFile, opts, Some(&path))
 }
 
 /// Which file `load_file` expects to find at its path.
@@ -184,10 +194,9 @@ fn load_file(
         let regular = meta.is_file();
         match expect {
             Expect::AnyFile if !regular => {
-                let a = idx::Reader::new(io::BufReader::new(&file), opts)?
-                    .read_array()?
-                    .0;
-                return Ok((Plan::Done(a), FileFrom { file, base }));
+                let (a, warnings) =
+                    idx::Reader::new(io::BufReader::new(&file), opts)?.read_array()?;
+                return Ok((Plan::Done(a, warnings), FileFrom { file, base }));
             }
             Expect::FileOfObject(id) if !regular || id.is_some_and(|id| !same_file(&meta, id)) => {
                 return Err(LoadError::Io(io::Error::from(io::ErrorKind::NotFound)));
@@ -199,7 +208,7 @@ fn load_file(
     });
     match planned {
         Ok((Plan::Into(h), r)) => decode_into(py, &r, &h, opts, named),
-        Ok((Plan::Done(a), _)) => to_numpy(py, a),
+        Ok((Plan::Done(a, warnings), _)) => owned_array(py, a, &warnings),
         Err(e) => Err(e.into_py(py, named)),
     }
 }
@@ -256,7 +265,8 @@ impl idx::ReadAt for FileFrom {
 /// reads through the object instead. Errors are those of the same bytes
 /// loaded from memory (offsets from `start`, no file name).
 #[pyfunction]
-#[pyo3(signature = (path, start, identity, decompress=true, max_decompressed=None, assume_byte_order=None))]
+#[pyo3(signature = (path, start, identity, decompress=true, max_decompressed=None, assume_byte_order=None, severity=None))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn load_file_at(
     py: Python<'_>,
     path: PathBuf,
@@ -265,8 +275,9 @@ pub(crate) fn load_file_at(
     decompress: bool,
     max_decompressed: Option<&Bound<'_, PyAny>>,
     assume_byte_order: Option<&str>,
+    severity: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let opts = read_options(decompress, max_decompressed, assume_byte_order)?;
+    let opts = read_options(decompress, max_decompressed, assume_byte_order, severity)?;
     load_file(
         py,
         &path,
@@ -294,17 +305,14 @@ fn same_file(_: &std::fs::Metadata, _: (u64, u64)) -> bool {
 pub(crate) fn load_buffer(
     py: Python<'_>,
     data: PyReadonlyArray1<'_, u8>,
-    decompress: bool,
-    max_decompressed: Option<&Bound<'_, PyAny>>,
-    assume_byte_order: Option<&str>,
+    opts: &idx::ReadOptions,
 ) -> PyResult<Py<PyAny>> {
-    let opts = read_options(decompress, max_decompressed, assume_byte_order)?;
     let bytes = data
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    match py.detach(|| plan(bytes, &opts)) {
-        Ok(Plan::Into(h)) => decode_into(py, bytes, &h, &opts, None),
-        Ok(Plan::Done(a)) => to_numpy(py, a),
+    match py.detach(|| plan(bytes, opts)) {
+        Ok(Plan::Into(h)) => decode_into(py, bytes, &h, opts, None),
+        Ok(Plan::Done(a, warnings)) => owned_array(py, a, &warnings),
         Err(e) => Err(e.into_py(py, None)),
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::finding::Finding;
 use pyo3::create_exception;
-use pyo3::exceptions::PyOSError;
+use pyo3::exceptions::{PyOSError, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::io;
@@ -33,6 +33,39 @@ create_exception!(
     IdxError,
     "Files that are each valid do not form a dataset (e.g. image and label counts differ)."
 );
+
+create_exception!(
+    idxkit,
+    ByteOrderWarning,
+    PyUserWarning,
+    "The byte-order test (IDX501, spec 6.1) reads a multi-byte payload as little-endian: a statistical test, not a proof, so the file is decoded as IDX says and this warning is issued (its message has the rule, the score and the hint). `warnings.filterwarnings(\"error\", category=idxkit.ByteOrderWarning)` makes it an exception; `severity={\"IDX501\": \"error\"}` makes load refuse the file with InvalidFileError."
+);
+
+/// How a read warning is worded: `IDX501: <message> (at offset 0x8, byte
+/// 8)`, the finding's rule, message (with the score, as the JSON report
+/// rounds it) and location, as `InvalidFileError` words an error.
+fn warning_text(f: &idx::Finding) -> String {
+    format!(
+        "{}: {} (at offset {:#x}, byte {})",
+        f.rule.code(),
+        f.message,
+        f.offset,
+        f.offset
+    )
+}
+
+/// Issues the warnings a read returned (the byte-order test's IDX501), as
+/// [`ByteOrderWarning`]s, with the GIL held: `stacklevel` 2 names the line
+/// that called the `idxkit` function. A warning the caller's filters make
+/// an error is raised (`Err`).
+pub(crate) fn warn_findings(py: Python<'_>, findings: &[idx::Finding]) -> PyResult<()> {
+    for f in findings {
+        let text = std::ffi::CString::new(warning_text(f).replace('\0', " "))
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        PyErr::warn(py, py.get_type::<ByteOrderWarning>().as_any(), &text, 2)?;
+    }
+    Ok(())
+}
 
 /// Why loading failed, before it becomes a Python exception.
 pub(crate) enum LoadError {

@@ -2,10 +2,9 @@
 //! returned it for, else straight into the array with `readinto`, else
 //! `None` (the caller reads it whole).
 
-use crate::args::order_arg;
 use crate::arrays::numpy_holds;
 use crate::decode::{empty_array, load_threads};
-use crate::errors::LoadError;
+use crate::errors::{warn_findings, LoadError};
 use crate::source::cached as python;
 use idx::ElementType;
 use pyo3::exceptions::{PyAttributeError, PyOSError, PyOverflowError, PyValueError};
@@ -119,6 +118,7 @@ pub(crate) fn load_by_name(
     decompress: bool,
     max_decompressed: Option<&Bound<'_, PyAny>>,
     assume_byte_order: Option<&str>,
+    severity: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Py<PyAny>>> {
     let py = f.py();
     let Some(Opened { name, start, seen }) = opened_by_name(f)? else {
@@ -145,6 +145,7 @@ pub(crate) fn load_by_name(
         decompress,
         max_decompressed,
         assume_byte_order,
+        severity,
     ));
     match loaded {
         Ok(out) => {
@@ -170,8 +171,7 @@ pub(crate) fn load_by_name(
 /// caller then reads it whole, and the library reports what is wrong.
 pub(crate) fn load_into(
     f: &Bound<'_, PyAny>,
-    decompress: bool,
-    assume_byte_order: Option<&str>,
+    opts: &idx::ReadOptions,
 ) -> PyResult<Option<Py<PyAny>>> {
     let py = f.py();
     let positioned = (|| -> PyResult<_> {
@@ -199,10 +199,7 @@ pub(crate) fn load_into(
             return Ok(None);
         }
     };
-    let order = order_arg(assume_byte_order)?;
-    let Some((out, header_len, t)) =
-        stream_plan(py, head.as_bytes(), remaining, decompress, order)?
-    else {
+    let Some((out, header_len, t)) = stream_plan(py, head.as_bytes(), remaining, opts)? else {
         f.call_method1("seek", (&start,))?;
         return Ok(None);
     };
@@ -226,7 +223,8 @@ pub(crate) fn load_into(
         f.call_method1("seek", (&start,))?;
         return Ok(None);
     }
-    to_native(py, &out, t, order)?;
+    let warnings = to_native(py, &out, t, opts)?;
+    warn_findings(py, &warnings)?;
     Ok(Some(out.unbind()))
 }
 
@@ -243,15 +241,11 @@ fn stream_plan<'py>(
     py: Python<'py>,
     head: &[u8],
     remaining: i128,
-    decompress: bool,
-    order: Option<idx::ByteOrder>,
+    opts: &idx::ReadOptions,
 ) -> PyResult<Option<(Bound<'py, PyAny>, usize, ElementType)>> {
-    let opts = idx::ReadOptions::default()
-        .with_decompress(decompress)
-        .with_byte_order(order);
     // the library's reader decides: gzip, or a header it refuses, is read
     // whole (and reported)
-    let Ok(r) = idx::Reader::new(head, &opts) else {
+    let Ok(r) = idx::Reader::new(head, opts) else {
         return Ok(None);
     };
     if r.is_gzip() {
@@ -281,22 +275,22 @@ fn stream_plan<'py>(
 /// `t`), holding the
 /// payload's bytes as read, to native byte order in place and applies the
 /// byte-order verdict, by the library ([`idx::Reader::decode_in_place`], in
-/// parallel parts, with the GIL released): a payload refused there raises
-/// as from any other source.
+/// parallel parts, with the GIL released): the read's warnings, as from
+/// any other source, and a payload refused there raises as from any other
+/// source.
 fn to_native(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
     t: ElementType,
-    order: Option<idx::ByteOrder>,
-) -> PyResult<()> {
+    opts: &idx::ReadOptions,
+) -> PyResult<Vec<idx::Finding>> {
     use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
-    let opts = idx::ReadOptions::default().with_byte_order(order);
     fn decode<T: numpy::Element + bytemuck::Pod>(
         py: Python<'_>,
         array: &Bound<'_, PyAny>,
         t: ElementType,
         opts: &idx::ReadOptions,
-    ) -> PyResult<()> {
+    ) -> PyResult<Vec<idx::Finding>> {
         let a = array.cast::<PyArrayDyn<T>>()?;
         let dims: Option<Vec<u32>> = a.shape().iter().map(|&d| u32::try_from(d).ok()).collect();
         let h = dims
@@ -309,15 +303,14 @@ fn to_native(
         py.detach(|| {
             idx::Reader::decode_in_place(&h, bytemuck::cast_slice_mut(elems), opts, load_threads())
         })
-        .map(drop)
         .map_err(|e| LoadError::from(e).into_py(py, None))
     }
     match t {
-        ElementType::U8 => decode::<u8>(py, array, t, &opts),
-        ElementType::I8 => decode::<i8>(py, array, t, &opts),
-        ElementType::I16 => decode::<i16>(py, array, t, &opts),
-        ElementType::I32 => decode::<i32>(py, array, t, &opts),
-        ElementType::F32 => decode::<f32>(py, array, t, &opts),
-        ElementType::F64 => decode::<f64>(py, array, t, &opts),
+        ElementType::U8 => decode::<u8>(py, array, t, opts),
+        ElementType::I8 => decode::<i8>(py, array, t, opts),
+        ElementType::I16 => decode::<i16>(py, array, t, opts),
+        ElementType::I32 => decode::<i32>(py, array, t, opts),
+        ElementType::F32 => decode::<f32>(py, array, t, opts),
+        ElementType::F64 => decode::<f64>(py, array, t, opts),
     }
 }

@@ -146,6 +146,8 @@ fn fix_options(
     unsafe_fixes: bool,
     assume_byte_order: Option<&str>,
     max_decompressed: Option<&Bound<'_, PyAny>>,
+    severity: Option<&Bound<'_, PyAny>>,
+    expect_range: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<idx::FixOptions> {
     let order = match assume_byte_order {
         Some(name) => Some(idx::ByteOrder::from_name(name).ok_or_else(|| {
@@ -159,7 +161,9 @@ fn fix_options(
     let validate = base
         .validate
         .clone()
-        .with_max_decompressed(limit_arg(max_decompressed)?);
+        .with_max_decompressed(limit_arg(max_decompressed)?)
+        .with_severity(crate::args::severity_arg(severity)?)
+        .with_expect_range(crate::args::range_arg(expect_range)?);
     Ok(base
         .with_unsafe_fixes(unsafe_fixes)
         .with_assume_byte_order(order)
@@ -172,11 +176,8 @@ fn fix_path(
     py: Python<'_>,
     path: PathBuf,
     dest: Option<PathBuf>,
-    unsafe_fixes: bool,
-    assume_byte_order: Option<&str>,
-    max_decompressed: Option<&Bound<'_, PyAny>>,
+    opts: &idx::FixOptions,
 ) -> PyResult<FixReport> {
-    let opts = fix_options(unsafe_fixes, assume_byte_order, max_decompressed)?;
     // the input's own errors (missing, unreadable, a directory) as open()
     // raises them: the repair reports them as text
     let meta = py
@@ -187,7 +188,7 @@ fn fix_path(
         return Err(os_error(py, &e, Some(&path)));
     }
     let done = py
-        .detach(|| idx_validate::repair::repair_file(&path, dest.as_deref(), &opts))
+        .detach(|| idx_validate::repair::repair_file(&path, dest.as_deref(), opts))
         .map_err(|e| match e {
             // the destination's own error, as `save` raises it: the
             // OSError subclass with errno and filename (the destination)
@@ -219,18 +220,15 @@ fn fix_path(
 fn fix_buffer(
     py: Python<'_>,
     data: PyReadonlyArray1<'_, u8>,
-    unsafe_fixes: bool,
-    assume_byte_order: Option<&str>,
-    max_decompressed: Option<&Bound<'_, PyAny>>,
+    opts: &idx::FixOptions,
 ) -> PyResult<FixReport> {
-    let opts = fix_options(unsafe_fixes, assume_byte_order, max_decompressed)?;
     let bytes = data
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let (report, out) = py
         .detach(|| {
             let mut out = Vec::new();
-            idx::repair(io::Cursor::new(bytes), &mut out, &opts).map(|r| (r, out))
+            idx::repair(io::Cursor::new(bytes), &mut out, opts).map(|r| (r, out))
         })
         .map_err(|e| match e {
             idx::FixError::Io(e) => os_error(py, &e, None),
@@ -248,25 +246,28 @@ fn fix_buffer(
 /// binary file object read whole), whose repaired copy is the report's
 /// `.data`, and `dest` must then be None.
 #[pyfunction]
-#[pyo3(signature = (source, dest=None, unsafe_fixes=false, assume_byte_order=None, max_decompressed=None))]
+#[pyo3(signature = (source, dest=None, unsafe_fixes=false, assume_byte_order=None, max_decompressed=None, severity=None, expect_range=None))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn fix(
     source: &Bound<'_, PyAny>,
     dest: Option<&Bound<'_, PyAny>>,
     unsafe_fixes: bool,
     assume_byte_order: Option<&str>,
     max_decompressed: Option<&Bound<'_, PyAny>>,
+    severity: Option<&Bound<'_, PyAny>>,
+    expect_range: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<FixReport> {
     let py = source.py();
+    let opts = fix_options(
+        unsafe_fixes,
+        assume_byte_order,
+        max_decompressed,
+        severity,
+        expect_range,
+    )?;
     if crate::source::is_path(source)? {
         let dest = dest.map(|d| d.extract::<PathBuf>()).transpose()?;
-        return fix_path(
-            py,
-            source.extract()?,
-            dest,
-            unsafe_fixes,
-            assume_byte_order,
-            max_decompressed,
-        );
+        return fix_path(py, source.extract()?, dest, &opts);
     }
     if dest.is_some() {
         return Err(PyTypeError::new_err(
@@ -274,11 +275,5 @@ pub(crate) fn fix(
         ));
     }
     let data = crate::source::bytes_of(source)?;
-    fix_buffer(
-        py,
-        data.extract()?,
-        unsafe_fixes,
-        assume_byte_order,
-        max_decompressed,
-    )
+    fix_buffer(py, data.extract()?, &opts)
 }

@@ -29,7 +29,7 @@ use arrays::numpy_limits;
 use cli::{run_idx, run_idx_validate};
 use conformance::{check_reader, check_writer, CaseResult, ConformanceReport};
 use decode::load_file_at;
-use errors::{DatasetError, IdxError, InvalidFileError, UnsupportedDtypeError};
+use errors::{ByteOrderWarning, DatasetError, IdxError, InvalidFileError, UnsupportedDtypeError};
 use finding::Finding;
 use fix::{AppliedFix, FixReport};
 use pyo3::prelude::*;
@@ -48,6 +48,7 @@ fn idxkit_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<UnsupportedDtypeError>(),
     )?;
     m.add("DatasetError", py.get_type::<DatasetError>())?;
+    m.add("ByteOrderWarning", py.get_type::<ByteOrderWarning>())?;
     m.add_class::<Finding>()?;
     m.add_class::<Report>()?;
     m.add_class::<CaseResult>()?;

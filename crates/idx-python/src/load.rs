@@ -1,7 +1,7 @@
 //! `load`: the one native call of `idxkit.load`, which decides by the kind
 //! of source how it is read (a path, a file object, bytes, or a mapping).
 
-use crate::decode::{load_buffer, load_path};
+use crate::decode::{load_buffer, load_path, read_options};
 use crate::{file_object, mapped, source};
 use pyo3::prelude::*;
 use pyo3::types::PyModule;
@@ -14,9 +14,12 @@ use pyo3::types::PyModule;
 /// ([`load_by_name`](crate::file_object::load_by_name)); another seekable
 /// one holding one uncompressed IDX file, with `readinto` straight into the
 /// array ([`load_into`](crate::file_object::load_into)); any other is read
-/// whole, and so is a bytes-like object ([`source::bytes_of`]).
+/// whole, and so is a bytes-like object ([`source::bytes_of`]). Every path
+/// issues the read's warnings (the byte-order test's IDX501, as
+/// `idxkit.ByteOrderWarning`) after decoding, and refuses the file when
+/// `severity` makes one an error.
 #[pyfunction]
-#[pyo3(pass_module, signature = (source, mmap=false, decompress=true, max_decompressed=None, assume_byte_order=None))]
+#[pyo3(pass_module, signature = (source, mmap=false, decompress=true, max_decompressed=None, assume_byte_order=None, severity=None))]
 pub(crate) fn load(
     module: &Bound<'_, PyModule>,
     source: &Bound<'_, PyAny>,
@@ -24,19 +27,15 @@ pub(crate) fn load(
     decompress: bool,
     max_decompressed: Option<&Bound<'_, PyAny>>,
     assume_byte_order: Option<&str>,
+    severity: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let py = source.py();
+    let opts = read_options(decompress, max_decompressed, assume_byte_order, severity)?;
     if mmap {
-        return mapped::load_mapped(source, decompress, assume_byte_order);
+        return mapped::load_mapped(source, &opts);
     }
     if source::is_path(source)? {
-        return load_path(
-            py,
-            source.extract()?,
-            decompress,
-            max_decompressed,
-            assume_byte_order,
-        );
+        return load_path(py, source.extract()?, &opts);
     }
     if source::is_file_object(source)? {
         let by_name = file_object::load_by_name(
@@ -45,20 +44,15 @@ pub(crate) fn load(
             decompress,
             max_decompressed,
             assume_byte_order,
+            severity,
         )?;
         if let Some(a) = by_name {
             return Ok(a);
         }
-        if let Some(a) = file_object::load_into(source, decompress, assume_byte_order)? {
+        if let Some(a) = file_object::load_into(source, &opts)? {
             return Ok(a);
         }
     }
     let data = source::bytes_of(source)?;
-    load_buffer(
-        py,
-        data.extract()?,
-        decompress,
-        max_decompressed,
-        assume_byte_order,
-    )
+    load_buffer(py, data.extract()?, &opts)
 }

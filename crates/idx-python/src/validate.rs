@@ -162,7 +162,7 @@ fn parse_expect_shape(shape: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u32>>> {
 /// `os.PathLike`) is read as a file; anything else is bytes (a bytes-like
 /// object, or a binary file object read whole).
 #[pyfunction]
-#[pyo3(signature = (source, expect_dtype=None, expect_shape=None, select=None, ignore=None, max_decompressed=None, assume_byte_order=None))]
+#[pyo3(signature = (source, expect_dtype=None, expect_shape=None, select=None, ignore=None, max_decompressed=None, assume_byte_order=None, severity=None, expect_range=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn validate(
     source: &Bound<'_, PyAny>,
@@ -172,6 +172,8 @@ pub(crate) fn validate(
     ignore: Option<Vec<String>>,
     max_decompressed: Option<&Bound<'_, PyAny>>,
     assume_byte_order: Option<&str>,
+    severity: Option<&Bound<'_, PyAny>>,
+    expect_range: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Report> {
     let py = source.py();
     let (path, data): (Option<PathBuf>, Option<PyReadonlyArray1<'_, u8>>) =
@@ -200,6 +202,8 @@ pub(crate) fn validate(
             .with_decompress(true)
             .with_max_decompressed(limit_arg(max_decompressed)?)
             .with_byte_order(stated)
+            .with_severity(crate::args::severity_arg(severity)?)
+            .with_expect_range(crate::args::range_arg(expect_range)?)
             .with_expect_dtype(expect_dtype)
             .with_expect_shape(expect_shape),
         structure_only: false,
