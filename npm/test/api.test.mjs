@@ -54,3 +54,24 @@ test("explain, rules and the rule table", () => {
   assert.ok(rules.some((r) => r.code === "IDX101" && r.severity === "error"));
   assert.match(api.listRules(), /IDX203/);
 });
+
+test("severity, assumeByteOrder and expectRange: the command line's, by their JSON names", async () => {
+  const f = files.find((p) => p.includes("/impl-little-endian-f32-one-picture")) ?? files.find((p) => p.includes("/impl-little-endian-f32"));
+  const bytes = readFileSync(join(root, f));
+  const byDefault = (await api.validate(bytes, { name: f })).files[0];
+  assert.equal(byDefault.verdict, "valid");
+  assert.deepEqual(byDefault.findings.map((x) => [x.rule, x.severity]), [["IDX501", "warning"]]);
+  for (const severity of [{ IDX501: "error" }, { "likely-little-endian": "error" }, "IDX501=error", ["IDX501=error"]]) {
+    const strict = (await api.validate(bytes, { name: f, severity })).files[0];
+    assert.equal(strict.verdict, "invalid", JSON.stringify(severity));
+    assert.equal(strict.findings[0].severity, "error");
+    // the same finding otherwise: its message and its score
+    assert.equal(strict.findings[0].message, byDefault.findings[0].message);
+    assert.deepEqual(strict.findings[0].byte_order, byDefault.findings[0].byte_order);
+  }
+  const stated = await api.validate(bytes, { name: f, assumeByteOrder: "little", severity: { IDX501: "error" } });
+  assert.deepEqual(stated, JSON.parse(npmCli(["--format", "json", "--assume-byte-order", "little", "--severity", "IDX501=error", f]).stdout));
+  await assert.rejects(api.validate(bytes, { severity: { IDX101: "warning" } }), /cannot be changed/);
+  await assert.rejects(api.validate(bytes, { assumeByteOrder: "middle" }), /assumeByteOrder/);
+  await assert.rejects(api.validate(bytes, { expectRange: "9..0" }), /expectRange/);
+});
