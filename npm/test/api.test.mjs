@@ -59,9 +59,9 @@ test("severity, assumeByteOrder and expectRange: the command line's, by their JS
   const f = files.find((p) => p.includes("/impl-little-endian-f32-one-picture")) ?? files.find((p) => p.includes("/impl-little-endian-f32"));
   const bytes = readFileSync(join(root, f));
   const byDefault = (await api.validate(bytes, { name: f })).files[0];
-  // warnings only (the byte-order test's, and what reading it big-endian gives): valid
+  // no error (the byte-order test's warning, and a note on what reading it big-endian gives): valid
   assert.equal(byDefault.verdict, "valid");
-  assert.ok(byDefault.findings.every((x) => x.severity === "warning"), JSON.stringify(byDefault.findings.map((x) => x.rule)));
+  assert.ok(byDefault.findings.every((x) => x.severity !== "error"), JSON.stringify(byDefault.findings.map((x) => x.rule)));
   const warning = byDefault.findings.find((x) => x.rule === "IDX501");
   assert.ok(warning, "no IDX501");
   assert.match(warning.message, /score .* bits/);

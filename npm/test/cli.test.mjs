@@ -113,7 +113,7 @@ test("--severity, --assume-byte-order and --expect-range mean what they mean nat
   }
   for (const f of labels) {
     runs.push(["--expect-range", "0..9", f]);
-    runs.push(["--expect-range", "-5..100000", f]);
+    runs.push(["--expect-range=-5..100000", f]);
     runs.push(["--classes", "10", f]);
   }
   // the whole corpus at once, the warning made an error

@@ -260,8 +260,8 @@ check(Buffer.from(fixed).equals(nativeFixed), `the repaired ${fixable} differs f
 const shot = await send("Page.captureScreenshot", { format: "png" }, s);
 if (process.env.SCREENSHOT) writeFileSync(process.env.SCREENSHOT, Buffer.from(shot.data, "base64"));
 
-// --- 1b. a file whose only findings are warnings (IDX501, the byte-order
-// test's, and what reading it big-endian gives): valid, its picture drawn,
+// --- 1b. a file with no error, only the byte-order test's warning (IDX501;
+// and a note, IDX502, on what reading it big-endian gives): valid, its picture drawn,
 // the warning listed; the page's controls as idx-validate's flags: IDX501
 // made an error (invalid, no picture), the byte order stated little (the
 // picture read little-endian, the repair byte-swaps it) or big
