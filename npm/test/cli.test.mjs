@@ -121,7 +121,10 @@ test("--severity, --assume-byte-order and --expect-range mean what they mean nat
   runs.push(["--assume-byte-order", "little", ...files]);
   for (const args of runs) {
     const what = args.filter((a) => !a.startsWith("corpus/")).join(" ") + ` on ${args.length > 40 ? "the corpus" : args.at(-1)}`;
-    for (const format of ["json", "human"]) {
+    // the human text too for the whole corpus and for one file (the JSON
+    // for every run: it holds every field of every finding)
+    const formats = args.length > 40 || args.at(-1) === little[0] ? ["json", "human"] : ["json"];
+    for (const format of formats) {
       const a = npmCli(["--format", format, ...args]);
       const b = nativeCli(["--format", format, ...(format === "human" ? ["--color", "never"] : []), ...args]);
       assert.equal(a.stdout, b.stdout, `${format}: ${what}`);
