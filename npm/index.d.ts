@@ -20,6 +20,26 @@ export interface Options {
   expectDtype?: "u8" | "i8" | "i16" | "i32" | "f32" | "f64";
   /** The shape it must have: `"*,28,28"`. */
   expectShape?: string;
+  /**
+   * Rule severity overrides, as the configuration file's `severity` table
+   * (`{ IDX501: "error" }`), as `--severity`'s text (`"IDX501=error"`,
+   * comma-separated), or a list of such texts applied in order (repeated
+   * flags). `IDX501=error` makes the byte-order test's warning fail the
+   * file; errors the bytes prove cannot be changed.
+   */
+  severity?: Record<string, Severity> | string | string[];
+  /**
+   * The byte order the writer used (`--assume-byte-order`): `"little"`
+   * reads the payload little-endian (an IDX501 warning only when it reads
+   * big-endian); `"big"` vouches for the bytes (no IDX501).
+   */
+  assumeByteOrder?: "little" | "big";
+  /**
+   * Every element of an i16 or i32 payload lies in `"LO..HI"` (inclusive,
+   * `--expect-range`): a payload only its little-endian reading keeps in
+   * range is proved little-endian (an IDX501 error).
+   */
+  expectRange?: string;
 }
 
 export type Severity = "error" | "warning" | "info";

@@ -123,7 +123,16 @@ function download(link, text, type) {
   link.href = URL.createObjectURL(new Blob([text], { type }));
 }
 
-function show(files, done) {
+/** The run's options from the page's controls, as the npm package takes
+ * them (idx-validate's flags by their JSON names). */
+function runOptions() {
+  const o = { denyWarnings: $("deny").checked };
+  if ($("strict-byte-order").checked) o.severity = { IDX501: "error" };
+  if ($("byte-order").value) o.assumeByteOrder = $("byte-order").value;
+  return o;
+}
+
+function show(files, done, options) {
   const { report, texts, pictures } = done;
   const s = report.summary;
   $("summary").textContent = `${s.files} file${s.files === 1 ? "" : "s"} checked: ${s.valid} valid, ${s.invalid} invalid, ${s.unreadable} unreadable`;
@@ -136,9 +145,12 @@ function show(files, done) {
     const card = el("div", { className: "file" });
     card.dataset.path = f.path;
     card.dataset.verdict = f.verdict;
+    const warnings = f.findings.filter((x) => x.severity === "warning").length;
+    card.dataset.warnings = warnings;
     const what = f.header ? ` ${f.header.dtype} [${f.header.shape.join(", ")}]` : "";
     const gz = f.compression ? ` (${f.compression}; offsets in the decompressed stream)` : "";
-    card.append(el("h3", {}, el("span", { className: `verdict ${f.verdict}`, textContent: f.verdict }), ` ${f.path}${what}${gz}`));
+    const warned = f.verdict === "valid" && warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : "";
+    card.append(el("h3", {}, el("span", { className: `verdict ${f.verdict}`, textContent: f.verdict + warned }), ` ${f.path}${what}${gz}`));
     if (f.error) card.append(el("p", { textContent: `cannot read: ${f.error}` }));
     if (pictures[i]) {
       card.append(el("p", { className: "small", textContent: `the first ${pictures[i].count} item${pictures[i].count === 1 ? "" : "s"}:` }), drawPicture(pictures[i]));
@@ -147,13 +159,17 @@ function show(files, done) {
     for (const [rule, n] of Object.entries(f.suppressed ?? {})) {
       card.append(el("p", { className: "small", textContent: `${n} more ${rule} finding${n === 1 ? "" : "s"} not shown` }));
     }
-    if (f.findings.some((x) => x.fix?.applicability === "safe")) {
+    // the safe fixes; with the byte order stated little, the byte swap of
+    // a multi-byte payload is one (as idx-validate --fix --assume-byte-order
+    // little swaps it whether or not IDX501 fired)
+    const swaps = options.assumeByteOrder === "little" && f.header && !["u8", "i8"].includes(f.header.dtype);
+    if (swaps || f.findings.some((x) => x.fix?.applicability === "safe")) {
       const button = el("button", { textContent: "repair with the safe fixes" });
       const link = el("a", { className: "repaired", hidden: true });
       button.onclick = async () => {
         button.disabled = true;
         try {
-          const r = await ask({ type: "repair", file: files[i].file, name: f.path });
+          const r = await ask({ type: "repair", file: files[i].file, name: f.path, options });
           link.href = URL.createObjectURL(r.blob);
           link.download = f.path.split("/").pop();
           link.textContent = `download the repaired file (${r.repair.applied.length} fix${r.repair.applied.length === 1 ? "" : "es"}, ${r.blob.size} bytes)`;
@@ -180,10 +196,10 @@ async function checkFiles(files) {
       ? `checking ${m.name} (${m.index + 1} of ${m.count}): ${(m.done / 2 ** 20).toFixed(1)} of ${(m.total / 2 ** 20).toFixed(1)} MiB`
       : `checked ${m.count} file${m.count === 1 ? "" : "s"}`;
   };
-  const options = { denyWarnings: $("deny").checked };
+  const options = runOptions();
   try {
     const done = await ask({ type: "check", files: files.map(({ file, name }) => ({ file, name })), options });
-    show(files, done);
+    show(files, done, options);
     document.body.dataset.moduleMemory = done.moduleMemory;
     document.body.dataset.state = "done";
   } catch (e) {

@@ -92,7 +92,8 @@ async function check({ id, files, options }) {
   const total = files.reduce((n, f) => n + f.file.size, 0);
   let before = 0;
   let last = 0;
-  const checker = new Checker(JSON.stringify(options));
+  const optionsJson = JSON.stringify(options);
+  const checker = new Checker(optionsJson);
   try {
     for (const [i, { file, name }] of files.entries()) {
       postMessage({ type: "progress", id, name, index: i, count: files.length, done: before, total });
@@ -115,9 +116,11 @@ async function check({ id, files, options }) {
     for (const [i, { file }] of files.entries()) {
       const f = report.files[i];
       let p;
-      if (f.header && f.header.shape.length >= 2 && f.header.shape.length <= 3) {
+      // a picture only of a file the run calls valid (warnings or not),
+      // never of one it calls invalid; read in the byte order stated
+      if (f.verdict === "valid" && f.header && f.header.shape.length >= 2 && f.header.shape.length <= 3) {
         try {
-          p = picture(file.size, readerOf(file), 16);
+          p = picture(file.size, readerOf(file), 16, optionsJson);
         } catch {
           p = undefined; // no picture of a stream that cannot be decoded
         }
@@ -137,9 +140,11 @@ async function check({ id, files, options }) {
   }
 }
 
-function fix({ id, file, name }) {
+function fix({ id, file, name, options }) {
   const parts = [];
-  const json = repair(name, file.size, readerOf(file), (chunk) => parts.push(chunk));
+  // the run's options: the same checks and the stated byte order as the
+  // report the repair button came from (idx-validate --fix with its flags)
+  const json = repair(name, file.size, readerOf(file), (chunk) => parts.push(chunk), JSON.stringify(options ?? {}));
   postMessage({ type: "repaired", id, name, repair: JSON.parse(json), blob: new Blob(parts) });
 }
 

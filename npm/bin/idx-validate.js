@@ -22,6 +22,13 @@ Options:
       --pair <IMAGES> <LABELS>   check an image file and its labels together
       --classes <N>              labels must lie in 0..N
       --deny-warnings            warnings fail the run
+      --severity <CODE=SEVERITY> change a rule's severity (error, warning or info; comma-separated or
+                                 repeated): IDX501=error makes the byte-order warning fail the run
+      --expect-range <LO..HI>    every element of an i16 or i32 payload lies in LO..HI: proves a
+                                 little-endian payload (an IDX501 error)
+      --assume-byte-order <ORDER>
+                                 the byte order the writer used (little, big): little reads the
+                                 payload little-endian; big vouches for the bytes (no IDX501)
       --explain <RULE>           print a rule's text from the spec
       --list-rules               print every rule
   -V, --version                  print the version
@@ -37,7 +44,7 @@ function usage(message) {
 }
 
 function parse(argv) {
-  const o = { format: "human", files: [], select: [], ignore: [], pairs: [] };
+  const o = { format: "human", files: [], select: [], ignore: [], pairs: [], severity: [] };
   const value = (i, flag) => {
     if (i + 1 >= argv.length) usage(`a value is required for '${flag}'`);
     return argv[i + 1];
@@ -75,6 +82,9 @@ function parse(argv) {
       case "--expect-shape": o.expectShape = take(); break;
       case "--classes": o.classes = take(); break;
       case "--deny-warnings": o.denyWarnings = true; break;
+      case "--severity": o.severity.push(take()); break;
+      case "--expect-range": o.expectRange = take(); break;
+      case "--assume-byte-order": o.assumeByteOrder = take(); break;
       case "--pair": {
         const images = value(i, a);
         const labels = value(i + 1, a);
@@ -132,6 +142,15 @@ if (o.maxFindings !== undefined) options.maxFindings = count(o.maxFindings, "--m
 if (o.classes !== undefined) options.classes = count(o.classes, "--classes");
 if (o.expectDtype !== undefined) options.expectDtype = o.expectDtype;
 if (o.expectShape !== undefined) options.expectShape = o.expectShape;
+// repeated --severity flags apply in order, as natively
+if (o.severity.length) options.severity = o.severity;
+if (o.expectRange !== undefined) options.expectRange = o.expectRange;
+if (o.assumeByteOrder !== undefined) {
+  if (!["little", "big"].includes(o.assumeByteOrder)) {
+    usage(`invalid value '${o.assumeByteOrder}' for '--assume-byte-order <ORDER>' (one of little, big)`);
+  }
+  options.assumeByteOrder = o.assumeByteOrder;
+}
 let result;
 try {
   result = await validateFiles(o.files, options);

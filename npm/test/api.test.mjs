@@ -54,3 +54,29 @@ test("explain, rules and the rule table", () => {
   assert.ok(rules.some((r) => r.code === "IDX101" && r.severity === "error"));
   assert.match(api.listRules(), /IDX203/);
 });
+
+test("severity, assumeByteOrder and expectRange: the command line's, by their JSON names", async () => {
+  const f = files.find((p) => p.includes("/impl-little-endian-f32-one-picture")) ?? files.find((p) => p.includes("/impl-little-endian-f32"));
+  const bytes = readFileSync(join(root, f));
+  const byDefault = (await api.validate(bytes, { name: f })).files[0];
+  // no error (the byte-order test's warning, and a note on what reading it big-endian gives): valid
+  assert.equal(byDefault.verdict, "valid");
+  assert.ok(byDefault.findings.every((x) => x.severity !== "error"), JSON.stringify(byDefault.findings.map((x) => x.rule)));
+  const warning = byDefault.findings.find((x) => x.rule === "IDX501");
+  assert.ok(warning, "no IDX501");
+  assert.match(warning.message, /score .* bits/);
+  for (const severity of [{ IDX501: "error" }, { "likely-little-endian": "error" }, "IDX501=error", ["IDX501=error"]]) {
+    const strict = (await api.validate(bytes, { name: f, severity })).files[0];
+    assert.equal(strict.verdict, "invalid", JSON.stringify(severity));
+    const error = strict.findings.find((x) => x.rule === "IDX501");
+    assert.equal(error.severity, "error");
+    // the same finding otherwise: its message and its score
+    assert.equal(error.message, warning.message);
+    assert.deepEqual(error.byte_order, warning.byte_order);
+  }
+  const stated = await api.validate(bytes, { name: f, assumeByteOrder: "little", severity: { IDX501: "error" } });
+  assert.deepEqual(stated, JSON.parse(npmCli(["--format", "json", "--assume-byte-order", "little", "--severity", "IDX501=error", f]).stdout));
+  await assert.rejects(api.validate(bytes, { severity: { IDX101: "warning" } }), /cannot be changed/);
+  await assert.rejects(api.validate(bytes, { assumeByteOrder: "middle" }), /assumeByteOrder/);
+  await assert.rejects(api.validate(bytes, { expectRange: "9..0" }), /expectRange/);
+});

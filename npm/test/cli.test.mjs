@@ -90,3 +90,76 @@ test("exit statuses: 0 valid, 1 invalid, 2 unreadable or misused", () => {
   assert.equal(noRule.stderr, nativeCli(["--explain", "IDX999"]).stderr);
   assert.equal(npmCli(["--list-rules"]).stdout, nativeCli(["--list-rules"]).stdout);
 });
+
+test("--severity, --assume-byte-order and --expect-range mean what they mean natively", () => {
+  const little = files.filter((p) => p.includes("/impl-little-endian-"));
+  assert.ok(little.length >= 5, `${little.length} little-endian corpus files`);
+  const labels = little.filter((p) => /-i(16|32)-labels/.test(p));
+  assert.equal(labels.length, 2);
+  const runs = [];
+  for (const f of little) {
+    for (const args of [
+      [],
+      ["--severity", "IDX501=error"],
+      ["--severity=likely-little-endian=error"],
+      ["--severity", "IDX501=info"],
+      ["--severity", "IDX501=error", "--severity", "IDX501=warning"],
+      ["--assume-byte-order", "little"],
+      ["--assume-byte-order=big"],
+      ["--severity", "IDX501=error", "--assume-byte-order", "little"],
+      ["--severity", "IDX501=error", "--assume-byte-order", "big"],
+      ["--deny-warnings"],
+    ]) runs.push([...args, f]);
+  }
+  for (const f of labels) {
+    runs.push(["--expect-range", "0..9", f]);
+    runs.push(["--expect-range=-5..100000", f]);
+    runs.push(["--classes", "10", f]);
+  }
+  // the whole corpus at once, the warning made an error
+  runs.push(["--severity", "IDX501=error", ...files]);
+  runs.push(["--assume-byte-order", "little", ...files]);
+  for (const args of runs) {
+    const what = args.filter((a) => !a.startsWith("corpus/")).join(" ") + ` on ${args.length > 40 ? "the corpus" : args.at(-1)}`;
+    // the human text too for the whole corpus and for one file (the JSON
+    // for every run: it holds every field of every finding)
+    const formats = args.length > 40 || args.at(-1) === little[0] ? ["json", "human"] : ["json"];
+    for (const format of formats) {
+      const a = npmCli(["--format", format, ...args]);
+      const b = nativeCli(["--format", format, ...(format === "human" ? ["--color", "never"] : []), ...args]);
+      assert.equal(a.stdout, b.stdout, `${format}: ${what}`);
+      assert.equal(a.status, b.status, `${format}: ${what}`);
+    }
+  }
+  // the warning: valid by default, invalid with the override
+  const one = little.find((p) => p.includes("one-picture")) ?? little[0];
+  const warned = JSON.parse(npmCli(["--format", "json", one]).stdout).files[0];
+  assert.equal(warned.verdict, "valid", one);
+  const w = warned.findings.find((x) => x.rule === "IDX501");
+  assert.equal(w?.severity, "warning", one);
+  assert.match(w.message, /score .* bits/);
+  assert.match(w.message, /a statistical test, not a proof/);
+  const failed = npmCli(["--format", "json", "--severity", "IDX501=error", one]);
+  assert.equal(failed.status, 1);
+  assert.equal(JSON.parse(failed.stdout).files[0].verdict, "invalid");
+});
+
+test("bad --severity, --assume-byte-order and --expect-range values are usage errors, as natively", () => {
+  const f = files.find((p) => p.includes("/impl-little-endian-"));
+  for (const args of [
+    ["--severity", "IDX101=warning"],
+    ["--severity", "IDX501=fatal"],
+    ["--severity", "IDX999=error"],
+    ["--severity", "IDX501"],
+    ["--assume-byte-order", "middle"],
+    ["--expect-range", "9..0"],
+    ["--expect-range", "lots"],
+  ]) {
+    const a = npmCli(["--format", "json", ...args, f]);
+    const b = nativeCli(["--format", "json", ...args, f]);
+    assert.equal(b.status, 2, `native: ${args.join(" ")}`);
+    assert.equal(a.status, 2, args.join(" "));
+    assert.equal(a.stdout, "", args.join(" "));
+    assert.notEqual(a.stderr, "", args.join(" "));
+  }
+});

@@ -11,7 +11,14 @@
 //    equals `idx-validate --format json` on the same files under the same
 //    names, byte for byte, and the SARIF its SARIF but for the tool's name;
 //    the findings shown; the picture's pixels (MNIST's first 16 digits);
-//    the repaired file equals `idx-validate --fix --output`.
+//    the repaired file equals `idx-validate --fix --output`. Then a file
+//    whose only findings are warnings (the byte-order test's IDX501, a
+//    little-endian f32 picture) through the file input, under the page's
+//    controls: valid with the warning listed and its picture drawn; with
+//    "byte-order warnings fail", invalid and no picture; with the byte
+//    order stated little or big, idx-validate --assume-byte-order's
+//    report (little: the picture read little-endian, the repair's byte
+//    swap equal to idx-validate --fix's).
 // 2. Validates a sparse file of SPARSE_BYTES (default 2 GiB) through the
 //    file input and reports the page's peak memory (the resident memory of
 //    all of chromium's processes, sampled every 50 ms, less that before).
@@ -109,7 +116,7 @@ let stderr = "";
 browser.stderr.on("data", (d) => (stderr += d));
 let finished = false;
 browser.on("exit", (code) => { if (!finished) fail(`chromium exited (${code}): ${stderr.slice(-2000)}`); });
-const timer = setTimeout(() => fail(`no result in 240 s; chromium said: ${stderr.slice(-2000)}`), 240000);
+const timer = setTimeout(() => fail(`no result in 300 s; chromium said: ${stderr.slice(-2000)}`), 300000);
 
 const toBrowser = browser.stdio[3];
 const fromBrowser = browser.stdio[4];
@@ -253,6 +260,102 @@ check(Buffer.from(fixed).equals(nativeFixed), `the repaired ${fixable} differs f
 const shot = await send("Page.captureScreenshot", { format: "png" }, s);
 if (process.env.SCREENSHOT) writeFileSync(process.env.SCREENSHOT, Buffer.from(shot.data, "base64"));
 
+// --- 1b. a file with no error, only the byte-order test's warning (IDX501;
+// and a note, IDX502, on what reading it big-endian gives): valid, its picture drawn,
+// the warning listed; the page's controls as idx-validate's flags: IDX501
+// made an error (invalid, no picture), the byte order stated little (the
+// picture read little-endian, the repair byte-swaps it) or big
+const le = "corpus/implementation-defined/impl-little-endian-f32-one-picture.idx";
+const leName = basename(le);
+symlinkSync(join(root, le), join(named, leName));
+const { root: doc0 } = await send("DOM.getDocument", {}, s);
+const { nodeId: filesInput } = await send("DOM.querySelector", { nodeId: doc0.nodeId, selector: "#files" }, s);
+async function checkWith(strict, order) {
+  await evaluate(`(() => {
+    document.getElementById("deny").checked = false;
+    document.getElementById("strict-byte-order").checked = ${strict};
+    document.getElementById("byte-order").value = ${JSON.stringify(order)};
+    document.getElementById("files").value = "";
+    document.body.dataset.state = "ready";
+  })()`);
+  await send("DOM.setFileInputFiles", { nodeId: filesInput, files: [join(root, le)] }, s);
+  await until(`document.body.dataset.state === "done"`, `the report of ${leName} (strict ${strict}, order ${order || "auto"})`);
+  return evaluate(`(async () => {
+    const c = document.querySelector(".file");
+    const canvas = c.querySelector("canvas.picture");
+    let picture = null;
+    if (canvas) {
+      const d = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+      picture = { width: canvas.width, height: canvas.height, count: Number(canvas.dataset.count), data: Array.from(d.data) };
+    }
+    return {
+      json: await (await fetch(document.getElementById("download-json").href)).text(),
+      path: c.dataset.path, verdict: c.dataset.verdict,
+      findings: [...c.querySelectorAll(".finding")].map((f) => ({ rule: f.dataset.rule, severity: f.className.replace("finding ", ""), text: f.textContent })),
+      repairable: !!c.querySelector("button"),
+      picture,
+    };
+  })()`);
+}
+const leBytes = readFileSync(join(root, le));
+for (const [strict, order, flags] of [
+  [false, "", []],
+  [true, "", ["--severity", "IDX501=error"]],
+  [false, "little", ["--assume-byte-order", "little"]],
+  [true, "little", ["--severity", "IDX501=error", "--assume-byte-order", "little"]],
+  [false, "big", ["--assume-byte-order", "big"]],
+]) {
+  const what = `${leName} with ${flags.join(" ") || "the defaults"}`;
+  const got = await checkWith(strict, order);
+  const want = native(["--format", "json", ...flags, leName]);
+  check(got.json === want.stdout, `${what}: the JSON report differs from idx-validate's:\n${got.json.slice(0, 600)}\n---\n${want.stdout.slice(0, 600)}`);
+  const f = JSON.parse(want.stdout).files[0];
+  check(got.path === f.path && got.verdict === f.verdict, `${what}: shown ${got.verdict}, reported ${f.verdict}`);
+  check(JSON.stringify(got.findings.map((x) => [x.rule, x.severity])) === JSON.stringify(f.findings.map((x) => [x.rule, x.severity])),
+    `${what}: findings shown ${JSON.stringify(got.findings.map((x) => [x.rule, x.severity]))}`);
+  // a picture of a file called valid (warnings or not), never of one called invalid
+  check(!!got.picture === (f.verdict === "valid"), `${what}: ${f.verdict}, ${got.picture ? "a picture drawn" : "no picture"}`);
+  if (!order) {
+    const w = got.findings.find((x) => x.rule === "IDX501");
+    check(w && w.severity === (strict ? "error" : "warning"), `${what}: no IDX501 ${strict ? "error" : "warning"} shown`);
+    check(/score .* bits/.test(w.text) && w.text.includes("a statistical test, not a proof"), `${what}: the IDX501 message shown lacks its score: ${w.text.slice(0, 300)}`);
+    check(f.verdict === (strict ? "invalid" : "valid"), `${what}: ${f.verdict}`);
+  }
+  if (order === "little" && !strict) {
+    check(f.verdict === "valid" && !f.findings.some((x) => x.rule === "IDX501"), `${what}: ${f.verdict}, ${f.findings.map((x) => x.rule)}`);
+    // the picture read little-endian: each f32 scaled from the least to the greatest
+    const v = [];
+    for (let k = 0; k < 28 * 28; k++) v.push(leBytes.readFloatLE(12 + 4 * k));
+    const finite = v.filter(Number.isFinite);
+    const lo = Math.min(...finite);
+    const hi = Math.max(...finite);
+    const sc = got.picture.width / 28;
+    for (let y = 0; y < 28; y++) {
+      for (let x = 0; x < 28; x++) {
+        const want = Number.isFinite(v[y * 28 + x]) ? Math.round((v[y * 28 + x] - lo) / (hi > lo ? hi - lo : 1) * 255) : 0;
+        const px = x * sc + Math.floor(sc / 2);
+        const py = y * sc + Math.floor(sc / 2);
+        const g = got.picture.data[(py * got.picture.width + px) * 4];
+        check(g === want, `${what}: picture pixel (${x}, ${y}) is ${g}, the file read little-endian gives ${want}`);
+      }
+    }
+    // the repair byte-swaps it, as idx-validate --fix --assume-byte-order little
+    check(got.repairable, `${what}: no repair offered`);
+    spawnSync(nativeBin, ["--isolated", "--fix", "--assume-byte-order", "little", "--output", join(scratch, "swapped"), join(named, leName)]);
+    const nativeSwapped = readFileSync(join(scratch, "swapped"));
+    check(!nativeSwapped.equals(leBytes), "idx-validate --fix --assume-byte-order little changed nothing");
+    await evaluate(`document.querySelector(".file button").click()`);
+    await until(`!document.querySelector(".file a.repaired").hidden`, "the byte-swapped file");
+    const swapped = await evaluate(`(async () => Array.from(new Uint8Array(await (await fetch(document.querySelector(".file a.repaired").href)).arrayBuffer())))()`);
+    check(Buffer.from(swapped).equals(nativeSwapped), `${what}: the repaired file differs from idx-validate --fix's (${swapped.length} vs ${nativeSwapped.length} bytes)`);
+  }
+}
+await evaluate(`(() => {
+  document.getElementById("strict-byte-order").checked = false;
+  document.getElementById("byte-order").value = "";
+  document.getElementById("files").value = "";
+})()`);
+
 // --- 2. a large sparse file, and the page's peak memory
 const big = join(scratch, "large-f32.idx");
 {
@@ -330,4 +433,4 @@ check(requests.every((r) => r.url.startsWith(url)), `requests outside the page: 
 finished = true;
 clearTimeout(timer);
 cleanup();
-console.log(`web page: OK (${names.length} dropped files as idx-validate reports them, picture, downloads, repair; no console error, no request after load) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`web page: OK (${names.length} dropped files as idx-validate reports them, picture, downloads, repair; ${leName} under the byte-order controls as idx-validate --severity/--assume-byte-order; no console error, no request after load) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -181,23 +181,24 @@ pub fn version() -> String {
 }
 
 /// Repairs the input `name` of `size` bytes (read through `readAt`) with
-/// the safe fixes, as `idx-validate --fix` does; the repaired stream is
-/// handed to `write(Uint8Array)` chunk by chunk (gzip input is compressed
-/// again). Returns the repair as the JSON report's `repair` object, with
-/// `"action": "written"` when anything was fixed and `"unchanged"` (nothing
-/// useful written) otherwise.
+/// the safe fixes, as `idx-validate --fix` does with the run's `options`
+/// (the JSON of [`Checker::new`]; `undefined` for the defaults): the same
+/// checks, and `assumeByteOrder` as `--assume-byte-order`. The repaired
+/// stream is handed to `write(Uint8Array)` chunk by chunk (gzip input is
+/// compressed again). Returns the repair as the JSON report's `repair`
+/// object, with `"action": "written"` when anything was fixed and
+/// `"unchanged"` (nothing useful written) otherwise.
 #[wasm_bindgen]
 pub fn repair(
     name: &str,
     size: f64,
     read_at: Function,
     write: Function,
+    options: Option<String>,
 ) -> Result<String, JsError> {
     let len = length(size)?;
-    let mut opts = idx::FixOptions::default();
-    opts.validate.file_name = std::path::Path::new(name)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned());
+    let run = options::parse(options.as_deref().unwrap_or("{}")).map_err(|e| JsError::new(&e))?;
+    let opts = run.fix_options(name);
     let report = idx::repair(JsSource::new(read_at, len), JsSink::new(write), &opts)
         .map_err(|e| JsError::new(&e.to_string()))?;
     let action = if report.changed() {
@@ -212,16 +213,25 @@ pub fn repair(
 /// The first `maxItems` items of an image file (`size` bytes read through
 /// `readAt`; gzip decompressed by the library) as grey pixels:
 /// `{width, height, count, pixels: Uint8Array}`, or `undefined` when the
-/// file holds no pictures (see [`picture::first_items`]).
+/// file holds no pictures (see [`picture::first_items`]). Multi-byte
+/// elements are read as IDX says (big-endian), or little-endian when the
+/// run's `options` (the JSON of [`Checker::new`]) state
+/// `"assumeByteOrder": "little"`, as the library's readers read them.
 #[wasm_bindgen]
-pub fn picture(size: f64, read_at: Function, max_items: u32) -> Result<JsValue, JsError> {
+pub fn picture(
+    size: f64,
+    read_at: Function,
+    max_items: u32,
+    options: Option<String>,
+) -> Result<JsValue, JsError> {
     let len = length(size)?;
+    let run = options::parse(options.as_deref().unwrap_or("{}")).map_err(|e| JsError::new(&e))?;
     let stream = idx::input::open(
         JsSource::new(read_at, len),
         idx::ReadOptions::default().max_decompressed(),
     )
     .map_err(|e| JsError::new(&e.to_string()))?;
-    let Some(p) = picture::first_items(stream, max_items) else {
+    let Some(p) = picture::first_items(stream, max_items, run.assume_byte_order) else {
         return Ok(JsValue::UNDEFINED);
     };
     let o = Object::new();

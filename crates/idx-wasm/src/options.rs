@@ -1,16 +1,27 @@
 //! The options of a run, as JSON from JavaScript, turned into what the
 //! command line builds from its flags: the same defaults and the same
 //! parsers (`idx_io::size::parse_size`,
-//! `idx_validate::config::parse_rule_selector`, `idx_validate::parse_shape`).
+//! `idx_validate::config::parse_rule_selector`, `idx_validate::parse_shape`,
+//! `idx::Severities`' parser, `idx_validate::config::parse_range`,
+//! `idx::ByteOrder::from_name`).
 //!
 //! ```json
-//! {"select": ["IDX2"], "ignore": ["IDX501"], "maxDecompressed": "4GiB",
+//! {"select": ["IDX2"], "ignore": ["IDX503"], "maxDecompressed": "4GiB",
 //!  "maxFindings": 10, "denyWarnings": false, "classes": 10,
 //!  "pairs": [["train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz"]],
-//!  "expectDtype": "u8", "expectShape": "*,28,28"}
+//!  "expectDtype": "u8", "expectShape": "*,28,28",
+//!  "severity": {"IDX501": "error"}, "assumeByteOrder": "little",
+//!  "expectRange": "0..9"}
 //! ```
 //! Every key is optional; an unknown key is an error (a misspelt option
 //! never silently weakens a check).
+//!
+//! `severity` is the configuration file's table (`severity = { IDX501 =
+//! "error" }`) as an object, or `--severity`'s `CODE=SEVERITY` text
+//! (comma-separated), or a list of such texts applied in order (as repeated
+//! `--severity` flags). `assumeByteOrder` is `--assume-byte-order`
+//! (`"little"` or `"big"`): the checks' stated byte order and the repair's;
+//! `expectRange` is `--expect-range` (`"LO..HI"`).
 
 use idx_validate::check::Settings;
 use idx_validate::config::RuleFilter;
@@ -29,6 +40,24 @@ pub struct RunOptions {
     pub dataset: DatasetSettings,
     /// Warnings fail the run.
     pub deny_warnings: bool,
+    /// `assumeByteOrder`: the byte order the writer used, for the checks
+    /// (already in `settings`) and for a repair (`idx::FixOptions`).
+    pub assume_byte_order: Option<idx::ByteOrder>,
+}
+
+impl RunOptions {
+    /// The repair's options, as `idx-validate --fix` builds them from the
+    /// same flags: the safe fixes only, the stated byte order, and the
+    /// checks' options (severity overrides, expected range...) for the
+    /// input `name`.
+    pub fn fix_options(&self, name: &str) -> idx::FixOptions {
+        let path = std::path::Path::new(name);
+        let mut opts = idx::FixOptions::default().with_assume_byte_order(self.assume_byte_order);
+        opts.validate =
+            idx_validate::dataset::scan_options(path, self.settings.options.clone(), &self.dataset);
+        opts.validate.file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        opts
+    }
 }
 
 impl Default for RunOptions {
@@ -39,7 +68,7 @@ impl Default for RunOptions {
     }
 }
 
-const KEYS: [&str; 9] = [
+const KEYS: [&str; 12] = [
     "select",
     "ignore",
     "maxDecompressed",
@@ -49,7 +78,44 @@ const KEYS: [&str; 9] = [
     "pairs",
     "expectDtype",
     "expectShape",
+    "severity",
+    "assumeByteOrder",
+    "expectRange",
 ];
+
+/// `severity`: `{"IDX501": "error"}` (the configuration file's table),
+/// `"IDX501=error"` (`--severity`'s text) or a list of such texts (repeated
+/// flags, applied in order by `idx_validate::resolve::severities`).
+fn severities(v: &Value) -> Result<idx::Severities, String> {
+    let parse = |s: &str| -> Result<idx::Severities, String> {
+        s.parse().map_err(|e: String| format!("severity: {e}"))
+    };
+    let bad =
+        || "severity: an object like {\"IDX501\": \"error\"}, or \"IDX501=error\"".to_string();
+    match v.get("severity") {
+        None | Some(Value::Null) => Ok(idx::Severities::default()),
+        Some(Value::String(s)) => parse(s),
+        Some(Value::Object(m)) => {
+            // as the configuration file's table is read (config::load)
+            let pairs = m
+                .iter()
+                .map(|(k, v)| v.as_str().map(|v| format!("{k}={v}")).ok_or_else(bad))
+                .collect::<Result<Vec<_>, _>>()?;
+            parse(&pairs.join(","))
+        }
+        Some(Value::Array(a)) => {
+            let each = a
+                .iter()
+                .map(|x| x.as_str().ok_or_else(bad).and_then(parse))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(idx_validate::resolve::severities(
+                &idx::Severities::default(),
+                &each,
+            ))
+        }
+        Some(_) => Err(bad()),
+    }
+}
 
 fn strings(v: &Value, key: &str) -> Result<Vec<String>, String> {
     match v.get(key) {
@@ -130,6 +196,22 @@ pub fn parse(json: &str) -> Result<RunOptions, String> {
         ),
         Some(_) => return Err("expectShape: a string like \"*,28,28\"".into()),
     };
+    let assume_byte_order = match v.get("assumeByteOrder") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(
+            idx::ByteOrder::from_name(s)
+                .ok_or_else(|| format!("assumeByteOrder {s:?}: \"little\" or \"big\""))?,
+        ),
+        Some(_) => return Err("assumeByteOrder: \"little\" or \"big\"".into()),
+    };
+    let expect_range = match v.get("expectRange") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => {
+            Some(idx_validate::config::parse_range(s).map_err(|e| format!("expectRange: {e}"))?)
+        }
+        Some(_) => return Err("expectRange: a string like \"0..1023\"".into()),
+    };
+    let severity = severities(&v)?;
     let max_findings = u64_of(&v, "maxFindings")?.unwrap_or(10);
     let settings = Settings {
         options: idx::Options::default()
@@ -139,6 +221,10 @@ pub fn parse(json: &str) -> Result<RunOptions, String> {
                     .with_max_decompressed_setting(max_decompressed)
                     .max_decompressed(),
             )
+            // the one verdict (spec 6.1), as idx-validate builds it
+            .with_byte_order(assume_byte_order)
+            .with_severity(severity)
+            .with_expect_range(expect_range)
             .with_expect_dtype(expect_dtype)
             .with_expect_shape(expect_shape),
         structure_only: false,
@@ -171,6 +257,7 @@ pub fn parse(json: &str) -> Result<RunOptions, String> {
         filter,
         dataset: DatasetSettings { classes, pairs },
         deny_warnings,
+        assume_byte_order,
     })
 }
 
@@ -189,6 +276,34 @@ mod tests {
         );
         assert!(o.filter.select.is_empty() && o.filter.ignore.is_empty());
         assert!(!o.deny_warnings);
+        assert_eq!(o.settings.options.byte_order, None);
+        assert_eq!(o.settings.options.severity, idx::Severities::default());
+        assert_eq!(o.settings.options.expect_range, None);
+        assert_eq!(o.assume_byte_order, None);
+    }
+
+    #[test]
+    fn byte_order_options_are_the_command_lines() {
+        let want: idx::Severities = "IDX501=error".parse().unwrap(); // ok: unit test
+        for json in [
+            r#"{"severity":{"IDX501":"error"}}"#,
+            r#"{"severity":{"likely-little-endian":"error"}}"#,
+            r#"{"severity":"IDX501=error"}"#,
+            r#"{"severity":["IDX501=warning","IDX501=error"]}"#,
+        ] {
+            let o = parse(json).unwrap(); // ok: unit test
+            assert_eq!(o.settings.options.severity, want, "{json}");
+        }
+        let o = parse(r#"{"assumeByteOrder":"little","expectRange":"0..1023"}"#).unwrap(); // ok: unit test
+        assert_eq!(o.settings.options.byte_order, Some(idx::ByteOrder::Little));
+        assert_eq!(o.assume_byte_order, Some(idx::ByteOrder::Little));
+        assert_eq!(o.settings.options.expect_range, Some((0, 1023)));
+        let f = o.fix_options("dir/a.idx");
+        assert_eq!(f.assume_byte_order, Some(idx::ByteOrder::Little));
+        assert_eq!(f.validate.expect_range, Some((0, 1023)));
+        assert_eq!(f.validate.file_name.as_deref(), Some("a.idx"));
+        let o = parse(r#"{"assumeByteOrder":"big"}"#).unwrap(); // ok: unit test
+        assert_eq!(o.settings.options.byte_order, Some(idx::ByteOrder::Big));
     }
 
     #[test]
@@ -219,6 +334,14 @@ mod tests {
             r#"{"expectDtype":"u16"}"#,
             r#"{"expectShape":"a,b"}"#,
             r#"{"pairs":[["a"]]}"#,
+            r#"{"severity":{"IDX501":"fatal"}}"#,
+            r#"{"severity":"IDX101=warning"}"#,
+            r#"{"severity":{"IDX501":1}}"#,
+            r#"{"severity":7}"#,
+            r#"{"assumeByteOrder":"middle"}"#,
+            r#"{"assumeByteOrder":true}"#,
+            r#"{"expectRange":"9..0"}"#,
+            r#"{"expectRange":[0,9]}"#,
             r#"{"selct":["IDX2"]}"#,
             r#"[]"#,
             "not json",

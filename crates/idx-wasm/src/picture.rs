@@ -2,9 +2,11 @@
 //! header read by the library (`idx::read_header`), the items' bytes decoded
 //! by it (`idx::decode`), grey levels as `idx show` draws them (u8 as it
 //! is; other types scaled together so the least value is black and the
-//! greatest white).
+//! greatest white). A payload the user states is little-endian
+//! (`assumeByteOrder`) is read little-endian, as the library's readers read
+//! it under `ReadOptions::with_byte_order`.
 
-use idx::ElementType;
+use idx::{ByteOrder, ElementType};
 use std::io::Read;
 
 /// At most this many bytes of items are read for a picture, whatever the
@@ -52,10 +54,11 @@ fn values(dtype: ElementType, bytes: &[u8]) -> Vec<f64> {
 
 /// The first `max_items` items of the stream `r` (already decompressed)
 /// when they are pictures: rank 3 (`[n, rows, columns]`) or rank 2 (one
-/// picture). `None` for other ranks, a header the library rejects, items
-/// of more than [`MAX_PICTURE_BYTES`], or a stream that ends before one
-/// whole item.
-pub fn first_items(mut r: impl Read, max_items: u32) -> Option<Picture> {
+/// picture), their elements in the byte order `order` states (`None` or
+/// big: as IDX says). `None` for other ranks, a header the library
+/// rejects, items of more than [`MAX_PICTURE_BYTES`], or a stream that
+/// ends before one whole item.
+pub fn first_items(mut r: impl Read, max_items: u32, order: Option<ByteOrder>) -> Option<Picture> {
     let h = idx::read_header(&mut r).ok()?;
     let (n, height, width) = match *h.dims() {
         [n, rows, cols] => (n.min(max_items), rows, cols),
@@ -74,6 +77,13 @@ pub fn first_items(mut r: impl Read, max_items: u32) -> Option<Picture> {
         return None;
     }
     bytes.truncate((count * item) as usize);
+    let size = h.dtype().size();
+    if order == Some(ByteOrder::Little) && size > 1 {
+        // little-endian elements: their bytes reversed, then read as IDX says
+        for e in bytes.chunks_exact_mut(size) {
+            e.reverse();
+        }
+    }
     let pixels = if h.dtype() == ElementType::U8 {
         bytes
     } else {
@@ -110,14 +120,20 @@ mod tests {
         let b = [
             0, 0, 8, 3, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 2, 1, 2, 3, 4, 5, 6,
         ];
-        let p = first_items(&b[..], 2).unwrap(); // ok: unit test
+        let p = first_items(&b[..], 2, None).unwrap(); // ok: unit test
         assert_eq!((p.count, p.height, p.width), (2, 1, 2));
         assert_eq!(p.pixels, [1, 2, 3, 4]);
         // i16 rank 2: scaled from -1..1 to 0..255
         let b = [
             0, 0, 0x0B, 2, 0, 0, 0, 1, 0, 0, 0, 3, 0xff, 0xff, 0, 0, 0, 1,
         ];
-        let p = first_items(&b[..], 9).unwrap(); // ok: unit test
+        let p = first_items(&b[..], 9, None).unwrap(); // ok: unit test
+        assert_eq!(p.pixels, [0, 128, 255]);
+        // the same values written little-endian, stated so
+        let b = [
+            0, 0, 0x0B, 2, 0, 0, 0, 1, 0, 0, 0, 3, 0xff, 0xff, 0, 0, 1, 0,
+        ];
+        let p = first_items(&b[..], 9, Some(ByteOrder::Little)).unwrap(); // ok: unit test
         assert_eq!(p.pixels, [0, 128, 255]);
     }
 
@@ -125,13 +141,13 @@ mod tests {
     fn no_picture_without_pictures() {
         // rank 1 (labels), a bad magic, no whole item, absurd item size
         let labels = [0, 0, 8, 1, 0, 0, 0, 1, 7];
-        assert_eq!(first_items(&labels[..], 4), None);
-        assert_eq!(first_items(&b"PK\x03\x04"[..], 4), None);
+        assert_eq!(first_items(&labels[..], 4, None), None);
+        assert_eq!(first_items(&b"PK\x03\x04"[..], 4, None), None);
         let short = [0, 0, 8, 3, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 2, 1];
-        assert_eq!(first_items(&short[..], 4), None);
+        assert_eq!(first_items(&short[..], 4, None), None);
         let huge = [
             0, 0, 8, 3, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
         ];
-        assert_eq!(first_items(&huge[..], 4), None);
+        assert_eq!(first_items(&huge[..], 4, None), None);
     }
 }
