@@ -534,8 +534,8 @@ fn trailing_shifts(entries: &[Entry], r: &IntReading<'_>) -> (u32, u32) {
         total += 1;
         for (c, v) in counts.iter_mut().zip([b, l]) {
             let tz = v.trailing_zeros().min(8) as usize;
-            for k in 1..=tz {
-                c[k] += 1;
+            for n in &mut c[1..=tz] {
+                *n += 1;
             }
         }
     }
