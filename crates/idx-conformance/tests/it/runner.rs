@@ -509,6 +509,56 @@ fn writers_report_the_first_differing_byte_and_its_place() {
     );
 }
 
+#[test]
+// Before, a writer that wrote its native little-endian payload was told
+// only its first differing byte; whether the file read as little-endian
+// was left to the library's statistical byte-order test (IDX501), a guess.
+// The runner knows the values it asked for: the byte order is a fact.
+fn a_writer_that_writes_the_payload_little_endian_fails_naming_the_byte_order() {
+    let w = script("little_endian_writer.py");
+    let (code, out, err) = conformance(&[
+        "test-writer",
+        "--run",
+        "valid-u8-rank2",
+        "--run",
+        "valid-i16-rank1",
+        "--run",
+        "valid-f32-rank2",
+        "--run",
+        "valid-f64-rank1",
+        "--format",
+        "json",
+        "--",
+        "python3",
+        &w,
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let got = results(&v);
+    assert_eq!(got.len(), 4, "{v}");
+    for (id, status, detail) in &got {
+        if id == "valid-u8-rank2" {
+            // one byte per element: no byte order to get wrong
+            assert_eq!(status, "pass", "{id}: {detail}");
+            continue;
+        }
+        assert_eq!(status, "wrong-bytes", "{id}: {detail}");
+        assert!(
+            detail.starts_with(
+                "wrote the payload little-endian: every element's bytes are in reverse order (element "
+            ),
+            "{id}: {detail}"
+        );
+    }
+    let (_, _, i16_detail) = &got[1];
+    assert_eq!(
+        i16_detail,
+        "wrote the payload little-endian: every element's bytes are in reverse order \
+         (element 0 is 0x18fc instead of 0xfc18, the value asked for written big-endian, \
+         as the format requires)",
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Persistent mode
 
