@@ -349,60 +349,6 @@ fn escape(p: &Path) -> String {
     idx_io::escape::path(p)
 }
 
-/// The corpus a run reads: a checked folder, or one generated from the
-/// compiled-in recipes into a temporary folder (removed on drop).
-#[derive(Debug)]
-pub struct Prepared {
-    path: PathBuf,
-    _temp: Option<tempfile::TempDir>,
-}
-
-impl Prepared {
-    /// With `root`, checks it with [`verify`]; without, writes the file of
-    /// every case of `cases` into a new temporary folder.
-    ///
-    /// # Errors
-    /// What [`verify`] says, or an I/O error creating the folder.
-    pub fn new(root: Option<&Path>, cases: &[Case]) -> Result<Prepared, String> {
-        match root {
-            Some(r) => {
-                verify(r, cases)?;
-                Ok(Prepared {
-                    path: r.to_path_buf(),
-                    _temp: None,
-                })
-            }
-            None => {
-                let temp = tempfile::Builder::new()
-                    .prefix("idx-corpus-")
-                    .tempdir()
-                    .map_err(|e| format!("cannot create a temporary corpus folder: {e}"))?;
-                // the case files only: the runner reads nothing else.
-                // Scratch inputs in a folder of our own, removed on drop:
-                // not outputs, so written directly (no fsync per file)
-                for c in cases {
-                    let p = temp.path().join(case_path(c));
-                    if let Some(dir) = p.parent() {
-                        std::fs::create_dir_all(dir)
-                            .map_err(|e| format!("cannot write the corpus: {e}"))?;
-                    }
-                    std::fs::write(&p, &c.bytes)
-                        .map_err(|e| format!("cannot write the corpus: {e}"))?;
-                }
-                Ok(Prepared {
-                    path: temp.path().to_path_buf(),
-                    _temp: Some(temp),
-                })
-            }
-        }
-    }
-
-    /// The corpus folder.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
 /// The validator options a case's findings assume.
 pub fn options(case: &Case) -> idx::Options {
     idx::Options::default()

@@ -197,17 +197,18 @@ pub fn probe_version(d: &Description, places: &Places) -> String {
     }
 }
 
-/// Runs an implementation's reader and writer over the corpus.
+/// Runs an implementation's reader and writer over the corpus, the cases
+/// in the order `seed` gives.
 ///
 /// # Errors
 /// An unreadable expected-failures file or a runner error (a failed
 /// preflight among them).
 pub fn run_implementation(
     cases: &[Case],
-    corpus: &Path,
     d: &Description,
     places: &Places,
     one_shot: bool,
+    seed: u64,
 ) -> Result<Vec<Report>, String> {
     let version = probe_version(d, places);
     let mut out = Vec::new();
@@ -226,7 +227,6 @@ pub fn run_implementation(
             None => vec![],
         };
         let cfg = Config {
-            corpus: corpus.to_path_buf(),
             adapter: Adapter {
                 command,
                 persistent,
@@ -237,6 +237,7 @@ pub fn run_implementation(
             run: vec![],
             skip: vec![],
             expected_failures,
+            seed,
         };
         let mut r = runner::run(cases, mode, &cfg)
             .map_err(|e| format!("{} {}: {e}", d.name, mode.as_str()))?;

@@ -5,7 +5,7 @@ use crate::support::IDX;
 use idx_conformance::cases;
 use idx_conformance::runner::{self, Config, Mode};
 use std::time::Duration;
-use test_support::{root, Cmd};
+use test_support::Cmd;
 
 fn idx(args: &[&str]) -> (i32, String) {
     let o = Cmd::new(IDX).args(args).out();
@@ -120,7 +120,6 @@ fn reference(mode: Mode, args: &[&str]) -> Vec<runner::Outcome> {
     let mut command = vec![env!("CARGO_BIN_EXE_idx").to_string()];
     command.extend(args.iter().map(|s| s.to_string()));
     let cfg = Config {
-        corpus: root().join("corpus"),
         adapter: runner::Adapter {
             command,
             persistent: false,
@@ -131,6 +130,7 @@ fn reference(mode: Mode, args: &[&str]) -> Vec<runner::Outcome> {
         run: vec![],
         skip: vec![],
         expected_failures: vec![],
+        seed: 1,
     };
     runner::run(&cases::all(), mode, &cfg).unwrap().outcomes
 }

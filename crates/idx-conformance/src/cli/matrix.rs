@@ -19,10 +19,14 @@ pub(crate) struct MatrixArgs {
     /// `<envs>/<name>`).
     #[arg(long, default_value_os_t = idx_conformance::default_corpus().join("../target/conformance-envs"))]
     envs: PathBuf,
-    /// A corpus folder to run, checked against the recipes first (as for
-    /// test-reader); default: generated into a temporary folder.
+    /// A corpus folder to check against the recipes before the runs (as
+    /// for test-reader); the inputs are written from the recipes either way.
     #[arg(long)]
     corpus: Option<PathBuf>,
+    /// The seed of the runs: the order of the cases and the request IDs
+    /// (default: a fresh one, printed first).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Run each description's install commands first.
     #[arg(long)]
     install: bool,
@@ -105,7 +109,13 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> Result<ExitStatus, CliError> {
         })
         .collect();
     let cases = cases::all();
-    let prepared = corpus::Prepared::new(m.corpus.as_deref(), &cases)?;
+    if let Some(root) = &m.corpus {
+        corpus::verify(root, &cases)?;
+    }
+    let seed = m.seed.unwrap_or_else(runner::random::fresh_seed);
+    if !selected.is_empty() {
+        println!("seed {seed} (`--seed {seed}` runs the same inputs in the same order again)");
+    }
     let mut reports = Vec::new();
     let mut changes = Vec::new();
     for d in &selected {
@@ -114,7 +124,7 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> Result<ExitStatus, CliError> {
             matrix::install(d, &places)?;
         }
         let t = std::time::Instant::now();
-        let rs = matrix::run_implementation(&cases, prepared.path(), d, &places, m.one_shot)?;
+        let rs = matrix::run_implementation(&cases, d, &places, m.one_shot, seed)?;
         for r in &rs {
             let c = matrix::changes(r);
             println!(

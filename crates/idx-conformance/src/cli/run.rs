@@ -15,13 +15,18 @@ pub(crate) enum Format {
 
 #[derive(Args)]
 pub(crate) struct RunArgs {
-    /// A corpus folder to run. Every case file is first checked against the
-    /// SHA-256 of the recipes compiled into this binary; the run stops with
-    /// exit 2 at the first missing or different file. Without --corpus the
-    /// corpus is generated from those recipes into a temporary folder
-    /// (removed afterwards), so an installed binary needs no source tree.
+    /// A corpus folder to check first: every case file against the SHA-256
+    /// of the recipes compiled into this binary; the run stops with exit 2
+    /// at the first missing or different file. The inputs are written from
+    /// the recipes either way, one at a time, each alone in a temporary
+    /// folder only this user opens, so an installed binary needs no source tree and no
+    /// answer is on disk.
     #[arg(long)]
     corpus: Option<PathBuf>,
+    /// The run's seed: the order of the cases and the request IDs follow
+    /// from it (default: a fresh one, printed on standard error).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Also run the on-demand cases (real-size MNIST files, tens of MB).
     #[arg(long)]
     large: bool,
@@ -107,9 +112,11 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> Result<ExitStatus, CliError> {
     } else {
         cases::all()
     };
-    let prepared = corpus::Prepared::new(a.corpus.as_deref(), &all)?;
+    if let Some(root) = &a.corpus {
+        corpus::verify(root, &all)?;
+    }
+    let seed = a.seed.unwrap_or_else(runner::random::fresh_seed);
     let cfg = Config {
-        corpus: prepared.path().to_path_buf(),
         adapter: Adapter {
             command: a.command.clone(),
             persistent: a.persistent,
@@ -120,6 +127,7 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> Result<ExitStatus, CliError> {
         run: a.run,
         skip: a.skip,
         expected_failures,
+        seed,
     };
     let mut report = runner::run(&all, mode, &cfg)?;
     report.name = if a.name.is_empty() {
@@ -154,6 +162,8 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> Result<ExitStatus, CliError> {
         Format::Human => print!("{}", report.render_human()),
         Format::Json => println!("{json}"),
     }
+    // after the report: an error of the run stays its one line
+    eprintln!("seed {seed} (`--seed {seed}` runs the same inputs in the same order again)");
     let passes = runner::unexpected_passes(&report.outcomes);
     if a.strict_expected && passes > 0 {
         eprintln!(

@@ -28,7 +28,7 @@ mod judge;
 mod minimise;
 mod mutate;
 mod report;
-mod rng;
+pub(crate) mod rng;
 mod run;
 mod scratch;
 

@@ -72,8 +72,45 @@ pub fn judge_writer(case: &Case, answer: &Answer, timeout: Duration) -> (Status,
             if imp { Status::Accepted } else { Status::Pass },
             format!("the golden {} bytes", out.len()),
         ),
-        Answer::Wrote(out) => (Status::WrongBytes, bytes_difference(out, &case.bytes, case)),
+        Answer::Wrote(out) => (
+            Status::WrongBytes,
+            byte_swapped(out, case).unwrap_or_else(|| bytes_difference(out, &case.bytes, case)),
+        ),
     }
+}
+
+/// When `out` is the file the writer was asked for with every payload
+/// element's bytes in reverse order (the header right): the detail, which
+/// names the byte order. The runner knows the values it asked for, so this
+/// is a comparison of bytes, not a guess from their statistics.
+fn byte_swapped(out: &[u8], case: &Case) -> Option<String> {
+    let c = case.content.as_ref()?;
+    let size = c.dtype.size();
+    let payload = c.payload();
+    let header = case.bytes.len().checked_sub(payload.len())?;
+    if size < 2 || out.len() != case.bytes.len() || out[..header] != case.bytes[..header] {
+        return None;
+    }
+    let got = out[header..].chunks(size);
+    let asked = case.bytes[header..].chunks(size);
+    let mut first = None;
+    for (i, (g, a)) in got.zip(asked).enumerate() {
+        if !g.iter().eq(a.iter().rev()) {
+            return None;
+        }
+        if first.is_none() && g != a {
+            first = Some((i, g, a));
+        }
+    }
+    let (i, g, a) = first?;
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    Some(format!(
+        "wrote the payload little-endian: every element's bytes are in reverse order \
+         (element {i} is 0x{} instead of 0x{}, the value asked for written big-endian, \
+         as the format requires)",
+        hex(g),
+        hex(a)
+    ))
 }
 
 fn bytes_difference(out: &[u8], golden: &[u8], case: &Case) -> String {

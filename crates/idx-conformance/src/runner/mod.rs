@@ -12,14 +12,16 @@
 //!   against the case's verdict ([`Outcome`], [`Report`]).
 //!
 //! One file per job: `session` runs an implementation, `answer` reads
-//! what it printed, `stage` hands a case's file over under a neutral
-//! name, `selection` picks the cases and expected failures,
+//! what it printed, `stage` hands a case's bytes over under a neutral
+//! name, `selection` picks the cases and expected failures, `random`
+//! holds the run's seed (the order of the cases, the request IDs),
 //! `run` drives a run, `judge` and `compare` judge answers against cases,
 //! and `report` holds the results and renders them.
 
 mod answer;
 mod compare;
 mod judge;
+pub mod random;
 mod report;
 mod run;
 mod selection;
@@ -34,17 +36,20 @@ pub use selection::{applies, read_expected_failures, Selection};
 pub use session::{Adapter, Answer, Attempt, Session, FINISH_MAX};
 pub use stage::{stage, stage_bytes, Staged, STAGED_NAME};
 
+/// The cases sent after a persistent adapter's last case, whose answers
+/// count for nothing but its being in step: two valid cases, so that an
+/// adapter answering each request with the answer to the one before is
+/// caught ([`CaseRun::lagging`]) whatever the order of the cases.
+pub const CLOSING_PROBES: [&str; 2] = [PREFLIGHT_CASE, "valid-u8-rank2"];
+
 use std::time::Duration;
 
-/// The newest protocol version, passed to adapters in
-/// `IDX_CONFORMANCE_PROTOCOL`. A persistent adapter says in its ready line
-/// which it speaks, from [`OLDEST_PROTOCOL`] to this: under 3 every request
-/// carries an `id` and every answer echoes it.
+/// The protocol version, passed to adapters in `IDX_CONFORMANCE_PROTOCOL`.
+/// A persistent adapter says in its ready line that it speaks it: every
+/// request carries an opaque `id` and every answer echoes it (an adapter
+/// of protocol 2, whose answers carry none, is refused with how to
+/// upgrade).
 pub const PROTOCOL: u32 = 3;
-
-/// The oldest protocol version a persistent adapter may speak (2: answers
-/// without request IDs).
-pub const OLDEST_PROTOCOL: u32 = 2;
 
 /// The case run before every run, to check the adapter works at all.
 pub const PREFLIGHT_CASE: &str = "valid-u8-rank1";

@@ -1,20 +1,19 @@
-//! A run: the preflight case, then every selected case through one
-//! [`Session`], judged, into a [`Report`].
+//! A run: the preflight case, then every selected case in a random order
+//! through one [`Session`], judged, into a [`Report`]; a persistent
+//! adapter then gets the [`CLOSING_PROBES`].
 
+use super::random::{self, shuffle};
 use super::session::secs;
 use super::{
-    judge_reader, judge_writer, stage, Adapter, Mode, Report, Selection, Session, Status,
-    PREFLIGHT_CASE,
+    judge_reader, judge_writer, stage, Adapter, Answer, Mode, Report, Selection, Session, Status,
+    CLOSING_PROBES, PREFLIGHT_CASE,
 };
-use crate::cases::Case;
-use std::path::PathBuf;
+use crate::cases::{Case, Verdict};
 use std::time::{Duration, Instant};
 
 /// How to run.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// Corpus root (holding `valid/`, `invalid/`, ...).
-    pub corpus: PathBuf,
     /// The implementation.
     pub adapter: Adapter,
     /// Only cases whose ID matches one of these globs (all when empty).
@@ -23,6 +22,9 @@ pub struct Config {
     pub skip: Vec<String>,
     /// Globs of IDs expected to fail.
     pub expected_failures: Vec<String>,
+    /// The run's seed: the order of the cases and the request IDs follow
+    /// from it ([`random::fresh_seed`] for a run no one can predict).
+    pub seed: u64,
 }
 
 /// One case run and judged.
@@ -37,6 +39,8 @@ pub struct CaseRun {
     /// What a persistent adapter printed after its answer to the case run
     /// before this one ([`Attempt::previous_extra`](super::Attempt::previous_extra)).
     pub previous_extra: Option<String>,
+    /// What the implementation answered (`None` when it was not asked).
+    pub answer: Option<Answer>,
 }
 
 impl CaseRun {
@@ -51,25 +55,59 @@ impl CaseRun {
         );
         self.status = Status::Crash;
     }
+
+    /// The verdict on a case answered by a persistent adapter's process
+    /// whose answers were found to lag their requests: no answer of that
+    /// process counts. `this` is the case on which it was found.
+    pub fn lagging(&mut self, this: bool) {
+        self.detail = format!(
+            "out of step: {}, so no answer of this adapter process counts (it answered {}: {})",
+            if this {
+                "the answer is the one the input asked before it wanted, not this one's: the \
+                 adapter's answers lag its requests"
+            } else {
+                "another answer of the same adapter process was the one the input asked before \
+                 it wanted: its answers lag their requests"
+            },
+            self.status.as_str(),
+            self.detail
+        );
+        self.status = Status::Crash;
+    }
 }
 
-/// Runs `case` through `session`, its file given under a neutral name
+/// Whether `answer`, given for `case`, is not `case`'s answer but the one
+/// `before` (the case asked just before, of the same process) wanted: the
+/// content of a valid case, or the golden bytes. An answer that is right
+/// for `case` never is.
+pub fn lags(answer: &Answer, case: &Case, before: &Case) -> bool {
+    match answer {
+        Answer::Accepted(c) => {
+            case.verdict != Verdict::Invalid
+                && case.content.as_ref() != Some(c)
+                && before.verdict != Verdict::Invalid
+                && before.content.as_ref() == Some(c)
+        }
+        Answer::Wrote(b) => *b != case.bytes && *b == before.bytes,
+        _ => false,
+    }
+}
+
+/// Runs `case` through `session`, its bytes given under a neutral name
 /// ([`stage`]), and judges the attempt.
 ///
 /// # Errors
 /// When the case's file cannot be staged (an I/O error of the runner's).
-pub fn run_case(
-    session: &mut Session,
-    case: &Case,
-    corpus: &std::path::Path,
-) -> Result<CaseRun, String> {
+pub fn run_case(session: &mut Session, case: &Case) -> Result<CaseRun, String> {
     let timeout = session.adapter().timeout;
     let (attempt, (status, detail)) = match session.mode {
         Mode::Reader => {
-            let staged = stage(case, corpus)?;
+            let staged = stage(case)?;
             let a = session.read(staged.path());
-            let j = judge_reader(case, &a.answer, timeout);
-            (a, j)
+            let (status, detail) = judge_reader(case, &a.answer, timeout);
+            // what the adapter said of its input, without the folder's
+            // random name
+            (a, (status, staged.neutral(&detail)))
         }
         Mode::Writer => match &case.content {
             Some(c) => {
@@ -83,6 +121,7 @@ pub fn run_case(
                     detail: "case has no content".into(),
                     elapsed: Duration::ZERO,
                     previous_extra: None,
+                    answer: None,
                 })
             }
         },
@@ -96,6 +135,7 @@ pub fn run_case(
         detail,
         elapsed: attempt.elapsed,
         previous_extra: attempt.previous_extra,
+        answer: Some(attempt.answer),
     })
 }
 
@@ -108,16 +148,9 @@ pub fn run_case(
 /// # Errors
 /// A message for the user when the adapter crashes or times out on the
 /// valid case.
-pub fn preflight(
-    cases: &[Case],
-    session: &mut Session,
-    corpus: &std::path::Path,
-) -> Result<CaseRun, String> {
-    let case = cases
-        .iter()
-        .find(|c| c.id == PREFLIGHT_CASE)
-        .ok_or("the preflight case is missing from the recipes")?;
-    let r = run_case(session, case, corpus)?;
+pub fn preflight(cases: &[Case], session: &mut Session) -> Result<CaseRun, String> {
+    let case = find(cases, PREFLIGHT_CASE)?;
+    let r = run_case(session, case)?;
     if matches!(r.status, Status::Crash | Status::Timeout) {
         Err(format!(
             "the adapter cannot {} the simplest valid case, {PREFLIGHT_CASE} ({}: {}); \
@@ -135,7 +168,66 @@ pub fn preflight(
     }
 }
 
-/// Runs every applicable, selected case, after a preflight.
+/// The recipe's case `id`.
+fn find<'a>(cases: &'a [Case], id: &str) -> Result<&'a Case, String> {
+    cases
+        .iter()
+        .find(|c| c.id == id)
+        .ok_or_else(|| format!("the case {id} is missing from the recipes"))
+}
+
+/// A case as run: its ID, the case, its result, and which start of a
+/// persistent adapter's process answered it.
+struct Ran<'a> {
+    case: &'a Case,
+    run: CaseRun,
+    process: usize,
+    /// A closing probe: not a result.
+    probe: bool,
+}
+
+/// The cases run so far, in the order they ran.
+struct Log<'a> {
+    ran: Vec<Ran<'a>>,
+    persistent: bool,
+}
+
+impl<'a> Log<'a> {
+    /// Records `run` of `case`: a line too many after the answer before
+    /// counts against that case, and a persistent answer that is the one
+    /// the case before wanted (the same process's: [`lags`]) makes every
+    /// answer of that process out of step, and restarts it. `probe`: the
+    /// case is a closing probe, not a result.
+    fn push(&mut self, case: &'a Case, mut run: CaseRun, session: &mut Session, probe: bool) {
+        if let Some(extra) = run.previous_extra.take() {
+            if let Some(before) = self.ran.last_mut() {
+                before.run.out_of_step(&extra);
+            }
+        }
+        let process = session.startups.len();
+        let lagging = self.persistent
+            && match (self.ran.last(), &run.answer) {
+                (Some(before), Some(a)) => before.process == process && lags(a, case, before.case),
+                _ => false,
+            };
+        if lagging {
+            for r in self.ran.iter_mut().filter(|r| r.process == process) {
+                r.run.lagging(false);
+            }
+            run.lagging(true);
+            session.restart();
+        }
+        self.ran.push(Ran {
+            case,
+            run,
+            process,
+            probe,
+        });
+    }
+}
+
+/// Runs every applicable, selected case, after a preflight, in an order
+/// that follows from `cfg.seed`.
 ///
 /// # Errors
 /// Bad globs, an empty command, a failed preflight (a crash or a timeout),
@@ -146,31 +238,44 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     }
     let started = Instant::now();
     let sel = Selection::new(&cfg.run, &cfg.skip, &cfg.expected_failures)?;
-    let mut session = Session::new(cfg.adapter.clone(), mode);
-    let first = preflight(cases, &mut session, &cfg.corpus)?;
+    let mut session = Session::seeded(cfg.adapter.clone(), mode, cfg.seed);
+    let first = preflight(cases, &mut session)?;
     let mut notes = Vec::new();
     let t = cfg.adapter.timeout;
     let startup = session.startups.first().copied().unwrap_or(first.elapsed);
-    // The cases in the order they ran, the preflight case first: a line
-    // too many after an answer is counted against the case run before.
-    let mut ran: Vec<(&str, CaseRun)> = vec![(PREFLIGHT_CASE, first)];
+    let mut log = Log {
+        ran: Vec::new(),
+        persistent: cfg.adapter.persistent,
+    };
+    log.push(find(cases, PREFLIGHT_CASE)?, first, &mut session, false);
     let mut skipped = Vec::new();
     let selected: Vec<&Case> = sel.cases(cases, mode, &mut skipped).collect();
-    for case in selected.iter().filter(|c| c.id != PREFLIGHT_CASE) {
-        let mut r = run_case(&mut session, case, &cfg.corpus)?;
-        if let Some(extra) = r.previous_extra.take() {
-            if let Some((_, before)) = ran.last_mut() {
-                before.out_of_step(&extra);
-            }
+    // a random order: neither the count of its calls nor the order of the
+    // corpus tells an adapter which case it has
+    let mut order: Vec<&Case> = selected
+        .iter()
+        .copied()
+        .filter(|c| c.id != PREFLIGHT_CASE)
+        .collect();
+    shuffle(&mut order, &mut random::rng(cfg.seed, random::ORDER));
+    for case in order {
+        let r = run_case(&mut session, case)?;
+        log.push(case, r, &mut session, false);
+    }
+    if cfg.adapter.persistent {
+        for id in CLOSING_PROBES {
+            let probe = find(cases, id)?;
+            let r = run_case(&mut session, probe)?;
+            log.push(probe, r, &mut session, true);
         }
-        ran.push((&case.id, r));
     }
     if let Some(extra) = session.finish() {
-        if let Some((_, last)) = ran.last_mut() {
-            last.out_of_step(&extra);
+        if let Some(last) = log.ran.last_mut() {
+            last.run.out_of_step(&extra);
         }
     }
-    let first = &ran[0].1;
+    let ran = log.ran;
+    let first = &ran[0].run;
     if first.status != Status::Pass {
         notes.push(format!(
             "the preflight case {PREFLIGHT_CASE} did not pass ({}: {}); \
@@ -191,14 +296,6 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
             }
         ));
     }
-    if session.protocols.contains(&2) {
-        notes.push(
-            "the persistent adapter speaks protocol 2: its answers carry no request id, so an \
-             answer out of step is caught only when a line is left waiting (protocol 3 echoes \
-             each request's id)"
-                .into(),
-        );
-    }
     if session.startups.len() > 1 {
         notes.push(format!(
             "the persistent adapter was restarted {} (after crashes, timeouts or answers out of step)",
@@ -211,7 +308,7 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     let out = selected
         .iter()
         .filter_map(|case| {
-            let (_, r) = ran.iter().find(|(id, _)| *id == case.id)?;
+            let r = &ran.iter().find(|r| !r.probe && r.case.id == case.id)?.run;
             Some(sel.outcome(case, r.status, r.detail.clone(), r.elapsed))
         })
         .collect();

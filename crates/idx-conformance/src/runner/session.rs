@@ -3,8 +3,10 @@
 //! implementation did, judging nothing.
 
 use super::answer::{ending_text, one_shot_answer, persistent_answer, quote, stderr_note};
-use super::{Mode, OLDEST_PROTOCOL, PROTOCOL, RETRY_FACTOR};
+use super::random::{self, request_id};
+use super::{Mode, PROTOCOL, RETRY_FACTOR};
 use crate::content::Content;
+use crate::differential::rng::Rng;
 use crate::process::{self, Persistent, Reply};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -172,30 +174,52 @@ pub struct Session {
     adapter: Adapter,
     pub(super) mode: Mode,
     child: Option<Persistent>,
-    /// The protocol version the running persistent process said it speaks.
-    protocol: u32,
-    /// The ID of the next request: unique in the session, across restarts.
-    next_id: u64,
+    /// Where request IDs come from: each is random, so that neither an ID
+    /// nor the difference of two says which input a request is, or how
+    /// many came before.
+    ids: Rng,
+    /// The IDs given so far: each is unique in the session, across
+    /// restarts.
+    used: std::collections::HashSet<u64>,
     /// The ID of the last request the running process answered.
     answered: Option<u64>,
     /// Start-up times of the persistent process (one per start).
     pub startups: Vec<Duration>,
-    /// The protocol version each start of the persistent process said.
-    pub protocols: Vec<u32>,
 }
 
 impl Session {
-    /// A session; a persistent adapter is started on first use.
+    /// A session; a persistent adapter is started on first use. Its
+    /// request IDs come from a fresh seed.
     pub fn new(adapter: Adapter, mode: Mode) -> Session {
+        Session::seeded(adapter, mode, random::fresh_seed())
+    }
+
+    /// A session whose request IDs follow from `seed` (a run's seed).
+    pub fn seeded(adapter: Adapter, mode: Mode, seed: u64) -> Session {
         Session {
             adapter,
             mode,
             child: None,
-            protocol: PROTOCOL,
-            next_id: 1,
+            ids: random::rng(seed, random::IDS),
+            used: std::collections::HashSet::new(),
             answered: None,
             startups: Vec::new(),
-            protocols: Vec::new(),
+        }
+    }
+
+    /// Stops a persistent adapter's process: the next input starts a fresh
+    /// one (after its answers were found out of step).
+    pub fn restart(&mut self) {
+        self.stop();
+    }
+
+    /// A fresh request ID, never given before in this session.
+    fn next_id(&mut self) -> u64 {
+        loop {
+            let id = request_id(&mut self.ids);
+            if self.used.insert(id) {
+                return id;
+            }
         }
     }
 
@@ -329,23 +353,19 @@ impl Session {
                     .and_then(|v| v.get("protocol"))
                     .and_then(Value::as_u64)
                 {
-                    Some(n) if (u64::from(OLDEST_PROTOCOL)..=u64::from(PROTOCOL)).contains(&n) => {
-                        // invariant: n is at most PROTOCOL, a u32
-                        self.protocol = u32::try_from(n).unwrap_or(PROTOCOL);
-                        self.protocols.push(self.protocol);
+                    Some(n) if n == u64::from(PROTOCOL) => {
                         self.answered = None;
                         self.child = Some(p);
                         Ok(())
                     }
+                    Some(n) if n < u64::from(PROTOCOL) => Err(bad(upgrade(n), &p)),
                     Some(n) => Err(bad(
-                        format!(
-                            "it speaks protocol {n}, the runner {OLDEST_PROTOCOL} to {PROTOCOL}"
-                        ),
+                        format!("it speaks protocol {n}, the runner {PROTOCOL}"),
                         &p,
                     )),
                     None => Err(bad(
                         format!(
-                            "its first line is not {{\"protocol\": {PROTOCOL}}} (or {OLDEST_PROTOCOL}): {}",
+                            "its first line is not {{\"protocol\": {PROTOCOL}}}: {}",
                             quote(&l)
                         ),
                         &p,
@@ -386,12 +406,9 @@ impl Session {
                 return a;
             }
             let started = Instant::now();
-            let id = self.next_id;
-            self.next_id += 1;
+            let id = self.next_id();
             let mut request = request.clone();
-            if self.protocol >= 3 {
-                request["id"] = json!(id);
-            }
+            request["id"] = json!(id);
             let Some(child) = self.child.as_mut() else {
                 let mut a = Attempt::new(
                     Answer::Crash("persistent adapter not running".into()),
@@ -465,23 +482,21 @@ impl Session {
                 return Line::Bad(format!("the answer is not a JSON line ({e}): {}", quote(l)))
             }
         };
-        if self.protocol >= 3 {
-            let got = v.as_object_mut().and_then(|o| o.remove("id"));
-            match got.as_ref().and_then(Value::as_u64) {
-                Some(x) if x == id => {}
-                Some(x) if self.answered == Some(x) => return Line::Again(x),
-                Some(x) => {
-                    return Line::Bad(format!(
-                        "the answer's id is {x}, the request's {id}: the adapter is out of step: {}",
-                        quote(l)
-                    ))
-                }
-                None => {
-                    return Line::Bad(format!(
-                        "the answer has no \"id\" (protocol 3: each answer carries its request's, here {id}): {}",
-                        quote(l)
-                    ))
-                }
+        let got = v.as_object_mut().and_then(|o| o.remove("id"));
+        match got.as_ref().and_then(Value::as_u64) {
+            Some(x) if x == id => {}
+            Some(x) if self.answered == Some(x) => return Line::Again(x),
+            Some(x) => {
+                return Line::Bad(format!(
+                    "the answer's id is {x}, the request's {id}: the adapter is out of step: {}",
+                    quote(l)
+                ))
+            }
+            None => {
+                return Line::Bad(format!(
+                    "the answer has no \"id\" (protocol 3: each answer carries its request's, here {id}): {}",
+                    quote(l)
+                ))
             }
         }
         match persistent_answer(&v, l, self.mode) {
@@ -489,6 +504,18 @@ impl Session {
             Err(why) => Line::Bad(why),
         }
     }
+}
+
+/// Why a persistent adapter of protocol `n` (under 3) is refused, and how
+/// to upgrade it.
+fn upgrade(n: u64) -> String {
+    format!(
+        "it speaks protocol {n}, and persistent adapters must speak protocol {PROTOCOL}: without \
+         the request's id in each answer, an answer to another input cannot be told from this \
+         one's. To upgrade, copy each request's \"id\" into its answer line and print \
+         {{\"protocol\": {PROTOCOL}}} when ready (corpus/README.md, \"Persistent mode\"); or run \
+         the adapter one-shot, without --persistent"
+    )
 }
 
 /// The most time [`Session::finish`] waits for a persistent adapter to

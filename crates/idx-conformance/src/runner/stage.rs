@@ -1,9 +1,12 @@
-//! A case's file as an adapter sees it: a copy named [`STAGED_NAME`]
-//! (`.gz` added when the case is gzip, since some readers decide on
-//! decompression by the name), alone in a fresh temporary folder of its
-//! own. Neither the name, nor the folder, nor anything beside it says the
-//! case's ID, its verdict, its manifest or the corpus index: a reader is
-//! judged on what it makes of the bytes.
+//! A case's file as an adapter sees it: its bytes, written from the
+//! case's recipe (never copied from a corpus folder), named
+//! [`STAGED_NAME`] (`.gz` added when the case is gzip, since some readers
+//! decide on decompression by the name), alone in a fresh temporary folder
+//! of its own that only the runner's user can open (mode 0700). Neither
+//! the name, nor the folder, nor anything beside it says the case's ID,
+//! its verdict, its manifest or the corpus index, and no other case's file
+//! is on disk while it runs: a reader is judged on what it makes of the
+//! bytes.
 
 use crate::cases::Case;
 use std::path::{Path, PathBuf};
@@ -16,7 +19,7 @@ pub const STAGED_NAME: &str = "input.idx";
 #[derive(Debug)]
 pub struct Staged {
     path: PathBuf,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl Staged {
@@ -24,45 +27,69 @@ impl Staged {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// `text` with the staged file's path, and then its folder's, replaced
+    /// by the file's name: what an adapter says of its input (a rejection
+    /// naming the file) is the same from run to run.
+    pub fn neutral(&self, text: &str) -> String {
+        let name = self
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        text.replace(&self.path.display().to_string(), &name)
+            .replace(&self.dir.path().display().to_string(), ".")
+    }
 }
 
-/// A fresh temporary folder and the path of the case's file in it.
-fn fresh(case: &Case) -> std::io::Result<(tempfile::TempDir, PathBuf)> {
-    let dir = tempfile::Builder::new().prefix("idx-input-").tempdir()?;
+/// Writes `case`'s bytes into a fresh temporary folder under a neutral
+/// name ([`STAGED_NAME`]): the folder mode 0700, the file 0600.
+///
+/// # Errors
+/// The I/O error of creating the folder or writing the file.
+pub fn stage_bytes(case: &Case) -> std::io::Result<Staged> {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::Builder::new()
+        .prefix("idx-input-")
+        .permissions(std::fs::Permissions::from_mode(0o700))
+        .tempdir()?;
     let name = match case.compression() {
         Some(_) => format!("{STAGED_NAME}.gz"),
         None => STAGED_NAME.to_string(),
     };
     let path = dir.path().join(name);
-    Ok((dir, path))
-}
-
-/// Copies `case`'s file from the corpus folder `corpus` into a fresh
-/// temporary folder under a neutral name (a copy, not a link, so that
-/// nothing leads back to the corpus).
-///
-/// # Errors
-/// I/O errors, with the case's file or the folder named.
-pub fn stage(case: &Case, corpus: &Path) -> Result<Staged, String> {
-    let (dir, path) =
-        fresh(case).map_err(|e| format!("cannot create a temporary folder for an input: {e}"))?;
-    let from = corpus.join(crate::corpus::case_path(case));
-    // a scratch input in a folder of our own, removed on drop: not an
-    // output, so copied directly
-    std::fs::copy(&from, &path).map_err(|e| format!("{}: {e}", idx_io::escape::path(&from)))?;
-    Ok(Staged { path, _dir: dir })
-}
-
-/// Writes `case`'s bytes (from its recipe) into a fresh temporary folder
-/// under the same neutral name as [`stage`], for runs without a corpus
-/// folder (`idxkit.check_reader`).
-///
-/// # Errors
-/// The I/O error of creating the folder or writing the file.
-pub fn stage_bytes(case: &Case) -> std::io::Result<Staged> {
-    let (dir, path) = fresh(case)?;
     // a scratch input in a folder of our own, removed on drop: not an
     // output, so written directly
     std::fs::write(&path, &case.bytes)?;
-    Ok(Staged { path, _dir: dir })
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+    Ok(Staged { path, dir })
+}
+
+/// [`stage_bytes`], its error a message for the user.
+///
+/// # Errors
+/// The I/O error, said.
+pub fn stage(case: &Case) -> Result<Staged, String> {
+    stage_bytes(case).map_err(|e| format!("cannot write an input into a temporary folder: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn an_input_is_alone_in_a_folder_only_its_user_opens() {
+        let cases = crate::cases::all();
+        let case = &cases[0];
+        let s = stage_bytes(case).unwrap(); // ok: unit test
+        let dir = s.path().parent().unwrap(); // ok: unit test
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777; // ok: unit test
+        assert_eq!(mode(dir), 0o700);
+        assert_eq!(mode(s.path()), 0o600);
+        assert_eq!(std::fs::read_dir(dir).unwrap().count(), 1); // ok: unit test
+        assert_eq!(std::fs::read(s.path()).unwrap(), case.bytes); // ok: unit test
+        let said = format!("{}: bad; in {}", s.path().display(), dir.display());
+        assert_eq!(s.neutral(&said), "input.idx: bad; in .");
+    }
 }

@@ -1,8 +1,9 @@
 """A synthetic adapter for the runner's tests (standard library only).
 
     fake.py BEHAVIOUR FILE             one-shot
-    fake.py BEHAVIOUR --persistent     persistent (protocol 3; protocol 2
-                                       when BEHAVIOUR starts with "v2:")
+    fake.py BEHAVIOUR --persistent     persistent (protocol 3; it says
+                                       protocol 2 when BEHAVIOUR starts
+                                       with "v2:", which the runner refuses)
 
 It reads IDX correctly (a strict little reader below) and then misbehaves as
 BEHAVIOUR says (BEHAVIOUR@CASE: on that case only), except on valid-u8-rank1,
@@ -88,6 +89,8 @@ def answer(behaviour, path, persistent):
         raise ValueError("this reader has a bug")  # uncaught
     if behaviour == "reject":
         raise Reject("this reader rejects it")
+    if behaviour == "reject-naming-it":
+        raise Reject("cannot read %s (in %s)" % (path, os.path.dirname(path)))
     if behaviour == "reject-once":
         # rejects a file the first time it sees it, reads it after that
         marker = path + ".seen"
@@ -205,6 +208,11 @@ def persistent(behaviour):
             # each request answered with the previous request's answer
             # (the first with its own): one line behind from the second on
             out, previous = previous or out, out
+        elif kind == "lag-stamped" and isinstance(doc, dict):
+            # the same, with this request's id stamped on the previous
+            # answer: in step by the ids, one behind by the content
+            answered = dict(previous or doc, id=req["id"])
+            out, previous = json.dumps(answered) + "\n", {k: v for k, v in doc.items() if k != "id"}
         sys.stdout.write(out)
         sys.stdout.flush()
 

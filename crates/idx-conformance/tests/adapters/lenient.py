@@ -3,7 +3,7 @@ strict, except that it ignores bytes after the declared payload, as many
 real readers do.
 
     lenient.py FILE            one-shot
-    lenient.py --persistent    persistent (protocol 2)
+    lenient.py --persistent    persistent (protocol 3)
 """
 import json
 import struct
@@ -48,10 +48,11 @@ def answer(path):
 
 if __name__ == "__main__":
     if sys.argv[1] == "--persistent":
-        print(json.dumps({"protocol": 2}), flush=True)
+        print(json.dumps({"protocol": 3}), flush=True)
         for line in sys.stdin:
-            doc, _ = answer(json.loads(line)["file"])
-            print(json.dumps(doc), flush=True)
+            req = json.loads(line)
+            doc, _ = answer(req["file"])
+            print(json.dumps(dict(doc, id=req["id"])), flush=True)
     else:
         doc, code = answer(sys.argv[1])
         print(json.dumps(doc))

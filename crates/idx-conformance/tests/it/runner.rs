@@ -209,7 +209,9 @@ fn the_preflight_honours_a_short_timeout() {
     let f = fake();
     for extra in [&[][..], &["--persistent"]] {
         let t = Instant::now();
-        let mut args = vec!["test-reader", "--timeout", "3"];
+        // 2 s, then 6 s: 8 s of deadlines, far below the default's 40 s,
+        // with room for a loaded machine's slow process starts
+        let mut args = vec!["test-reader", "--timeout", "2"];
         args.extend(extra);
         args.extend(["--", "python3", &f, "hang@valid-u8-rank1"]);
         args.extend(extra);
@@ -218,12 +220,12 @@ fn the_preflight_honours_a_short_timeout() {
         assert!(
             err.contains(
                 "cannot read the simplest valid case, valid-u8-rank1 \
-                 (timeout: no answer in 3.00 s, nor in 9.00 s when run again)"
+                 (timeout: no answer in 2.00 s, nor in 6.00 s when run again)"
             ),
             "{err}"
         );
         assert!(
-            t.elapsed() < Duration::from_secs(25),
+            t.elapsed() < Duration::from_secs(35),
             "{extra:?}: {:?}",
             t.elapsed()
         );
@@ -492,6 +494,43 @@ fn expected_failures_do_not_fail_the_run() {
 }
 
 #[test]
+// Before, each line's comment held the adapter's message with the random
+// temporary path it was given: two runs of the same reader differed on
+// every line.
+fn the_expected_failures_written_are_the_same_from_run_to_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = fake();
+    let written: Vec<String> = ["1", "2"]
+        .iter()
+        .map(|seed| {
+            let p = dir.path().join(format!("xfail-{seed}.txt"));
+            let (code, out, err) = conformance(&[
+                "test-reader",
+                "--run",
+                "valid-u8-rank*",
+                "--seed",
+                seed,
+                "--write-expected",
+                p.to_str().unwrap(),
+                "--",
+                "python3",
+                &f,
+                "reject-naming-it",
+            ]);
+            assert_eq!(code, 0, "{out}{err}");
+            std::fs::read_to_string(&p).unwrap()
+        })
+        .collect();
+    assert_eq!(written[0], written[1]);
+    assert!(
+        written[0]
+            .contains("valid-u8-rank2  # rejected-valid: rejected: cannot read input.idx (in .)\n"),
+        "{}",
+        written[0]
+    );
+}
+
+#[test]
 fn writers_report_the_first_differing_byte_and_its_place() {
     let (_, out, _) = conformance(&[
         "test-writer",
@@ -512,6 +551,56 @@ fn writers_report_the_first_differing_byte_and_its_place() {
     assert_eq!(
         d,
         "byte 2 (in the header) is 0x0c instead of 0x0b; 4 bytes written, 18 expected"
+    );
+}
+
+#[test]
+// Before, a writer that wrote its native little-endian payload was told
+// only its first differing byte; whether the file read as little-endian
+// was left to the library's statistical byte-order test (IDX501), a guess.
+// The runner knows the values it asked for: the byte order is a fact.
+fn a_writer_that_writes_the_payload_little_endian_fails_naming_the_byte_order() {
+    let w = script("little_endian_writer.py");
+    let (code, out, err) = conformance(&[
+        "test-writer",
+        "--run",
+        "valid-u8-rank2",
+        "--run",
+        "valid-i16-rank1",
+        "--run",
+        "valid-f32-rank2",
+        "--run",
+        "valid-f64-rank1",
+        "--format",
+        "json",
+        "--",
+        "python3",
+        &w,
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let got = results(&v);
+    assert_eq!(got.len(), 4, "{v}");
+    for (id, status, detail) in &got {
+        if id == "valid-u8-rank2" {
+            // one byte per element: no byte order to get wrong
+            assert_eq!(status, "pass", "{id}: {detail}");
+            continue;
+        }
+        assert_eq!(status, "wrong-bytes", "{id}: {detail}");
+        assert!(
+            detail.starts_with(
+                "wrote the payload little-endian: every element's bytes are in reverse order (element "
+            ),
+            "{id}: {detail}"
+        );
+    }
+    let (_, _, i16_detail) = &got[1];
+    assert_eq!(
+        i16_detail,
+        "wrote the payload little-endian: every element's bytes are in reverse order \
+         (element 0 is 0x18fc instead of 0xfc18, the value asked for written big-endian, \
+         as the format requires)",
     );
 }
 
@@ -586,7 +675,7 @@ fn a_persistent_adapter_must_say_its_protocol_version() {
     ]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("its first line is not {\"protocol\": 3} (or 2): \"hello\""),
+        err.contains("its first line is not {\"protocol\": 3}: \"hello\""),
         "{err}"
     );
 }
@@ -791,7 +880,8 @@ fn the_runner_cannot_be_fed_the_answer() {
         let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
         let seen: Vec<(String, String)> =
             results(&v).into_iter().map(|(id, _, d)| (id, d)).collect();
-        let saw = |name: &str| format!("rejected: name={name} beside=[] index_above=False");
+        let saw =
+            |name: &str| format!("rejected: name={name} beside=[] index_above=False mode=700");
         assert_eq!(
             seen,
             [
@@ -813,23 +903,25 @@ fn the_runner_cannot_be_fed_the_answer() {
 // to the next request (30 passes over the corpus, no note).
 fn a_persistent_adapter_that_answers_twice_fails_every_case_it_answered_twice() {
     let some = ["valid-u8-rank2", "valid-u8-rank3", "invalid-trailing-byte"];
-    for behaviour in ["double", "v2:double"] {
-        let v = fake_run(behaviour, &some, &["--persistent"]);
-        let got = results(&v);
-        for (id, status, detail) in &got {
-            assert_eq!(status, "crash", "{behaviour} {id}: {detail}");
-            assert!(
-                detail.starts_with("after its answer (pass: ")
-                    && detail.contains("), the adapter printed another line: \"{")
-                    && detail.ends_with(
-                        ": one answer line per request is the protocol, so the adapter was out of step"
-                    ),
-                "{behaviour} {id}: {detail}"
-            );
-        }
-        // the last case's second line is read when its input ends
-        assert!(got[2].2.contains("before it exited"), "{:?}", got[2]);
+    let v = fake_run("double", &some, &["--persistent"]);
+    let got = results(&v);
+    for (id, status, detail) in &got {
+        assert_eq!(status, "crash", "{id}: {detail}");
+        assert!(
+            detail.starts_with("after its answer (pass: ")
+                && detail.contains("), the adapter printed another line: \"{")
+                && detail.ends_with(
+                    ": one answer line per request is the protocol, so the adapter was out of step"
+                ),
+            "{id}: {detail}"
+        );
     }
+    // the closing probe valid-u8-rank2 is answered twice too: its second
+    // line, read when the input ends, counts for nothing
+    assert!(
+        !got.iter().any(|r| r.2.contains("before it exited")),
+        "{got:?}"
+    );
     // only the case answered twice
     let v = fake_run("double@valid-u8-rank3", &some, &["--persistent"]);
     let got: Vec<&str> = v["results"]
@@ -850,13 +942,13 @@ fn a_persistent_adapter_one_answer_behind_is_caught_by_the_request_id() {
     let some = ["valid-u8-rank2", "valid-u8-rank3", "invalid-trailing-byte"];
     let v = fake_run("lag", &some, &["--persistent"]);
     let got = results(&v);
-    let statuses: Vec<&str> = got.iter().map(|r| r.1.as_str()).collect();
-    // each case's answer came again with the next request; the last one's
-    // did not (no request followed), and it was in step
-    assert_eq!(statuses, ["crash", "crash", "pass"], "{v}");
-    for (id, _, detail) in &got[..2] {
+    // each case's answer came again with the next request, the last one's
+    // with the first closing probe
+    for (id, status, detail) in &got {
+        assert_eq!(status, "crash", "{id}: {detail}");
         assert!(
-            detail.starts_with("after its answer (pass: the content as the spec reads it), the adapter printed another answer to it (id "),
+            detail.starts_with("after its answer (pass: ")
+                && detail.contains("), the adapter printed another answer to it (id "),
             "{id}: {detail}"
         );
     }
@@ -864,20 +956,35 @@ fn a_persistent_adapter_one_answer_behind_is_caught_by_the_request_id() {
         preflight_notes(&v)[0].contains("did not pass (crash: after its answer (pass: "),
         "{v}"
     );
-    // without the id, an answer to another request is an answer
-    let v = fake_run("v2:lag", &some, &["--persistent"]);
-    let notes: Vec<&str> = v["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
-    assert!(
-        notes.iter().any(|n| n.starts_with(
-            "the persistent adapter speaks protocol 2: its answers carry no request id"
-        )),
-        "{v}"
-    );
+}
+
+#[test]
+// Before, an adapter that stamped each request's id on the previous
+// request's answer was in step by the ids: it passed 104 invalid cases
+// without reading them in order. The runner compares an accepted answer
+// with the content the request before wanted; two valid closing probes
+// catch it whatever the order.
+fn a_persistent_adapter_that_stamps_the_id_on_the_previous_answer_is_out_of_step() {
+    let some = [
+        "valid-u8-rank2",
+        "valid-u8-rank3",
+        "invalid-trailing-byte",
+        "invalid-truncated-payload",
+    ];
+    for seed in ["1", "2", "3"] {
+        let v = fake_run("lag-stamped", &some, &["--persistent", "--seed", seed]);
+        let got = results(&v);
+        assert_eq!(got.len(), 4, "{v}");
+        for (id, status, detail) in &got {
+            assert_eq!(status, "crash", "{seed} {id}: {detail}");
+            assert!(detail.starts_with("out of step: "), "{seed} {id}: {detail}");
+        }
+    }
+    // an honest adapter is never out of step
+    let v = fake_run("none", &some, &["--persistent", "--seed", "1"]);
+    for (id, status, detail) in results(&v) {
+        assert_eq!(status, "pass", "{id}: {detail}");
+    }
 }
 
 #[test]
@@ -893,15 +1000,39 @@ fn under_protocol_3_an_answer_without_its_request_id_is_a_crash() {
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("(crash: the answer has no \"id\" (protocol 3: each answer carries its request's, here 1): \"{\\\"dtype\\\""),
+        err.contains("(crash: the answer has no \"id\" (protocol 3: each answer carries its request's, here "),
         "{err}"
     );
+    assert!(err.contains("): \"{\\\"dtype\\\""), "{err}");
 }
 
 #[test]
-fn a_protocol_2_persistent_adapter_still_passes() {
-    let some = ["valid-*-rank1", "invalid-t*"];
-    let v = fake_run("v2:none", &some, &["--persistent"]);
+// Protocol 2 answers carry no id: an adapter answering each request with
+// the previous request's answer passed 104 invalid cases with one note.
+fn a_protocol_2_persistent_adapter_is_refused_with_how_to_upgrade() {
+    let (code, out, err) = conformance(&[
+        "test-reader",
+        "--persistent",
+        "--",
+        "python3",
+        &fake(),
+        "v2:none",
+        "--persistent",
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains(
+            "persistent adapter did not start: it speaks protocol 2, and persistent adapters \
+             must speak protocol 3"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("copy each request's \"id\" into its answer line"),
+        "{err}"
+    );
+    // one-shot, it is run as before
+    let v = fake_run("v2:none", &["valid-*-rank1", "invalid-t*"], &[]);
     for (id, status, detail) in results(&v) {
         assert_eq!(status, "pass", "{id}: {detail}");
     }
@@ -966,4 +1097,72 @@ fn any_number_of_seconds_is_a_deadline_not_a_panic() {
             );
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Adapters written to cheat (issue 43): what they find to look up
+
+/// `test-reader` with `cheat.py HOW` over the cases `run` (all when
+/// empty), seeded, with its own `TMPDIR` (where a runner's corpus copy was
+/// written, and nothing else's): the results.
+fn cheat_run(how: &str, run: &[&str], extra: &[&str]) -> Vec<(String, String, String)> {
+    let tmp = tempfile::tempdir().unwrap();
+    let cheat = script("cheat.py");
+    let mut args = vec!["test-reader", "--format", "json", "--seed", "43"];
+    for r in run {
+        args.extend(["--run", r]);
+    }
+    args.extend(extra);
+    args.extend(["--", "python3", &cheat, how]);
+    if extra.contains(&"--persistent") {
+        args.push("--persistent");
+    }
+    let o = test_support::Cmd::new(env!("CARGO_BIN_EXE_idx-conformance"))
+        .args(&args)
+        .dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TMPDIR", tmp.path())
+        .out();
+    assert!(o.code == 0 || o.code == 1, "{how}: {}", o.stderr);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    results(&v)
+}
+
+/// How many of `got` passed: of the invalid cases, and of the others.
+fn passes(got: &[(String, String, String)]) -> (usize, usize) {
+    let pass = |invalid: bool| {
+        got.iter()
+            .filter(|(id, s, _)| id.starts_with("invalid-") == invalid && s == "pass")
+            .count()
+    };
+    (pass(true), pass(false))
+}
+
+#[test]
+// Before, the runner wrote every case under its ID into a world-readable
+// /tmp/idx-corpus-*/{valid,invalid,...}/ for the whole run: an adapter
+// that compared its input with those files passed every case.
+fn an_adapter_finds_no_corpus_copy_to_compare_its_input_with() {
+    for extra in [&[][..], &["--persistent"]] {
+        let got = cheat_run("copy", &["invalid-t*", "valid-u8-*"], extra);
+        // as a reader that accepts everything: no invalid case passes
+        assert_eq!(passes(&got).0, 0, "{extra:?}: {got:?}");
+        assert!(got.len() > 10, "{got:?}");
+    }
+}
+
+#[test]
+// Before, the preflight case came first and the corpus followed in its
+// order, with request ids counting from 1: an adapter that counted its
+// requests knew each case without reading a byte, and passed them all.
+fn counting_requests_does_not_say_which_case_an_input_is() {
+    let got = cheat_run("count", &[], &["--persistent"]);
+    assert!(got.len() > 150, "{}", got.len());
+    let (invalid, other) = passes(&got);
+    // what its answers are worth now: another case's, at random; a valid
+    // case passes only when the draw is that case
+    assert!(other <= 3, "{other} valid cases passed: {got:?}");
+    assert!(
+        invalid + other < got.len() / 2,
+        "{invalid} + {other}: {got:?}"
+    );
 }
