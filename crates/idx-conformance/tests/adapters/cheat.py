@@ -11,7 +11,7 @@ be able to.
         rejects every file with what it sees: "name=NAME beside=[...]
         index_above=BOOL mode=OCTAL"
 
-and the cheats of issue 43, each answering from the committed corpus's
+and the cheating adapters the runner must defeat, each answering from the committed corpus's
 manifests (valid: the content; invalid: a rejection) when it finds its
 case, and failing that accepting the bytes as u8 of rank 1, as a reader
 that accepts everything does:

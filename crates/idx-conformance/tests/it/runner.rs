@@ -1100,7 +1100,7 @@ fn any_number_of_seconds_is_a_deadline_not_a_panic() {
 }
 
 // ---------------------------------------------------------------------------
-// Adapters written to cheat (issue 43): what they find to look up
+// Adapters written to cheat: what they find to look up
 
 /// `test-reader` with `cheat.py HOW` over the cases `run` (all when
 /// empty), seeded, with its own `TMPDIR` (where a runner's corpus copy was
