@@ -129,13 +129,10 @@ pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Widt
     }) {
         let sample = report.head.get(hlen as usize..).unwrap_or(&[]);
         if let Some((order, why)) = i16_under_i32(sample) {
-            let f = &mut report.findings[i];
-            f.message = format!(
-                "the i32 payload reads as {order}-endian i16 values: an element-width mismatch, not an i32 byte order ({why})"
-            );
-            f.expected = Some("i32 elements, as the header's type code 0x0c says".into());
-            f.hint = Some(format!(
-                "the writer probably wrote {order}-endian i16 elements (type code 0x0b, twice the first dimension) under an i32 header whose dimensions fit both: write the header the elements have (and big-endian elements); an i32 byte swap would garble them"
+            // (the message stays the one every reader gives: the width is
+            // the hint's, a diagnosis, and no swap is offered)
+            report.findings[i].hint = Some(format!(
+                "the payload reads far better as {order}-endian i16 values ({why}): probably an element-width mismatch, i16 elements (type code 0x0b, twice the first dimension) under an i32 header whose dimensions fit both; write the header the elements have (and big-endian elements): an i32 byte swap would garble them"
             ));
             width_found = true;
         }
@@ -218,6 +215,12 @@ pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Widt
 /// order and the scores' evidence against random bytes, in bits.
 fn i16_under_i32(sample: &[u8]) -> Option<(&'static str, String)> {
     let whole = &sample[..sample.len() / 4 * 4];
+    // a byte column that never changes at either end is a packed pixel's
+    // (0x00RRGGBB, an opaque alpha), not half of an i16
+    let constant = |k: usize| whole.chunks_exact(4).all(|c| c[k] == whole[k]);
+    if whole.is_empty() || constant(0) || constant(3) {
+        return None;
+    }
     let s16 = crate::lint::byteorder::score(ElementType::I16, whole)?;
     let s32 = crate::lint::byteorder::score(ElementType::I32, whole)?;
     let best32 = s32.big_bits.max(s32.little_bits);

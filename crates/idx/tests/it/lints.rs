@@ -320,11 +320,17 @@ fn i16_counts_under_an_i32_header_are_a_width_mismatch_not_a_byte_order() {
         .find(|f| f.rule == Rule::LikelyLittleEndian)
         .expect("the i32 reading alone looks little-endian");
     assert_eq!(f.severity(), idx::Severity::Warning);
+    // the message is every reader's; the diagnosis is the hint's
     assert!(
-        f.message
-            .contains("reads as little-endian i16 values: an element-width mismatch"),
+        f.message.contains("reads as little-endian: score"),
         "{}",
         f.message
+    );
+    let hint = f.hint.as_deref().unwrap_or_default();
+    assert!(
+        hint.contains("reads far better as little-endian i16 values")
+            && hint.contains("probably an element-width mismatch"),
+        "{hint}"
     );
     assert!(f.fix.is_none(), "no byte swap: {:?}", f.fix);
     // the same values as i32 written little-endian stay a byte-order finding
@@ -338,6 +344,30 @@ fn i16_counts_under_an_i32_header_are_a_width_mismatch_not_a_byte_order() {
         .iter()
         .find(|f| f.rule == Rule::LikelyLittleEndian)
         .unwrap();
-    assert!(!f.message.contains("width"), "{}", f.message);
+    let hint = f.hint.as_deref().unwrap_or_default();
+    assert!(!hint.contains("width"), "{hint}");
     assert!(f.fix.is_some());
+}
+
+/// Pixels packed one per i32 (`0x00RRGGBB`) also read as pairs of i16, but
+/// their constant top byte says what they are: no width diagnosis.
+#[test]
+fn packed_pixels_are_not_diagnosed_as_i16_pairs() {
+    let pixels: Vec<u8> = (0..4096u32)
+        .flat_map(|i| {
+            let (x, y) = (i % 64, i / 64);
+            let rgb = ((x * 4) << 16) | ((y * 4) << 8) | ((x + y) * 2);
+            rgb.to_be_bytes()
+        })
+        .collect();
+    let r = validate(&file(0x0c, 4096, pixels));
+    assert!(
+        r.findings.iter().any(|f| f.rule == Rule::LikelyLittleEndian),
+        "packed pixels do read little-endian: {:?}",
+        r.findings
+    );
+    for f in &r.findings {
+        let hint = f.hint.as_deref().unwrap_or_default();
+        assert!(!hint.contains("width"), "{hint}");
+    }
 }
