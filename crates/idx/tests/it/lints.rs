@@ -362,7 +362,9 @@ fn packed_pixels_are_not_diagnosed_as_i16_pairs() {
         .collect();
     let r = validate(&file(0x0c, 4096, pixels));
     assert!(
-        r.findings.iter().any(|f| f.rule == Rule::LikelyLittleEndian),
+        r.findings
+            .iter()
+            .any(|f| f.rule == Rule::LikelyLittleEndian),
         "packed pixels do read little-endian: {:?}",
         r.findings
     );
