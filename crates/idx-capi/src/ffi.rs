@@ -601,7 +601,7 @@ mod tests {
     #[test]
     fn a_panic_is_idx_panic_with_its_message_not_an_unwind() {
         let mut err = std::ptr::null_mut();
-        let status = guard(&mut err, || panic!("boom"));
+        let status = guard(&mut err, || panic!("boom")); // ok: unit test of the guard
         assert_eq!(status, IdxStatus::IdxPanic);
         // SAFETY: `guard` stored a live error; read, then freed once.
         unsafe {

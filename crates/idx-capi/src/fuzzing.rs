@@ -193,7 +193,7 @@ pub fn c_abi(data: &[u8]) {
             let got = unsafe { c_key(&*idx_error_finding(err)) };
             assert_eq!(got, key(want.finding()));
         }
-        (l, c) => panic!("the library read {l:?}, the C ABI {c:?}"),
+        (l, c) => panic!("the library read {l:?}, the C ABI {c:?}"), // ok: fuzz harness assertion
     }
     // SAFETY: each from this library or NULL, freed once.
     unsafe {
@@ -251,7 +251,7 @@ fn owned_read(data: &[u8], lib: &idx::ReadOptions) {
             // SAFETY: IDX_INVALID gives a live error with its finding.
             assert_eq!(unsafe { c_key(&*idx_error_finding(err)) }, key(e.finding()));
         }
-        Err(e) => panic!("the library failed to read: {e}"),
+        Err(e) => panic!("the library failed to read: {e}"), // ok: fuzz harness assertion
     }
     // SAFETY: each from this library or NULL, freed once.
     unsafe {
