@@ -20,8 +20,8 @@ function isStream(input) {
 
 /**
  * Feeds one input to a checker: bytes at once, a ReadableStream chunk by
- * chunk (plain IDX in bounded memory; a gzip stream's compressed bytes are
- * kept until its end, then decompressed by the library).
+ * chunk (in bounded memory, gzip too: the library's validator decompresses
+ * the chunks as they come, within the limit).
  */
 export async function feed(checker, input, name) {
   const bytes = bytesOf(input);

@@ -3,7 +3,7 @@
 // library asks for, so memory stays bounded whatever the file's size), and
 // checked, repaired or drawn by the WebAssembly module. It makes no network
 // request but the module's own, when the page loads.
-import init, { Checker, explain, isGzip, picture, repair, version } from "./idx_wasm.js";
+import init, { Checker, explain, picture, repair, version } from "./idx_wasm.js";
 
 const ready = init({ module_or_path: new URL("./idx_wasm_bg.wasm", import.meta.url) });
 
@@ -41,24 +41,16 @@ function readerOf(file, seen) {
   };
 }
 
-/** True when the library decompresses the file (it asks its first bytes). */
-function gzipped(file) {
-  return isGzip(new Uint8Array(new FileReaderSync().readAsArrayBuffer(file.slice(0, 2))));
-}
-
 /**
  * Checks one file into `checker`. A plain file streams through the
  * library: File.stream()'s chunks are pushed into its validator as they
  * arrive, and between chunks the worker yields, so the chunks it is done
  * with are collected (memory stays bounded however large the file); the
  * rows of excerpts the report did not keep are read afterwards. A gzip file
- * is read by the library at offsets (FileReaderSync), as the command reads
- * it: it decompresses from a reader.
+ * is pushed the same way: the library's validator recognises it and
+ * decompresses it as the chunks come, within the limit.
  */
 async function checkOne(checker, file, name, progress) {
-  if (gzipped(file)) {
-    return checker.checkSource(name, file.size, readerOf(file, progress));
-  }
   checker.begin(name);
   // a byte stream read into one buffer, handed back and forth (no chunk
   // allocated per read), where the browser's Blob streams are byte streams

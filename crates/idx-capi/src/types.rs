@@ -248,7 +248,7 @@ impl IdxReadOptions {
     pub fn new() -> Self {
         IdxReadOptions {
             decompress: true,
-            max_decompressed: idx::ReadOptions::default().max_decompressed().unwrap_or(0),
+            max_decompressed: idx::Limits::default().max_decompressed.unwrap_or(0),
             byte_order: IdxByteOrder::IdxByteOrderTested as u32,
         }
     }

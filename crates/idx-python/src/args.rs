@@ -7,7 +7,7 @@ use pyo3::types::PyString;
 /// `max_decompressed=`: None for the command's default (64 GiB), 0 for no
 /// limit, an int of bytes or a size string (`"1GiB"`), parsed as
 /// `--max-decompressed` is.
-pub(crate) fn limit_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+pub(crate) fn limit_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<idx::Limits> {
     let setting = match v {
         None => None,
         Some(v) if v.is_none() => None,
@@ -22,9 +22,7 @@ pub(crate) fn limit_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
             })?
         }),
     };
-    Ok(idx::ReadOptions::default()
-        .with_max_decompressed_setting(setting)
-        .max_decompressed())
+    Ok(idx::Limits::from_setting(setting))
 }
 
 /// `assume_byte_order=`: None, `"little"` or `"big"` (spec 6.1: the byte

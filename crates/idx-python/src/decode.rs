@@ -144,7 +144,7 @@ pub(crate) fn read_options(
 ) -> PyResult<idx::ReadOptions> {
     Ok(idx::ReadOptions::default()
         .with_decompress(decompress)
-        .with_max_decompressed(limit_arg(max_decompressed)?)
+        .with_limits(limit_arg(max_decompressed)?)
         .with_byte_order(order_arg(assume_byte_order)?)
         .with_severity(severity_arg(severity)?))
 }

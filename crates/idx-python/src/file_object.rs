@@ -248,7 +248,7 @@ fn stream_plan<'py>(
     let Ok(r) = idx::Reader::new(head, opts) else {
         return Ok(None);
     };
-    if r.is_gzip() {
+    if r.compression().is_some() {
         return Ok(None);
     }
     let h = r.header().clone();

@@ -161,7 +161,7 @@ fn fix_options(
     let validate = base
         .validate
         .clone()
-        .with_max_decompressed(limit_arg(max_decompressed)?)
+        .with_limits(limit_arg(max_decompressed)?)
         .with_severity(crate::args::severity_arg(severity)?)
         .with_expect_range(crate::args::range_arg(expect_range)?);
     Ok(base

@@ -200,7 +200,7 @@ pub(crate) fn validate(
     let settings = Settings {
         options: idx::Options::default()
             .with_decompress(true)
-            .with_max_decompressed(limit_arg(max_decompressed)?)
+            .with_limits(limit_arg(max_decompressed)?)
             .with_byte_order(stated)
             .with_severity(crate::args::severity_arg(severity)?)
             .with_expect_range(crate::args::range_arg(expect_range)?)

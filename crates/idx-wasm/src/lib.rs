@@ -166,14 +166,6 @@ pub fn rules() -> String {
     serde_json::Value::Array(all).to_string()
 }
 
-/// True when `head` (an input's first bytes, at least two) is what the
-/// library decompresses (gzip, by its magic): the page reads such a file
-/// through the library's reader rather than pushing it.
-#[wasm_bindgen(js_name = isGzip)]
-pub fn is_gzip(head: &[u8]) -> bool {
-    idx::is_gzip(head)
-}
-
 /// The version of the library (and of `idx-validate`).
 #[wasm_bindgen]
 pub fn version() -> String {
@@ -228,7 +220,7 @@ pub fn picture(
     let run = options::parse(options.as_deref().unwrap_or("{}")).map_err(|e| JsError::new(&e))?;
     let stream = idx::input::open(
         JsSource::new(read_at, len),
-        idx::ReadOptions::default().max_decompressed(),
+        idx::Limits::default().max_decompressed,
     )
     .map_err(|e| JsError::new(&e.to_string()))?;
     let Some(p) = picture::first_items(stream, max_items, run.assume_byte_order) else {

@@ -216,11 +216,7 @@ pub fn parse(json: &str) -> Result<RunOptions, String> {
     let settings = Settings {
         options: idx::Options::default()
             .with_decompress(true)
-            .with_max_decompressed(
-                idx::ReadOptions::default()
-                    .with_max_decompressed_setting(max_decompressed)
-                    .max_decompressed(),
-            )
+            .with_limits(idx::Limits::from_setting(max_decompressed))
             // the one verdict (spec 6.1), as idx-validate builds it
             .with_byte_order(assume_byte_order)
             .with_severity(severity)
@@ -271,8 +267,8 @@ mod tests {
         assert_eq!(o.settings.max_findings, 10);
         assert!(o.settings.options.decompress);
         assert_eq!(
-            o.settings.options.max_decompressed,
-            idx::ReadOptions::default().max_decompressed()
+            o.settings.options.limits.max_decompressed,
+            idx::Limits::default().max_decompressed
         );
         assert!(o.filter.select.is_empty() && o.filter.ignore.is_empty());
         assert!(!o.deny_warnings);
@@ -314,7 +310,7 @@ mod tests {
                 "expectDtype":"f32","expectShape":"*,28,28"}"#,
         )
         .unwrap(); // ok: unit test
-        assert_eq!(o.settings.options.max_decompressed, Some(1024));
+        assert_eq!(o.settings.options.limits.max_decompressed, Some(1024));
         assert_eq!(o.settings.max_findings, 0);
         assert_eq!(o.dataset.classes, Some(10));
         assert_eq!(o.dataset.pairs.len(), 1);
@@ -322,7 +318,32 @@ mod tests {
         assert_eq!(o.settings.options.expect_dtype, Some(idx::ElementType::F32));
         // 0 means no limit, as on the command line
         let o = parse(r#"{"maxDecompressed":0}"#).unwrap(); // ok: unit test
-        assert_eq!(o.settings.options.max_decompressed, None);
+        assert_eq!(o.settings.options.limits.max_decompressed, None);
+    }
+
+    #[test]
+    fn the_pages_repair_has_the_limit_of_its_check() {
+        // a repair is read within the same limit as the check, the
+        // library's default when none is given
+        let o = parse("{}").unwrap(); // ok: unit test
+        assert_eq!(
+            o.fix_options("a.idx.gz").validate.limits,
+            idx::Limits::default()
+        );
+        let o = parse(r#"{"maxDecompressed":"1KiB"}"#).unwrap(); // ok: unit test
+        let f = o.fix_options("a.idx.gz");
+        assert_eq!(f.validate.limits.max_decompressed, Some(1024));
+        // a bomb repaired with them stops at the limit (IDX702)
+        let mut raw = vec![0, 0, 8, 1, 0, 1, 0, 0];
+        raw.resize(8 + (1 << 16), 0);
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut e, &raw).unwrap(); // ok: unit test
+        let bomb = e.finish().unwrap(); // ok: unit test
+        let mut out = Vec::new();
+        let r = idx::repair(std::io::Cursor::new(&bomb), &mut out, &f).unwrap(); // ok: unit test
+        let first = r.before.errors().next().map(|e| (e.rule.code(), e.offset));
+        assert_eq!(first, Some(("IDX702", 1024)));
+        assert!(!r.changed() && out.len() <= bomb.len(), "never expanded");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::options::RunOptions;
 use idx_report::check::{cap, FileResult, Source};
 use idx_report::render::{self, Context};
 use idx_validate::check::check_reader;
-use std::io::{Cursor, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 /// The output formats, by their command-line names.
@@ -20,16 +20,10 @@ pub const FORMATS: [&str; 7] = [
 ];
 
 /// An input fed in chunks (a stream whose bytes arrive one piece at a
-/// time): plain IDX goes through `idx::Validator`, fed each chunk as it
-/// comes; a gzip stream's compressed bytes are kept until its end and then
-/// checked as a whole (the library decompresses from a reader only).
-#[derive(Debug)]
-enum Pushed {
-    /// Fewer than two bytes so far: not yet known whether it is gzip.
-    Sniffing(Vec<u8>),
-    Raw(Box<idx::Validator>),
-    Gzip(Vec<u8>),
-}
+/// time): each chunk goes into the library's `idx::Validator` as it comes,
+/// plain IDX or gzip alike (the validator recognises gzip and decompresses
+/// it within the limit itself), so memory stays bounded either way.
+type Pushed = Box<idx::Validator>;
 
 /// A run in progress.
 #[derive(Debug)]
@@ -97,70 +91,29 @@ impl Run {
 
     /// Starts an input fed with [`Run::push`], ended by [`Run::end`].
     pub fn begin(&mut self, name: &str) {
-        self.pushed = Some((PathBuf::from(name), Pushed::Sniffing(Vec::new())));
+        let path = PathBuf::from(name);
+        let mut opts = self.settings_for(&path).options;
+        opts.file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        self.pushed = Some((path, Box::new(idx::Validator::new(opts))));
     }
 
     /// The next bytes of the input started by [`Run::begin`].
     pub fn push(&mut self, chunk: &[u8]) {
-        let Some((path, state)) = self.pushed.take() else {
-            return;
-        };
-        let state = match state {
-            Pushed::Sniffing(mut head) => {
-                head.extend_from_slice(chunk);
-                if head.len() < 2 {
-                    Pushed::Sniffing(head)
-                } else {
-                    self.start(&path, head)
-                }
-            }
-            Pushed::Raw(mut v) => {
-                v.feed(chunk);
-                Pushed::Raw(v)
-            }
-            Pushed::Gzip(mut all) => {
-                all.extend_from_slice(chunk);
-                Pushed::Gzip(all)
-            }
-        };
-        self.pushed = Some((path, state));
-    }
-
-    fn start(&self, path: &Path, head: Vec<u8>) -> Pushed {
-        let settings = self.settings_for(path);
-        if settings.options.decompress && idx::is_gzip(&head) {
-            return Pushed::Gzip(head);
+        if let Some((_, v)) = &mut self.pushed {
+            v.feed(chunk);
         }
-        let mut opts = settings.options;
-        opts.file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        let mut v = idx::Validator::new(opts);
-        v.feed(&head);
-        Pushed::Raw(Box::new(v))
     }
 
     /// Ends the input started by [`Run::begin`]; returns its index.
     pub fn end(&mut self) -> Option<usize> {
-        let (path, state) = self.pushed.take()?;
-        let state = match state {
-            Pushed::Sniffing(head) => self.start(&path, head),
-            other => other,
-        };
-        match state {
-            Pushed::Raw(v) => {
-                let settings = self.settings_for(&path);
-                self.results.push(FileResult {
-                    source: Source::File(path),
-                    outcome: Ok(cap(v.finish(), settings.max_findings)),
-                });
-                self.finished = false;
-                Some(self.results.len() - 1)
-            }
-            Pushed::Gzip(all) => {
-                let len = all.len() as u64;
-                Some(self.check(&path.to_string_lossy(), Cursor::new(&all[..]), Some(len)))
-            }
-            Pushed::Sniffing(_) => None, // start() never returns it
-        }
+        let (path, v) = self.pushed.take()?;
+        let settings = self.settings_for(&path);
+        self.results.push(FileResult {
+            source: Source::File(path),
+            outcome: Ok(cap(v.finish(), settings.max_findings)),
+        });
+        self.finished = false;
+        Some(self.results.len() - 1)
     }
 
     /// The rows of the excerpts of input `index` that its report did not
@@ -246,6 +199,13 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::{Cursor, Write};
+
+    fn gz(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(bytes).unwrap(); // ok: unit test
+        e.finish().unwrap() // ok: unit test
+    }
 
     fn mnist_labels() -> Vec<u8> {
         let mut b = vec![0, 0, 8, 1, 0, 0, 0, 10];
@@ -257,7 +217,26 @@ mod tests {
     fn pushed_chunks_give_the_report_of_the_whole_input() {
         let mut bad = mnist_labels();
         bad.extend([7, 7, 7]); // trailing bytes
-        for input in [mnist_labels(), bad, vec![0], vec![], vec![0x1f]] {
+        let zipped = gz(&mnist_labels());
+        let mut damaged = zipped.clone();
+        let n = damaged.len();
+        damaged[n - 6] ^= 0xff; // the CRC
+        let cut = zipped[..zipped.len() - 3].to_vec();
+        let mut padded = zipped.clone();
+        padded.extend([0; 3]);
+        let inputs = [
+            mnist_labels(),
+            bad,
+            vec![0],
+            vec![],
+            vec![0x1f],
+            vec![0x1f, 0],
+            zipped,
+            damaged,
+            cut,
+            padded,
+        ];
+        for input in inputs {
             let mut whole = Run::new(RunOptions::default());
             whole.check(
                 "t10k-labels-idx1-ubyte",
@@ -278,6 +257,26 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_pushed_gzip_bomb_stops_at_the_limit() {
+        // 4 MiB of zeros under a u8 [4 Mi] header, compressed to a few KiB,
+        // pushed in 1 KiB chunks against a 64 KiB limit: IDX702 at the limit
+        let mut raw = vec![0, 0, 8, 1, 0, 0x40, 0, 0];
+        raw.resize(8 + (4 << 20), 0);
+        let bomb = gz(&raw);
+        let opts = crate::options::parse(r#"{"maxDecompressed": "64KiB"}"#).unwrap(); // ok: unit test
+        let mut run = Run::new(opts);
+        run.begin("bomb.idx.gz");
+        for c in bomb.chunks(1024) {
+            run.push(c);
+        }
+        run.end();
+        let json: serde_json::Value = serde_json::from_str(&run.render("json").unwrap()).unwrap(); // ok: unit test
+        let text = json.to_string();
+        assert!(text.contains("\"IDX702\""), "{text}");
+        assert!(text.contains(&format!("\"offset\":{}", 64 << 10)), "{text}");
     }
 
     #[test]

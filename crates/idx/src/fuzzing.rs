@@ -568,7 +568,7 @@ pub fn inflate_library(data: &[u8]) -> Option<Inflated> {
         };
         let (n, end) = match step {
             crate::gzip::Step::Data(n) => (n, None),
-            crate::gzip::Step::End => (0, Some(true)),
+            crate::gzip::Step::End | crate::gzip::Step::More => (0, Some(true)),
             crate::gzip::Step::Damaged { written, .. } => (written, Some(false)),
         };
         output.extend_from_slice(&buf[..n]);
@@ -579,7 +579,7 @@ pub fn inflate_library(data: &[u8]) -> Option<Inflated> {
             return Some(Inflated {
                 output,
                 intact,
-                padding: m.padding,
+                padding: m.padding(),
             });
         }
     }

@@ -18,7 +18,7 @@ use flate2::{Decompress, FlushDecompress, Status};
 use std::io::{self, Read};
 
 /// Size of the compressed-input buffer (a fixed bound).
-const IN_LEN: usize = 64 * 1024;
+pub(crate) const IN_LEN: usize = 64 * 1024;
 
 /// What one decoding step did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,28 +35,172 @@ pub(crate) enum Step {
         /// What is wrong, in the decoder's words.
         why: String,
     },
+    /// Every input byte given was used and nothing was written: the next
+    /// bytes of the container are needed (never when the input is the last).
+    More,
 }
 
-/// A gzip container read from `src`, decoded in fixed memory.
+/// The push engine of the container: given the next compressed bytes, it
+/// decodes what they hold into a caller's buffer. [`Members`] (pull, over a
+/// `Read`) and the validator's gzip stage (push, bytes fed as they come)
+/// are loops over it, so both accept and refuse exactly the same streams.
+pub(crate) struct Inflate {
+    dec: Option<Decompress>,
+    members: u64,
+    /// Zero bytes seen after the last member.
+    pub padding: u64,
+    done: bool,
+}
+
+impl std::fmt::Debug for Inflate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inflate")
+            .field("members", &self.members)
+            .field("padding", &self.padding)
+            .field("done", &self.done)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Inflate {
+    /// A decoder for a container (which starts with `1f 8b`).
+    pub(crate) fn new() -> Self {
+        Inflate {
+            dec: None,
+            members: 0,
+            padding: 0,
+            done: false,
+        }
+    }
+
+    /// True once the container ended or was found damaged: no further
+    /// byte is looked at.
+    pub(crate) fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Decodes from `input` (the next compressed bytes; `last` when no
+    /// byte follows them) into `out` (which must not be empty). Returns how
+    /// many input bytes were used, and what happened.
+    pub(crate) fn step(&mut self, input: &[u8], last: bool, out: &mut [u8]) -> (usize, Step) {
+        let mut pos = 0;
+        loop {
+            if self.done {
+                return (pos, Step::End);
+            }
+            let rest = &input[pos..];
+            let Some(dec) = &mut self.dec else {
+                // between members: a new member, padding, or garbage
+                let Some(&first) = rest.first() else {
+                    if last {
+                        self.done = true;
+                        return (pos, Step::End);
+                    }
+                    return (pos, Step::More);
+                };
+                if first == 0 && self.members > 0 {
+                    let zeros = rest.iter().take_while(|&&b| b == 0).count();
+                    self.padding += zeros as u64;
+                    pos += zeros;
+                    continue;
+                }
+                if self.padding > 0 || first != 0x1f {
+                    self.done = true;
+                    let what = if self.padding > 0 {
+                        "a non-zero byte follows the zero padding after the last member"
+                    } else {
+                        "bytes after a member are neither another gzip member nor zero padding"
+                    };
+                    return (
+                        pos,
+                        Step::Damaged {
+                            written: 0,
+                            why: what.into(),
+                        },
+                    );
+                }
+                self.dec = Some(Decompress::new_gzip(15));
+                self.members += 1;
+                continue;
+            };
+            let (in0, out0) = (dec.total_in(), dec.total_out());
+            let flush = if last {
+                FlushDecompress::Finish
+            } else {
+                FlushDecompress::None
+            };
+            let res = dec.decompress(rest, out, flush);
+            let used = (dec.total_in() - in0) as usize; // at most rest.len()
+            let wrote = (dec.total_out() - out0) as usize; // at most out.len()
+            pos += used;
+            match res {
+                Err(e) => {
+                    self.done = true;
+                    return (
+                        pos,
+                        Step::Damaged {
+                            written: wrote,
+                            why: e.to_string(),
+                        },
+                    );
+                }
+                Ok(Status::StreamEnd) => {
+                    self.dec = None;
+                    if wrote > 0 {
+                        return (pos, Step::Data(wrote));
+                    }
+                }
+                Ok(Status::Ok | Status::BufError) => {
+                    if wrote > 0 {
+                        return (pos, Step::Data(wrote));
+                    }
+                    if used == 0 && pos == input.len() {
+                        if !last {
+                            return (pos, Step::More);
+                        }
+                        self.done = true;
+                        return (
+                            pos,
+                            Step::Damaged {
+                                written: 0,
+                                why: "the gzip stream ends inside a member".into(),
+                            },
+                        );
+                    }
+                    if used == 0 {
+                        // input and room were given and nothing happened:
+                        // never loop on it
+                        self.done = true;
+                        return (
+                            pos,
+                            Step::Damaged {
+                                written: 0,
+                                why: "the deflate decoder made no progress".into(),
+                            },
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A gzip container read from `src`, decoded in fixed memory: a loop over
+/// [`Inflate`].
 pub(crate) struct Members<R> {
     src: R,
     buf: Box<[u8]>,
     pos: usize,
     len: usize,
     eof: bool,
-    dec: Option<Decompress>,
-    members: u64,
-    /// Zero bytes seen after the last member.
-    pub padding: u64,
-    done: bool,
+    core: Inflate,
     damage: Option<String>,
 }
 
 impl<R> std::fmt::Debug for Members<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Members")
-            .field("members", &self.members)
-            .field("padding", &self.padding)
+            .field("core", &self.core)
             .finish_non_exhaustive()
     }
 }
@@ -71,6 +215,12 @@ impl<R> Members<R> {
     pub(crate) fn into_source(self) -> R {
         self.src
     }
+
+    /// Zero bytes seen after the last member.
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(crate) fn padding(&self) -> u64 {
+        self.core.padding
+    }
 }
 
 impl<R: Read> Members<R> {
@@ -82,10 +232,7 @@ impl<R: Read> Members<R> {
             pos: 0,
             len: 0,
             eof: false,
-            dec: None,
-            members: 0,
-            padding: 0,
-            done: false,
+            core: Inflate::new(),
             damage: None,
         }
     }
@@ -108,96 +255,17 @@ impl<R: Read> Members<R> {
     /// Only the source's I/O errors; damage is [`Step::Damaged`].
     pub(crate) fn step(&mut self, out: &mut [u8]) -> io::Result<Step> {
         loop {
-            if self.done {
+            if self.core.is_done() {
                 return Ok(Step::End);
             }
             self.fill()?;
-            let input = &self.buf[self.pos..self.len];
-            let Some(dec) = &mut self.dec else {
-                // between members: a new member, padding, or garbage
-                let Some(&first) = input.first() else {
-                    self.done = true;
-                    return Ok(Step::End);
-                };
-                if first == 0 && self.members > 0 {
-                    let zeros = input.iter().take_while(|&&b| b == 0).count();
-                    self.padding += zeros as u64;
-                    self.pos += zeros;
-                    continue;
-                }
-                if self.padding > 0 || first != 0x1f {
-                    self.done = true;
-                    let what = if self.padding > 0 {
-                        "a non-zero byte follows the zero padding after the last member"
-                    } else {
-                        "bytes after a member are neither another gzip member nor zero padding"
-                    };
-                    return Ok(Step::Damaged {
-                        written: 0,
-                        why: what.into(),
-                    });
-                }
-                self.dec = Some(Decompress::new_gzip(15));
-                self.members += 1;
-                continue;
-            };
-            let (in0, out0) = (dec.total_in(), dec.total_out());
-            let flush = if self.eof {
-                FlushDecompress::Finish
-            } else {
-                FlushDecompress::None
-            };
-            let res = dec.decompress(input, out, flush);
-            let used = (dec.total_in() - in0) as usize; // at most input.len()
-            let wrote = (dec.total_out() - out0) as usize; // at most out.len()
+            let (used, step) = self.core.step(&self.buf[self.pos..self.len], self.eof, out);
             self.pos += used;
-            match res {
-                Err(e) => {
-                    self.done = true;
-                    return Ok(Step::Damaged {
-                        written: wrote,
-                        why: e.to_string(),
-                    });
-                }
-                Ok(Status::StreamEnd) => {
-                    self.dec = None;
-                    if wrote > 0 {
-                        return Ok(Step::Data(wrote));
-                    }
-                }
-                Ok(Status::Ok | Status::BufError) => {
-                    if wrote > 0 {
-                        return Ok(Step::Data(wrote));
-                    }
-                    if used == 0 && self.pos == self.len && self.eof {
-                        self.done = true;
-                        return Ok(Step::Damaged {
-                            written: 0,
-                            why: "the gzip stream ends inside a member".into(),
-                        });
-                    }
-                    if used == 0 && self.pos < self.len {
-                        // input and room were given and nothing happened:
-                        // never loop on it
-                        self.done = true;
-                        return Ok(Step::Damaged {
-                            written: 0,
-                            why: "the deflate decoder made no progress".into(),
-                        });
-                    }
-                }
+            if step != Step::More {
+                return Ok(step);
             }
         }
     }
-}
-
-/// The decompressed stream of the gzip container `src` (every member, then
-/// zero padding accepted as spec 7.18 says), decoded by the same decoder as
-/// validation, in fixed memory: for readers outside the library that must
-/// accept exactly the gzip data validation accepts. Damage is an
-/// `InvalidData` error, after the bytes decoded before it.
-pub fn decoder<R: Read>(src: R) -> impl Read {
-    Members::new(src)
 }
 
 /// Damage of a gzip stream: the inner error of the `InvalidData` errors
@@ -233,7 +301,7 @@ impl<R: Read> Read for Members<R> {
         }
         match self.step(buf)? {
             Step::Data(n) => Ok(n),
-            Step::End => Ok(0),
+            Step::End | Step::More => Ok(0),
             Step::Damaged { written, why } => {
                 if written > 0 {
                     self.damage = Some(why);
@@ -249,7 +317,7 @@ impl<R: Read> Read for Members<R> {
 /// True when `prefix` (the first bytes of an input, at least 2 of them to
 /// be sure) starts with the gzip magic: the input the library decompresses
 /// when [`Options::decompress`](crate::Options::decompress) is on.
-pub fn is_gzip(prefix: &[u8]) -> bool {
+pub(crate) fn is_gzip(prefix: &[u8]) -> bool {
     prefix.starts_with(&[0x1f, 0x8b])
 }
 
@@ -272,10 +340,10 @@ mod tests {
             match m.step(&mut buf).unwrap() {
                 // ok: unit test
                 Step::Data(n) => out.extend_from_slice(&buf[..n]),
-                Step::End => return (out, None, m.padding),
+                Step::End | Step::More => return (out, None, m.padding()),
                 Step::Damaged { written, why } => {
                     out.extend_from_slice(&buf[..written]);
-                    return (out, Some(why), m.padding);
+                    return (out, Some(why), m.padding());
                 }
             }
         }

@@ -4,30 +4,12 @@
 //! the gzip magic without losing a byte and returns either the raw stream
 //! or the library's own gzip decoder (the one validation uses, so every
 //! front end accepts exactly the gzip data validation accepts) behind a
-//! decompression limit whose default, [`DEFAULT_MAX_DECOMPRESSED`], lives
-//! here. Front ends (the CLIs, `idx convert`, the Python module, the
+//! decompression limit (its default is [`Limits`](crate::Limits)'s). Front ends (the CLIs, `idx convert`, the Python module, the
 //! differential fuzzer) open their inputs through this module and never
 //! sniff or decompress on their own.
 
 pub use crate::buffer::fill;
 use std::io::{self, Read};
-
-/// The default decompression limit (64 GiB): gzip input that would
-/// decompress to more is reported as IDX702, not decoded without end.
-///
-/// ```
-/// assert_eq!(idx::DEFAULT_MAX_DECOMPRESSED, 64 << 30); // 64 GiB
-/// let opts = idx::ReadOptions::default();
-/// assert_eq!(opts.max_decompressed(), Some(idx::DEFAULT_MAX_DECOMPRESSED));
-/// ```
-pub const DEFAULT_MAX_DECOMPRESSED: u64 = 64 << 30;
-
-/// The decompression limit for a user's setting: the setting, or the
-/// default ([`DEFAULT_MAX_DECOMPRESSED`]) when none is given; `Some(0)`
-/// means no limit.
-pub fn decompression_limit(setting: Option<u64>) -> Option<u64> {
-    Some(setting.unwrap_or(DEFAULT_MAX_DECOMPRESSED)).filter(|&n| n > 0)
-}
 
 /// A stream opened by [`open`]: the raw bytes, or the decompressed bytes of
 /// a gzip container.
@@ -81,7 +63,7 @@ pub fn open<R: Read>(mut r: R, max_decompressed: Option<u64>) -> io::Result<Stre
     let mut magic = [0u8; 2];
     let n = fill(&mut r, &mut magic)?;
     let stream = io::Cursor::new(magic).take(n as u64).chain(r);
-    let inner = if crate::is_gzip(&magic[..n]) {
+    let inner = if crate::gzip::is_gzip(&magic[..n]) {
         Inner::Gzip(Box::new(crate::gzip::Members::new(stream)))
     } else {
         Inner::Raw(stream)
@@ -279,12 +261,5 @@ mod tests {
         let (out, err, _) = all(open(cut, None).unwrap()); // ok: unit test
         assert_eq!(out, [7u8; 50]);
         assert_eq!(err, Some(io::ErrorKind::InvalidData));
-    }
-
-    #[test]
-    fn the_default_limit_and_zero() {
-        assert_eq!(decompression_limit(None), Some(DEFAULT_MAX_DECOMPRESSED));
-        assert_eq!(decompression_limit(Some(0)), None);
-        assert_eq!(decompression_limit(Some(5)), Some(5));
     }
 }

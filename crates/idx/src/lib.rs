@@ -1,6 +1,24 @@
 //! A strict, zero-copy parser, writer and validator for the IDX file format
 //! (the format of MNIST and its cousins), as specified in `spec/idx.md`.
 //!
+//! Read with [`Reader`]: any `Read` source (a file, standard input, a
+//! socket), gzip decompressed within [`Limits`] (a safe default), the header
+//! checked before the payload goes into your memory.
+//!
+//! ```
+//! // u8 [2, 2], from any `Read`; gzip would be decompressed the same way
+//! let file = [0, 0, 0x08, 2, 0, 0, 0, 2, 0, 0, 0, 2, 1, 2, 3, 4];
+//! let reader = idx::Reader::new(&file[..], &idx::ReadOptions::default())?;
+//! assert_eq!(reader.header().dims(), &[2, 2]);
+//! let mut pixels = [0u8; 4];
+//! let warnings = reader.read_into(&mut pixels)?; // the byte-order test's, if any
+//! assert_eq!((pixels, warnings.len()), ([1, 2, 3, 4], 0));
+//! # Ok::<(), idx::ReadError>(())
+//! ```
+//!
+//! Bytes already in memory parse without a copy, and validate into every
+//! violation, located:
+//!
 //! ```
 //! // 00 00 08 01: u8, rank 1; dimension 3; payload 0a 0b 0c
 //! let bytes = [0x00, 0x00, 0x08, 0x01, 0, 0, 0, 3, 0x0a, 0x0b, 0x0c];
@@ -72,6 +90,7 @@ mod header;
 #[doc(hidden)] // workspace plumbing: readers go through `Reader`
 pub mod input;
 mod label_scan;
+mod limits;
 pub mod lint;
 mod parse;
 mod read;
@@ -96,10 +115,9 @@ pub use edit::{Applicability, ByteOrder, Edit, Fix};
 pub use finding::{Compression, Finding, Related, Report};
 pub use fix::{plan, prepare, repair, AppliedFix, FixError, FixOptions, FixReport, Planned};
 #[doc(hidden)]
-pub use gzip::{decoder as gzip_decoder, is_gzip};
-#[doc(hidden)]
 pub use header::{payload_len, MAGIC_LEN};
 pub use header::{Header, MAX_HEADER_LEN};
+pub use limits::{Limits, DEFAULT_MAX_DECOMPRESSED};
 pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
 /// Lower-level entry points kept for the workspace's tests, fuzz targets and
 /// benchmarks; [`Reader`] is the way to read.
@@ -111,7 +129,7 @@ pub use read::{
 pub use read::{ReadAt, ReadError};
 #[doc(hidden)]
 pub use reader::read_input;
-pub use reader::{At, Payload, ReadOptions, Reader, Validated, DEFAULT_MAX_DECOMPRESSED};
+pub use reader::{At, Payload, ReadOptions, Reader, Validated};
 #[doc(hidden)]
 pub use rules::RETIRED;
 pub use rules::{Rule, Severities, Severity};

@@ -2,9 +2,10 @@
 //! `Decoder`.
 //!
 //! [`Reader::new`] takes any source and [`ReadOptions`] whose default is
-//! safe (a decompression limit of [`DEFAULT_MAX_DECOMPRESSED`]): it is the
-//! only place that recognises gzip (by its magic) and the only place the
-//! limit applies; it reads and checks the header. Then the payload goes
+//! safe ([`Limits::default`]: the same limit validation and repair apply):
+//! it recognises gzip by its magic, decodes it with the validator's gzip
+//! engine within the limit, and reads and checks the header. Then the
+//! payload goes
 //! straight into the caller's memory ([`Reader::read_into`], or in parallel
 //! parts from a positioned source, [`Reader::read_into_parallel`]) or into
 //! an owned array ([`Reader::read_array`]). Commands that must report every
@@ -43,25 +44,25 @@ use crate::violations;
 use std::io::{self, Read};
 use std::num::NonZeroUsize;
 
-pub use crate::input::DEFAULT_MAX_DECOMPRESSED;
+use crate::limits::Limits;
 
 /// How a [`Reader`] reads: the decompression limit and the byte order the
 /// caller states. The default is the safe one: gzip decompressed up to
-/// [`DEFAULT_MAX_DECOMPRESSED`] bytes, the byte order decided by the
+/// [`DEFAULT_MAX_DECOMPRESSED`](crate::DEFAULT_MAX_DECOMPRESSED) bytes, the byte order decided by the
 /// byte-order test.
 ///
 /// ```
 /// let opts = idx::ReadOptions::default()
-///     .with_max_decompressed_setting(Some(0)) // a user's `--max-decompressed 0`: no limit
+///     .with_limits(idx::Limits::from_setting(Some(0))) // a user's `--max-decompressed 0`: no limit
 ///     .with_byte_order(Some(idx::ByteOrder::Little));
-/// assert_eq!(opts.max_decompressed(), None);
+/// assert_eq!(opts.limits().max_decompressed, None);
 /// assert_eq!(opts.byte_order(), Some(idx::ByteOrder::Little));
-/// assert_eq!(idx::ReadOptions::default().max_decompressed(), Some(idx::DEFAULT_MAX_DECOMPRESSED));
+/// assert_eq!(*idx::ReadOptions::default().limits(), idx::Limits::default());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadOptions {
     decompress: bool,
-    max_decompressed: Option<u64>,
+    limits: Limits,
     byte_order: Option<ByteOrder>,
     severity: Severities,
 }
@@ -70,7 +71,7 @@ impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
             decompress: true,
-            max_decompressed: Some(DEFAULT_MAX_DECOMPRESSED),
+            limits: Limits::default(),
             byte_order: None,
             severity: Severities::default(),
         }
@@ -89,16 +90,15 @@ impl ReadOptions {
     /// Stop decompressing gzip input after `limit` bytes (IDX702); `None`:
     /// no limit.
     pub fn with_max_decompressed(mut self, limit: Option<u64>) -> Self {
-        self.max_decompressed = limit;
+        self.limits.max_decompressed = limit;
         self
     }
 
-    /// The limit as a user sets it (`--max-decompressed N`): `None` keeps
-    /// the default [`DEFAULT_MAX_DECOMPRESSED`], `Some(0)` means no limit.
-    pub fn with_max_decompressed_setting(self, setting: Option<u64>) -> Self {
-        self.with_max_decompressed(
-            Some(setting.unwrap_or(DEFAULT_MAX_DECOMPRESSED)).filter(|&n| n > 0),
-        )
+    /// Sets the limits ([`Limits::from_setting`] turns a user's
+    /// `--max-decompressed N` into them).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// The byte order the caller states for the payload (spec 6.1): `None`
@@ -143,9 +143,9 @@ impl ReadOptions {
         }
     }
 
-    /// The decompression limit.
-    pub fn max_decompressed(&self) -> Option<u64> {
-        self.max_decompressed
+    /// The limits.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// The stated byte order.
@@ -160,7 +160,7 @@ impl ReadOptions {
         checks
             .clone()
             .with_decompress(self.decompress)
-            .with_max_decompressed(self.max_decompressed)
+            .with_limits(self.limits)
             .with_byte_order(self.byte_order)
             .with_severity(self.severity.clone())
     }
@@ -208,7 +208,7 @@ impl<R: Read> Reader<R> {
     /// gz.write_all(&raw)?;
     /// let gz = gz.finish()?;
     /// let reader = idx::Reader::new(&gz[..], &idx::ReadOptions::default())?;
-    /// assert!(reader.is_gzip());
+    /// assert_eq!(reader.compression(), Some(idx::Compression::Gzip));
     /// assert_eq!(reader.read_array()?.0, idx::Array::from_vec(vec![3], vec![7u8, 8, 9])?);
     ///
     /// // beyond the limit: the located IDX702 finding, not an I/O error
@@ -218,7 +218,7 @@ impl<R: Read> Reader<R> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(source: R, opts: &ReadOptions) -> Result<Reader<R>, ReadError> {
-        let mut stream = input::open_cut(source, opts.decompress, opts.max_decompressed)?;
+        let mut stream = input::open_cut(source, opts.decompress, opts.limits.max_decompressed)?;
         match read::read_header(&mut stream) {
             Ok(header) => Ok(Reader {
                 stream,
@@ -234,9 +234,13 @@ impl<R: Read> Reader<R> {
         &self.header
     }
 
-    /// True when the input is gzip-compressed (offsets in errors are then
-    /// in the decompressed stream).
-    pub fn is_gzip(&self) -> bool {
+    /// The container the input came in, `None` for plain IDX (offsets in
+    /// errors are in the decompressed stream).
+    pub fn compression(&self) -> Option<crate::Compression> {
+        self.stream.is_gzip().then_some(crate::Compression::Gzip)
+    }
+
+    fn is_gzip(&self) -> bool {
         self.stream.is_gzip()
     }
 
@@ -784,7 +788,7 @@ fn locate<R>(stream: &Stream<R>, e: ReadError) -> ReadError {
 
 /// [`read_array`](crate::read_array) of an input that may be
 /// gzip-compressed, as validation reads it: [`Reader`] with the options'
-/// `decompress`, `max_decompressed` and `byte_order` (a stream that holds
+/// `decompress`, `limits` and `byte_order` (a stream that holds
 /// more than the limit fails with the IDX702 finding after at most that
 /// many bytes were decoded; damaged gzip is the IDX701 finding).
 ///
@@ -793,7 +797,7 @@ fn locate<R>(stream: &Stream<R>, e: ReadError) -> ReadError {
 pub fn read_input<R: Read>(r: R, opts: &Options) -> Result<Array, ReadError> {
     let read = ReadOptions::default()
         .with_decompress(opts.decompress)
-        .with_max_decompressed(opts.max_decompressed)
+        .with_limits(opts.limits)
         .with_byte_order(opts.byte_order)
         .with_severity(opts.severity.clone());
     Reader::new(r, &read)?.read_array().map(|(a, _)| a)

@@ -82,7 +82,7 @@ impl ReadArgs {
     /// The library's reading options for these arguments.
     pub(crate) fn options(self) -> idx::ReadOptions {
         idx::ReadOptions::default()
-            .with_max_decompressed_setting(self.max_decompressed)
+            .with_limits(idx::Limits::from_setting(self.max_decompressed))
             .with_byte_order(self.assume_byte_order.map(|o| match o {
                 Order::Little => idx::ByteOrder::Little,
                 Order::Big => idx::ByteOrder::Big,

@@ -11,7 +11,14 @@ pub(super) struct Scratch {
 
 impl Scratch {
     pub(super) fn write(&self, bytes: &[u8]) -> std::io::Result<PathBuf> {
-        let ext = if idx::is_gzip(bytes) { "idx.gz" } else { "idx" };
+        // the library's one sniff: what its validator takes the input for
+        let mut v = idx::Validator::new(idx::Options::default().with_decompress(true));
+        v.feed(&bytes[..bytes.len().min(2)]);
+        let ext = if v.compression().is_some() {
+            "idx.gz"
+        } else {
+            "idx"
+        };
         let p = self.dir.join(format!("input-{}.{ext}", self.worker));
         // a scratch input, rewritten for every input: not an output, so
         // written directly (the atomic writer's fsyncs would slow the run)

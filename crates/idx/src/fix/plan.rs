@@ -19,7 +19,7 @@ fn is_gzip<R: Read + Seek>(input: &mut R, opts: &FixOptions) -> io::Result<bool>
     input.seek(SeekFrom::Start(0))?;
     let mut magic = [0u8; 2];
     let n = fill(input, &mut magic)?;
-    Ok(crate::is_gzip(&magic[..n]))
+    Ok(crate::gzip::is_gzip(&magic[..n]))
 }
 
 /// How a stream with `plan` applied is validated: a byte order stated for
@@ -49,7 +49,8 @@ fn validate_planned<R: Read + Seek>(
         // the length is known, so the report's lengths are exact.
         crate::validate::validate_reader_len(&mut summed, len, opts)?
     } else {
-        let mut v = Validator::new(opts.clone());
+        // the plan's stream is the decompressed content
+        let mut v = Validator::plain(opts.clone());
         if gzip {
             v = v.with_compression(Compression::Gzip);
             let dec = crate::gzip::Members::new(&mut summed);
@@ -76,7 +77,7 @@ fn validate_structure<R: Read + Seek>(input: &mut R, opts: &Options) -> io::Resu
     input.seek(SeekFrom::Start(0))?;
     let mut head = vec![0u8; MAX_HEADER_LEN.min(usize::try_from(len).unwrap_or(MAX_HEADER_LEN))];
     let n = fill(input, &mut head)?;
-    let mut v = Validator::new(opts.clone().with_lints(false).with_byte_order_test(false));
+    let mut v = Validator::plain(opts.clone().with_lints(false).with_byte_order_test(false));
     v.feed(&head[..n]);
     v.skip(len.saturating_sub(n as u64));
     let mut crc = flate2::Crc::new();

@@ -77,7 +77,7 @@ pub(super) fn write_planned<R: Read + Seek, W: Write>(
         opts,
     } = planned;
     let opts = &opts;
-    let mut v = Validator::new(super::plan::output_options(&plan, &opts.validate));
+    let mut v = Validator::plain(super::plan::output_options(&plan, &opts.validate));
     let mut summed = Summed::rewind(input)?;
     if plan.is_empty() && (!gzip || opts.keep_compression) {
         // nothing to fix: the bytes as they are (a bomb is never expanded)

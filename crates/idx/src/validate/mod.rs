@@ -1,9 +1,10 @@
 //! Validation: every independent violation, located, plus lints.
 //!
-//! One incremental state machine, [`Validator`], does all the work. The
-//! in-memory entry points feed it the whole slice at once; the streaming
-//! ones feed it through a fixed-size buffer. Both therefore give the same
-//! [`Report`] by construction (and tests check it).
+//! One incremental state machine, [`Validator`], does all the work, gzip
+//! and the decompression limit included. The in-memory entry points feed
+//! it the whole slice at once; the streaming ones feed it through a
+//! fixed-size buffer. Both therefore give the same [`Report`] by
+//! construction (and tests check it).
 
 mod analyse;
 mod compressed;
@@ -17,9 +18,6 @@ pub use stream::{validate_reader, validate_reader_len, validate_structure, TRAIL
 pub use validator::Validator;
 
 use crate::finding::Report;
-use crate::gzip::is_gzip;
-use compressed::drive_gzip;
-use std::io::{self, Read};
 
 /// Validates raw IDX bytes with default [`Options`].
 ///
@@ -52,17 +50,7 @@ pub fn validate(bytes: &[u8]) -> Report {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn validate_with(bytes: &[u8], opts: &Options) -> Report {
-    if opts.decompress && is_gzip(bytes) {
-        // Same composition as `validate_reader` so both agree exactly. A
-        // slice never fails to read, so the only error is impossible.
-        let src = io::Cursor::new(&bytes[..2]).chain(&bytes[2..]);
-        match drive_gzip(src, opts) {
-            Ok(report) => report,
-            Err(_) => unreachable!("reading from a slice cannot fail"), // invariant: slices never error
-        }
-    } else {
-        let mut v = Validator::new(opts.clone());
-        v.feed(bytes);
-        v.finish()
-    }
+    let mut v = Validator::new(opts.clone());
+    v.feed(bytes);
+    v.finish()
 }

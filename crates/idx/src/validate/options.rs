@@ -2,6 +2,7 @@
 
 use crate::dtype::ElementType;
 use crate::edit::ByteOrder;
+use crate::limits::Limits;
 use crate::rules::Severities;
 
 /// What to check, beyond the spec's rules.
@@ -26,8 +27,10 @@ pub struct Options {
     /// inside. Off by default: the raw layer reports gzip as IDX402, so that
     /// `parse(b).is_ok()` equals "no error" for `validate(b)`.
     pub decompress: bool,
-    /// Stop decompressing after this many bytes and report IDX702.
-    pub max_decompressed: Option<u64>,
+    /// The bounds on the input: gzip decompressed past
+    /// [`Limits::max_decompressed`] bytes stops with IDX702. The default is
+    /// the safe one, as every reader's ([`Limits::default`]).
+    pub limits: Limits,
     /// Run the advisory lints: non-finite floats (IDX502) and file names
     /// (IDX503), and the byte-order test (IDX501). On by default.
     pub lints: bool,
@@ -71,7 +74,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             decompress: false,
-            max_decompressed: None,
+            limits: Limits::default(),
             lints: true,
             byte_order_test: true,
             byte_order: None,
@@ -91,9 +94,15 @@ impl Options {
         self.decompress = on;
         self
     }
-    /// Sets [`Options::max_decompressed`].
+    /// Sets [`Options::limits`].
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+    /// Sets the decompression limit of [`Options::limits`] (`None`: no
+    /// limit).
     pub fn with_max_decompressed(mut self, limit: Option<u64>) -> Self {
-        self.max_decompressed = limit;
+        self.limits.max_decompressed = limit;
         self
     }
     /// Sets [`Options::lints`].

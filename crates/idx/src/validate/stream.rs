@@ -1,10 +1,8 @@
 //! Validating a reader: the streaming entry points, through a fixed buffer.
 
-use super::compressed::drive_gzip;
 use super::{Options, Validator};
 use crate::buffer::{page_aligned, CHUNK_LEN, PAGE};
 use crate::finding::Report;
-use crate::gzip::is_gzip;
 use crate::header::{MAGIC_LEN, MAX_HEADER_LEN};
 use std::io::{self, Read};
 
@@ -26,7 +24,7 @@ pub const TRAILING_COUNT_LIMIT: u64 = 1 << 20;
 /// end of the payload. [`Report::exact_len`] is then false, and the stream
 /// length and the length of an IDX203 finding are lower bounds. So an
 /// endless input (`/dev/zero`) finishes. Gzip input is read to its end (its
-/// integrity is checked), up to [`Options::max_decompressed`].
+/// integrity is checked), up to [`Options::limits`].
 ///
 /// # Errors
 /// Only the reader's own I/O errors; everything wrong with the data is a
@@ -61,13 +59,15 @@ pub fn validate_structure<R: Read>(
     let opts = opts.clone().with_lints(false).with_byte_order_test(false);
     let mut head = [0u8; crate::MAX_HEADER_LEN];
     let n = crate::buffer::fill(&mut reader, &mut head)?;
-    let Some(len) = len.filter(|_| !(opts.decompress && is_gzip(&head[..n]))) else {
-        return validate_reader_len(io::Cursor::new(&head[..n]).chain(reader), len, &opts);
-    };
     let mut v = Validator::new(opts);
     v.feed(&head[..n]);
-    v.skip(len.saturating_sub(n as u64));
-    Ok(v.finish())
+    match len {
+        Some(len) if !v.decompressing() => {
+            v.skip(len.saturating_sub(n as u64));
+            Ok(v.finish())
+        }
+        _ => drive(v, reader, len),
+    }
 }
 
 /// [`validate_reader`] for a source whose length is known, e.g. a regular
@@ -96,11 +96,26 @@ pub fn validate_reader_len<R: Read>(
 ) -> io::Result<Report> {
     let mut peek = [0u8; 2];
     let n = crate::buffer::fill(&mut reader, &mut peek)?;
-    if opts.decompress && is_gzip(&peek[..n]) {
-        return drive_gzip(io::Cursor::new(&peek[..n]).chain(reader), opts);
-    }
     let mut v = Validator::new(opts.clone());
     v.feed(&peek[..n]);
+    drive(v, reader, len)
+}
+
+/// Feeds `v` (fed the input's first bytes) the rest of `reader`, reading
+/// no more than the findings need.
+fn drive<R: Read>(mut v: Validator, mut reader: R, len: Option<u64>) -> io::Result<Report> {
+    if v.decompressing() {
+        // a gzip stream is read to its end (its integrity is checked), or
+        // until damage or the limit stops the validator
+        let mut buf = vec![0u8; CHUNK_LEN];
+        while !v.settled() {
+            match read_some(&mut reader, &mut buf)? {
+                0 => break,
+                k => v.feed(&buf[..k]),
+            }
+        }
+        return Ok(v.finish());
+    }
     // A small input is read through a small stack buffer; the heap buffer is
     // taken only once a read fills that (allocating and zeroing 256 KiB per
     // input is a measurable cost when validating thousands of small files).

@@ -1,6 +1,7 @@
 //! The incremental validator: one state machine fed the stream in chunks.
 
 use super::analyse::{analyse, Analysis};
+use super::compressed::GzipStage;
 use super::expect::expectations;
 use super::Options;
 use crate::edit::ByteOrder;
@@ -12,11 +13,16 @@ use crate::rules::Rule;
 use crate::suggest::attach;
 use crate::violations::{trailing_bytes, truncated_payload};
 
-/// The incremental validator: feed it the bytes of one stream in chunks of
-/// any size, then [`finish`](Validator::finish).
+/// The incremental validator, the library's one input engine: feed it the
+/// bytes of one stream in chunks of any size, then
+/// [`finish`](Validator::finish). With [`Options::decompress`] on, it
+/// looks at the first two bytes fed (its one gzip sniff) and decodes a
+/// gzip stream itself, up to [`Options::limits`]; every validating entry
+/// point (`validate*`, repair) is a loop over it.
 ///
-/// Memory is bounded: a 1 KiB header buffer, a few counters, and findings
-/// bounded by the 255 dimensions of a header.
+/// Memory is bounded: a 1 KiB header buffer, a 64 KiB buffer for gzip
+/// output, a few counters, and findings bounded by the 255 dimensions of a
+/// header, whatever the input.
 ///
 /// ```
 /// // the bytes arrive in pieces of any size, e.g. from a network
@@ -28,11 +34,24 @@ use crate::violations::{trailing_bytes, truncated_payload};
 /// let report = v.finish();
 /// assert!(report.is_valid());
 /// assert_eq!(report, idx::validate(&bytes));
+///
+/// // a gzip stream pushed the same way validates in the same bounded memory
+/// let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+/// std::io::Write::write_all(&mut gz, &bytes)?;
+/// let gz = gz.finish()?;
+/// let mut v = idx::Validator::new(idx::Options::default().with_decompress(true));
+/// for piece in gz.chunks(3) {
+///     v.feed(piece);
+/// }
+/// let report = v.finish();
+/// assert!(report.is_valid() && report.compression.is_some());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Validator {
-    opts: Options,
+    pub(super) opts: Options,
+    /// How fed bytes reach the IDX checks: as they are, or decompressed.
+    input: Input,
     pub(super) prefix: Vec<u8>,
     pub(super) analysis: Option<Analysis>,
     pub(super) total: u64,
@@ -53,10 +72,37 @@ pub struct Validator {
     skipped: bool,
 }
 
+/// How the bytes fed to a [`Validator`] reach its IDX checks.
+#[derive(Debug)]
+enum Input {
+    /// Decompression is on and fewer than two bytes were fed: not yet
+    /// known whether the stream is gzip (the byte held, if one was fed).
+    Sniffing(Option<u8>),
+    /// The IDX stream itself.
+    Plain,
+    /// A gzip stream, decoded by the stage.
+    Gzip(Box<GzipStage>),
+}
+
 impl Validator {
-    /// A validator for one stream.
+    /// A validator for one stream (gzip too, when
+    /// [`Options::decompress`] is on).
     pub fn new(opts: Options) -> Self {
+        let input = if opts.decompress {
+            Input::Sniffing(None)
+        } else {
+            Input::Plain
+        };
+        let mut v = Validator::plain(opts);
+        v.input = input;
+        v
+    }
+
+    /// A validator fed the decompressed IDX stream itself, whatever
+    /// [`Options::decompress`] says (the repair's own decoding paths).
+    pub(crate) fn plain(opts: Options) -> Self {
         Validator {
+            input: Input::Plain,
             opts,
             prefix: Vec::with_capacity(MAX_HEADER_LEN),
             analysis: None,
@@ -78,7 +124,72 @@ impl Validator {
     }
 
     /// Feeds the next bytes of the stream.
-    pub fn feed(&mut self, mut bytes: &[u8]) {
+    pub fn feed(&mut self, bytes: &[u8]) {
+        match std::mem::replace(&mut self.input, Input::Plain) {
+            Input::Plain => self.feed_plain(bytes),
+            Input::Gzip(mut gz) => {
+                self.push_gzip(&mut gz, bytes, false);
+                self.input = Input::Gzip(gz);
+            }
+            Input::Sniffing(held) => {
+                let first = held.or(bytes.first().copied());
+                let second = if held.is_some() {
+                    bytes.first()
+                } else {
+                    bytes.get(1)
+                };
+                match (first, second) {
+                    (None, _) => self.input = Input::Sniffing(None),
+                    (Some(b @ 0x1f), None) => {
+                        // one byte that may start the gzip magic
+                        self.input = Input::Sniffing(Some(b));
+                    }
+                    (Some(b), Some(&c)) if crate::gzip::is_gzip(&[b, c]) => {
+                        self.compression = Some(Compression::Gzip);
+                        let mut gz = Box::new(GzipStage::new());
+                        if let Some(h) = held {
+                            self.push_gzip(&mut gz, &[h], false);
+                        }
+                        self.push_gzip(&mut gz, bytes, false);
+                        self.input = Input::Gzip(gz);
+                    }
+                    _ => {
+                        if let Some(h) = held {
+                            self.feed_plain(&[h]);
+                        }
+                        self.feed_plain(bytes);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The container of the stream, as the validator found it (known once
+    /// two bytes were fed): `Some(Gzip)` when it decompresses what it is
+    /// fed, `None` for plain IDX.
+    ///
+    /// ```
+    /// let mut v = idx::Validator::new(idx::Options::default().with_decompress(true));
+    /// v.feed(&[0x1f, 0x8b]);
+    /// assert_eq!(v.compression(), Some(idx::Compression::Gzip));
+    /// ```
+    pub fn compression(&self) -> Option<Compression> {
+        self.compression
+    }
+
+    /// True when fed bytes are decoded as gzip (the stream began with its
+    /// magic and decompression is on).
+    pub(super) fn decompressing(&self) -> bool {
+        matches!(self.input, Input::Gzip(_))
+    }
+
+    /// True once validation was stopped (damage, the limit).
+    pub(super) fn stopped(&self) -> bool {
+        self.stop.is_some()
+    }
+
+    /// Feeds the next bytes of the IDX stream itself.
+    pub(super) fn feed_plain(&mut self, mut bytes: &[u8]) {
         if self.stop.is_some() {
             return;
         }
@@ -110,8 +221,18 @@ impl Validator {
     /// them: for structure-only validation of a file whose length is known
     /// (e.g. from `stat`), after its first [`MAX_HEADER_LEN`] bytes were fed.
     /// Payload lints see nothing of these bytes, so they are turned off, and
-    /// the report keeps no tail bytes.
+    /// the report keeps no tail bytes. Only for a plain stream: a gzip
+    /// stream's bytes are all read (its integrity is checked), so skipping
+    /// them is ignored.
     pub fn skip(&mut self, n: u64) {
+        if let Input::Sniffing(Some(h)) = self.input {
+            self.input = Input::Plain;
+            self.feed_plain(&[h]);
+        }
+        if matches!(self.input, Input::Gzip(_)) {
+            return;
+        }
+        self.input = Input::Plain;
         if self.stop.is_some() || n == 0 {
             return;
         }
@@ -233,9 +354,16 @@ impl Validator {
     /// except the count of trailing bytes: the header is analysed and
     /// either the payload size is unknown (not IDX, an unknown type, an
     /// overflow) or the whole payload was seen (and linted).
+    /// A gzip stream is settled only once its decoding ended (damage, the
+    /// limit): its integrity depends on every byte.
     pub fn settled(&self) -> bool {
         if self.stop.is_some() {
             return true;
+        }
+        match &self.input {
+            Input::Plain => {}
+            Input::Gzip(gz) => return gz.is_done(),
+            Input::Sniffing(_) => return false,
         }
         let Some(a) = &self.analysis else {
             return false;
@@ -271,6 +399,11 @@ impl Validator {
 
     /// The report for everything fed.
     pub fn finish(mut self) -> Report {
+        match std::mem::replace(&mut self.input, Input::Plain) {
+            Input::Sniffing(Some(h)) => self.feed_plain(&[h]),
+            Input::Gzip(mut gz) => self.push_gzip(&mut gz, &[], true),
+            Input::Sniffing(None) | Input::Plain => {}
+        }
         if self.analysis.is_none() {
             self.analyse_prefix();
         }

@@ -501,7 +501,7 @@ fn idx7xx_gzip_container() {
 
     // a bomb against a limit
     let big = gzip(&vec![0u8; 4 << 20]);
-    opts.max_decompressed = Some(1 << 20);
+    opts.limits.max_decompressed = Some(1 << 20);
     let r = validate_with(&big, &opts);
     assert_eq!(
         r.findings.last().map(|f| (f.rule, f.offset)),
@@ -510,7 +510,7 @@ fn idx7xx_gzip_container() {
     assert_eq!(r.stream_len, 1 << 20);
 
     // gzip inside gzip is not decompressed twice
-    opts.max_decompressed = None;
+    opts.limits.max_decompressed = None;
     let r = validate_with(&gzip(&gz), &opts);
     assert_eq!(
         r.findings.iter().map(|f| f.rule).collect::<Vec<_>>(),
@@ -706,4 +706,45 @@ fn spec_section_7_positions() {
         .find(|f| f.rule == Rule::TruncatedPayload)
         .unwrap();
     assert_eq!((f.offset, f.hint.as_deref()), (6, None));
+}
+
+/// Every damage and end a gzip stream can have, as pushed to the
+/// validator in pieces of any size: the report of the whole, so a stream
+/// fed as it arrives (the page, the npm API) gets the command's findings.
+#[test]
+fn a_gzip_stream_pushed_in_pieces_of_any_size_gets_the_report_of_the_whole() {
+    // f32 [20000] of varied values, so the deflate stream has real codes
+    let mut raw = vec![0, 0, 0x0d, 1, 0, 0, 0x4e, 0x20];
+    raw.extend((0..20_000u32).flat_map(|i| ((i % 977) as f32 * 0.25).to_be_bytes()));
+    let good = gzip(&raw);
+    let mut inputs = vec![good.clone(), gzip(&raw[..5000])];
+    for at in [10, 100, good.len() / 2, good.len() - 6] {
+        let mut bad = good.clone();
+        bad[at] ^= 0x55; // damage in the header, the blocks, the CRC
+        inputs.push(bad);
+        inputs.push(good[..at].to_vec()); // cut
+    }
+    let mut padded = good.clone();
+    padded.extend([0; 9]);
+    inputs.push(padded.clone());
+    padded.push(1);
+    inputs.push(padded); // garbage after the padding
+    let mut two = gzip(&raw[..4000]);
+    two.extend(gzip(&raw[4000..]));
+    inputs.push(two);
+    let limited = Options::default()
+        .with_decompress(true)
+        .with_max_decompressed(Some(30_000));
+    for opts in [Options::default().with_decompress(true), limited] {
+        for input in &inputs {
+            let whole = validate_with(input, &opts);
+            for size in [1, 2, 7, 4099, 65_536, 65_537, input.len()] {
+                let mut v = idx::Validator::new(opts.clone());
+                for piece in input.chunks(size) {
+                    v.feed(piece);
+                }
+                assert_eq!(v.finish(), whole, "pieces of {size}");
+            }
+        }
+    }
 }

@@ -1,8 +1,9 @@
 //! Structure checks that read the sources: the one way in stays the one
-//! way in. The gzip magic is recognised by the library's reader (and the
-//! decoder and the IDX402 finding beside it) alone, and the decompression
-//! limit's default lives in `idx` alone, so no front end can read gzip its
-//! own way or forget the limit.
+//! way in. The gzip magic is recognised inside the library alone (its
+//! validator and reader, the decoder and the IDX402 finding beside them),
+//! no other crate sniffs gzip, and the decompression limit's default lives
+//! in `idx` alone, so no front end can read gzip its own way or forget the
+//! limit.
 
 use std::path::{Path, PathBuf};
 
@@ -404,5 +405,29 @@ fn ci_fuzzing_is_reproducible() {
     assert!(
         ci.contains("fuzz/run.sh") && !ci.contains("FUZZ_SEED"),
         ".ci/run fuzzes with fuzz/run.sh's fixed default seed"
+    );
+}
+
+#[test]
+fn no_crate_but_idx_sniffs_gzip() {
+    // the one sniff is the validator's (and the reader's, inside idx): a
+    // front end asks `Validator::compression` or `Reader::compression`,
+    // never a function of its own (`isGzip` was the page's)
+    let needles = ["is_gzip(", "isGzip(", "is_gzip ="];
+    let mut found = Vec::new();
+    for (path, text) in sources() {
+        if path.starts_with("crates/idx/") {
+            continue;
+        }
+        for (n, line) in code_lines(&text) {
+            if needles.iter().any(|x| line.contains(x)) {
+                found.push(format!("{path}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a gzip sniff outside idx:\n{}",
+        found.join("\n")
     );
 }
