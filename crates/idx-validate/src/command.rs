@@ -239,28 +239,25 @@ impl<E: std::fmt::Display> From<E> for RunError {
     }
 }
 
-/// The command on parsed arguments: the exit status of a run that went
-/// through, or the error that stopped it.
-fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
-    let mut stdout = std::io::stdout().lock();
-    if let Some(shell) = cli.completions {
-        clap_complete::generate(shell, &mut Cli::command(), "idx-validate", &mut stdout);
-        return Ok(ExitStatus::SUCCESS);
-    }
-    if cli.man {
-        idx_validate::help::man(Cli::command(), &mut stdout)?;
-        return Ok(ExitStatus::SUCCESS);
-    }
-    if cli.list_rules {
-        let _ = stdout.write_all(idx_validate::help::list_rules().as_bytes());
-        return Ok(ExitStatus::SUCCESS);
-    }
-    if let Some(code) = &cli.explain {
-        let text = idx_report::explained(code)
-            .ok_or_else(|| RunError(format!("no rule {code:?}; see --list-rules")))?;
-        let _ = stdout.write_all(text.as_bytes());
-        return Ok(ExitStatus::SUCCESS);
-    }
+/// Every argument and the configuration file resolved into one value, in
+/// one place (ripgrep's `HiArgs`): what the run checks, with which
+/// settings, what it writes and how it renders, decided before any input is
+/// read.
+struct Resolved {
+    expansion: idx_validate::walk::Expansion,
+    per_file: Vec<(Settings, config::RuleFilter)>,
+    dataset: idx_validate::dataset::DatasetSettings,
+    fixing: Option<FixSettings>,
+    /// The repair of standard input writes to standard output.
+    stream_out: bool,
+    input_ids: Vec<idx_io::Identity>,
+    /// `--output-file` (not `-`).
+    output_file: Option<PathBuf>,
+    ctx: Context,
+}
+
+/// Resolves `cli` and the configuration file it finds into a [`Resolved`].
+fn resolve(cli: &Cli) -> Result<Resolved, RunError> {
     let cfg_file = if cli.isolated {
         None
     } else {
@@ -276,25 +273,22 @@ fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
         .transpose()
         .map_err(|e| RunError(format!("invalid configuration: {e}")))?
         .unwrap_or_default();
-    let deny_warnings = cli.deny_warnings || cfg.deny_warnings.unwrap_or(false);
     let filter = resolve::rule_filter(cli.select.clone(), cli.ignore.clone(), &cfg.filter);
+    let byte_order = cli
+        .assume_byte_order
+        .as_deref()
+        .and_then(idx::ByteOrder::from_name);
     let settings = Settings {
         options: idx::Options::default()
             .with_decompress(!cli.no_decompress)
             // 0 means no limit, as for --max-findings (spec 7.20)
-            .with_max_decompressed(
-                idx::ReadOptions::default()
-                    .with_max_decompressed_setting(cli.max_decompressed.or(cfg.max_decompressed))
-                    .max_decompressed(),
-            )
+            .with_limits(idx::Limits::from_setting(
+                cli.max_decompressed.or(cfg.max_decompressed),
+            ))
             // the one verdict (spec 6.1), as every reader gives it: big
             // vouches for the bytes; little reads the payload as written,
             // with a warning when it reads big-endian
-            .with_byte_order(
-                cli.assume_byte_order
-                    .as_deref()
-                    .and_then(idx::ByteOrder::from_name),
-            )
+            .with_byte_order(byte_order)
             .with_severity(resolve::severities(&cfg.severity, &cli.severity))
             .with_expect_range(cli.expect_range.or(cfg.expect_range))
             .with_expect_dtype(cli.expect_dtype.or(cfg.expect_dtype))
@@ -314,44 +308,19 @@ fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
         exclude: cfg.exclude.iter().chain(&cli.exclude).cloned().collect(),
         allow_empty: cli.allow_empty,
     };
-    let expansion = expand(&cli.paths, &walk)?;
-    // -q prints only what fails: what a walk left out is not a failure
-    if !cli.quiet {
-        for note in &expansion.notes {
-            eprintln!("note: {note}");
-        }
-    }
-    // an empty directory is an error of the run, not an unreadable file
-    for e in &expansion.empty {
-        eprintln!("error: {e}");
-    }
-    let nothing_found = !expansion.empty.is_empty();
-    let empty_annotations: String = if cli.format == Format::Github {
-        expansion
-            .empty
-            .iter()
-            .map(|e| {
-                format!(
-                    "::error title=no-idx-files::{}\n",
-                    idx_io::escape::github_data(e)
-                )
-            })
-            .collect()
-    } else {
-        String::new()
-    };
-    let mut inputs = expansion.inputs;
+    let mut expansion = expand(&cli.paths, &walk)?;
     let pairs: Vec<(PathBuf, PathBuf)> = cli
         .pair
         .chunks_exact(2)
         .map(|p| (p[0].clone(), p[1].clone()))
         .collect();
     for p in cli.pair.iter() {
-        if !inputs
+        if !expansion
+            .inputs
             .iter()
             .any(|i| matches!(i, Ok(Source::File(q)) if q == p))
         {
-            inputs.push(Ok(Source::File(p.clone())));
+            expansion.inputs.push(Ok(Source::File(p.clone())));
         }
     }
     // per-path overrides: the file's own settings and rule filter (the
@@ -360,7 +329,8 @@ fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
         classes: cli.classes.or(cfg.classes),
         pairs,
     };
-    let per_file: Vec<(Settings, config::RuleFilter)> = inputs
+    let per_file: Vec<(Settings, config::RuleFilter)> = expansion
+        .inputs
         .iter()
         .map(|i| {
             let path = match i {
@@ -384,22 +354,20 @@ fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
     // (--no-fix overrides the configuration: a report-only run never writes)
     let fix_on = resolve::fix_on(cli.fix, cli.no_fix, cfg.fix);
     let unsafe_fixes = cli.unsafe_fixes || cfg.unsafe_fixes.unwrap_or(false);
-    let stream_out = resolve::repair_inputs(fix_on, cli.diff, cli.output.as_deref(), &inputs)?;
+    let stream_out =
+        resolve::repair_inputs(fix_on, cli.diff, cli.output.as_deref(), &expansion.inputs)?;
     let fixing = (fix_on || cli.diff).then(|| FixSettings {
         options: idx::FixOptions::default()
             .with_unsafe_fixes(unsafe_fixes)
-            .with_assume_byte_order(
-                cli.assume_byte_order
-                    .as_deref()
-                    .and_then(idx::ByteOrder::from_name),
-            ),
+            .with_assume_byte_order(byte_order),
         diff: cli.diff,
         output: if cli.diff { None } else { cli.output.clone() },
     });
     // --output-file never replaces an input (checked before any work, and
     // again by the atomic writer); `-` is the file redirected to standard
     // input, if any
-    let input_ids: Vec<idx_io::Identity> = inputs
+    let input_ids: Vec<idx_io::Identity> = expansion
+        .inputs
         .iter()
         .filter_map(|i| match i {
             Ok(Source::File(p)) => idx_io::Identity::of_path(p),
@@ -407,29 +375,11 @@ fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
             Err(_) => None,
         })
         .collect();
-    if let Some(p) = cli.output_file.as_deref().filter(|p| !idx_io::is_dash(p)) {
+    // `--output-file -` is standard output, as everywhere `-` names a stream
+    let output_file = cli.output_file.clone().filter(|p| !idx_io::is_dash(p));
+    if let Some(p) = output_file.as_deref() {
         idx_io::output::check(p, idx_io::Policy::Overwrite, &input_ids)
             .map_err(|e| RunError(format!("--output-file {e}")))?;
-    }
-    // the repair of standard input writes to standard output from a worker
-    drop(stdout);
-    let mut results = run(&inputs, &per_file, cli.jobs, fixing.as_ref());
-    let mut stdout = std::io::stdout().lock();
-    idx_validate::dataset::apply(&mut results, &expansion.walked, &dataset);
-    // --classes reads every labels-shaped input (and proves a rank-1
-    // integer file's byte order): say so when it met none
-    if let (Some(n), false) = (dataset.classes, cli.quiet) {
-        let applied = results
-            .iter()
-            .any(|r| r.outcome.as_ref().is_ok_and(|c| c.report.labels.is_some()));
-        if !applied {
-            eprintln!(
-                "note: --classes {n} applied to no input: none has a labels header (rank 1, or rank 2 of a few columns, of integers)"
-            );
-        }
-    }
-    for (r, (_, f)) in results.iter_mut().zip(&per_file) {
-        config::filter_result(r, f);
     }
     let color = match cli.color {
         Color::Always => true,
@@ -440,7 +390,7 @@ fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
         }
     };
     let ctx = Context {
-        deny_warnings,
+        deny_warnings: cli.deny_warnings || cfg.deny_warnings.unwrap_or(false),
         color,
         quiet: cli.quiet,
         verbose: cli.verbose,
@@ -449,43 +399,132 @@ fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
         unsafe_fixes,
         fix_run: fix_on && !cli.diff,
     };
-    let text = if cli.statistics {
-        render::stats::render(&results, cli.format == Format::Json)
+    Ok(Resolved {
+        expansion,
+        per_file,
+        dataset,
+        fixing,
+        stream_out,
+        input_ids,
+        output_file,
+        ctx,
+    })
+}
+
+/// What the command prints and exits with before it checks anything:
+/// completions, the man page, the rule list, a rule's text.
+fn informational(cli: &Cli) -> Option<Result<ExitStatus, RunError>> {
+    let mut stdout = std::io::stdout().lock();
+    if let Some(shell) = cli.completions {
+        clap_complete::generate(shell, &mut Cli::command(), "idx-validate", &mut stdout);
+    } else if cli.man {
+        return Some(
+            idx_validate::help::man(Cli::command(), &mut stdout)
+                .map(|()| ExitStatus::SUCCESS)
+                .map_err(RunError::from),
+        );
+    } else if cli.list_rules {
+        let _ = stdout.write_all(idx_validate::help::list_rules().as_bytes());
+    } else if let Some(code) = &cli.explain {
+        let Some(text) = idx_report::explained(code) else {
+            return Some(Err(RunError(format!("no rule {code:?}; see --list-rules"))));
+        };
+        let _ = stdout.write_all(text.as_bytes());
     } else {
-        match cli.format {
-            Format::Human => render::human::render(&results, &ctx),
-            Format::Short => render::short::render(&results, &ctx),
-            Format::Json => render::json::render(&results, &ctx),
-            Format::Jsonl => render::json::render_lines(&results, &ctx),
-            Format::Sarif => render::sarif::render(&results, &ctx),
-            Format::Junit => render::junit::render(&results, &ctx),
-            Format::Github => empty_annotations + &render::github::render(&results, &ctx),
+        return None;
+    }
+    Some(Ok(ExitStatus::SUCCESS))
+}
+
+/// The command on parsed arguments: the exit status of a run that went
+/// through, or the error that stopped it.
+fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
+    if let Some(done) = informational(cli) {
+        return done;
+    }
+    let r = resolve(cli)?;
+    let ex = &r.expansion;
+    // -q prints only what fails: what a walk left out is not a failure
+    if !cli.quiet {
+        for note in &ex.notes {
+            eprintln!("note: {note}");
         }
-    };
-    // `--output-file -` is standard output, as everywhere `-` names a stream
-    let output_file = cli.output_file.as_deref().filter(|p| !idx_io::is_dash(p));
-    match output_file {
+    }
+    // an empty directory is an error of the run, not an unreadable file
+    for e in &ex.empty {
+        eprintln!("error: {e}");
+    }
+    // the repair of standard input writes to standard output from a worker
+    let mut results = run(&ex.inputs, &r.per_file, cli.jobs, r.fixing.as_ref());
+    idx_validate::dataset::apply(&mut results, &ex.walked, &r.dataset);
+    // --classes reads every labels-shaped input (and proves a rank-1
+    // integer file's byte order): say so when it met none
+    if let (Some(n), false) = (r.dataset.classes, cli.quiet) {
+        let applied = results
+            .iter()
+            .any(|r| r.outcome.as_ref().is_ok_and(|c| c.report.labels.is_some()));
+        if !applied {
+            eprintln!(
+                "note: --classes {n} applied to no input: none has a labels header (rank 1, or rank 2 of a few columns, of integers)"
+            );
+        }
+    }
+    for (res, (_, f)) in results.iter_mut().zip(&r.per_file) {
+        config::filter_result(res, f);
+    }
+    let text = render_results(cli, &results, &r.ctx, &ex.empty);
+    match r.output_file.as_deref() {
         Some(p) => {
-            idx_io::output::write(p, idx_io::Policy::Overwrite, &input_ids, text.as_bytes())
+            idx_io::output::write(p, idx_io::Policy::Overwrite, &r.input_ids, text.as_bytes())
                 .map_err(|e| RunError(format!("--output-file {e}")))?;
         }
-        None if stream_out => {
-            // standard output carries the repaired stream
+        // standard output carries the repaired stream
+        None if r.stream_out => {
             let _ = std::io::stderr().write_all(text.as_bytes());
         }
         None => {
+            let mut stdout = std::io::stdout().lock();
             let _ = stdout.write_all(text.as_bytes());
             let _ = stdout.flush();
         }
     }
-    let t = render::totals(&results, deny_warnings);
+    let t = render::totals(&results, r.ctx.deny_warnings);
     Ok(resolve::exit_status(
         &t,
-        nothing_found,
+        !ex.empty.is_empty(),
         cli.exit_zero,
         cli.exit_non_zero_on_fix,
         cli.diff,
     ))
+}
+
+/// The report of `results` in the format `cli` asks for (`--statistics`
+/// included); `empty`: the directories in which no IDX file was found
+/// (GitHub annotations of their own).
+fn render_results(cli: &Cli, results: &[FileResult], ctx: &Context, empty: &[String]) -> String {
+    if cli.statistics {
+        return render::stats::render(results, cli.format == Format::Json);
+    }
+    match cli.format {
+        Format::Human => render::human::render(results, ctx),
+        Format::Short => render::short::render(results, ctx),
+        Format::Json => render::json::render(results, ctx),
+        Format::Jsonl => render::json::render_lines(results, ctx),
+        Format::Sarif => render::sarif::render(results, ctx),
+        Format::Junit => render::junit::render(results, ctx),
+        Format::Github => {
+            let annotations: String = empty
+                .iter()
+                .map(|e| {
+                    format!(
+                        "::error title=no-idx-files::{}\n",
+                        idx_io::escape::github_data(e)
+                    )
+                })
+                .collect();
+            annotations + &render::github::render(results, ctx)
+        }
+    }
 }
 
 /// Checks every input on `jobs` threads; results in input order.
