@@ -22,6 +22,10 @@ pointing nowhere:
   workspace or the Python package, or to be a crate or package name;
 - a name followed by "in `.ci/run`" must appear in a command of
   `.ci/run` (not a comment or an `echo`);
+- the crate table (the first ```text block: one line per crate, its name
+  then the workspace crates its `Cargo.toml` `[dependencies]` name, `-` for
+  none) lists every crate of the workspace with exactly those
+  dependencies, so the picture is the crates' graph;
 - the document is at most 160 lines.
 
 Anything else in backticks (flags, values, prose) is counted, not checked.
@@ -164,10 +168,57 @@ def context(line, crate):
     return crate
 
 
+def cargo_dependencies():
+    """{crate: set of the workspace crates its [dependencies] name}."""
+    import tomllib
+
+    crates = {}
+    for d in crate_dirs():
+        manifest = tomllib.loads((d / "Cargo.toml").read_text())
+        crates[manifest["package"]["name"]] = set(manifest.get("dependencies", {}))
+    names = set(crates)
+    return {c: deps & names for c, deps in crates.items()}
+
+
+def check_crate_table(text, name):
+    """Problems of the crate table (the first text block) against the
+    Cargo.toml files."""
+    m = re.search(r"```text\n(.*?)```", text, re.S)
+    if not m:
+        return [f"{name}: no crate table (a ```text block)"]
+    actual = cargo_dependencies()
+    listed, problems = {}, []
+    for line in m.group(1).splitlines()[1:]:
+        words = line.split()
+        if not words:
+            continue
+        crate, deps = words[0], set()
+        for w in words[1:]:
+            if w == "-":
+                break
+            if w not in actual:
+                break
+            deps.add(w)
+        listed[crate] = deps
+    for crate in sorted(set(actual) | set(listed)):
+        if crate not in actual:
+            problems.append(f"{name}: the crate table lists {crate}, which is not a workspace crate")
+        elif crate not in listed:
+            problems.append(f"{name}: the crate table lacks {crate}")
+        elif listed[crate] != actual[crate]:
+            extra = sorted(listed[crate] - actual[crate])
+            missing = sorted(actual[crate] - listed[crate])
+            problems.append(
+                f"{name}: the crate table says {crate} uses {sorted(listed[crate])}; "
+                f"its Cargo.toml: {sorted(actual[crate])} (not: {extra}, also: {missing})"
+            )
+    return problems
+
+
 def main():
     doc = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "ARCHITECTURE.md"
     text = doc.read_text()
-    problems, checked, skipped = [], 0, 0
+    problems, checked, skipped = check_crate_table(text, doc.name), 0, 0
     lines = text.count("\n")
     if lines > MAX_LINES:
         problems.append(f"{doc.name} has {lines} lines (at most {MAX_LINES})")
