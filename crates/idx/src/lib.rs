@@ -115,17 +115,14 @@ pub use edit::{Applicability, ByteOrder, Edit, Fix};
 pub use finding::{Compression, Finding, Related, Report};
 pub use fix::{plan, prepare, repair, AppliedFix, FixError, FixOptions, FixReport, Planned};
 #[doc(hidden)]
-pub use header::{payload_len, MAGIC_LEN};
+pub use header::payload_len;
 pub use header::{Header, MAX_HEADER_LEN};
 pub use limits::{Limits, DEFAULT_MAX_DECOMPRESSED};
 pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
 /// Lower-level entry points kept for the workspace's tests, fuzz targets and
 /// benchmarks; [`Reader`] is the way to read.
 #[doc(hidden)]
-pub use read::{
-    payload_to_native, read_array, read_array_at, read_array_into, read_header,
-    MIN_BYTES_PER_THREAD,
-};
+pub use read::{read_array, read_array_at, read_array_into, read_header, MIN_BYTES_PER_THREAD};
 pub use read::{ReadAt, ReadError};
 #[doc(hidden)]
 pub use reader::read_input;
@@ -133,8 +130,6 @@ pub use reader::{At, Payload, ReadOptions, Reader, Validated};
 #[doc(hidden)]
 pub use rules::RETIRED;
 pub use rules::{Rule, Severities, Severity};
-#[doc(hidden)]
-pub use sniff::SNIFF_LEN;
 pub use validate::{
     validate, validate_reader, validate_reader_len, validate_with, Options, Validator,
 };

@@ -27,7 +27,7 @@ pub fn read_header<R: Read>(r: &mut R) -> Result<Header, ReadError> {
         // bytes say what the input is, the failure comes later in it)
         let mut prefix = got.to_vec();
         let mut more = [0u8; 512];
-        let want = crate::SNIFF_LEN - n.min(crate::SNIFF_LEN);
+        let want = crate::sniff::SNIFF_LEN - n.min(crate::sniff::SNIFF_LEN);
         let mut k = 0;
         while k < want {
             match r.read(&mut more[k..want]) {

@@ -2,7 +2,7 @@
 //! header ([`read_header`]), a whole owned array ([`read_array`]), the
 //! payload into the caller's memory ([`read_array_into`]), positioned
 //! sources ([`ReadAt`]) read in parallel parts ([`read_array_at`]), the
-//! byte swap to native order ([`payload_to_native`]), and the byte-order
+//! byte swap to native order (`swap`), and the byte-order
 //! verdict every path ends with. [`Reader`](crate::Reader) is the way in
 //! for front ends; these are its parts.
 
@@ -24,7 +24,6 @@ pub(crate) use into::read_payload_into;
 pub(crate) use parallel::read_parts_at;
 pub use parallel::{read_array_at, MIN_BYTES_PER_THREAD};
 pub(crate) use parts::HUGE_PAGE;
-pub use swap::payload_to_native;
 pub(crate) use swap::to_native_in_place;
 pub(crate) use verdict::{verdict, Judging};
 

@@ -3,22 +3,6 @@
 
 use crate::edit::ByteOrder;
 
-/// Converts a payload's elements of type `t`, big-endian as stored, to
-/// native byte order in place (nothing to do for `u8` and `i8`; a partial
-/// element at the end, which no whole payload has, is left as it is).
-/// For a payload read by other means (`readinto`, a memory map copied
-/// out): the conversion [`read_array_into`](crate::read_array_into) makes as it reads, compiled
-/// for the best instruction set the CPU has, chosen at run time.
-///
-/// ```
-/// let mut bytes = [0x3f, 0x80, 0x00, 0x00]; // 1.0f32, big-endian
-/// idx::payload_to_native(&mut bytes, idx::ElementType::F32);
-/// assert_eq!(f32::from_ne_bytes(bytes), 1.0);
-/// ```
-pub fn payload_to_native(bytes: &mut [u8], t: crate::ElementType) {
-    to_native_in_place(bytes, t.size(), ByteOrder::Big);
-}
-
 /// True when elements stored in `stored` order must be byte-swapped to be
 /// native.
 fn needs_swap(stored: ByteOrder) -> bool {

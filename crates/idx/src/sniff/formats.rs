@@ -200,7 +200,7 @@ pub(crate) fn implausible(prefix: &[u8]) -> Option<Finding> {
     }
     let unknown_type = ElementType::from_code(prefix[2]).is_none();
     let rank = usize::from(prefix[3]);
-    let whole = prefix.len() < crate::SNIFF_LEN;
+    let whole = prefix.len() < crate::sniff::SNIFF_LEN;
     let absurd_rank = rank > 16 && whole && prefix.len() < 4 + 4 * rank;
     if !(unknown_type || absurd_rank) {
         return None;
