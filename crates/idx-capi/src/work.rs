@@ -81,27 +81,30 @@ pub(crate) fn open_path(path: &Path, opts: &IdxReadOptions) -> Result<IdxReader,
 }
 
 /// Reads the payload into `out` (exactly the header's payload length), in
-/// native byte order, with the reader's verdict. A reader reads once.
-pub(crate) fn read_into(r: &mut IdxReader, out: &mut [u8]) -> Result<(), IdxError> {
+/// native byte order, with the reader's verdict and its warnings (the
+/// byte-order test's IDX501). A reader reads once.
+pub(crate) fn read_into(r: &mut IdxReader, out: &mut [u8]) -> Result<Vec<idx::Finding>, IdxError> {
     let reader = r
         .reader
         .take()
         .ok_or_else(|| IdxError::misuse("the reader's payload was read already"))?;
-    // (the byte-order warning is validation's to report: idx_validate_*)
-    reader.read_into(out).map(drop).map_err(IdxError::read)
+    reader.read_into(out).map_err(IdxError::read)
 }
 
 /// Reads the payload into an array the library allocates as the data
 /// arrives (a header that declares more than the input holds costs
-/// nothing), with the reader's verdict. A reader reads once.
-pub(crate) fn read_array(r: &mut IdxReader) -> Result<Box<OwnedArray>, IdxError> {
+/// nothing), with the reader's verdict and its warnings. A reader reads
+/// once.
+pub(crate) fn read_array(
+    r: &mut IdxReader,
+) -> Result<(Box<OwnedArray>, Vec<idx::Finding>), IdxError> {
     let reader = r
         .reader
         .take()
         .ok_or_else(|| IdxError::misuse("the reader's payload was read already"))?;
     let header = reader.header().clone();
-    let (array, _warnings) = reader.read_array().map_err(IdxError::read)?;
-    Ok(OwnedArray::new(&header, array))
+    let (array, warnings) = reader.read_array().map_err(IdxError::read)?;
+    Ok((OwnedArray::new(&header, array), warnings))
 }
 
 /// The canonical encoding of the array of type code `dtype`, dimensions
