@@ -11,7 +11,8 @@
 #     errors (scripts/compare-c.py);
 #  3. the same programs built with -fsanitize=address,undefined against
 #     the static library, on the whole corpus: the same output, no report;
-#  4. both examples under valgrind (memcheck, --leak-check=full): no error.
+#  4. both examples under valgrind (memcheck, --leak-check=full, one
+#     suppression: crates/idx-capi/valgrind.supp): no error.
 # Installs gcc, g++, pkg-config and valgrind with apt when missing (as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -101,7 +102,9 @@ done
 echo "(examples: ${SECONDS}s)"
 
 echo "-- valgrind (memcheck, --leak-check=full)"
-vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible)
+# (the one suppression: Rust's handle of the main thread, allocated once)
+vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible
+  --suppressions=crates/idx-capi/valgrind.supp)
 run "$work/c-vg.txt" "${vg[@]}" "$work/validate-c" "${files[@]}"
 run "$work/cpp-vg.txt" "${vg[@]}" "$work/validate-cpp" "${files[@]}"
 "${vg[@]}" "$work/migrate" "$images" "$labels" "$work/labels-vg.idx" >/dev/null

@@ -354,8 +354,13 @@ enum IdxStatus idx_write_buffer(uint32_t dtype,
                                 struct IdxBytes **out,
                                 struct IdxError **err);
 
-// As `idx_write_buffer`, written to the file at `path` (created or
-// truncated).
+// As `idx_write_buffer`, written to the file at `path`, created or
+// replaced atomically: the bytes go to a temporary file in the same
+// folder, synced, then renamed over `path`, so that a failed write
+// (`IDX_IO`) leaves an existing file as it was and no temporary file
+// behind. A replaced file keeps its permission bits; a new one gets
+// those the umask gives. A symbolic link at `path` is replaced by the
+// file, not followed.
 //
 // # Safety
 // `path` is a NUL-terminated string; `dims`, `data`, `err` as for

@@ -139,7 +139,11 @@ pub(crate) fn encode(dtype: u32, dims: &[u32], data: &[u8]) -> Result<Vec<u8>, I
     idx::to_bytes(&array).map_err(IdxError::write)
 }
 
-/// Writes the canonical encoding to `path` (created or truncated).
+/// Writes the canonical encoding to `path`, created or replaced
+/// atomically through the toolkit's one writer (`idx_io::output`): a
+/// temporary file beside it, synced, then renamed over it, so that a
+/// failed write leaves an existing file as it was and no temporary file
+/// behind; a replaced file keeps its permission bits.
 pub(crate) fn write_path(
     path: &Path,
     dtype: u32,
@@ -147,5 +151,6 @@ pub(crate) fn write_path(
     data: &[u8],
 ) -> Result<(), IdxError> {
     let bytes = encode(dtype, dims, data)?;
-    std::fs::write(path, bytes).map_err(|e| io_error("write", path, e))
+    idx_io::output::write(path, idx_io::output::Policy::Overwrite, &[], &bytes)
+        .map_err(|e| IdxError::new(IdxStatus::IdxIo, &e.to_string()))
 }

@@ -494,6 +494,79 @@ fn the_writer_encodes_native_elements_canonically_and_refuses_misuse() {
     ); // ok: test
 }
 
+/// Writes `n` zero bytes as a u8 array [n] to `path` through the C ABI.
+fn write_file(path: &std::path::Path, n: u32) -> (IdxStatus, String) {
+    let c = CString::new(path.to_str().unwrap()).unwrap(); // ok: test
+    let data = vec![0u8; n as usize];
+    let mut err = ptr::null_mut();
+    // SAFETY: a NUL-terminated path; `dims` and `data` valid for their
+    // lengths; storage for the error, freed once
+    unsafe {
+        let s = idx_write_file(
+            c.as_ptr(),
+            0x08,
+            [n].as_ptr(),
+            1,
+            data.as_ptr().cast(),
+            data.len(),
+            &mut err,
+        );
+        let m = if err.is_null() {
+            String::new()
+        } else {
+            message(err)
+        };
+        idx_error_free(err);
+        (s, m)
+    }
+}
+
+/// Set in the child process of the next test: the destination it writes.
+const WRITE_UNDER_LIMIT: &str = "IDXC_TEST_WRITE_UNDER_FILE_SIZE_LIMIT";
+
+#[test]
+fn a_failed_write_leaves_the_destination_as_it_was_and_no_temporary_file() {
+    // the child: this test again, under a file size limit that a 1 MiB
+    // write exceeds (the write fails with EFBIG, SIGXFSZ being ignored)
+    if let Some(dest) = std::env::var_os(WRITE_UNDER_LIMIT) {
+        let (s, m) = write_file(std::path::Path::new(&dest), 1 << 20);
+        assert_eq!(s, IdxStatus::IdxIo, "{m}");
+        assert!(m.contains("out.idx"), "{m}");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap(); // ok: test
+    let dest = dir.path().join("out.idx");
+    let old = [0, 0, 8, 1, 0, 0, 0, 2, 5, 6];
+    std::fs::write(&dest, old).unwrap(); // ok: test
+    let name = "abi::a_failed_write_leaves_the_destination_as_it_was_and_no_temporary_file";
+    // output to pipes, which the limit does not apply to
+    let child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -f 64 && trap '' XFSZ && exec "$0" "$@""#)
+        .arg(std::env::current_exe().unwrap()) // ok: test
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(WRITE_UNDER_LIMIT, &dest)
+        .output()
+        .unwrap(); // ok: test
+    assert!(
+        child.status.success() && String::from_utf8_lossy(&child.stdout).contains("1 passed"),
+        "the write under the limit: {:?}\n{}\n{}",
+        child.status,
+        String::from_utf8_lossy(&child.stdout),
+        String::from_utf8_lossy(&child.stderr)
+    );
+    assert_eq!(std::fs::read(&dest).unwrap(), old); // ok: test
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap() // ok: test
+        .map(|e| e.unwrap().file_name()) // ok: test
+        .collect();
+    assert_eq!(left, ["out.idx"]);
+
+    // without the limit, the same write replaces the file
+    assert_eq!(write_file(&dest, 1 << 20).0, IdxStatus::IdxOk);
+    assert_eq!(std::fs::metadata(&dest).unwrap().len(), 8 + (1 << 20)); // ok: test
+}
+
 #[test]
 fn the_fuzz_target_is_this_body_and_ci_runs_it_and_the_c_checks() {
     // fuzz/fuzz_targets/c_abi.rs is the one-liner over fuzzing::c_abi that
