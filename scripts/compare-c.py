@@ -9,7 +9,10 @@ file; each OUTPUT is one example's output on all of them. For every file:
 the verdict and the findings (rule, offset, severity, in order) must be
 idx-validate's; the read must succeed exactly when the
 verdict is valid, and a refused read must name one of the file's errors
-(rule and offset). Every OUTPUT must also be the first one byte for byte
+(rule and offset); a read that succeeds must hand over as its warnings
+exactly idx-validate's IDX501 findings (the byte-order test's: the same
+verdict on every path), and some corpus files must have one (the
+little-endian ones), so that the check cannot pass by printing none. Every OUTPUT must also be the first one byte for byte
 (the C and C++ examples print the same; a sanitized build prints what the
 plain one does)."""
 
@@ -22,6 +25,7 @@ FINDING = re.compile(r"^(.*) @ 0x([0-9a-f]+) \(byte (\d+)\): (error|warning|info
 VERDICT = re.compile(r"^(.*): (valid|invalid)$")
 READ = re.compile(r"^(.*): read (u8|i8|i16|i32|f32|f64) \[.*\]$")
 REFUSED = re.compile(r"^(.*): read refused: (error|warning|info)\[(IDX\d+)\] at byte (\d+): .*$")
+WARNS = re.compile(r"^(.*): read warns: (error|warning|info)\[(IDX\d+)\] at byte (\d+): .*$")
 
 
 def parse(path):
@@ -38,6 +42,10 @@ def parse(path):
             files.setdefault(m[1], {"findings": []})["read"] = "ok"
         elif m := REFUSED.match(line):
             files.setdefault(m[1], {"findings": []})["read"] = (m[3], int(m[4]), m[2])
+        elif m := WARNS.match(line):
+            f = files.setdefault(m[1], {"findings": []})
+            assert f.get("read") == "ok", f"{path}: warnings of a read that did not succeed: {line!r}"
+            f.setdefault("read_warnings", []).append((m[3], int(m[4]), m[2]))
         else:
             raise SystemExit(f"{path}: unexpected line: {line!r}")
     return files
@@ -52,6 +60,7 @@ def main():
     got = parse(outputs[0])
     problems = []
     names = sorted(os.listdir(json_dir))
+    warned = 0
     for name in names:
         report = json.load(open(os.path.join(json_dir, name), encoding="utf-8"))["files"][0]
         path = report["path"]
@@ -71,10 +80,20 @@ def main():
             problems.append(f"{path}: valid, but the read gave {read}")
         if report["verdict"] == "invalid" and read not in errors:
             problems.append(f"{path}: invalid, but the read gave {read}, not one of {errors}")
+        if read == "ok":
+            byte_order = [w for w in want if w[0] == "IDX501"]
+            if g.get("read_warnings", []) != byte_order:
+                problems.append(f"{path}: the read warned {g.get('read_warnings', [])}, idx-validate {byte_order}")
+            warned += bool(byte_order)
     problems += [f"{p}: not checked by idx-validate" for p in got]
+    if warned == 0:
+        problems.append("no read handed over a byte-order warning (IDX501): the corpus's little-endian files are missing")
     if problems:
         raise SystemExit("\n".join(problems))
-    print(f"{len(names)} files: {len(outputs)} outputs give idx-validate's verdict and findings, and read as it says")
+    print(
+        f"{len(names)} files: {len(outputs)} outputs give idx-validate's verdict and findings, and read as it says"
+        f" ({warned} reads warn IDX501 as validation does)"
+    )
 
 
 main()

@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # The C library and the C++ wrapper as C and C++ programs use them
 # (crates/idx-capi; docs/guide/c-cpp.md):
-#  1. scripts/install-capi.sh into a temporary prefix; the C example built
+#  1. scripts/install-capi.sh into a temporary prefix: the shared library
+#     is libidxc.so.VERSION with the SONAME libidxc.so.ABI (build.rs's
+#     ABI), libidxc.so.ABI and libidxc.so links to it; the C example built
 #     with `gcc $(pkg-config --cflags --libs idxc)` (the shared library),
 #     the C++ example and the IdxUbyte<N> migration example with g++
-#     -std=c++20, all with -Wall -Wextra -Werror;
+#     -std=c++20, all with -Wall -Wextra -Werror; each needs libidxc.so.ABI
+#     and loads it from the prefix;
 #  2. both examples on every corpus file: the verdict and the findings
 #     (rule, offset, severity) are idx-validate --format json's, and each
 #     read is refused exactly when the file is invalid, with one of its
 #     errors (scripts/compare-c.py);
 #  3. the same programs built with -fsanitize=address,undefined against
 #     the static library, on the whole corpus: the same output, no report;
-#  4. both examples under valgrind (memcheck, --leak-check=full): no error.
-# Installs gcc, g++, pkg-config and valgrind with apt when missing (as root).
+#  4. both examples under valgrind (memcheck, --leak-check=full, one
+#     suppression: crates/idx-capi/valgrind.supp): no error.
+# Installs gcc, g++, pkg-config, valgrind and binutils (readelf) with apt
+# when missing (as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS=0
 need=()
-for tool in gcc g++ pkg-config valgrind python3; do
-  command -v "$tool" >/dev/null || need+=("$tool")
+for tool in gcc g++ pkg-config valgrind python3 readelf; do
+  command -v "$tool" >/dev/null || need+=("${tool/readelf/binutils}")
 done
 if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
@@ -53,6 +58,30 @@ g++ -std=c++20 "${warn[@]}" "${san[@]}" "$ex/validate.cpp" -I"$prefix/include" \
 g++ -std=c++20 "${warn[@]}" "${san[@]}" -I"$ex" "$ex/migrate.cpp" -I"$prefix/include" \
   "$prefix/lib/libidxc.a" "${private[@]}" -o "$work/migrate-san"
 echo "(built: ${SECONDS}s)"
+
+echo "-- the shared library's SONAME and links, and the examples load it from the prefix"
+abi=$(sed -n 's/^const ABI: u32 = \([0-9][0-9]*\);$/\1/p' crates/idx-capi/build.rs)
+version=$(pkg-config --modversion idxc)
+lib="$prefix/lib"
+soname() { readelf -d "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\]$/\1/p'; }
+[ -n "$abi" ] && [ -f "$lib/libidxc.so.$version" ] && [ ! -L "$lib/libidxc.so.$version" ] \
+  || { echo "no $lib/libidxc.so.$version (ABI '$abi')" >&2; ls -l "$lib" >&2; exit 1; }
+[ "$(soname "$lib/libidxc.so.$version")" = "libidxc.so.$abi" ] \
+  || { echo "SONAME '$(soname "$lib/libidxc.so.$version")', not libidxc.so.$abi" >&2; exit 1; }
+[ "$(readlink "$lib/libidxc.so.$abi")" = "libidxc.so.$version" ] \
+  && [ "$(readlink "$lib/libidxc.so")" = "libidxc.so.$abi" ] \
+  || { echo "the links are not libidxc.so -> libidxc.so.$abi -> libidxc.so.$version" >&2; ls -l "$lib" >&2; exit 1; }
+for bin in validate-c validate-cpp migrate; do
+  # (whole outputs first: `grep -q` stops reading, and pipefail would see
+  # the writer's SIGPIPE)
+  dynamic=$(readelf -d "$work/$bin")
+  loads=$(ldd "$work/$bin")
+  grep -q "(NEEDED).*\[libidxc.so.$abi\]" <<<"$dynamic" \
+    || { echo "$bin does not need libidxc.so.$abi" >&2; echo "$dynamic" >&2; exit 1; }
+  grep -qF "libidxc.so.$abi => $lib/libidxc.so.$abi " <<<"$loads" \
+    || { echo "$bin does not load $lib/libidxc.so.$abi" >&2; echo "$loads" >&2; exit 1; }
+done
+echo "libidxc.so.$version: SONAME libidxc.so.$abi; validate-c, validate-cpp and migrate load $lib/libidxc.so.$abi"
 
 files=()
 for dir in valid invalid implementation-defined; do
@@ -101,7 +130,9 @@ done
 echo "(examples: ${SECONDS}s)"
 
 echo "-- valgrind (memcheck, --leak-check=full)"
-vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible)
+# (the one suppression: Rust's handle of the main thread, allocated once)
+vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible
+  --suppressions=crates/idx-capi/valgrind.supp)
 run "$work/c-vg.txt" "${vg[@]}" "$work/validate-c" "${files[@]}"
 run "$work/cpp-vg.txt" "${vg[@]}" "$work/validate-cpp" "${files[@]}"
 "${vg[@]}" "$work/migrate" "$images" "$labels" "$work/labels-vg.idx" >/dev/null

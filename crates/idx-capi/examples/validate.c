@@ -9,6 +9,8 @@
  *   FILE @ 0xOFF (byte OFF): SEVERITY[RULE]: MESSAGE
  *   FILE: VERDICT (valid or invalid)
  *   FILE: read u8 [60000, 28, 28]            (the read succeeded)
+ *   FILE: read warns: SEVERITY[RULE] at byte OFF: MESSAGE
+ *                                            (its warnings: IDX501)
  *   FILE: read refused: error[RULE] at byte OFF: MESSAGE
  * Exit status: 0 when every file is valid, 1 when one is not, 2 when one
  * cannot be read. */
@@ -44,6 +46,7 @@ static const char *dtype_name(IdxElementType t) {
  * went. Returns 0 on success. */
 static int read_file(const char *path) {
     IdxReader *reader = NULL;
+    IdxFindings *warnings = NULL;
     IdxError *err = NULL;
     void *buf = NULL;
     IdxStatus s = idx_reader_open_file(path, NULL, &reader, &err);
@@ -53,7 +56,7 @@ static int read_file(const char *path) {
             /* a size this program will not allocate on the header's word:
              * the library allocates as the data arrives instead */
             IdxArray *array = NULL;
-            s = idx_reader_read_array(reader, &array, &err);
+            s = idx_reader_read_array(reader, &array, &warnings, &err);
             idx_array_free(array);
         } else {
             /* the caller's buffer, sized by the header (malloc(0) may
@@ -63,13 +66,20 @@ static int read_file(const char *path) {
                 idx_reader_free(reader);
                 return 2;
             }
-            s = idx_reader_read_into(reader, buf, (size_t)h->payload_len, &err);
+            s = idx_reader_read_into(reader, buf, (size_t)h->payload_len, &warnings, &err);
         }
         if (s == IDX_OK) {
             printf("%s: read %s [", path, dtype_name(h->dtype));
             for (uint32_t i = 0; i < h->rank; i++)
                 printf("%s%u", i ? ", " : "", h->dims[i]);
             printf("]\n");
+            /* a read that succeeds may still warn: the byte-order test's
+             * IDX501 when the payload reads little-endian */
+            for (size_t k = 0; k < warnings->findings_len; k++) {
+                const IdxFinding *f = &warnings->findings[k];
+                printf("%s: read warns: %s[%s] at byte %llu: %s\n", path, severity(f->severity), f->rule,
+                       (unsigned long long)f->offset, f->message);
+            }
         }
     }
     if (s != IDX_OK) {
@@ -81,6 +91,7 @@ static int read_file(const char *path) {
             printf("%s: read failed: %s\n", path, idx_error_message(err));
     }
     free(buf);
+    idx_findings_free(warnings);
     idx_error_free(err);
     idx_reader_free(reader);
     return s == IDX_OK ? 0 : 1;

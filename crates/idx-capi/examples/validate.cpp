@@ -37,7 +37,8 @@ template <class T> void read_as(idxc::Reader &reader) {
 }
 
 // Reads the payload; throws idxc::Error when the library refuses it.
-idxc::Header read(const std::string &path) {
+// Returns the header and the read's warnings.
+std::pair<idxc::Header, std::vector<idxc::Finding>> read(const std::string &path) {
     auto reader = idxc::Reader::open(path);
     auto h = reader.header();
     switch (h.dtype) {
@@ -48,7 +49,7 @@ idxc::Header read(const std::string &path) {
     case IDX_F32: read_as<float>(reader); break;
     case IDX_F64: read_as<double>(reader); break;
     }
-    return h;
+    return {h, reader.findings()};
 }
 
 } // namespace
@@ -75,10 +76,14 @@ int main(int argc, char **argv) {
         std::printf("%s: %s\n", path.c_str(), report.valid ? "valid" : "invalid");
         if (!report.valid && status == 0) status = 1;
         try {
-            auto h = read(path);
+            auto [h, warnings] = read(path);
             std::printf("%s: read %s [", path.c_str(), dtype_name(h.dtype));
             for (std::size_t k = 0; k < h.dims.size(); k++) std::printf("%s%u", k ? ", " : "", h.dims[k]);
             std::printf("]\n");
+            // a read that succeeds may still warn (IDX501)
+            for (const auto &f : warnings)
+                std::printf("%s: read warns: %s[%s] at byte %" PRIu64 ": %s\n", path.c_str(),
+                            idxc::to_string(f.severity), f.rule.c_str(), f.offset, f.message.c_str());
         } catch (const idxc::Error &e) {
             if (const auto &f = e.finding())
                 std::printf("%s: read refused: %s[%s] at byte %" PRIu64 ": %s\n", path.c_str(),

@@ -163,6 +163,18 @@ typedef struct IdxReport {
   const struct IdxFinding *findings;
 } IdxReport;
 
+// The warnings of a read that succeeded: the byte-order test's IDX501
+// when it calls the payload little-endian (a statistical test, so a
+// warning: the elements are decoded as IDX says all the same), the same
+// finding validation reports. Allocated by the library (empty when there
+// is none), freed by `idx_findings_free`.
+typedef struct IdxFindings {
+  // Number of findings.
+  size_t findings_len;
+  // The findings, in the library's order (NULL when there is none).
+  const struct IdxFinding *findings;
+} IdxFindings;
+
 // An array the library read and allocated (`idx_reader_read_array`);
 // freed by `idx_array_free`.
 typedef struct IdxArray {
@@ -268,32 +280,48 @@ const struct IdxHeader *idx_reader_header(const struct IdxReader *reader);
 // Reads the payload into `out`, which holds exactly the header's
 // `payload_len` bytes, as native-endian elements: the input must end
 // there and pass the byte-order verdict. `IDX_INVALID` with the finding
-// (IDX202 truncated, IDX203 trailing bytes, IDX501, IDX701, IDX702...),
-// `IDX_MISUSE` for a buffer of another size or a second read. A reader
-// reads once; free it afterwards in any case.
+// (IDX202 truncated, IDX203 trailing bytes, IDX501 made an error, IDX701,
+// IDX702...), `IDX_MISUSE` for a buffer of another size or a second read.
+// A reader reads once; free it afterwards in any case.
+//
+// On `IDX_OK`, when `findings` is not NULL, `*findings` holds the read's
+// warnings (free them with `idx_findings_free`; empty when there is
+// none): the byte-order test's IDX501 when it calls the payload
+// little-endian, which validation reports too. The elements are read as
+// IDX says all the same, so a caller that passes NULL reads a payload the
+// test suspects without being told. On failure `*findings` is NULL.
 //
 // # Safety
 // `reader` is a reader not freed yet, used by one thread at a time;
-// `out` is valid for writes of `out_len` bytes (or NULL with 0); `err` as
-// for `idx_validate_file`.
+// `out` is valid for writes of `out_len` bytes (or NULL with 0);
+// `findings` is NULL or points to storage for a pointer; `err` as for
+// `idx_validate_file`.
 enum IdxStatus idx_reader_read_into(struct IdxReader *reader,
                                     void *out,
                                     size_t out_len,
+                                    struct IdxFindings **findings,
                                     struct IdxError **err);
 
 // Reads the payload into an array the library allocates as the data
 // arrives, so that a header declaring more than the input holds costs
 // nothing: for a caller that does not want to trust the header's size.
-// As `idx_reader_read_into` otherwise. On `IDX_OK`, `*out` is the array
-// (free it with `idx_array_free`).
+// As `idx_reader_read_into` otherwise, warnings included. On `IDX_OK`,
+// `*out` is the array (free it with `idx_array_free`).
 //
 // # Safety
 // `reader` is a reader not freed yet, used by one thread at a time;
-// `out` points to storage for a pointer; `err` as for
-// `idx_validate_file`.
+// `out` points to storage for a pointer; `findings` is NULL or points to
+// storage for a pointer; `err` as for `idx_validate_file`.
 enum IdxStatus idx_reader_read_array(struct IdxReader *reader,
                                      struct IdxArray **out,
+                                     struct IdxFindings **findings,
                                      struct IdxError **err);
+
+// Frees a read's warnings (NULL: nothing).
+//
+// # Safety
+// `findings` is NULL or from `idx_reader_read_*`, not freed yet.
+void idx_findings_free(struct IdxFindings *findings);
 
 // Frees an array (NULL: nothing).
 //
@@ -326,8 +354,13 @@ enum IdxStatus idx_write_buffer(uint32_t dtype,
                                 struct IdxBytes **out,
                                 struct IdxError **err);
 
-// As `idx_write_buffer`, written to the file at `path` (created or
-// truncated).
+// As `idx_write_buffer`, written to the file at `path`, created or
+// replaced atomically: the bytes go to a temporary file in the same
+// folder, synced, then renamed over `path`, so that a failed write
+// (`IDX_IO`) leaves an existing file as it was and no temporary file
+// behind. A replaced file keeps its permission bits; a new one gets
+// those the umask gives. A symbolic link at `path` is replaced by the
+// file, not followed.
 //
 // # Safety
 // `path` is a NUL-terminated string; `dims`, `data`, `err` as for

@@ -5,7 +5,9 @@
 //
 //   auto report = idxc::validate_file("train-images-idx3-ubyte.gz");
 //   for (const auto &f : report.findings) std::cout << f << '\n';
-//   auto images = idxc::Reader::open("train-images-idx3-ubyte.gz").read<std::uint8_t>();
+//   auto reader = idxc::Reader::open("train-images-idx3-ubyte.gz");
+//   auto images = reader.read<std::uint8_t>();
+//   for (const auto &w : reader.findings()) std::cerr << w << '\n';   // IDX501: probably little-endian
 //
 // Link with libidxc: g++ -std=c++20 ... $(pkg-config --cflags --libs idxc)
 #ifndef IDXC_HPP
@@ -92,6 +94,7 @@ struct ReportFree { void operator()(IdxReport *r) const noexcept { idx_report_fr
 struct ReaderFree { void operator()(IdxReader *r) const noexcept { idx_reader_free(r); } };
 struct BytesFree { void operator()(IdxBytes *b) const noexcept { idx_bytes_free(b); } };
 struct ArrayFree { void operator()(IdxArray *a) const noexcept { idx_array_free(a); } };
+struct FindingsFree { void operator()(IdxFindings *f) const noexcept { idx_findings_free(f); } };
 
 // Throws the error of a failed call (and frees it). Called after the
 // call, in a statement of its own: as arguments of one call, the order in
@@ -183,7 +186,11 @@ template <class T> class Result {
 };
 
 // An input being read through the library's Reader: its header is read
-// and checked, its payload not yet. Moves, never copies; reads once.
+// and checked, its payload not yet. Moves, never copies; reads once. A
+// read that succeeds may still warn: findings() holds its warnings (the
+// byte-order test's IDX501 when the payload reads little-endian; the
+// elements are decoded as IDX says all the same), as validation reports
+// them.
 class Reader {
   public:
     static Reader open(const std::string &path, const IdxReadOptions &opts = default_options()) {
@@ -205,28 +212,37 @@ class Reader {
 
     Header header() const { return Header::from(*idx_reader_header(r_.get())); }
 
+    // The warnings of the read (empty before it, and when there is none).
+    const std::vector<Finding> &findings() const noexcept { return findings_; }
+
     // The payload into `out`, which holds exactly header().element_count
-    // elements of the file's type, native-endian.
-    template <class T> void read_into(std::span<T> out) {
+    // elements of the file's type, native-endian; returns the read's
+    // warnings (also in findings()).
+    template <class T> std::vector<Finding> read_into(std::span<T> out) {
         const IdxHeader &h = *idx_reader_header(r_.get());
         if (h.dtype != element_type<T>())
             throw Error(IDX_MISUSE, "the file's element type is not the buffer's");
+        IdxFindings *warnings = nullptr;
         IdxError *err = nullptr;
-        const IdxStatus status = idx_reader_read_into(r_.get(), out.data(), out.size_bytes(), &err);
-        detail::check(status, err);
+        const IdxStatus status = idx_reader_read_into(r_.get(), out.data(), out.size_bytes(), &warnings, &err);
+        detail::check(status, err); // on failure, `warnings` is NULL
+        keep(warnings);
+        return findings_;
     }
 
     // The payload as a vector the library fills as the data arrives
     // (idx_reader_read_array): a header that declares more than the input
-    // holds costs nothing.
+    // holds costs nothing. Its warnings are in findings().
     template <class T> std::vector<T> read() {
         const IdxHeader &h = *idx_reader_header(r_.get());
         if (h.dtype != element_type<T>())
             throw Error(IDX_MISUSE, "the file's element type is not the vector's");
         IdxArray *raw = nullptr;
+        IdxFindings *warnings = nullptr;
         IdxError *err = nullptr;
-        const IdxStatus status = idx_reader_read_array(r_.get(), &raw, &err);
-        detail::check(status, err);
+        const IdxStatus status = idx_reader_read_array(r_.get(), &raw, &warnings, &err);
+        detail::check(status, err); // on failure, `warnings` is NULL
+        keep(warnings);
         std::unique_ptr<IdxArray, detail::ArrayFree> array(raw);
         const T *data = static_cast<const T *>(array->data);
         return std::vector<T>(data, data + array->len / sizeof(T));
@@ -243,7 +259,18 @@ class Reader {
 
   private:
     explicit Reader(IdxReader *r) : r_(r) {}
+
+    // Takes over a read's warnings (NULL after a failed read) and frees them.
+    void keep(IdxFindings *raw) {
+        std::unique_ptr<IdxFindings, detail::FindingsFree> warnings(raw);
+        findings_.clear();
+        if (!warnings) return;
+        for (std::size_t i = 0; i < warnings->findings_len; i++)
+            findings_.push_back(Finding::from(warnings->findings[i]));
+    }
+
     std::unique_ptr<IdxReader, detail::ReaderFree> r_;
+    std::vector<Finding> findings_;
 };
 
 // The canonical encoding of an array of `dims` holding `data`.

@@ -10,8 +10,8 @@
 #![allow(unsafe_code)]
 
 use crate::types::{
-    IdxArray, IdxBytes, IdxError, IdxFinding, IdxHeader, IdxReadOptions, IdxReport, IdxStatus,
-    OwnedArray, OwnedReport,
+    IdxArray, IdxBytes, IdxError, IdxFinding, IdxFindings, IdxHeader, IdxReadOptions, IdxReport,
+    IdxStatus, OwnedArray, OwnedFindings, OwnedReport,
 };
 use crate::work::{self, IdxReader};
 use std::ffi::{c_char, c_void, CStr};
@@ -311,25 +311,63 @@ pub unsafe extern "C" fn idx_reader_header(reader: *const IdxReader) -> *const I
     unsafe { &raw const (*reader).header }
 }
 
+/// Clears `*findings` when the caller asked for a read's warnings, so that
+/// a failure leaves no stale pointer to free.
+///
+/// # Safety
+/// `findings` is NULL or points to storage for a pointer.
+unsafe fn clear_findings(findings: *mut *mut IdxFindings) {
+    if !findings.is_null() {
+        // SAFETY: not NULL, so storage for a pointer (the contract).
+        unsafe { put(findings, std::ptr::null_mut()) };
+    }
+}
+
+/// Hands a successful read's warnings to the caller when asked (`findings`
+/// not NULL); otherwise they are dropped here.
+///
+/// # Safety
+/// `findings` is NULL or points to storage for a pointer.
+unsafe fn put_findings(findings: *mut *mut IdxFindings, warnings: &[idx::Finding]) {
+    if !findings.is_null() {
+        let owned = OwnedFindings::new(warnings);
+        // SAFETY: not NULL, so storage for a pointer (the contract); the
+        // pointer is to the box's first field (repr(C) OwnedFindings),
+        // turned back into the box by idx_findings_free alone.
+        unsafe { put(findings, Box::into_raw(owned).cast::<IdxFindings>()) };
+    }
+}
+
 /// Reads the payload into `out`, which holds exactly the header's
 /// `payload_len` bytes, as native-endian elements: the input must end
 /// there and pass the byte-order verdict. `IDX_INVALID` with the finding
-/// (IDX202 truncated, IDX203 trailing bytes, IDX501, IDX701, IDX702...),
-/// `IDX_MISUSE` for a buffer of another size or a second read. A reader
-/// reads once; free it afterwards in any case.
+/// (IDX202 truncated, IDX203 trailing bytes, IDX501 made an error, IDX701,
+/// IDX702...), `IDX_MISUSE` for a buffer of another size or a second read.
+/// A reader reads once; free it afterwards in any case.
+///
+/// On `IDX_OK`, when `findings` is not NULL, `*findings` holds the read's
+/// warnings (free them with `idx_findings_free`; empty when there is
+/// none): the byte-order test's IDX501 when it calls the payload
+/// little-endian, which validation reports too. The elements are read as
+/// IDX says all the same, so a caller that passes NULL reads a payload the
+/// test suspects without being told. On failure `*findings` is NULL.
 ///
 /// # Safety
 /// `reader` is a reader not freed yet, used by one thread at a time;
-/// `out` is valid for writes of `out_len` bytes (or NULL with 0); `err` as
-/// for `idx_validate_file`.
+/// `out` is valid for writes of `out_len` bytes (or NULL with 0);
+/// `findings` is NULL or points to storage for a pointer; `err` as for
+/// `idx_validate_file`.
 #[no_mangle]
 pub unsafe extern "C" fn idx_reader_read_into(
     reader: *mut IdxReader,
     out: *mut c_void,
     out_len: usize,
+    findings: *mut *mut IdxFindings,
     err: *mut *mut IdxError,
 ) -> IdxStatus {
     guard(err, || {
+        // SAFETY: this function's contract on `findings`.
+        unsafe { clear_findings(findings) };
         if reader.is_null() {
             return Err(misuse("reader"));
         }
@@ -347,27 +385,33 @@ pub unsafe extern "C" fn idx_reader_read_into(
         // SAFETY: a live reader used by this thread alone (the contract):
         // the one reference to it for the call.
         let reader = unsafe { &mut *reader };
-        work::read_into(reader, out)
+        let warnings = work::read_into(reader, out)?;
+        // SAFETY: this function's contract on `findings`.
+        unsafe { put_findings(findings, &warnings) };
+        Ok(())
     })
 }
 
 /// Reads the payload into an array the library allocates as the data
 /// arrives, so that a header declaring more than the input holds costs
 /// nothing: for a caller that does not want to trust the header's size.
-/// As `idx_reader_read_into` otherwise. On `IDX_OK`, `*out` is the array
-/// (free it with `idx_array_free`).
+/// As `idx_reader_read_into` otherwise, warnings included. On `IDX_OK`,
+/// `*out` is the array (free it with `idx_array_free`).
 ///
 /// # Safety
 /// `reader` is a reader not freed yet, used by one thread at a time;
-/// `out` points to storage for a pointer; `err` as for
-/// `idx_validate_file`.
+/// `out` points to storage for a pointer; `findings` is NULL or points to
+/// storage for a pointer; `err` as for `idx_validate_file`.
 #[no_mangle]
 pub unsafe extern "C" fn idx_reader_read_array(
     reader: *mut IdxReader,
     out: *mut *mut IdxArray,
+    findings: *mut *mut IdxFindings,
     err: *mut *mut IdxError,
 ) -> IdxStatus {
     guard(err, || {
+        // SAFETY: this function's contract on `findings`.
+        unsafe { clear_findings(findings) };
         if reader.is_null() {
             return Err(misuse("reader"));
         }
@@ -379,12 +423,35 @@ pub unsafe extern "C" fn idx_reader_read_array(
         // SAFETY: a live reader used by this thread alone (the contract):
         // the one reference to it for the call.
         let reader = unsafe { &mut *reader };
-        let array = work::read_array(reader)?;
-        // SAFETY: as above; the pointer is to the box's first field (repr(C)
-        // OwnedArray), turned back into the box by idx_array_free alone.
-        unsafe { put(out, Box::into_raw(array).cast::<IdxArray>()) };
+        let (array, warnings) = work::read_array(reader)?;
+        // SAFETY: this function's contract on `findings`; then as above:
+        // the pointer is to the box's first field (repr(C) OwnedArray),
+        // turned back into the box by idx_array_free alone. (The warnings
+        // first: nothing after them can fail, so the caller never gets an
+        // array with an error.)
+        unsafe {
+            put_findings(findings, &warnings);
+            put(out, Box::into_raw(array).cast::<IdxArray>());
+        }
         Ok(())
     })
+}
+
+/// Frees a read's warnings (NULL: nothing).
+///
+/// # Safety
+/// `findings` is NULL or from `idx_reader_read_*`, not freed yet.
+#[no_mangle]
+pub unsafe extern "C" fn idx_findings_free(findings: *mut IdxFindings) {
+    if findings.is_null() {
+        return;
+    }
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: a findings pointer is the first field of a boxed repr(C)
+        // OwnedFindings made by Box::into_raw (put_findings), not freed yet
+        // by the contract: the cast gives back that box, once.
+        drop(unsafe { Box::from_raw(findings.cast::<OwnedFindings>()) });
+    }));
 }
 
 /// Frees an array (NULL: nothing).
@@ -462,8 +529,13 @@ pub unsafe extern "C" fn idx_write_buffer(
     })
 }
 
-/// As `idx_write_buffer`, written to the file at `path` (created or
-/// truncated).
+/// As `idx_write_buffer`, written to the file at `path`, created or
+/// replaced atomically: the bytes go to a temporary file in the same
+/// folder, synced, then renamed over `path`, so that a failed write
+/// (`IDX_IO`) leaves an existing file as it was and no temporary file
+/// behind. A replaced file keeps its permission bits; a new one gets
+/// those the umask gives. A symbolic link at `path` is replaced by the
+/// file, not followed.
 ///
 /// # Safety
 /// `path` is a NUL-terminated string; `dims`, `data`, `err` as for

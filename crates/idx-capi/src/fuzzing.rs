@@ -7,15 +7,16 @@
 //! - validation of the buffer gives the library's findings (rule,
 //!   severity, offset, length, message) and verdict;
 //! - a read of the buffer through the C reader succeeds exactly when the
-//!   library's `Reader` does, into the same native bytes, or fails with
-//!   the same finding;
+//!   library's `Reader` does, into the same native bytes with the same
+//!   warnings (the byte-order test's IDX501), or fails with the same
+//!   finding;
 //! - the writer's encoding of what was read reads back to the same bytes;
 //! - the owned read (`idx_reader_read_array`) is the library's
-//!   `read_array`.
+//!   `read_array`, warnings included.
 #![allow(unsafe_code)]
 
 use crate::ffi::*;
-use crate::types::{IdxBytes, IdxError, IdxFinding, IdxReport, IdxStatus, IdxVerdict};
+use crate::types::{IdxBytes, IdxError, IdxFinding, IdxFindings, IdxReport, IdxStatus, IdxVerdict};
 use crate::work::IdxReader;
 use std::ffi::CStr;
 use std::ptr;
@@ -56,6 +57,41 @@ unsafe fn c_key(f: &IdxFinding) -> (String, idx::Severity, u64, u64, String) {
     )
 }
 
+/// The findings of a live report or read as C sees them.
+///
+/// # Safety
+/// `findings` points to `len` live findings (any pointer when `len` is 0).
+unsafe fn c_keys(
+    findings: *const IdxFinding,
+    len: usize,
+) -> Vec<(String, idx::Severity, u64, u64, String)> {
+    if len == 0 {
+        return Vec::new();
+    }
+    // SAFETY: `len` live findings at `findings` (this function's contract).
+    let all = unsafe { std::slice::from_raw_parts(findings, len) };
+    // SAFETY: each a live finding.
+    all.iter().map(|f| unsafe { c_key(f) }).collect()
+}
+
+/// A read's warnings as C got them, freed here.
+///
+/// # Safety
+/// `w` is a live `IdxFindings` from a read, not used afterwards.
+unsafe fn take_warnings(w: *mut IdxFindings) -> Vec<(String, idx::Severity, u64, u64, String)> {
+    assert!(
+        !w.is_null(),
+        "a read that succeeded gave no warnings object"
+    );
+    // SAFETY: a live IdxFindings (the contract), its findings live until it
+    // is freed, once, here.
+    unsafe {
+        let keys = c_keys((*w).findings, (*w).findings_len);
+        idx_findings_free(w);
+        keys
+    }
+}
+
 /// Runs `data` through the C ABI and checks it against the library.
 pub fn c_abi(data: &[u8]) {
     let lib = idx::ReadOptions::default();
@@ -80,15 +116,9 @@ pub fn c_abi(data: &[u8]) {
     assert!(err.is_null() && !report.is_null());
     // SAFETY: IDX_OK gives a live report, read here and freed below once.
     let r = unsafe { &*report };
-    let findings: &[IdxFinding] = if r.findings_len == 0 {
-        &[]
-    } else {
-        // SAFETY: a live report's `findings` points to `findings_len`
-        // findings it owns.
-        unsafe { std::slice::from_raw_parts(r.findings, r.findings_len) }
-    };
-    // SAFETY: the report's findings are live until idx_report_free.
-    let got: Vec<_> = findings.iter().map(|f| unsafe { c_key(f) }).collect();
+    // SAFETY: a live report's `findings` points to `findings_len` findings
+    // it owns, live until idx_report_free.
+    let got = unsafe { c_keys(r.findings, r.findings_len) };
     let want: Vec<_> = expected.findings.iter().map(key).collect();
     assert_eq!(got, want);
     assert_eq!(
@@ -104,7 +134,9 @@ pub fn c_abi(data: &[u8]) {
             return Ok(None);
         }
         let mut out = vec![0u8; reader.header().payload_len() as usize];
-        reader.read_into(&mut out).map(|_| Some(out))
+        reader
+            .read_into(&mut out)
+            .map(|w| Some((out, w.iter().map(key).collect::<Vec<_>>())))
     });
 
     let mut reader: *mut IdxReader = ptr::null_mut();
@@ -126,27 +158,48 @@ pub fn c_abi(data: &[u8]) {
             Ok(None)
         } else {
             let mut out = vec![0u8; h.payload_len as usize];
-            // SAFETY: a live reader; `out` is valid for its length.
+            let mut warnings: *mut IdxFindings = ptr::null_mut();
+            // SAFETY: a live reader; `out` is valid for its length; storage
+            // for the warnings and the error.
             let s = unsafe {
-                idx_reader_read_into(reader, out.as_mut_ptr().cast(), out.len(), &mut err)
+                idx_reader_read_into(
+                    reader,
+                    out.as_mut_ptr().cast(),
+                    out.len(),
+                    &mut warnings,
+                    &mut err,
+                )
             };
             if s == IdxStatus::IdxOk {
-                // a second read is refused, without a crash
-                let mut e2: *mut IdxError = ptr::null_mut();
+                // SAFETY: IDX_OK with storage given: live warnings, freed there.
+                let warnings = unsafe { take_warnings(warnings) };
+                // a second read is refused, without a crash, and gives no
+                // warnings object
+                let (mut e2, mut w2): (*mut IdxError, *mut IdxFindings) =
+                    (ptr::null_mut(), ptr::null_mut());
                 // SAFETY: as above; the error is freed at once.
                 unsafe {
                     assert_eq!(
-                        idx_reader_read_into(reader, out.as_mut_ptr().cast(), out.len(), &mut e2),
+                        idx_reader_read_into(
+                            reader,
+                            out.as_mut_ptr().cast(),
+                            out.len(),
+                            &mut w2,
+                            &mut e2
+                        ),
                         IdxStatus::IdxMisuse
                     );
+                    assert!(w2.is_null());
                     idx_error_free(e2);
                 }
                 Ok(Some((
                     h.dtype as u32,
                     h.dims[..h.rank as usize].to_vec(),
                     out,
+                    warnings,
                 )))
             } else {
+                assert!(warnings.is_null());
                 Err(s)
             }
         }
@@ -154,8 +207,9 @@ pub fn c_abi(data: &[u8]) {
         Err(status)
     };
     match (&library, &c_read) {
-        (Ok(Some(a)), Ok(Some((dtype, dims, b)))) => {
+        (Ok(Some((a, want_warnings))), Ok(Some((dtype, dims, b, warnings)))) => {
             assert_eq!(a, b);
+            assert_eq!(warnings, want_warnings);
             // the canonical encoding of what was read reads back the same
             let mut bytes: *mut IdxBytes = ptr::null_mut();
             let mut e: *mut IdxError = ptr::null_mut();
@@ -206,8 +260,9 @@ pub fn c_abi(data: &[u8]) {
 /// `idx_reader_read_array` gives what [`idx::Reader::read_array`] gives:
 /// the same elements, or the same finding.
 fn owned_read(data: &[u8], lib: &idx::ReadOptions) {
-    let want = idx::Reader::new(data, lib).and_then(|r| r.read_array().map(|(a, _)| a));
+    let want = idx::Reader::new(data, lib).and_then(|r| r.read_array());
     let (mut reader, mut array, mut err) = (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+    let mut warnings: *mut IdxFindings = ptr::null_mut();
     // SAFETY: `data` outlives the reader (freed below); storage for the
     // three pointers.
     let mut status = unsafe {
@@ -220,12 +275,16 @@ fn owned_read(data: &[u8], lib: &idx::ReadOptions) {
         )
     };
     if status == IdxStatus::IdxOk {
-        // SAFETY: a live reader, and storage for the array and the error.
-        status = unsafe { idx_reader_read_array(reader, &mut array, &mut err) };
+        // SAFETY: a live reader, and storage for the array, the warnings
+        // and the error.
+        status = unsafe { idx_reader_read_array(reader, &mut array, &mut warnings, &mut err) };
     }
     match want {
-        Ok(a) => {
+        Ok((a, want_warnings)) => {
             assert_eq!(status, IdxStatus::IdxOk);
+            // SAFETY: IDX_OK with storage given: live warnings, freed there.
+            let got = unsafe { take_warnings(warnings) };
+            assert_eq!(got, want_warnings.iter().map(key).collect::<Vec<_>>());
             // SAFETY: IDX_OK gives a live array whose `data` holds `len`
             // bytes (any pointer when `len` is 0 is not read).
             let got = unsafe {
@@ -248,6 +307,7 @@ fn owned_read(data: &[u8], lib: &idx::ReadOptions) {
         }
         Err(idx::ReadError::Invalid(e)) => {
             assert_eq!(status, IdxStatus::IdxInvalid);
+            assert!(warnings.is_null());
             // SAFETY: IDX_INVALID gives a live error with its finding.
             assert_eq!(unsafe { c_key(&*idx_error_finding(err)) }, key(e.finding()));
         }

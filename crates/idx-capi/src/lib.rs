@@ -11,7 +11,8 @@
 //!   the verdict ([`idx_validate_file`], [`idx_validate_buffer`]);
 //! - reading through [`idx::Reader`] with its [`idx::ReadOptions`]: the
 //!   header, then the payload straight into the caller's buffer in native
-//!   byte order ([`idx_reader_open_file`], [`idx_reader_read_into`]);
+//!   byte order, with the read's warnings (the byte-order test's IDX501)
+//!   ([`idx_reader_open_file`], [`idx_reader_read_into`], [`IdxFindings`]);
 //! - the canonical writer ([`idx_write_buffer`], [`idx_write_file`]).
 //!
 //! The contract at the boundary:

@@ -147,6 +147,20 @@ pub struct IdxReport {
     pub findings: *const IdxFinding,
 }
 
+/// The warnings of a read that succeeded: the byte-order test's IDX501
+/// when it calls the payload little-endian (a statistical test, so a
+/// warning: the elements are decoded as IDX says all the same), the same
+/// finding validation reports. Allocated by the library (empty when there
+/// is none), freed by `idx_findings_free`.
+#[repr(C)]
+#[derive(Debug)]
+pub struct IdxFindings {
+    /// Number of findings.
+    pub findings_len: usize,
+    /// The findings, in the library's order (NULL when there is none).
+    pub findings: *const IdxFinding,
+}
+
 /// How a reader reads; `idx_read_options_default` gives the safe default.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -340,22 +354,19 @@ impl OwnedFinding {
     }
 }
 
-/// A report as C sees it, first, then what its pointers point into.
-/// `#[repr(C)]` puts `c` at offset 0, so a pointer to this value is a
-/// pointer to `c` (and back, in `idx_report_free`).
-#[repr(C)]
+/// Findings as C sees them, and the strings they point into: the C views
+/// are copies of `owned`'s (their strings stay there; the `CString`s' heap
+/// buffers and the Vec's buffer do not move when this value moves).
 #[derive(Debug)]
-pub(crate) struct OwnedReport {
-    pub(crate) c: IdxReport,
-    findings: Vec<IdxFinding>,
+struct FindingList {
+    c: Vec<IdxFinding>,
     _owned: Vec<OwnedFinding>,
 }
 
-impl OwnedReport {
-    pub(crate) fn new(r: &idx::Report) -> Box<Self> {
-        let owned: Vec<OwnedFinding> = r.findings.iter().map(OwnedFinding::new).collect();
-        // copies of the C views; their strings stay in `owned`
-        let findings: Vec<IdxFinding> = owned
+impl FindingList {
+    fn new(findings: &[idx::Finding]) -> Self {
+        let owned: Vec<OwnedFinding> = findings.iter().map(OwnedFinding::new).collect();
+        let c = owned
             .iter()
             .map(|o| IdxFinding {
                 rule: o.c.rule,
@@ -368,8 +379,59 @@ impl OwnedReport {
                 hint: o.c.hint,
             })
             .collect();
+        FindingList { c, _owned: owned }
+    }
+
+    /// The C array: its length, and its first element (NULL when empty).
+    fn c_array(&self) -> (usize, *const IdxFinding) {
+        if self.c.is_empty() {
+            (0, std::ptr::null())
+        } else {
+            (self.c.len(), self.c.as_ptr())
+        }
+    }
+}
+
+/// A read's warnings as C sees them, first, then what their pointers point
+/// into (`#[repr(C)]`: a pointer to this value is a pointer to `c`, and
+/// back in `idx_findings_free`).
+#[repr(C)]
+#[derive(Debug)]
+pub(crate) struct OwnedFindings {
+    pub(crate) c: IdxFindings,
+    _list: FindingList,
+}
+
+impl OwnedFindings {
+    pub(crate) fn new(findings: &[idx::Finding]) -> Box<Self> {
+        let list = FindingList::new(findings);
+        let (findings_len, findings) = list.c_array();
+        Box::new(OwnedFindings {
+            c: IdxFindings {
+                findings_len,
+                findings,
+            },
+            _list: list,
+        })
+    }
+}
+
+/// A report as C sees it, first, then what its pointers point into.
+/// `#[repr(C)]` puts `c` at offset 0, so a pointer to this value is a
+/// pointer to `c` (and back, in `idx_report_free`).
+#[repr(C)]
+#[derive(Debug)]
+pub(crate) struct OwnedReport {
+    pub(crate) c: IdxReport,
+    _findings: FindingList,
+}
+
+impl OwnedReport {
+    pub(crate) fn new(r: &idx::Report) -> Box<Self> {
+        let findings = FindingList::new(&r.findings);
+        let (findings_len, findings_ptr) = findings.c_array();
         let header = r.header.as_ref();
-        let mut b = Box::new(OwnedReport {
+        Box::new(OwnedReport {
             c: IdxReport {
                 verdict: if r.has_errors() {
                     IdxVerdict::IdxVerdictInvalid
@@ -388,20 +450,11 @@ impl OwnedReport {
                 }),
                 gzip: r.compression.is_some(),
                 stream_len: r.stream_len,
-                findings_len: 0,
-                findings: std::ptr::null(),
+                findings_len,
+                findings: findings_ptr,
             },
-            findings,
-            _owned: owned,
-        });
-        // the Vec's buffer does not move with the box
-        b.c.findings_len = b.findings.len();
-        b.c.findings = if b.findings.is_empty() {
-            std::ptr::null()
-        } else {
-            b.findings.as_ptr()
-        };
-        b
+            _findings: findings,
+        })
     }
 }
 

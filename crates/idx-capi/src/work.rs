@@ -81,27 +81,30 @@ pub(crate) fn open_path(path: &Path, opts: &IdxReadOptions) -> Result<IdxReader,
 }
 
 /// Reads the payload into `out` (exactly the header's payload length), in
-/// native byte order, with the reader's verdict. A reader reads once.
-pub(crate) fn read_into(r: &mut IdxReader, out: &mut [u8]) -> Result<(), IdxError> {
+/// native byte order, with the reader's verdict and its warnings (the
+/// byte-order test's IDX501). A reader reads once.
+pub(crate) fn read_into(r: &mut IdxReader, out: &mut [u8]) -> Result<Vec<idx::Finding>, IdxError> {
     let reader = r
         .reader
         .take()
         .ok_or_else(|| IdxError::misuse("the reader's payload was read already"))?;
-    // (the byte-order warning is validation's to report: idx_validate_*)
-    reader.read_into(out).map(drop).map_err(IdxError::read)
+    reader.read_into(out).map_err(IdxError::read)
 }
 
 /// Reads the payload into an array the library allocates as the data
 /// arrives (a header that declares more than the input holds costs
-/// nothing), with the reader's verdict. A reader reads once.
-pub(crate) fn read_array(r: &mut IdxReader) -> Result<Box<OwnedArray>, IdxError> {
+/// nothing), with the reader's verdict and its warnings. A reader reads
+/// once.
+pub(crate) fn read_array(
+    r: &mut IdxReader,
+) -> Result<(Box<OwnedArray>, Vec<idx::Finding>), IdxError> {
     let reader = r
         .reader
         .take()
         .ok_or_else(|| IdxError::misuse("the reader's payload was read already"))?;
     let header = reader.header().clone();
-    let (array, _warnings) = reader.read_array().map_err(IdxError::read)?;
-    Ok(OwnedArray::new(&header, array))
+    let (array, warnings) = reader.read_array().map_err(IdxError::read)?;
+    Ok((OwnedArray::new(&header, array), warnings))
 }
 
 /// The canonical encoding of the array of type code `dtype`, dimensions
@@ -136,7 +139,11 @@ pub(crate) fn encode(dtype: u32, dims: &[u32], data: &[u8]) -> Result<Vec<u8>, I
     idx::to_bytes(&array).map_err(IdxError::write)
 }
 
-/// Writes the canonical encoding to `path` (created or truncated).
+/// Writes the canonical encoding to `path`, created or replaced
+/// atomically through the toolkit's one writer (`idx_io::output`): a
+/// temporary file beside it, synced, then renamed over it, so that a
+/// failed write leaves an existing file as it was and no temporary file
+/// behind; a replaced file keeps its permission bits.
 pub(crate) fn write_path(
     path: &Path,
     dtype: u32,
@@ -144,5 +151,6 @@ pub(crate) fn write_path(
     data: &[u8],
 ) -> Result<(), IdxError> {
     let bytes = encode(dtype, dims, data)?;
-    std::fs::write(path, bytes).map_err(|e| io_error("write", path, e))
+    idx_io::output::write(path, idx_io::output::Policy::Overwrite, &[], &bytes)
+        .map_err(|e| IdxError::new(IdxStatus::IdxIo, &e.to_string()))
 }

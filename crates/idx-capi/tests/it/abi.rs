@@ -127,7 +127,13 @@ fn null_pointers_and_wrong_sizes_are_misuse_with_a_message() {
         assert_eq!(message(err), "out is NULL");
         idx_error_free(err);
         assert_eq!(
-            idx_reader_read_into(ptr::null_mut(), ptr::null_mut(), 0, &mut err),
+            idx_reader_read_into(
+                ptr::null_mut(),
+                ptr::null_mut(),
+                0,
+                ptr::null_mut(),
+                &mut err
+            ),
             IdxStatus::IdxMisuse
         );
         idx_error_free(err);
@@ -148,6 +154,7 @@ fn null_pointers_and_wrong_sizes_are_misuse_with_a_message() {
         idx_report_free(ptr::null_mut());
         idx_reader_free(ptr::null_mut());
         idx_bytes_free(ptr::null_mut());
+        idx_findings_free(ptr::null_mut());
         idx_error_free(ptr::null_mut());
         assert!(idx_reader_header(ptr::null()).is_null());
     }
@@ -170,7 +177,13 @@ fn null_pointers_and_wrong_sizes_are_misuse_with_a_message() {
         );
         assert_eq!((*idx_reader_header(reader)).payload_len, 3);
         assert_eq!(
-            idx_reader_read_into(reader, out.as_mut_ptr().cast(), 4, &mut err),
+            idx_reader_read_into(
+                reader,
+                out.as_mut_ptr().cast(),
+                4,
+                ptr::null_mut(),
+                &mut err
+            ),
             IdxStatus::IdxMisuse
         );
         assert_eq!(out, [9; 4]);
@@ -212,7 +225,13 @@ fn a_refused_read_hands_over_the_located_finding() {
             IdxStatus::IdxOk
         );
         assert_eq!(
-            idx_reader_read_into(reader, out.as_mut_ptr().cast(), 3, &mut err),
+            idx_reader_read_into(
+                reader,
+                out.as_mut_ptr().cast(),
+                3,
+                ptr::null_mut(),
+                &mut err
+            ),
             IdxStatus::IdxInvalid
         );
         let f = &*idx_error_finding(err);
@@ -220,6 +239,131 @@ fn a_refused_read_hands_over_the_located_finding() {
         assert_eq!((f.offset, f.severity), (10, IdxSeverity::IdxSeverityError));
         assert!(message(err).contains("IDX202"), "{}", message(err));
         idx_error_free(err);
+        idx_reader_free(reader);
+    }
+}
+
+/// The C view of a read's warnings: (rule, severity, offset, length, message).
+///
+/// # Safety
+/// `w` is a live `IdxFindings`.
+unsafe fn warnings(w: *const IdxFindings) -> Vec<(String, IdxSeverity, u64, u64, String)> {
+    // SAFETY: a live IdxFindings holds `findings_len` live findings whose
+    // strings are NUL-terminated (the function's contract)
+    unsafe {
+        (0..(*w).findings_len)
+            .map(|i| {
+                let f = &*(*w).findings.add(i);
+                let s = |p| CStr::from_ptr(p).to_string_lossy().into_owned();
+                (s(f.rule), f.severity, f.offset, f.length, s(f.message))
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn a_read_hands_over_the_byte_order_warning_that_validation_reports() {
+    // i16 1..=64 written little-endian: read as IDX says (big-endian), with
+    // the byte-order test's IDX501 warning; the big-endian twin, none
+    let values: Vec<i16> = (1..=64).collect();
+    let big =
+        idx::to_bytes(&idx::Array::from_vec(vec![values.len()], values.clone()).unwrap()).unwrap(); // ok: test
+    let mut little = big.clone();
+    for pair in little[8..].chunks_exact_mut(2) {
+        pair.swap(0, 1);
+    }
+    let checks = idx::ReadOptions::default().validation(&idx::Options::default());
+    let report = idx::validate_with(&little, &checks);
+    let want: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule.code() == "IDX501")
+        .map(|f| {
+            (
+                f.rule.code().to_string(),
+                IdxSeverity::IdxSeverityWarning,
+                f.offset,
+                f.length,
+                f.message.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(want.len(), 1, "{:?}", report.findings);
+    assert!(!report.has_errors());
+    let swapped: Vec<i16> = values.iter().map(|v| v.swap_bytes()).collect();
+
+    for (bytes, expected) in [(&little, want.clone()), (&big, vec![])] {
+        // into the caller's buffer
+        let (mut reader, mut w, mut err) = (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+        let mut out = vec![0i16; values.len()];
+        // SAFETY: `bytes` outlives the reader; `out` is valid for its
+        // bytes; storage for the three pointers; each result freed once
+        unsafe {
+            let s = idx_reader_open_buffer(
+                bytes.as_ptr(),
+                bytes.len(),
+                ptr::null(),
+                &mut reader,
+                &mut err,
+            );
+            assert_eq!(s, IdxStatus::IdxOk);
+            let s = idx_reader_read_into(
+                reader,
+                out.as_mut_ptr().cast(),
+                out.len() * 2,
+                &mut w,
+                &mut err,
+            );
+            assert_eq!(s, IdxStatus::IdxOk);
+            assert_eq!(warnings(w), expected);
+            idx_findings_free(w);
+            idx_reader_free(reader);
+        }
+        let decoded = if bytes == &little { &swapped } else { &values };
+        assert_eq!(&out, decoded);
+
+        // into an array the library allocates
+        let mut array = ptr::null_mut();
+        // SAFETY: as above
+        unsafe {
+            let s = idx_reader_open_buffer(
+                bytes.as_ptr(),
+                bytes.len(),
+                ptr::null(),
+                &mut reader,
+                &mut err,
+            );
+            assert_eq!(s, IdxStatus::IdxOk);
+            let s = idx_reader_read_array(reader, &mut array, &mut w, &mut err);
+            assert_eq!(s, IdxStatus::IdxOk);
+            assert_eq!(warnings(w), expected);
+            assert_eq!((*array).len, values.len() * 2);
+            idx_findings_free(w);
+            idx_array_free(array);
+            idx_reader_free(reader);
+        }
+    }
+
+    // a caller that does not want the warnings passes NULL
+    let (mut reader, mut err) = (ptr::null_mut(), ptr::null_mut());
+    let mut out = vec![0i16; values.len()];
+    // SAFETY: as above
+    unsafe {
+        idx_reader_open_buffer(
+            little.as_ptr(),
+            little.len(),
+            ptr::null(),
+            &mut reader,
+            &mut err,
+        );
+        let s = idx_reader_read_into(
+            reader,
+            out.as_mut_ptr().cast(),
+            out.len() * 2,
+            ptr::null_mut(),
+            &mut err,
+        );
+        assert_eq!(s, IdxStatus::IdxOk);
         idx_reader_free(reader);
     }
 }
@@ -254,7 +398,13 @@ fn the_read_options_reach_the_reader() {
         unsafe {
             let mut s = idx_reader_open_buffer(gz.as_ptr(), gz.len(), &opts, &mut reader, &mut err);
             if s == IdxStatus::IdxOk {
-                s = idx_reader_read_into(reader, out.as_mut_ptr().cast(), 3, &mut err);
+                s = idx_reader_read_into(
+                    reader,
+                    out.as_mut_ptr().cast(),
+                    3,
+                    ptr::null_mut(),
+                    &mut err,
+                );
             }
             assert_eq!(s, IdxStatus::IdxInvalid);
             assert_eq!(
@@ -342,6 +492,79 @@ fn the_writer_encodes_native_elements_canonically_and_refuses_misuse() {
         std::fs::read(&path).unwrap(),
         [0, 0, 8, 1, 0, 0, 0, 2, 5, 6]
     ); // ok: test
+}
+
+/// Writes `n` zero bytes as a u8 array [n] to `path` through the C ABI.
+fn write_file(path: &std::path::Path, n: u32) -> (IdxStatus, String) {
+    let c = CString::new(path.to_str().unwrap()).unwrap(); // ok: test
+    let data = vec![0u8; n as usize];
+    let mut err = ptr::null_mut();
+    // SAFETY: a NUL-terminated path; `dims` and `data` valid for their
+    // lengths; storage for the error, freed once
+    unsafe {
+        let s = idx_write_file(
+            c.as_ptr(),
+            0x08,
+            [n].as_ptr(),
+            1,
+            data.as_ptr().cast(),
+            data.len(),
+            &mut err,
+        );
+        let m = if err.is_null() {
+            String::new()
+        } else {
+            message(err)
+        };
+        idx_error_free(err);
+        (s, m)
+    }
+}
+
+/// Set in the child process of the next test: the destination it writes.
+const WRITE_UNDER_LIMIT: &str = "IDXC_TEST_WRITE_UNDER_FILE_SIZE_LIMIT";
+
+#[test]
+fn a_failed_write_leaves_the_destination_as_it_was_and_no_temporary_file() {
+    // the child: this test again, under a file size limit that a 1 MiB
+    // write exceeds (the write fails with EFBIG, SIGXFSZ being ignored)
+    if let Some(dest) = std::env::var_os(WRITE_UNDER_LIMIT) {
+        let (s, m) = write_file(std::path::Path::new(&dest), 1 << 20);
+        assert_eq!(s, IdxStatus::IdxIo, "{m}");
+        assert!(m.contains("out.idx"), "{m}");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap(); // ok: test
+    let dest = dir.path().join("out.idx");
+    let old = [0, 0, 8, 1, 0, 0, 0, 2, 5, 6];
+    std::fs::write(&dest, old).unwrap(); // ok: test
+    let name = "abi::a_failed_write_leaves_the_destination_as_it_was_and_no_temporary_file";
+    // output to pipes, which the limit does not apply to
+    let child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -f 64 && trap '' XFSZ && exec "$0" "$@""#)
+        .arg(std::env::current_exe().unwrap()) // ok: test
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(WRITE_UNDER_LIMIT, &dest)
+        .output()
+        .unwrap(); // ok: test
+    assert!(
+        child.status.success() && String::from_utf8_lossy(&child.stdout).contains("1 passed"),
+        "the write under the limit: {:?}\n{}\n{}",
+        child.status,
+        String::from_utf8_lossy(&child.stdout),
+        String::from_utf8_lossy(&child.stderr)
+    );
+    assert_eq!(std::fs::read(&dest).unwrap(), old); // ok: test
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap() // ok: test
+        .map(|e| e.unwrap().file_name()) // ok: test
+        .collect();
+    assert_eq!(left, ["out.idx"]);
+
+    // without the limit, the same write replaces the file
+    assert_eq!(write_file(&dest, 1 << 20).0, IdxStatus::IdxOk);
+    assert_eq!(std::fs::metadata(&dest).unwrap().len(), 8 + (1 << 20)); // ok: test
 }
 
 #[test]

@@ -31,6 +31,7 @@ fn every_shipped_description_parses_and_names_files_that_exist() {
         "wasm",
         "idxc",
         "libtorch",
+        "mxnet",
     ] {
         assert!(names.contains(&n), "{n} missing from {names:?}");
     }
