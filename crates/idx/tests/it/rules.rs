@@ -27,6 +27,11 @@ fn case_with(name: &str, hex: &str, opts: &Options, expected: &[(&str, u64, u64)
     let got_cmp: Vec<_> = got.iter().map(|&(c, o, l)| (c, o, l)).collect();
     assert_eq!(got_cmp, want, "case {name}");
     let report = validate_with(&bytes, opts);
+    assert_eq!(
+        report.looks_like_idx(),
+        !got.iter().any(|&(c, _, _)| c.starts_with("IDX4")),
+        "case {name}: looks like IDX unless an IDX4xx finding says otherwise"
+    );
     if *opts == Options::default() {
         let parsed = idx::parse(&bytes);
         assert_eq!(
@@ -270,6 +275,13 @@ fn a_payload_ending_near_2_64_does_not_overflow_the_end_offset() {
         ),
         &[("IDX303", 8, 4), ("IDX202", 12, 0)],
     );
+}
+
+#[test]
+fn the_rules_that_say_the_data_is_not_idx_are_the_idx4xx_family() {
+    for r in Rule::ALL {
+        assert_eq!(r.means_not_idx(), r.code().starts_with("IDX4"), "{}", r.code());
+    }
 }
 
 #[test]
