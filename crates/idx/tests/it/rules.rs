@@ -719,3 +719,55 @@ fn spec_section_7_positions() {
         .unwrap();
     assert_eq!((f.offset, f.hint.as_deref()), (6, None));
 }
+
+#[test]
+fn a_rule_prints_as_its_code() {
+    for r in Rule::ALL {
+        assert_eq!(r.to_string(), r.code());
+    }
+}
+
+#[test]
+fn severity_overrides_are_empty_until_a_warning_is_overridden() {
+    use idx::{Severities, Severity};
+    let mut s = Severities::default();
+    assert!(s.is_empty());
+    assert!("".parse::<Severities>().unwrap().is_empty());
+    // an error keeps its severity: refused, and still nothing overridden
+    assert!(s.set(Rule::TrailingBytes, Severity::Warning).is_err());
+    assert!(s.is_empty());
+    s.set(Rule::LikelyLittleEndian, Severity::Error).unwrap();
+    assert!(!s.is_empty());
+    assert_eq!("IDX501=error".parse::<Severities>(), Ok(s));
+    let two: Severities = "likely-little-endian=error, IDX302=info".parse().unwrap();
+    assert_eq!(
+        two.iter().collect::<Vec<_>>(),
+        [
+            (Rule::ZeroDimension, Severity::Info),
+            (Rule::LikelyLittleEndian, Severity::Error)
+        ]
+    );
+}
+
+#[test]
+fn a_byte_order_proved_by_a_stated_range_stays_an_error_whatever_severity_is_asked() {
+    use idx::{Severities, Severity};
+    let mut le = hx("00 00 0c 01 00 00 00 40"); // i32, rank 1, 64 elements
+    for i in 0..64i32 {
+        le.extend_from_slice(&(i % 10).to_le_bytes());
+    }
+    let idx501 = |opts: &Options| {
+        let r = validate_with(&le, opts);
+        let f = r.findings.iter().find(|f| f.rule == Rule::LikelyLittleEndian);
+        f.map(|f| f.severity())
+    };
+    let asked = |s: &str| s.parse::<Severities>().unwrap();
+    let proved = Options::default().with_expect_range(Some((0, 9)));
+    assert_eq!(idx501(&proved), Some(Severity::Error));
+    let quieter = proved.clone().with_severity(asked("IDX501=warning"));
+    assert_eq!(idx501(&quieter), Some(Severity::Error), "a proof is not overridden");
+    // the statistical warning, without a range, follows what is asked
+    let stricter = Options::default().with_severity(asked("IDX501=error"));
+    assert_eq!(idx501(&Options::default()), Some(Severity::Warning));
+    assert_eq!(idx501(&stricter), Some(Severity::Error));
+}
