@@ -771,3 +771,19 @@ fn a_byte_order_proved_by_a_stated_range_stays_an_error_whatever_severity_is_ask
     assert_eq!(idx501(&Options::default()), Some(Severity::Warning));
     assert_eq!(idx501(&stricter), Some(Severity::Error));
 }
+
+#[test]
+fn a_stated_range_proves_an_i16_payload_little_endian_at_its_first_element_outside() {
+    let mut le = hx("00 00 0b 01 00 00 00 0a"); // i16, rank 1, 10 elements
+    for i in 0..10i16 {
+        le.extend_from_slice(&i.to_le_bytes());
+    }
+    let opts = Options::default().with_expect_range(Some((0, 9)));
+    let r = validate_with(&le, &opts);
+    let proofs: Vec<_> = r
+        .errors()
+        .map(|f| (f.rule, f.offset, f.length))
+        .collect();
+    // element 1 reads 256 big-endian: 8 bytes of header, then 2 per element
+    assert_eq!(proofs, [(Rule::LikelyLittleEndian, 10, 2)], "{r:#?}");
+}
