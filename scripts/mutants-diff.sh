@@ -16,7 +16,8 @@
 # Exit 0: every tested mutant caught (a mutant whose tests time out counts as
 # caught: they did not pass; it is listed). Exit 1: a mutant missed, or
 # cargo-mutants could not test (the unmutated tests fail, a bad diff).
-# Results: target/mutants-diff/mutants.out (missed.txt, outcomes.json, log/).
+# Results: target/mutants-diff/mutants.out (missed.txt, outcomes.json, log/);
+# builds in target/mutants-diff/target.
 # Installs the pinned cargo-mutants with `cargo install --locked` if the one
 # on PATH is another version or missing.
 set -euo pipefail
@@ -49,10 +50,13 @@ if [ ! -s "$diff" ]; then
 fi
 
 # cargo-mutants builds in a copy of the tree: an absolute target directory
-# keeps the compiled dependencies from one run to the next.
+# keeps the compiled dependencies from one run to the next. Its own: cargo
+# names a workspace member's build by its path inside the workspace, so a
+# copy sharing the tree's target directory would overwrite the tree's `idx`
+# with a mutant (and another cargo run there would race the mutants').
 target=${CARGO_TARGET_DIR:-target}
 case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
-export CARGO_TARGET_DIR="$target"
+export CARGO_TARGET_DIR="$target/mutants-diff/target"
 
 count=$(cargo mutants -p idx --in-diff "$diff" --list | wc -l)
 echo "== $count mutants in crates/idx/src changed since $base"

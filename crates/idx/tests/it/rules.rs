@@ -787,3 +787,43 @@ fn a_stated_range_proves_an_i16_payload_little_endian_at_its_first_element_outsi
     // element 1 reads 256 big-endian: 8 bytes of header, then 2 per element
     assert_eq!(proofs, [(Rule::LikelyLittleEndian, 10, 2)], "{r:#?}");
 }
+
+#[test]
+fn a_stated_range_proof_does_not_depend_on_the_chunking() {
+    // i16 and i32 little-endian values 0..=9; when spoilt, the last is
+    // inside the range only big-endian, so nothing is proved
+    for (code, size) in [(0x0b_u8, 2), (0x0c, 4)] {
+        for spoil in [false, true] {
+            let mut b = hx("00 00 00 01 00 00 00 0c"); // rank 1, 12 elements
+            b[2] = code;
+            for i in 0..12u8 {
+                let mut e = vec![0; size];
+                e[0] = i % 10; // little-endian i % 10
+                if spoil && i == 11 {
+                    e = vec![0; size];
+                    e[size - 1] = 5; // big-endian 5, little-endian huge
+                }
+                b.extend(e);
+            }
+            let opts = Options::default().with_expect_range(Some((0, 9)));
+            let whole = findings(&b, &opts);
+            let proved = validate_with(&b, &opts)
+                .errors()
+                .any(|f| f.rule == Rule::LikelyLittleEndian);
+            assert_eq!(proved, !spoil, "size {size}, spoilt {spoil}: {whole:?}");
+            for chunk in 1..=9 {
+                let mut v = idx::Validator::new(opts.clone());
+                for c in b.chunks(chunk) {
+                    v.feed(c);
+                }
+                let got: Vec<_> = v
+                    .finish()
+                    .findings
+                    .iter()
+                    .map(|f| (f.rule.code(), f.offset, f.length))
+                    .collect();
+                assert_eq!(got, whole, "size {size}, spoilt {spoil}, chunks of {chunk}");
+            }
+        }
+    }
+}
