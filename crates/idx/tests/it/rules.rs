@@ -27,6 +27,11 @@ fn case_with(name: &str, hex: &str, opts: &Options, expected: &[(&str, u64, u64)
     let got_cmp: Vec<_> = got.iter().map(|&(c, o, l)| (c, o, l)).collect();
     assert_eq!(got_cmp, want, "case {name}");
     let report = validate_with(&bytes, opts);
+    assert_eq!(
+        report.looks_like_idx(),
+        !got.iter().any(|&(c, _, _)| c.starts_with("IDX4")),
+        "case {name}: looks like IDX unless an IDX4xx finding says otherwise"
+    );
     if *opts == Options::default() {
         let parsed = idx::parse(&bytes);
         assert_eq!(
@@ -270,6 +275,18 @@ fn a_payload_ending_near_2_64_does_not_overflow_the_end_offset() {
         ),
         &[("IDX303", 8, 4), ("IDX202", 12, 0)],
     );
+}
+
+#[test]
+fn the_rules_that_say_the_data_is_not_idx_are_the_idx4xx_family() {
+    for r in Rule::ALL {
+        assert_eq!(
+            r.means_not_idx(),
+            r.code().starts_with("IDX4"),
+            "{}",
+            r.code()
+        );
+    }
 }
 
 #[test]
@@ -706,6 +723,118 @@ fn spec_section_7_positions() {
         .find(|f| f.rule == Rule::TruncatedPayload)
         .unwrap();
     assert_eq!((f.offset, f.hint.as_deref()), (6, None));
+}
+
+#[test]
+fn a_rule_prints_as_its_code() {
+    for r in Rule::ALL {
+        assert_eq!(r.to_string(), r.code());
+    }
+}
+
+#[test]
+fn severity_overrides_are_empty_until_a_warning_is_overridden() {
+    use idx::{Severities, Severity};
+    let mut s = Severities::default();
+    assert!(s.is_empty());
+    assert!("".parse::<Severities>().unwrap().is_empty());
+    // an error keeps its severity: refused, and still nothing overridden
+    assert!(s.set(Rule::TrailingBytes, Severity::Warning).is_err());
+    assert!(s.is_empty());
+    s.set(Rule::LikelyLittleEndian, Severity::Error).unwrap();
+    assert!(!s.is_empty());
+    assert_eq!("IDX501=error".parse::<Severities>(), Ok(s));
+    let two: Severities = "likely-little-endian=error, IDX302=info".parse().unwrap();
+    assert_eq!(
+        two.iter().collect::<Vec<_>>(),
+        [
+            (Rule::ZeroDimension, Severity::Info),
+            (Rule::LikelyLittleEndian, Severity::Error)
+        ]
+    );
+}
+
+#[test]
+fn a_byte_order_proved_by_a_stated_range_stays_an_error_whatever_severity_is_asked() {
+    use idx::{Severities, Severity};
+    let mut le = hx("00 00 0c 01 00 00 00 40"); // i32, rank 1, 64 elements
+    for i in 0..64i32 {
+        le.extend_from_slice(&(i % 10).to_le_bytes());
+    }
+    let idx501 = |opts: &Options| {
+        let r = validate_with(&le, opts);
+        let f = r
+            .findings
+            .iter()
+            .find(|f| f.rule == Rule::LikelyLittleEndian);
+        f.map(|f| f.severity())
+    };
+    let asked = |s: &str| s.parse::<Severities>().unwrap();
+    let proved = Options::default().with_expect_range(Some((0, 9)));
+    assert_eq!(idx501(&proved), Some(Severity::Error));
+    let quieter = proved.clone().with_severity(asked("IDX501=warning"));
+    assert_eq!(
+        idx501(&quieter),
+        Some(Severity::Error),
+        "a proof is not overridden"
+    );
+    // the statistical warning, without a range, follows what is asked
+    let stricter = Options::default().with_severity(asked("IDX501=error"));
+    assert_eq!(idx501(&Options::default()), Some(Severity::Warning));
+    assert_eq!(idx501(&stricter), Some(Severity::Error));
+}
+
+#[test]
+fn a_stated_range_proves_an_i16_payload_little_endian_at_its_first_element_outside() {
+    let mut le = hx("00 00 0b 01 00 00 00 0a"); // i16, rank 1, 10 elements
+    for i in 0..10i16 {
+        le.extend_from_slice(&i.to_le_bytes());
+    }
+    let opts = Options::default().with_expect_range(Some((0, 9)));
+    let r = validate_with(&le, &opts);
+    let proofs: Vec<_> = r.errors().map(|f| (f.rule, f.offset, f.length)).collect();
+    // element 1 reads 256 big-endian: 8 bytes of header, then 2 per element
+    assert_eq!(proofs, [(Rule::LikelyLittleEndian, 10, 2)], "{r:#?}");
+}
+
+#[test]
+fn a_stated_range_proof_does_not_depend_on_the_chunking() {
+    // i16 and i32 little-endian values 0..=9; when spoilt, the last is
+    // inside the range only big-endian, so nothing is proved
+    for (code, size) in [(0x0b_u8, 2), (0x0c, 4)] {
+        for spoil in [false, true] {
+            let mut b = hx("00 00 00 01 00 00 00 0c"); // rank 1, 12 elements
+            b[2] = code;
+            for i in 0..12u8 {
+                let mut e = vec![0; size];
+                e[0] = i % 10; // little-endian i % 10
+                if spoil && i == 11 {
+                    e = vec![0; size];
+                    e[size - 1] = 5; // big-endian 5, little-endian huge
+                }
+                b.extend(e);
+            }
+            let opts = Options::default().with_expect_range(Some((0, 9)));
+            let whole = findings(&b, &opts);
+            let proved = validate_with(&b, &opts)
+                .errors()
+                .any(|f| f.rule == Rule::LikelyLittleEndian);
+            assert_eq!(proved, !spoil, "size {size}, spoilt {spoil}: {whole:?}");
+            for chunk in 1..=9 {
+                let mut v = idx::Validator::new(opts.clone());
+                for c in b.chunks(chunk) {
+                    v.feed(c);
+                }
+                let got: Vec<_> = v
+                    .finish()
+                    .findings
+                    .iter()
+                    .map(|f| (f.rule.code(), f.offset, f.length))
+                    .collect();
+                assert_eq!(got, whole, "size {size}, spoilt {spoil}, chunks of {chunk}");
+            }
+        }
+    }
 }
 
 /// Every damage and end a gzip stream can have, as pushed to the

@@ -186,3 +186,21 @@ fn a_zero_dimension_after_an_overflowing_prefix_gives_size_zero() {
         }
     }
 }
+
+#[test]
+fn an_item_is_the_payload_over_the_first_dimension_and_empty_when_there_are_none() {
+    for (dtype, dims, item) in [
+        (ElementType::U8, vec![60000, 28, 28], 784),
+        (ElementType::F64, vec![3, 2], 16),
+        // rank 0: the one element is the item
+        (ElementType::I16, vec![], 2),
+        // no items: 0 bytes each, not a division by zero
+        (ElementType::U8, vec![0, 28, 28], 0),
+        (ElementType::I32, vec![0], 0),
+        // items of no bytes
+        (ElementType::U8, vec![5, 0], 0),
+    ] {
+        let h = Header::new(dtype, dims.clone()).unwrap();
+        assert_eq!(h.item_len(), item, "{dtype} {dims:?}");
+    }
+}

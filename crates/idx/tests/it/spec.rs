@@ -99,3 +99,29 @@ fn error_rules_are_the_spec_errors() {
         }
     }
 }
+
+#[test]
+fn only_the_byte_order_test_lists_two_severities() {
+    // IDX501 is a warning, and an error only under a stated range (6.1)
+    for r in Rule::ALL {
+        let want = match r {
+            Rule::LikelyLittleEndian => "warning/error",
+            _ => r.severity().as_str(),
+        };
+        assert_eq!(r.severities(), want, "{}", r.code());
+    }
+}
+
+#[test]
+fn a_rules_anchor_is_its_spec_heading_as_rendered() {
+    // `### IDX101 reserved-bytes` renders as the anchor `idx101-reserved-bytes`
+    let spec = read("spec/idx.md");
+    for r in Rule::ALL {
+        let heading = format!("{} {}", r.code(), r.name());
+        assert!(
+            spec.lines().any(|l| l.strip_prefix("### ") == Some(heading.as_str())),
+            "no heading ### {heading} in spec/idx.md"
+        );
+        assert_eq!(r.anchor(), heading.to_ascii_lowercase().replace(' ', "-"));
+    }
+}
