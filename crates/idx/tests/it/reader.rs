@@ -293,9 +293,13 @@ fn a_contradicted_statement_is_warned_of_everywhere() {
 
 /// The byte-order test is symmetric: a payload with every element
 /// byte-swapped scores the mirror of the payload's score, for every kind
-/// of the benchmark (so a stated swap and a second run agree).
+/// of the benchmark (so a stated swap and a second run agree), unless one
+/// of the two was settled at a checkpoint (decisively big-endian on its
+/// first distinct values: fewer elements scored); then the other reads
+/// little-endian.
 #[test]
 fn swapping_every_element_mirrors_the_score() {
+    use idx::lint::byteorder::STOP_BITS;
     for &kind in Kind::ALL {
         for &t in kind.types() {
             let et = ElementType::from_code(t.code()).unwrap();
@@ -304,7 +308,17 @@ fn swapping_every_element_mirrors_the_score() {
                 score(et, &p).unwrap(),
                 score(et, &little_endian_twin(t, &p)).unwrap(),
             );
-            assert_eq!(a.mirrored(), b, "{} {}", kind.label(), t.name());
+            let what = format!("{} {}: {a:?} {b:?}", kind.label(), t.name());
+            if a.elements == b.elements {
+                assert_eq!(a.mirrored(), b, "{what}");
+            } else {
+                let (settled, other) = if a.elements < b.elements {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                assert!(settled.bits <= -STOP_BITS && other.bits > 0.0, "{what}");
+            }
         }
     }
 }
@@ -627,3 +641,4 @@ fn a_sources_own_error_inside_a_gzip_stream_is_an_io_error_not_damage() {
     let v = idx::validate_reader(Failing(half), &Options::default().with_decompress(true));
     assert_eq!(v.unwrap_err().to_string(), "the disk failed");
 }
+
