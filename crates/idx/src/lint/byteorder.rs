@@ -784,7 +784,10 @@ pub(crate) fn bits_str(bits: f64) -> String {
 /// - `Big` stated: the caller vouches for the bytes; nothing is reported;
 /// - `Little` stated: the payload is decoded as little-endian, with a
 ///   warning when it reads big-endian beyond [`CERTAIN_BITS`] (the
-///   statement is probably wrong).
+///   statement is probably wrong), and a note (severity info, which no
+///   override changes) when the payload barely distinguishes the two
+///   orders (no verdict either way short of that warning): the statement
+///   alone decides, and the note gives the score.
 pub(crate) fn contract(
     dtype: ElementType,
     start: u64,
@@ -806,21 +809,42 @@ pub(crate) fn contract(
         Some(ByteOrder::Big) => None,
         Some(ByteOrder::Little) => {
             let mirrored = score.mirrored();
-            (mirrored.verdict() == Verdict::Certain).then(|| {
+            if mirrored.verdict() == Verdict::Certain {
+                return Some(
+                    Finding::new(
+                        Rule::LikelyLittleEndian,
+                        start,
+                        len,
+                        format!(
+                            "the {t} payload was stated little-endian, but a statistical test reads it as big-endian: score {} bits",
+                            bits_str(score.bits)
+                        ),
+                    )
+                    .with_severity(Severity::Warning)
+                    .with_byte_order(score)
+                    .expected(format!("little-endian {t} data, as stated"))
+                    .found(found(&score))
+                    .hint("the payload reads as big-endian, as IDX requires: if so, read it without stating a byte order (or state big)"),
+                );
+            }
+            // neither order is what the test would report: the statement
+            // alone decides, and the note says so (the test's warning
+            // would have needed a clear score either way)
+            (score.verdict() == Verdict::None).then(|| {
                 Finding::new(
                     Rule::LikelyLittleEndian,
                     start,
                     len,
                     format!(
-                        "the {t} payload was stated little-endian, but a statistical test reads it as big-endian: score {} bits",
+                        "the {t} payload barely distinguishes the byte orders (score {} bits); the stated order, little-endian, is used",
                         bits_str(score.bits)
                     ),
                 )
-                .with_severity(Severity::Warning)
+                .with_severity(Severity::Info)
                 .with_byte_order(score)
                 .expected(format!("little-endian {t} data, as stated"))
                 .found(found(&score))
-                .hint("the payload reads as big-endian, as IDX requires: if so, read it without stating a byte order (or state big)")
+                .hint("the bytes read about as plausibly either way: only the statement says how they were written")
             })
         }
         None => {

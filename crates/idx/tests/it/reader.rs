@@ -642,3 +642,61 @@ fn a_sources_own_error_inside_a_gzip_stream_is_an_io_error_not_damage() {
     assert_eq!(v.unwrap_err().to_string(), "the disk failed");
 }
 
+/// A byte order stated little-endian on a payload that barely
+/// distinguishes the two orders (random bit patterns: hashes) is used as
+/// stated, and every path says so in a note with the score (severity
+/// info, which `IDX501=error` does not change: the read succeeds), the
+/// note validation reports too; a payload that reads little-endian, as
+/// stated, gets no note.
+#[test]
+fn a_statement_on_a_payload_that_barely_distinguishes_the_orders_is_noted() {
+    let mut file = vec![0, 0, 0x0d, 1, 0, 0, 0x02, 0x00];
+    file.extend(big_endian(Kind::Hashes, Type::F32, 512, 3));
+    let s = score(ElementType::F32, &file[8..]).unwrap();
+    assert!(
+        s.verdict() == idx::lint::Verdict::None
+            && s.mirrored().verdict() != idx::lint::Verdict::Certain,
+        "{s:?}"
+    );
+    let note = format!(
+        "the f32 payload barely distinguishes the byte orders (score {:.1} bits); the stated order, little-endian, is used",
+        (s.bits * 10.0).trunc() / 10.0
+    );
+    for o in [
+        opts(Some(ByteOrder::Little)),
+        strict(opts(Some(ByteOrder::Little))),
+    ] {
+        for got in every_path(&file, &o) {
+            let (_, mut warnings) = got.unwrap();
+            warnings.retain(|w| w.0 == Rule::LikelyLittleEndian); // (IDX502: random bits hold NaN)
+            assert_eq!(
+                warnings,
+                vec![(Rule::LikelyLittleEndian, Severity::Info, 8, note.clone())]
+            );
+        }
+    }
+    let v = idx::validate_with(
+        &file,
+        &Options::default().with_byte_order(Some(ByteOrder::Little)),
+    );
+    let found: Vec<Found> = v
+        .findings
+        .iter()
+        .filter(|f| f.rule == Rule::LikelyLittleEndian) // (random bits hold NaN: IDX502)
+        .map(found)
+        .collect();
+    assert_eq!(
+        found,
+        vec![(Rule::LikelyLittleEndian, Severity::Info, 8, note.clone())]
+    );
+    // nothing stated: nothing to say (the test reads neither order)
+    for got in every_path(&file, &ReadOptions::default()) {
+        let (_, mut warnings) = got.unwrap();
+        warnings.retain(|w| w.0 == Rule::LikelyLittleEndian);
+        assert_eq!(warnings, vec![]);
+    }
+    // a payload that reads little-endian, as stated: no note
+    for got in every_path(&report_writer_file(), &opts(Some(ByteOrder::Little))) {
+        assert_eq!(got.unwrap().1, vec![]);
+    }
+}
