@@ -12,6 +12,8 @@ Everything is built here: nothing is read outside the repository."""
 import io
 import math
 import struct
+import subprocess
+import sys
 import warnings
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -288,3 +290,60 @@ def test_check_reader_calls_a_strict_reader_of_the_little_endian_cases_accepted(
     assert len(statuses) >= 5
     assert set(statuses.values()) == {"accepted"}, statuses
     assert r.ok
+
+
+# -- what the `idx` command writes -------------------------------------------
+
+IDX = str(Path(sys.executable).parent / "idx")
+CONTENT_TYPES = {"u1": "u8", "i1": "i8", "i2": "i16", "i4": "i32", "f4": "f32", "f8": "f64"}
+
+
+def content_json(a):
+    """The content JSON of ``a`` (``idx dump``'s, which ``idx write``
+    reads): integers as numbers, floats as their bit patterns."""
+    t = a.dtype.newbyteorder("=")
+    flat = np.ascontiguousarray(a).astype(t).reshape(-1)
+    if t.kind == "f":
+        width = 2 * t.itemsize
+        data = [f'"0x{int(v):0{width}x}"' for v in flat.view(f"u{t.itemsize}")]
+    else:
+        data = [str(int(v)) for v in flat]
+    return '{"dtype": "%s", "shape": %s, "data": [%s]}' % (
+        CONTENT_TYPES[t.str[1:]],
+        list(a.shape),
+        ", ".join(data),
+    )
+
+
+def check_loads_back(tmp_path, a, data, what):
+    """``data``, an IDX file the ``idx`` command wrote for ``a``, passes
+    ``idx-validate`` (exit 0) and ``idxkit.validate``, and every loader
+    returns ``a`` bit for bit with at most the byte-order warning."""
+    p = tmp_path / "written.idx"
+    p.write_bytes(data)
+    v = subprocess.run([str(Path(IDX).parent / "idx-validate"), "--isolated", str(p)], capture_output=True, text=True)
+    assert v.returncode == 0, (what, v.stdout, v.stderr)
+    report = idxkit.validate(data)
+    assert report.ok and not report.errors, (what, [(f.rule, f.message) for f in report.findings])
+    want = native(a)
+    for name, load in loaders(tmp_path, data, False):
+        got, _ = load_quietly(load)
+        assert got.shape == a.shape, (what, name)
+        assert bits(native(got)) == bits(want), (what, name)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(arrays())
+def test_every_array_idx_write_and_convert_write_loads_back_everywhere(tmp_path, a):
+    """Mirrors the property above for the ``idx`` command's writers: ``idx
+    write`` (content JSON) and ``idx convert --from npy`` (either byte
+    order)."""
+    w = subprocess.run([IDX, "write"], input=content_json(a).encode(), capture_output=True)
+    assert w.returncode == 0, w.stderr
+    check_loads_back(tmp_path, a, w.stdout, "idx write")
+    npy = tmp_path / "a.npy"
+    np.save(npy, a)
+    out = tmp_path / "c.idx"
+    c = subprocess.run([IDX, "convert", "--from", "npy", str(npy), "-o", str(out), "--force"], capture_output=True, text=True)
+    assert c.returncode == 0, c.stderr
+    check_loads_back(tmp_path, a, out.read_bytes(), "idx convert --from npy")

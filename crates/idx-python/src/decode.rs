@@ -310,6 +310,16 @@ pub(crate) fn load_buffer(
     let bytes = data
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    load_slice(py, bytes, opts)
+}
+
+/// Loads IDX bytes that no other thread can change while the GIL is
+/// released (a `bytes` object's, or a read-only array's).
+pub(crate) fn load_slice(
+    py: Python<'_>,
+    bytes: &[u8],
+    opts: &idx::ReadOptions,
+) -> PyResult<Py<PyAny>> {
     match py.detach(|| plan(bytes, opts)) {
         Ok(Plan::Into(h)) => decode_into(py, bytes, &h, opts, None),
         Ok(Plan::Done(a, warnings)) => owned_array(py, a, &warnings),

@@ -1,10 +1,10 @@
 //! `load`: the one native call of `idxkit.load`, which decides by the kind
 //! of source how it is read (a path, a file object, bytes, or a mapping).
 
-use crate::decode::{load_buffer, load_path, read_options};
+use crate::decode::{load_buffer, load_path, load_slice, read_options};
 use crate::{file_object, mapped, source};
 use pyo3::prelude::*;
-use pyo3::types::PyModule;
+use pyo3::types::{PyBytes, PyModule};
 
 /// `idxkit.load`: decides by the kind of `source` how it is read. With
 /// `mmap`, a read-only view over the mapped payload ([`mapped`]). A
@@ -14,7 +14,8 @@ use pyo3::types::PyModule;
 /// ([`load_by_name`](crate::file_object::load_by_name)); another seekable
 /// one holding one uncompressed IDX file, with `readinto` straight into the
 /// array ([`load_into`](crate::file_object::load_into)); any other is read
-/// whole, and so is a bytes-like object ([`source::bytes_of`]). Every path
+/// whole, and so is a bytes-like object ([`source::bytes_of`]; a `bytes`
+/// object is read where it lies). Every path
 /// issues the read's warnings (the byte-order test's IDX501, as
 /// `idxkit.ByteOrderWarning`) after decoding, and refuses the file when
 /// `severity` makes one an error.
@@ -33,6 +34,11 @@ pub(crate) fn load(
     let opts = read_options(decompress, max_decompressed, assume_byte_order, severity)?;
     if mmap {
         return mapped::load_mapped(source, &opts);
+    }
+    if let Ok(b) = source.cast_exact::<PyBytes>() {
+        // immutable: read where it lies, with no array over it and no
+        // question asked of other kinds of source
+        return load_slice(py, b.as_bytes(), &opts);
     }
     if source::is_path(source)? {
         return load_path(py, source.extract()?, &opts);

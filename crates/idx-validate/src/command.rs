@@ -161,7 +161,7 @@ struct Cli {
     /// With --fix and one input file: write the repaired copy to OUT and leave the input alone (gzip output when OUT ends in .gz); - writes it to standard output (gzip when the input is) and the report to standard error.
     #[arg(long, value_name = "OUT", help_heading = "Repair")]
     output: Option<PathBuf>,
-    /// The byte order the writer used for multi-byte elements, when you know it, judged as every reader reads it: little reads the payload as written (an IDX501 warning only when it reads big-endian: the statement is probably wrong) and, with --fix, byte-swaps it as a safe fix (unless it already reads big-endian: then nothing is swapped, so a second run changes nothing); big vouches for the bytes: IDX501 is not reported and nothing is swapped.
+    /// The byte order the writer used for multi-byte elements, when you know it, judged as every reader reads it: little reads the payload as written (an IDX501 warning only when it reads big-endian: the statement is probably wrong; an IDX501 note with the score when it barely distinguishes the two orders) and, with --fix, byte-swaps it as a safe fix (unless it already reads big-endian: then nothing is swapped, so a second run changes nothing); big vouches for the bytes: IDX501 is not reported and nothing is swapped.
     #[arg(long, value_name = "ORDER", value_parser = ["little", "big"], help_heading = "Repair")]
     assume_byte_order: Option<String>,
     /// With --fix: exit 1 when any fix was applied, even if nothing remains.

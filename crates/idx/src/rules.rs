@@ -197,18 +197,19 @@ impl Rule {
     }
 
     /// The severities a finding of this rule can have, as the rule list
-    /// shows them: the default [`Rule::severity`], or `warning/error` for
-    /// the byte-order test (IDX501), a warning when the payload reads
-    /// little-endian (a statistical test) and an error only when a stated
-    /// value range proves it (spec 6.1).
+    /// shows them: the default [`Rule::severity`], or `info/warning/error`
+    /// for the byte-order test (IDX501), a warning when the payload reads
+    /// little-endian (a statistical test), an error only when a stated
+    /// value range proves it, and a note (info) when a stated byte order is
+    /// used on a payload that barely distinguishes the orders (spec 6.1).
     ///
     /// ```
-    /// assert_eq!(idx::Rule::LikelyLittleEndian.severities(), "warning/error");
+    /// assert_eq!(idx::Rule::LikelyLittleEndian.severities(), "info/warning/error");
     /// assert_eq!(idx::Rule::TrailingBytes.severities(), "error");
     /// ```
     pub const fn severities(self) -> &'static str {
         match self {
-            Rule::LikelyLittleEndian => "warning/error",
+            Rule::LikelyLittleEndian => "info/warning/error",
             _ => self.severity().as_str(),
         }
     }
@@ -283,10 +284,14 @@ impl Severities {
     }
 
     /// `severity` of a finding of `rule` made `found`: the override when
-    /// one is set and the finding is not an error, else `found`.
+    /// one is set and the finding has its rule's own severity, else
+    /// `found`. A finding made more severe (IDX501's error: a stated range
+    /// proves the byte order) or less (IDX501's note that a stated byte
+    /// order was used on a payload that barely distinguishes the orders)
+    /// keeps its severity: the override is for the rule's usual finding.
     pub(crate) fn apply(&self, rule: Rule, found: Severity) -> Severity {
         match self.get(rule) {
-            Some(s) if found != Severity::Error => s,
+            Some(s) if found == rule.severity() => s,
             _ => found,
         }
     }

@@ -94,7 +94,9 @@ impl ByteOrderScore {
     /// The score of the same payload with every element byte-swapped: the
     /// two readings trade places (the test is symmetric: it scores the
     /// same elements, and each reading of one is the other reading of its
-    /// swap).
+    /// swap; except that a payload that reads decisively big-endian on its
+    /// first distinct values is settled there, at a checkpoint, while its
+    /// swap, which reads little-endian, is scored further).
     pub fn mirrored(&self) -> ByteOrderScore {
         ByteOrderScore {
             bits: -self.bits,

@@ -8,5 +8,6 @@ mod support;
 mod cli;
 mod convert;
 mod level;
+mod round_trip;
 mod run;
 mod verdict;

@@ -18,7 +18,7 @@ fn list_rules_columns_are_aligned() {
     let starts = |line: &str, r: idx::Rule| {
         let name = line[8..].find(&format!("  {}  ", r.name())).unwrap() + 10;
         (
-            line.find(r.severity().as_str()).unwrap(),
+            line.find(r.severities()).unwrap(),
             name,
             line.rfind(r.title()).unwrap(),
         )

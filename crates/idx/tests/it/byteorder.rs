@@ -353,3 +353,51 @@ fn low_zero_bits_shared_by_the_values_are_set_aside() {
         );
     }
 }
+
+/// The test stops once the distinct values scored at a checkpoint read
+/// decisively big-endian (`STOP_AT`, `STOP_BITS`): a correct f32 payload
+/// of normal values is settled on its first 64 distinct values (the rest
+/// of a 1 MiB payload costs nothing), an i32 one on its first 1,024 (how
+/// an integer is read is decided over all the values scored); its
+/// little-endian twin, which reads the other way, is scored as before, on
+/// every value the test looks at, and is certain. The score of a settled
+/// payload is that of the values scored up to the checkpoint.
+#[test]
+fn a_decisively_big_endian_payload_is_settled_at_a_checkpoint() {
+    use idx::lint::byteorder::{MAX_DISTINCT, STOP_AT, STOP_AT_INTEGERS, STOP_BITS};
+    let mut rng = Rng(5);
+    let n = 262_144; // 1 MiB of f32
+    let normal: Vec<f32> = (0..n)
+        .map(|_| ((0..12).map(|_| rng.unit()).sum::<f64>() - 6.0) as f32)
+        .collect();
+    let be: Vec<u8> = normal.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let s = score(ElementType::F32, &be).unwrap();
+    assert_eq!(s.elements, STOP_AT[0] as u64, "{s:?}");
+    assert!(
+        s.bits <= -STOP_BITS && s.verdict() == Verdict::None,
+        "{s:?}"
+    );
+    // the same as scoring the first 64 elements alone (all distinct)
+    assert_eq!(score(ElementType::F32, &be[..4 * STOP_AT[0]]), Some(s));
+    let le: Vec<u8> = normal.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let t = score(ElementType::F32, &le).unwrap();
+    assert!(t.elements > STOP_AT[2] as u64, "{t:?}");
+    assert_eq!(t.verdict(), Verdict::Certain, "{t:?}");
+
+    let counts: Vec<i32> = (0..n)
+        .map(|i| {
+            100_000 + (40_000.0 * (i as f64 / 300.0).sin()) as i32 + (rng.unit() * 50.0) as i32
+        })
+        .collect();
+    let be: Vec<u8> = counts.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let s = score(ElementType::I32, &be).unwrap();
+    assert_eq!(s.elements, STOP_AT_INTEGERS[0] as u64, "{s:?}");
+    assert_eq!(s.verdict(), Verdict::None, "{s:?}");
+    let le: Vec<u8> = counts.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let t = score(ElementType::I32, &le).unwrap();
+    assert!(
+        t.elements > STOP_AT_INTEGERS[0] as u64 && t.elements <= MAX_DISTINCT as u64,
+        "{t:?}"
+    );
+    assert_eq!(t.verdict(), Verdict::Certain, "{t:?}");
+}
