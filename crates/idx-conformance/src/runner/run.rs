@@ -4,6 +4,7 @@
 
 use super::random::{self, shuffle};
 use super::session::secs;
+use super::variant::vary;
 use super::{
     judge_reader, judge_writer, stage, Adapter, Answer, Mode, Report, Selection, Session, Status,
     CLOSING_PROBES, PREFLIGHT_CASE,
@@ -22,10 +23,19 @@ pub struct Config {
     pub skip: Vec<String>,
     /// Globs of IDs expected to fail.
     pub expected_failures: Vec<String>,
-    /// The run's seed: the order of the cases and the request IDs follow
-    /// from it ([`random::fresh_seed`] for a run no one can predict).
+    /// The run's seed: the order of the cases, the request IDs and each
+    /// case's variant follow from it ([`random::fresh_seed`] for a run no
+    /// one can predict).
     pub seed: u64,
+    /// Each case's bytes drawn anew from the seed where its rule allows
+    /// ([`vary`]); `false` runs the committed bytes (to reproduce what a
+    /// report says of a corpus file; a run an adapter can look up).
+    pub variants: bool,
 }
+
+/// How a failure's detail names the variant that failed: `...; this run's
+/// variant: payload cut at 3 of 5 bytes (seed 7)`.
+pub const VARIANT: &str = "; this run's variant: ";
 
 /// One case run and judged.
 #[derive(Debug, Clone)]
@@ -239,6 +249,14 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     let started = Instant::now();
     let sel = Selection::new(&cfg.run, &cfg.skip, &cfg.expected_failures)?;
     let mut session = Session::seeded(cfg.adapter.clone(), mode, cfg.seed);
+    // every case as this run gives it, from the seed
+    let given: Vec<Case> = if cfg.variants {
+        cases.iter().map(|c| vary(c, cfg.seed)).collect()
+    } else {
+        cases.to_vec()
+    };
+    let committed = cases;
+    let cases = &given[..];
     let first = preflight(cases, &mut session)?;
     let mut notes = Vec::new();
     let t = cfg.adapter.timeout;
@@ -308,8 +326,19 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     let out = selected
         .iter()
         .filter_map(|case| {
-            let r = &ran.iter().find(|r| !r.probe && r.case.id == case.id)?.run;
-            Some(sel.outcome(case, r.status, r.detail.clone(), r.elapsed))
+            let Ran {
+                case: given,
+                run: r,
+                ..
+            } = ran.iter().find(|r| !r.probe && r.case.id == case.id)?;
+            let mut detail = r.detail.clone();
+            let varied = committed
+                .iter()
+                .any(|c| c.id == case.id && c.bytes != given.bytes);
+            if r.status != Status::Pass && varied {
+                detail = format!("{detail}{VARIANT}{} (seed {})", given.description, cfg.seed);
+            }
+            Some(sel.outcome(case, r.status, detail, r.elapsed))
         })
         .collect();
     Ok(Report {

@@ -2,7 +2,7 @@
 //! adapter `tests/adapters/fake.py`, which misbehaves in each way a real
 //! reader was seen to (see its docstring).
 
-use crate::support::{conformance, fake, script};
+use crate::support::{conformance, conformance_varied, fake, script};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -1127,6 +1127,25 @@ fn cheat_run(how: &str, run: &[&str], extra: &[&str]) -> Vec<(String, String, St
     results(&v)
 }
 
+/// Asserts that the invalid cases of `got` that passed are cases whose
+/// bytes the run (seed 43) left as committed: the cases the corpus still
+/// gives away (corpus/README.md, "Threat model").
+fn only_the_unvaried_pass(got: &[(String, String, String)]) {
+    for (id, status, _) in got {
+        if id.starts_with("invalid-") && status == "pass" {
+            let c = idx_conformance::cases::all()
+                .into_iter()
+                .find(|c| &c.id == id)
+                .unwrap();
+            assert_eq!(
+                idx_conformance::runner::vary(&c, 43).bytes,
+                c.bytes,
+                "{id} was varied, yet its answer was found"
+            );
+        }
+    }
+}
+
 /// How many of `got` passed: of the invalid cases, and of the others.
 fn passes(got: &[(String, String, String)]) -> (usize, usize) {
     let pass = |invalid: bool| {
@@ -1142,10 +1161,17 @@ fn passes(got: &[(String, String, String)]) -> (usize, usize) {
 // /tmp/idx-corpus-*/{valid,invalid,...}/ for the whole run: an adapter
 // that compared its input with those files passed every case.
 fn an_adapter_finds_no_corpus_copy_to_compare_its_input_with() {
-    for extra in [&[][..], &["--persistent"]] {
+    let corpus = idx_conformance::default_corpus().display().to_string();
+    // with --corpus, the parent's command line leads to the committed
+    // files: the variants are not among them
+    for extra in [&[][..], &["--persistent"], &["--corpus", &corpus]] {
         let got = cheat_run("copy", &["invalid-t*", "valid-u8-*"], extra);
-        // as a reader that accepts everything: no invalid case passes
-        assert_eq!(passes(&got).0, 0, "{extra:?}: {got:?}");
+        // as a reader that accepts everything: no invalid case passes but
+        // those whose bytes cannot vary, found in the committed corpus
+        only_the_unvaried_pass(&got);
+        if extra.is_empty() {
+            assert_eq!(passes(&got).0, 0, "{got:?}");
+        }
         assert!(got.len() > 10, "{got:?}");
     }
 }
@@ -1165,4 +1191,123 @@ fn counting_requests_does_not_say_which_case_an_input_is() {
         invalid + other < got.len() / 2,
         "{invalid} + {other}: {got:?}"
     );
+}
+
+#[test]
+// Before, every input was a committed corpus file: an adapter that looked
+// its SHA-256 up in corpus/index.json passed every case.
+fn the_committed_corpus_does_not_say_what_an_input_is() {
+    for extra in [&[][..], &["--persistent"]] {
+        let got = cheat_run("memorise", &["invalid-*", "valid-u8-*"], extra);
+        only_the_unvaried_pass(&got);
+        // without variants it passed them all; now the varied ones fail,
+        // as a reader that accepts everything fails them
+        let varied_failed = got
+            .iter()
+            .filter(|(id, s, _)| id.starts_with("invalid-") && s == "accepted-invalid")
+            .count();
+        assert!(varied_failed > 10, "{got:?}");
+        assert_eq!(passes(&got).1, 0, "{got:?}");
+        assert!(got.len() > 100, "{got:?}");
+    }
+}
+
+/// (id, status) of `lenient.py` (persistent) over the whole corpus under
+/// `seed`.
+fn lenient_statuses(seed: &str) -> Vec<(String, String)> {
+    let l = script("lenient.py");
+    let (code, out, err) = conformance_varied(&[
+        "test-reader",
+        "--format",
+        "json",
+        "--persistent",
+        "--seed",
+        seed,
+        "--",
+        "python3",
+        &l,
+        "--persistent",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    results(&v).into_iter().map(|(id, s, _)| (id, s)).collect()
+}
+
+#[test]
+// Each case's bytes vary with the seed; a reader's result must not.
+fn an_honest_readers_results_are_the_same_whatever_the_seed() {
+    let a = lenient_statuses("1");
+    assert!(a.len() > 150, "{a:?}");
+    assert!(a.iter().any(|(_, s)| s == "accepted-invalid"), "{a:?}");
+    assert_eq!(a, lenient_statuses("2"));
+    let v = {
+        let (_, out, _) = conformance_varied(&[
+            "test-reader",
+            "--format",
+            "json",
+            "--persistent",
+            "--seed",
+            "3",
+            "--",
+            "python3",
+            &fake(),
+            "none",
+            "--persistent",
+        ]);
+        serde_json::from_str::<Value>(&out).unwrap()
+    };
+    for (id, status, detail) in results(&v) {
+        assert!(
+            status == "pass" || status == "accepted" || status == "rejected",
+            "{id}: {status} {detail}"
+        );
+    }
+}
+
+#[test]
+// A reader that fails some variants of a case and passes others: the
+// failure names this run's variant and seed, and the expected failures
+// written say only that the bytes vary.
+fn a_failure_of_some_variants_names_the_variant() {
+    let f = fake();
+    let dir = tempfile::tempdir().unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 1..=8 {
+        let seed = seed.to_string();
+        let xf = dir.path().join(format!("xf-{seed}.txt"));
+        let (_, out, err) = conformance_varied(&[
+            "test-reader",
+            "--format",
+            "json",
+            "--run",
+            "invalid-trailing-byte",
+            "--seed",
+            &seed,
+            "--write-expected",
+            xf.to_str().unwrap(),
+            "--",
+            "python3",
+            &f,
+            "trailing-even",
+        ]);
+        let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+        let (_, status, detail) = results(&v).remove(0);
+        if status != "pass" {
+            assert_eq!(status, "accepted-invalid", "{detail}");
+            assert!(
+                detail.contains("; this run's variant: ")
+                    && detail.contains("random payload and 1 random bytes after it (seed ")
+                    && detail.ends_with(&format!(" (seed {seed})")),
+                "{detail}"
+            );
+            assert!(
+                std::fs::read_to_string(&xf).unwrap().contains(
+                    "invalid-trailing-byte  # accepted-invalid: (the case's bytes vary from run to run; see its report)\n"
+                ),
+                "{seed}"
+            );
+        }
+        seen.insert(status);
+    }
+    assert_eq!(seen.len(), 2, "{seen:?}");
 }
