@@ -6,11 +6,11 @@
 //! What varies, after an IDX header the runner can read (magic, rank,
 //! dimensions): a valid case's payload (random bytes; floats random finite
 //! normal values, so a reader is never asked about NaNs it was not asked
-//! about before), and an invalid case's bytes after the header (payload,
-//! what follows it). What does not: lengths (a random cut or count of
-//! trailing bytes changed the results of honest lenient readers, `ubyte`
-//! among them: where the cut falls in an element decides whether it
-//! notices), headers and what follows a header the runner does not read (a
+//! about before), and an invalid case's payload. What does not: lengths
+//! and what follows a payload (a random cut, count or value of trailing
+//! bytes changed the results of honest lenient readers, `ubyte` among
+//! them: where a cut falls in an element decides whether it notices, and
+//! it reads the bytes after a payload as dimensions), headers and what follows a header the runner does not read (a
 //! lenient reader reads dimensions there), implementation-defined and gzip
 //! cases, cases that need validator options, and the `valid-edge-*` cases
 //! (their values are the test). A variant is kept only
@@ -168,21 +168,23 @@ fn draw(case: &Case, rng: &mut Rng) -> Option<Case> {
             v.content = Some(content(t, &shape, &p));
             ([head, &p].concat(), "random payload".to_string())
         }
-        // the length kept: lenient readers' results depend on it (where
-        // the cut falls in an element, how many bytes follow)
-        Verdict::Invalid if present > 0 => (
-            [head, &random_bytes(present, rng)].concat(),
-            if present < declared {
-                format!("random payload cut at {present} of {declared} bytes")
-            } else if present > declared {
-                format!(
-                    "random payload and {} random bytes after it",
-                    present - declared
-                )
-            } else {
-                "random payload".to_string()
-            },
-        ),
+        // the length kept, and what follows the payload: lenient readers'
+        // results depend on both (where a cut falls in an element; `ubyte`
+        // reads the bytes after a payload as dimensions)
+        Verdict::Invalid if present.min(declared) > 0 => {
+            let n = present.min(declared);
+            let rest = &case.bytes[h + n..];
+            (
+                [head, &random_bytes(n, rng), rest].concat(),
+                if present < declared {
+                    format!("random payload cut at {present} of {declared} bytes")
+                } else if present > declared {
+                    "random payload before the committed bytes after it".to_string()
+                } else {
+                    "random payload".to_string()
+                },
+            )
+        }
         _ => return None,
     };
     v.bytes = bytes;

@@ -103,8 +103,8 @@ def answer(behaviour, path, persistent):
     if behaviour == "garbage":
         return "not the content encoding"
     if behaviour == "trailing-even":
-        # ignores the bytes after the payload when the file's last byte is
-        # even (a stand-in for any reader whose result depends on the
+        # ignores the bytes after the payload when the payload's first byte
+        # is even (a stand-in for any reader whose result depends on the
         # values): how it does depends on the variant
         data = open(path, "rb").read()
         try:
@@ -118,7 +118,7 @@ def answer(behaviour, path, persistent):
             for d in shape:
                 n *= d
             extra = len(data) - 4 - 4 * rank - n
-            if extra > 0 and data[-1] % 2 == 0:
+            if extra > 0 and data[4 + 4 * rank] % 2 == 0:
                 return read_data(data[: len(data) - extra])
             raise
     if behaviour == "sleep-background":

@@ -1296,7 +1296,7 @@ fn a_failure_of_some_variants_names_the_variant() {
             assert_eq!(status, "accepted-invalid", "{detail}");
             assert!(
                 detail.contains("; this run's variant: ")
-                    && detail.contains("random payload and 1 random bytes after it (seed ")
+                    && detail.contains("random payload before the committed bytes after it (seed ")
                     && detail.ends_with(&format!(" (seed {seed})")),
                 "{detail}"
             );
