@@ -256,7 +256,7 @@ pub fn run_implementation(
 pub fn changes(r: &Report) -> Vec<String> {
     r.outcomes
         .iter()
-        .filter(|o| o.failed != o.expected_failure)
+        .filter(|o| o.unexpected_failure() || o.unexpected_pass())
         .map(|o| {
             format!(
                 "{} {}: {} {} ({}: {})",
@@ -289,15 +289,26 @@ pub fn expected_failures_text(r: &Report, regenerate: &str) -> String {
         r.name,
         r.mode.as_str(),
     );
-    for o in r.outcomes.iter().filter(|o| o.failed) {
-        // a varied case's detail speaks of this run's bytes: only its
-        // status is the same from run to run
-        let detail = if o.detail.contains(runner::VARIANT) {
-            "(the case's bytes vary from run to run; see its report)".to_string()
-        } else {
-            crate::process::cut(&o.detail.replace('\n', " "), 100)
-        };
-        s.push_str(&format!("{}  # {}: {detail}\n", o.id, o.status.as_str()));
+    for o in &r.outcomes {
+        let varied = o.detail.contains(runner::VARIANT);
+        match o.listed() {
+            runner::Listed::No => {}
+            runner::Listed::SomeVariants => s.push_str(&format!(
+                "{}{}  # fails some of its variants (its bytes vary from run to run; see its report)\n",
+                runner::SOME_VARIANTS,
+                o.id
+            )),
+            // a varied case's detail speaks of this run's bytes
+            runner::Listed::Fails if varied || o.committed_failed.is_some() => s.push_str(
+                &format!("{}  # its bytes vary from run to run; see its report\n", o.id),
+            ),
+            runner::Listed::Fails => s.push_str(&format!(
+                "{}  # {}: {}\n",
+                o.id,
+                o.status.as_str(),
+                crate::process::cut(&o.detail.replace('\n', " "), 100)
+            )),
+        }
     }
     s
 }

@@ -156,7 +156,9 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> Result<ExitStatus, CliError> {
         write_output(p, matrix::expected_failures_text(&report, &how).as_bytes())?;
         // the file now lists every failure: they are expected
         for o in &mut report.outcomes {
-            o.expected_failure = o.failed;
+            let listed = o.listed();
+            o.expected_failure = listed != runner::Listed::No;
+            o.some_variants = listed == runner::Listed::SomeVariants;
         }
     }
     // stamped with the committed corpus's fingerprint (the on-demand cases

@@ -32,9 +32,9 @@ mod variant;
 
 pub use compare::{compare, describe, Mismatch, QUIETED};
 pub use judge::{judge_reader, judge_writer, no_answer};
-pub use report::{unexpected, unexpected_passes, Outcome, Report, Skipped};
+pub use report::{unexpected, unexpected_passes, Listed, Outcome, Report, Skipped};
 pub use run::{lags, preflight, run, run_case, CaseRun, Config, VARIANT};
-pub use selection::{applies, read_expected_failures, Selection};
+pub use selection::{applies, read_expected_failures, Selection, SOME_VARIANTS};
 pub use session::{Adapter, Answer, Attempt, Session, FINISH_MAX};
 pub use stage::{stage, stage_bytes, Staged, STAGED_NAME};
 pub use variant::vary;

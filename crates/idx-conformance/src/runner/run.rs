@@ -192,7 +192,8 @@ struct Ran<'a> {
     case: &'a Case,
     run: CaseRun,
     process: usize,
-    /// A closing probe: not a result.
+    /// A closing probe, or a case's committed bytes run again: not a
+    /// result.
     probe: bool,
 }
 
@@ -280,6 +281,24 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
         let r = run_case(&mut session, case)?;
         log.push(case, r, &mut session, false);
     }
+    // a variant's result that disagrees with the expected failures: the
+    // committed bytes too, to tell a reader that fails some variants of a
+    // case from one whose result on the case changed
+    let again: Vec<&Case> = log
+        .ran
+        .iter()
+        .filter(|r| !r.probe)
+        .filter_map(|r| {
+            let c = committed.iter().find(|c| c.id == r.case.id)?;
+            let o = sel.outcome(r.case, r.run.status, String::new(), r.run.elapsed);
+            (c.bytes != r.case.bytes && (o.unexpected_failure() || o.unexpected_pass()))
+                .then_some(c)
+        })
+        .collect();
+    for case in again {
+        let r = run_case(&mut session, case)?;
+        log.push(case, r, &mut session, true);
+    }
     if cfg.adapter.persistent {
         for id in CLOSING_PROBES {
             let probe = find(cases, id)?;
@@ -332,13 +351,35 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
                 ..
             } = ran.iter().find(|r| !r.probe && r.case.id == case.id)?;
             let mut detail = r.detail.clone();
-            let varied = committed
+            let mine = committed.iter().find(|c| c.id == case.id)?;
+            let varied = mine.bytes != given.bytes;
+            let again = ran
                 .iter()
-                .any(|c| c.id == case.id && c.bytes != given.bytes);
-            if r.status != Status::Pass && varied {
+                .find(|r| r.probe && r.case.id == case.id && r.case.bytes == mine.bytes)
+                .map(|r| &r.run);
+            if varied && (r.status != Status::Pass || again.is_some()) {
                 detail = format!("{detail}{VARIANT}{} (seed {})", given.description, cfg.seed);
             }
-            Some(sel.outcome(case, r.status, detail, r.elapsed))
+            let committed_failed = again.map(|a| {
+                let failed =
+                    case.verdict != Verdict::ImplementationDefined && a.status != Status::Pass;
+                detail = if failed {
+                    format!(
+                        "{detail}; on the committed bytes: {}: {}",
+                        a.status.as_str(),
+                        a.detail
+                    )
+                } else {
+                    format!("{detail}; the committed bytes pass")
+                };
+                if failed != (r.status != Status::Pass) {
+                    detail.push_str(": the reader fails some variants of this case, not all");
+                }
+                failed
+            });
+            let mut o = sel.outcome(case, r.status, detail, r.elapsed);
+            o.committed_failed = committed_failed;
+            return Some(o);
         })
         .collect();
     Ok(Report {

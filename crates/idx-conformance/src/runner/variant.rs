@@ -1,21 +1,33 @@
 //! Per-run variants: each case's bytes drawn anew from the run's seed
 //! where its rule allows, with the same verdict and the same findings, so
-//! that the committed corpus (its SHA-256s in `index.json`) says nothing of
-//! what an input is (its size still may).
+//! that the committed corpus says nothing of what an input is: neither its
+//! SHA-256 (`index.json`) nor its size.
 //!
-//! What varies, after an IDX header the runner can read (magic, rank,
-//! dimensions): a valid case's payload (random bytes; floats random finite
-//! normal values, so a reader is never asked about NaNs it was not asked
-//! about before), and an invalid case's payload. What does not: lengths
-//! and what follows a payload (a random cut, count or value of trailing
-//! bytes changed the results of honest lenient readers, `ubyte` among
-//! them: where a cut falls in an element decides whether it notices, and
-//! it reads the bytes after a payload as dimensions), headers and what follows a header the runner does not read (a
-//! lenient reader reads dimensions there), implementation-defined and gzip
-//! cases, cases that need validator options, and the `valid-edge-*` cases
-//! (their values are the test). A variant is kept only
-//! when the validator finds in it the case's rules, in order, with the
-//! case's verdict; otherwise the case runs as committed.
+//! What varies:
+//! - a valid case's payload (random bytes; floats random finite normal
+//!   values, so a reader is never asked about NaNs it was not asked about
+//!   before); its header and length do not;
+//! - an invalid case with an IDX header (its reserved bytes or type code
+//!   may be what is wrong): its payload, its dimensions when the rule does
+//!   not depend on them (a rank-1 to rank-4 shape drawn anew: up to
+//!   48 elements for rank 1, up to 4 per dimension above), a random count of random bytes after the
+//!   payload when it has bytes after it, a random cut when it is cut; a
+//!   rank-0 payload's first four bytes stay (lenient readers read them as
+//!   an item count);
+//! - an invalid case without one (other formats, text, a header whose
+//!   sizes overflow): a random count of random bytes (printable text for a
+//!   text case) after its committed bytes;
+//! - an invalid gzip case whose header has no optional field: a random file
+//!   name in its header (FNAME), which no decompressor reads as data.
+//!
+//! A draw is kept only when the validator finds in it the case's rules, in
+//! order, with the case's verdict; a draw that changes the length is also
+//! redrawn when its length is a committed case's (a size looked up in the
+//! corpus finds nothing). What does not vary: implementation-defined cases,
+//! cases that need validator options, the `valid-edge-*` cases (their
+//! values are the test), payloads over 1 MiB, and the cases for which no
+//! draw keeps the rules (the empty file, files too short for a magic
+//! number, where appending bytes makes one). Those run as committed.
 
 use crate::cases::{Case, Verdict};
 use crate::content::{Content, Values};
@@ -29,21 +41,34 @@ const FIXED: [&str; 1] = ["valid-edge-"];
 const MAX_PAYLOAD: u64 = 1 << 20;
 
 /// How many draws before a case runs as committed.
-const TRIES: usize = 16;
+const TRIES: usize = 32;
 
 /// `case` as this run gives it: its variant under `seed` (the same seed,
 /// the same bytes), or the case itself when its rule leaves nothing to
 /// vary. The returned case's description says what was drawn.
 pub fn vary(case: &Case, seed: u64) -> Case {
     let mut rng = Rng::for_input(seed, stream(&case.id));
+    let mut fallback = None;
     for _ in 0..TRIES {
         if let Some(v) = draw(case, &mut rng) {
-            if same_findings(case, &v) {
-                return v;
+            if v.bytes != case.bytes && same_findings(case, &v) {
+                // an invalid case's size is looked for among those the
+                // committed files do not have
+                if case.verdict != Verdict::Invalid || !committed_sizes().contains(&v.bytes.len()) {
+                    return v;
+                }
+                fallback.get_or_insert(v);
             }
         }
     }
-    case.clone()
+    fallback.unwrap_or_else(|| case.clone())
+}
+
+/// The sizes of the committed corpus's files.
+fn committed_sizes() -> &'static std::collections::BTreeSet<usize> {
+    static SIZES: std::sync::OnceLock<std::collections::BTreeSet<usize>> =
+        std::sync::OnceLock::new();
+    SIZES.get_or_init(|| crate::cases::all().iter().map(|c| c.bytes.len()).collect())
 }
 
 /// A stream number from a case ID (FNV-1a), so a case's variant does not
@@ -54,13 +79,31 @@ fn stream(id: &str) -> u64 {
     })
 }
 
-/// The header's length, element type, shape and declared payload length,
-/// when the bytes start with a readable IDX header.
-fn header(b: &[u8]) -> Option<(usize, ElementType, Vec<u32>, u64)> {
-    if b.len() < 4 || b[0] != 0 || b[1] != 0 {
+/// An IDX header as a reader that checks nothing reads it.
+struct Header {
+    /// Its length: 4 + 4 x rank.
+    len: usize,
+    /// The element type, when the code is one.
+    known: Option<ElementType>,
+    /// The element size (1 for an unknown code).
+    size: usize,
+    /// The dimensions.
+    dims: Vec<u32>,
+    /// The payload length they declare, `None` on overflow.
+    declared: Option<u64>,
+}
+
+/// The header at the start of `b`: its type code is one, or its reserved
+/// bytes are zero (an unknown code, read as one-byte elements); `None`
+/// when neither, or when the dimensions are cut.
+fn header(b: &[u8]) -> Option<Header> {
+    if b.len() < 4 {
         return None;
     }
-    let t = ElementType::from_code(b[2])?;
+    let known = ElementType::from_code(b[2]);
+    if known.is_none() && (b[0] != 0 || b[1] != 0) {
+        return None;
+    }
     let rank = usize::from(b[3]);
     let len = 4 + 4 * rank;
     let dims: Vec<u32> = b
@@ -68,11 +111,17 @@ fn header(b: &[u8]) -> Option<(usize, ElementType, Vec<u32>, u64)> {
         .chunks(4)
         .map(|d| u32::from_be_bytes([d[0], d[1], d[2], d[3]]))
         .collect();
-    let mut n: u64 = t.size() as u64;
-    for &d in &dims {
-        n = n.checked_mul(u64::from(d))?;
-    }
-    Some((len, t, dims, n))
+    let size = known.map_or(1, |t| t.size());
+    let declared = dims
+        .iter()
+        .try_fold(size as u64, |n, &d| n.checked_mul(u64::from(d)));
+    Some(Header {
+        len,
+        known,
+        size,
+        dims,
+        declared,
+    })
 }
 
 fn random_bytes(n: usize, rng: &mut Rng) -> Vec<u8> {
@@ -147,49 +196,193 @@ fn content(t: ElementType, shape: &[u32], p: &[u8]) -> Content {
 /// One draw of a variant of `case`, or `None` when nothing of it varies.
 fn draw(case: &Case, rng: &mut Rng) -> Option<Case> {
     if case.verdict == Verdict::ImplementationDefined
-        || case.compression().is_some()
         || !case.options.is_empty()
         || FIXED.iter().any(|p| case.id.starts_with(p))
     {
         return None;
     }
-    let (h, t, shape, declared) = header(&case.bytes)?;
-    if declared > MAX_PAYLOAD {
-        return None;
-    }
-    // invariant: at most MAX_PAYLOAD
-    let declared = usize::try_from(declared).ok()?;
-    let present = case.bytes.len() - h;
-    let mut v = case.clone();
-    let head = &case.bytes[..h];
-    let (bytes, what) = match case.verdict {
-        Verdict::Valid if present == declared && declared > 0 => {
-            let p = payload(t, declared, rng);
-            v.content = Some(content(t, &shape, &p));
-            ([head, &p].concat(), "random payload".to_string())
+    let (bytes, what) = if case.compression().is_some() {
+        if case.verdict != Verdict::Invalid {
+            return None;
         }
-        // the length kept, and what follows the payload: lenient readers'
-        // results depend on both (where a cut falls in an element; `ubyte`
-        // reads the bytes after a payload as dimensions)
-        Verdict::Invalid if present.min(declared) > 0 => {
-            let n = present.min(declared);
-            let rest = &case.bytes[h + n..];
-            (
-                [head, &random_bytes(n, rng), rest].concat(),
-                if present < declared {
-                    format!("random payload cut at {present} of {declared} bytes")
-                } else if present > declared {
-                    "random payload before the committed bytes after it".to_string()
-                } else {
-                    "random payload".to_string()
-                },
-            )
+        gzip_name(&case.bytes, rng).or_else(|| appended(&case.bytes, rng))?
+    } else {
+        match (case.verdict, header(&case.bytes)) {
+            (Verdict::Valid, Some(h)) => valid(case, &h, rng)?,
+            (Verdict::Invalid, Some(h)) if h.declared.is_some() => {
+                invalid_idx(case, &h, rng).or_else(|| appended(&case.bytes, rng))?
+            }
+            (Verdict::Invalid, _) if rng.one_in(2) => {
+                dims_cut(&case.bytes, rng).or_else(|| appended(&case.bytes, rng))?
+            }
+            (Verdict::Invalid, _) => appended(&case.bytes, rng)?,
+            _ => return None,
         }
-        _ => return None,
     };
+    let mut v = case.clone();
+    if case.verdict == Verdict::Valid {
+        let h = header(&bytes)?;
+        let t = h.known?;
+        v.content = Some(content(t, &h.dims, &bytes[h.len..]));
+    }
     v.bytes = bytes;
     v.description = what;
     Some(v)
+}
+
+/// A valid case's variant: a random payload under the same header.
+fn valid(case: &Case, h: &Header, rng: &mut Rng) -> Option<(Vec<u8>, String)> {
+    let t = h.known?;
+    let declared = usize::try_from(h.declared?).ok()?;
+    let present = case.bytes.len() - h.len;
+    if present != declared || declared == 0 {
+        return None;
+    }
+    let p = payload(t, declared, rng);
+    Some((
+        [&case.bytes[..h.len], &p].concat(),
+        "random payload".to_string(),
+    ))
+}
+
+/// Whether a case's dimensions may be drawn anew: its rule is about the
+/// header's other bytes or about the length, not about sizes (no empty,
+/// huge or MNIST-sized shape, no overflow).
+fn free_dims(h: &Header) -> bool {
+    let elements: u64 = h.dims.iter().map(|&d| u64::from(d)).product();
+    !h.dims.is_empty() && h.dims.len() <= 4 && h.dims.iter().all(|&d| d > 0) && elements <= 64
+}
+
+/// An invalid case with a readable header: its payload, its dimensions
+/// where free, how many bytes follow the payload or where it is cut.
+fn invalid_idx(case: &Case, h: &Header, rng: &mut Rng) -> Option<(Vec<u8>, String)> {
+    let declared = usize::try_from(h.declared?).ok()?;
+    if declared as u64 > MAX_PAYLOAD {
+        return None;
+    }
+    let present = case.bytes.len() - h.len;
+    let mut head = case.bytes[..h.len].to_vec();
+    let mut what = Vec::new();
+    let mut want = declared;
+    if free_dims(h) {
+        let rank = h.dims.len();
+        let mut n = 1;
+        // rank 1: up to 48 elements; more: up to 4 per dimension
+        let most = if rank == 1 { 48 } else { 4 };
+        for (i, d) in (0..rank).map(|_| 1 + rng.below(most) as u32).enumerate() {
+            head[4 + 4 * i..8 + 4 * i].copy_from_slice(&d.to_be_bytes());
+            n *= d as usize;
+        }
+        want = n * h.size;
+        let shape: Vec<String> = head[4..]
+            .chunks(4)
+            .map(|c| u32::from_be_bytes([c[0], c[1], c[2], c[3]]).to_string())
+            .collect();
+        what.push(format!("dimensions {}", shape.join(" x ")));
+    }
+    // a rank-0 payload's first bytes are where a reader that checks
+    // nothing finds its item count: kept
+    let keep = if h.dims.is_empty() {
+        present.min(declared).min(4)
+    } else {
+        0
+    };
+    let kept = &case.bytes[h.len..h.len + keep];
+    let (body, said) = if present > declared {
+        let extra = 1 + rng.below((2 * (present - declared)).max(48));
+        (
+            [kept, &random_bytes(want - keep + extra, rng)].concat(),
+            format!("random payload and {extra} random bytes after it"),
+        )
+    } else if present < declared {
+        let cut = keep + rng.below(want - keep);
+        (
+            [kept, &random_bytes(cut - keep, rng)].concat(),
+            format!("random payload cut at {cut} of {want} bytes"),
+        )
+    } else if want > keep {
+        (
+            [kept, &random_bytes(want - keep, rng)].concat(),
+            "random payload".to_string(),
+        )
+    } else {
+        return None;
+    };
+    what.push(said);
+    Some(([&head[..], &body].concat(), what.join(", ")))
+}
+
+/// A header cut inside its dimensions: a larger rank, cut after a random
+/// count of dimension bytes (the committed ones, then small dimensions).
+fn dims_cut(b: &[u8], rng: &mut Rng) -> Option<(Vec<u8>, String)> {
+    if b.len() < 4 || (b[0], b[1]) != (0, 0) || b.len() >= 4 + 4 * usize::from(b[3]) {
+        return None;
+    }
+    let rank = usize::from(b[3]) + rng.below(24);
+    let rank = u8::try_from(rank).ok()?;
+    let len = 4 + 4 * usize::from(rank);
+    let cut = b.len() + rng.below(len - b.len());
+    let mut out = b.to_vec();
+    out[3] = rank;
+    while out.len() < cut {
+        // small dimensions: no portability warning comes of them
+        let d = (1 + rng.below(9) as u32).to_be_bytes();
+        let at = (out.len() - 4) % 4;
+        out.push(d[at]);
+    }
+    Some((
+        out,
+        format!("rank {rank}, its dimensions cut after {} bytes", cut - 4),
+    ))
+}
+
+/// Printable text, as the text cases are.
+fn is_text(b: &[u8]) -> bool {
+    !b.is_empty()
+        && b.iter()
+            .all(|&c| c == b'\n' || c == b'\r' || c == b'\t' || (0x20..0x7f).contains(&c))
+}
+
+/// An invalid case without a readable header: a random count of random
+/// bytes after its committed ones (printable text after text).
+fn appended(b: &[u8], rng: &mut Rng) -> Option<(Vec<u8>, String)> {
+    if b.is_empty() {
+        return None;
+    }
+    let n = 1 + rng.below(48);
+    let text = is_text(b);
+    let extra: Vec<u8> = (0..n)
+        .map(|_| {
+            if text {
+                b'a' + rng.below(26) as u8
+            } else {
+                rng.bits() as u8
+            }
+        })
+        .collect();
+    Some((
+        [b, &extra].concat(),
+        format!(
+            "the committed bytes and {n} random {} after them",
+            if text { "letters" } else { "bytes" }
+        ),
+    ))
+}
+
+/// A gzip member's header given a random file name (FNAME), when it has no
+/// optional field yet: the same stream for every decompressor.
+fn gzip_name(b: &[u8], rng: &mut Rng) -> Option<(Vec<u8>, String)> {
+    if b.len() < 10 || b[..3] != [0x1f, 0x8b, 8] || b[3] != 0 {
+        return None;
+    }
+    let n = 1 + rng.below(16);
+    let name: Vec<u8> = (0..n).map(|_| b'a' + rng.below(26) as u8).collect();
+    let mut head = b[..10].to_vec();
+    head[3] = 0x08;
+    Some((
+        [&head[..], &name, &[0], &b[10..]].concat(),
+        format!("a random {n}-letter file name in its gzip header"),
+    ))
 }
 
 /// Whether the validator finds in `v` the rules of `case`, in order, and
@@ -231,5 +424,38 @@ mod tests {
             }
         }
         assert!(varied > 60, "{varied}");
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    #[test]
+    fn list() {
+        let sizes = super::committed_sizes();
+        for c in crate::cases::all() {
+            if c.verdict != crate::cases::Verdict::Invalid {
+                continue;
+            }
+            let mut out = String::new();
+            for seed in 1..=4 {
+                let v = super::vary(&c, seed);
+                let tag = if v.bytes == c.bytes {
+                    "SAME".to_string()
+                } else if v.bytes.len() == c.bytes.len() {
+                    "len=".to_string()
+                } else if sizes.contains(&v.bytes.len()) {
+                    format!("COLL{}", v.bytes.len())
+                } else {
+                    format!("{}", v.bytes.len())
+                };
+                out.push_str(&format!("{tag:>8} "));
+            }
+            println!(
+                "{:45} {:6} {out} {}",
+                c.id,
+                c.bytes.len(),
+                super::vary(&c, 1).description
+            );
+        }
     }
 }

@@ -289,6 +289,8 @@ fn outcome(id: &str, status: runner::Status, detail: &str) -> runner::Outcome {
         detail: detail.into(),
         failed: true,
         expected_failure: false,
+        some_variants: false,
+        committed_failed: None,
         elapsed: std::time::Duration::ZERO,
     }
 }

@@ -1311,3 +1311,104 @@ fn a_failure_of_some_variants_names_the_variant() {
     }
     assert_eq!(seen.len(), 2, "{seen:?}");
 }
+
+/// The invalid cases shorter than a magic number (4 bytes): their size
+/// alone makes them invalid, whoever reads it, and they cannot vary in
+/// length (corpus/README.md, "Threat model").
+fn too_short_for_a_magic_number() -> Vec<String> {
+    idx_conformance::cases::all()
+        .into_iter()
+        .filter(|c| c.id.starts_with("invalid-") && c.bytes.len() < 4)
+        .map(|c| c.id)
+        .collect()
+}
+
+/// The invalid cases of `got` that passed, but those too short for a
+/// magic number.
+fn beats(got: &[(String, String, String)]) -> Vec<String> {
+    let short = too_short_for_a_magic_number();
+    got.iter()
+        .filter(|(id, s, _)| id.starts_with("invalid-") && s == "pass" && !short.contains(id))
+        .map(|(id, _, detail)| format!("{id}: {detail}"))
+        .collect()
+}
+
+#[test]
+// Before, each case's bytes were the committed ones: an adapter that looked
+// an input's SHA-256, or only its size, up in the committed corpus passed
+// nearly every invalid case; now the bytes and the lengths vary.
+fn cheats_do_no_better_than_accepting_everything_on_the_invalid_cases() {
+    let accept = cheat_run("accept", &["invalid-*"], &["--persistent"]);
+    assert!(accept.len() > 90, "{accept:?}");
+    assert_eq!(passes(&accept).0, 0, "{accept:?}");
+    // (the counting cheat answers a case drawn at random by the order:
+    // chance, as `counting_requests_does_not_say_which_case_an_input_is`
+    // shows)
+    for how in ["memorise", "size", "copy"] {
+        for extra in [&["--persistent"][..], &[]] {
+            if extra.is_empty() && how == "copy" {
+                continue; // covered one-shot by the tests above
+            }
+            let got = cheat_run(how, &["invalid-*"], extra);
+            assert_eq!(got.len(), accept.len(), "{how}");
+            assert_eq!(beats(&got), Vec::<String>::new(), "{how} {extra:?}");
+        }
+    }
+    // without variants the lookups find their cases: what the test above
+    // would catch
+    for how in ["memorise", "size"] {
+        let got = cheat_run(how, &["invalid-*"], &["--persistent", "--no-variants"]);
+        assert!(beats(&got).len() > 50, "{how}: {:?}", beats(&got));
+    }
+}
+
+#[test]
+// The same comparison as a matrix run makes it: each cheat's row against
+// the row of an adapter that accepts everything.
+fn in_the_matrix_cheats_do_no_better_than_accepting_everything() {
+    let dir = tempfile::tempdir().unwrap();
+    let cheat = script("cheat.py");
+    let hows = ["accept", "memorise", "size"];
+    for how in hows {
+        let toml = format!(
+            "name = \"{how}\"\nsummary = \"a cheat\"\nversion = [\"echo\", \"{how} 1.0\"]\n\
+             timeout = 5\n\n[reader]\ncommand = [\"python3\", \"{cheat}\", \"{how}\"]\n\
+             persistent = [\"python3\", \"{cheat}\", \"{how}\", \"--persistent\"]\n"
+        );
+        std::fs::write(dir.path().join(format!("{how}.toml")), toml).unwrap();
+    }
+    let results = dir.path().join("results");
+    let mut args = vec!["matrix", "--seed", "7"];
+    for how in hows {
+        args.extend(["--only", how]);
+    }
+    let (code, out, err) = conformance_varied(
+        &[
+            &args[..],
+            &[
+                "--adapters",
+                dir.path().to_str().unwrap(),
+                "--envs",
+                dir.path().join("envs").to_str().unwrap(),
+                "--results",
+                results.to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let row = |how: &str| {
+        let p = results.join(format!("{how}-reader.json"));
+        let v: Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+        results_of(&v)
+    };
+    let accept = row("accept");
+    assert_eq!(passes(&accept).0, 0, "{accept:?}");
+    for how in &hows[1..] {
+        assert_eq!(beats(&row(how)), Vec::<String>::new(), "{how}");
+    }
+}
+
+fn results_of(v: &Value) -> Vec<(String, String, String)> {
+    results(v)
+}
