@@ -430,14 +430,14 @@ mod tests {
 #[cfg(test)]
 mod every_invalid_case {
     #[test]
-    fn varies_but_those_shorter_than_a_magic_number_or_with_options() {
+    fn varies_if_as_long_as_a_magic_number_and_without_options() {
         for c in crate::cases::all() {
             if c.verdict != crate::cases::Verdict::Invalid || !c.options.is_empty() {
                 continue;
             }
             for seed in 1..=4 {
                 let v = super::vary(&c, seed);
-                assert_eq!(v.bytes == c.bytes, c.bytes.len() < 4, "{} {seed}", c.id);
+                assert!(v.bytes != c.bytes || c.bytes.len() < 4, "{} {seed}", c.id);
             }
         }
     }
