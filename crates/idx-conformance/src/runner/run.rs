@@ -186,15 +186,26 @@ fn find<'a>(cases: &'a [Case], id: &str) -> Result<&'a Case, String> {
         .ok_or_else(|| format!("the case {id} is missing from the recipes"))
 }
 
+/// Why a case ran.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Its result.
+    Result,
+    /// A closing probe: not a result.
+    Probe,
+    /// The case's committed bytes, run again because its variant's result
+    /// disagreed with the expected failures: not a result, but said in its
+    /// result's detail.
+    Committed,
+}
+
 /// A case as run: its ID, the case, its result, and which start of a
 /// persistent adapter's process answered it.
 struct Ran<'a> {
     case: &'a Case,
     run: CaseRun,
     process: usize,
-    /// A closing probe, or a case's committed bytes run again: not a
-    /// result.
-    probe: bool,
+    role: Role,
 }
 
 /// The cases run so far, in the order they ran.
@@ -207,9 +218,9 @@ impl<'a> Log<'a> {
     /// Records `run` of `case`: a line too many after the answer before
     /// counts against that case, and a persistent answer that is the one
     /// the case before wanted (the same process's: [`lags`]) makes every
-    /// answer of that process out of step, and restarts it. `probe`: the
-    /// case is a closing probe, not a result.
-    fn push(&mut self, case: &'a Case, mut run: CaseRun, session: &mut Session, probe: bool) {
+    /// answer of that process out of step, and restarts it. `role`: why
+    /// the case ran.
+    fn push(&mut self, case: &'a Case, mut run: CaseRun, session: &mut Session, role: Role) {
         if let Some(extra) = run.previous_extra.take() {
             if let Some(before) = self.ran.last_mut() {
                 before.run.out_of_step(&extra);
@@ -232,7 +243,7 @@ impl<'a> Log<'a> {
             case,
             run,
             process,
-            probe,
+            role,
         });
     }
 }
@@ -266,7 +277,7 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
         ran: Vec::new(),
         persistent: cfg.adapter.persistent,
     };
-    log.push(find(cases, PREFLIGHT_CASE)?, first, &mut session, false);
+    log.push(find(cases, PREFLIGHT_CASE)?, first, &mut session, Role::Result);
     let mut skipped = Vec::new();
     let selected: Vec<&Case> = sel.cases(cases, mode, &mut skipped).collect();
     // a random order: neither the count of its calls nor the order of the
@@ -279,7 +290,7 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     shuffle(&mut order, &mut random::rng(cfg.seed, random::ORDER));
     for case in order {
         let r = run_case(&mut session, case)?;
-        log.push(case, r, &mut session, false);
+        log.push(case, r, &mut session, Role::Result);
     }
     // a variant's result that disagrees with the expected failures: the
     // committed bytes too, to tell a reader that fails some variants of a
@@ -287,7 +298,7 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     let again: Vec<&Case> = log
         .ran
         .iter()
-        .filter(|r| !r.probe)
+        .filter(|r| r.role == Role::Result)
         .filter_map(|r| {
             let c = committed.iter().find(|c| c.id == r.case.id)?;
             let o = sel.outcome(r.case, r.run.status, String::new(), r.run.elapsed);
@@ -297,13 +308,13 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
         .collect();
     for case in again {
         let r = run_case(&mut session, case)?;
-        log.push(case, r, &mut session, true);
+        log.push(case, r, &mut session, Role::Committed);
     }
     if cfg.adapter.persistent {
         for id in CLOSING_PROBES {
             let probe = find(cases, id)?;
             let r = run_case(&mut session, probe)?;
-            log.push(probe, r, &mut session, true);
+            log.push(probe, r, &mut session, Role::Probe);
         }
     }
     if let Some(extra) = session.finish() {
@@ -349,13 +360,15 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
                 case: given,
                 run: r,
                 ..
-            } = ran.iter().find(|r| !r.probe && r.case.id == case.id)?;
+            } = ran
+                .iter()
+                .find(|r| r.role == Role::Result && r.case.id == case.id)?;
             let mut detail = r.detail.clone();
             let mine = committed.iter().find(|c| c.id == case.id)?;
             let varied = mine.bytes != given.bytes;
             let again = ran
                 .iter()
-                .find(|r| r.probe && r.case.id == case.id && r.case.bytes == mine.bytes)
+                .find(|r| r.role == Role::Committed && r.case.id == case.id)
                 .map(|r| &r.run);
             if varied && (r.status != Status::Pass || again.is_some()) {
                 detail = format!("{detail}{VARIANT}{} (seed {})", given.description, cfg.seed);
