@@ -102,10 +102,12 @@ def answer(behaviour, path, persistent):
             raise Reject("this reader rejects it the first time")
     if behaviour == "garbage":
         return "not the content encoding"
-    if behaviour == "trailing-even":
+    if behaviour in ("trailing-even", "trailing-odd"):
         # ignores the bytes after the payload when the payload's first byte
-        # is even (a stand-in for any reader whose result depends on the
-        # values): how it does depends on the variant
+        # is even (odd) (a stand-in for any reader whose result depends on
+        # the values): how it does depends on the variant; the committed
+        # invalid-trailing-byte's is 42, so trailing-even fails its
+        # committed bytes and trailing-odd passes them
         data = open(path, "rb").read()
         try:
             return read_data(data)
@@ -118,7 +120,8 @@ def answer(behaviour, path, persistent):
             for d in shape:
                 n *= d
             extra = len(data) - 4 - 4 * rank - n
-            if extra > 0 and data[4 + 4 * rank] % 2 == 0:
+            odd = behaviour == "trailing-odd"
+            if extra > 0 and data[4 + 4 * rank] % 2 == odd:
                 return read_data(data[: len(data) - extra])
             raise
     if behaviour == "sleep-background":
