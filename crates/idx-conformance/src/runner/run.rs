@@ -277,7 +277,12 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
         ran: Vec::new(),
         persistent: cfg.adapter.persistent,
     };
-    log.push(find(cases, PREFLIGHT_CASE)?, first, &mut session, Role::Result);
+    log.push(
+        find(cases, PREFLIGHT_CASE)?,
+        first,
+        &mut session,
+        Role::Result,
+    );
     let mut skipped = Vec::new();
     let selected: Vec<&Case> = sel.cases(cases, mode, &mut skipped).collect();
     // a random order: neither the count of its calls nor the order of the
@@ -392,7 +397,7 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
             });
             let mut o = sel.outcome(case, r.status, detail, r.elapsed);
             o.committed_failed = committed_failed;
-            return Some(o);
+            Some(o)
         })
         .collect();
     Ok(Report {
