@@ -198,7 +198,8 @@ pub fn probe_version(d: &Description, places: &Places) -> String {
 }
 
 /// Runs an implementation's reader and writer over the corpus, the cases
-/// in the order `seed` gives.
+/// in the order `seed` gives, each its variant from `seed` unless
+/// `variants` is false.
 ///
 /// # Errors
 /// An unreadable expected-failures file or a runner error (a failed
@@ -209,6 +210,7 @@ pub fn run_implementation(
     places: &Places,
     one_shot: bool,
     seed: u64,
+    variants: bool,
 ) -> Result<Vec<Report>, String> {
     let version = probe_version(d, places);
     let mut out = Vec::new();
@@ -238,6 +240,7 @@ pub fn run_implementation(
             skip: vec![],
             expected_failures,
             seed,
+            variants,
         };
         let mut r = runner::run(cases, mode, &cfg)
             .map_err(|e| format!("{} {}: {e}", d.name, mode.as_str()))?;
@@ -253,7 +256,7 @@ pub fn run_implementation(
 pub fn changes(r: &Report) -> Vec<String> {
     r.outcomes
         .iter()
-        .filter(|o| o.failed != o.expected_failure)
+        .filter(|o| o.unexpected_failure() || o.unexpected_pass())
         .map(|o| {
             format!(
                 "{} {}: {} {} ({}: {})",
@@ -286,13 +289,26 @@ pub fn expected_failures_text(r: &Report, regenerate: &str) -> String {
         r.name,
         r.mode.as_str(),
     );
-    for o in r.outcomes.iter().filter(|o| o.failed) {
-        s.push_str(&format!(
-            "{}  # {}: {}\n",
-            o.id,
-            o.status.as_str(),
-            crate::process::cut(&o.detail.replace('\n', " "), 100)
-        ));
+    for o in &r.outcomes {
+        let varied = o.detail.contains(runner::VARIANT);
+        match o.listed() {
+            runner::Listed::No => {}
+            runner::Listed::SomeVariants => s.push_str(&format!(
+                "{}{}  # fails some of its variants (its bytes vary from run to run; see its report)\n",
+                runner::SOME_VARIANTS,
+                o.id
+            )),
+            // a varied case's detail speaks of this run's bytes
+            runner::Listed::Fails if varied || o.committed_failed.is_some() => s.push_str(
+                &format!("{}  # its bytes vary from run to run; see its report\n", o.id),
+            ),
+            runner::Listed::Fails => s.push_str(&format!(
+                "{}  # {}: {}\n",
+                o.id,
+                o.status.as_str(),
+                crate::process::cut(&o.detail.replace('\n', " "), 100)
+            )),
+        }
     }
     s
 }

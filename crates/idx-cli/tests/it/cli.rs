@@ -131,6 +131,7 @@ fn reference(mode: Mode, args: &[&str]) -> Vec<runner::Outcome> {
         skip: vec![],
         expected_failures: vec![],
         seed: 1,
+        variants: true,
     };
     runner::run(&cases::all(), mode, &cfg).unwrap().outcomes
 }

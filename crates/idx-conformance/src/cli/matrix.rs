@@ -23,10 +23,14 @@ pub(crate) struct MatrixArgs {
     /// for test-reader); the inputs are written from the recipes either way.
     #[arg(long)]
     corpus: Option<PathBuf>,
-    /// The seed of the runs: the order of the cases and the request IDs
-    /// (default: a fresh one, printed first).
+    /// The seed of the runs: the order of the cases, the request IDs and
+    /// each case's variant (default: a fresh one, printed first).
     #[arg(long)]
     seed: Option<u64>,
+    /// Give each case its committed bytes instead of a variant drawn from
+    /// the seed (as for test-reader).
+    #[arg(long)]
+    no_variants: bool,
     /// Run each description's install commands first.
     #[arg(long)]
     install: bool,
@@ -124,7 +128,7 @@ pub(crate) fn matrix_command(m: MatrixArgs) -> Result<ExitStatus, CliError> {
             matrix::install(d, &places)?;
         }
         let t = std::time::Instant::now();
-        let rs = matrix::run_implementation(&cases, d, &places, m.one_shot, seed)?;
+        let rs = matrix::run_implementation(&cases, d, &places, m.one_shot, seed, !m.no_variants)?;
         for r in &rs {
             let c = matrix::changes(r);
             println!(

@@ -23,10 +23,17 @@ pub(crate) struct RunArgs {
     /// answer is on disk.
     #[arg(long)]
     corpus: Option<PathBuf>,
-    /// The run's seed: the order of the cases and the request IDs follow
-    /// from it (default: a fresh one, printed on standard error).
+    /// The run's seed: the order of the cases, the request IDs and each
+    /// case's bytes (its variant) follow from it (default: a fresh one,
+    /// printed on standard error).
     #[arg(long)]
     seed: Option<u64>,
+    /// Give each case its committed bytes instead of a variant drawn from
+    /// the seed: to reproduce what a report says of a file in corpus/. An
+    /// adapter can look such a run's answers up (corpus/README.md, "Threat
+    /// model").
+    #[arg(long)]
+    no_variants: bool,
     /// Also run the on-demand cases (real-size MNIST files, tens of MB).
     #[arg(long)]
     large: bool,
@@ -128,6 +135,7 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> Result<ExitStatus, CliError> {
         skip: a.skip,
         expected_failures,
         seed,
+        variants: !a.no_variants,
     };
     let mut report = runner::run(&all, mode, &cfg)?;
     report.name = if a.name.is_empty() {
@@ -148,7 +156,9 @@ pub(crate) fn run(mode: Mode, a: RunArgs) -> Result<ExitStatus, CliError> {
         write_output(p, matrix::expected_failures_text(&report, &how).as_bytes())?;
         // the file now lists every failure: they are expected
         for o in &mut report.outcomes {
-            o.expected_failure = o.failed;
+            let listed = o.listed();
+            o.expected_failure = listed != runner::Listed::No;
+            o.some_variants = listed == runner::Listed::SomeVariants;
         }
     }
     // stamped with the committed corpus's fingerprint (the on-demand cases

@@ -15,6 +15,7 @@
 //! what it printed, `stage` hands a case's bytes over under a neutral
 //! name, `selection` picks the cases and expected failures, `random`
 //! holds the run's seed (the order of the cases, the request IDs),
+//! `variant` draws each case's bytes anew from it,
 //! `run` drives a run, `judge` and `compare` judge answers against cases,
 //! and `report` holds the results and renders them.
 
@@ -27,14 +28,16 @@ mod run;
 mod selection;
 mod session;
 mod stage;
+mod variant;
 
 pub use compare::{compare, describe, Mismatch, QUIETED};
 pub use judge::{judge_reader, judge_writer, no_answer};
-pub use report::{unexpected, unexpected_passes, Outcome, Report, Skipped};
-pub use run::{preflight, run, run_case, CaseRun, Config};
-pub use selection::{applies, read_expected_failures, Selection};
+pub use report::{unexpected, unexpected_passes, Listed, Outcome, Report, Skipped};
+pub use run::{lags, preflight, run, run_case, CaseRun, Config, VARIANT};
+pub use selection::{applies, read_expected_failures, Selection, SOME_VARIANTS};
 pub use session::{Adapter, Answer, Attempt, Session, FINISH_MAX};
 pub use stage::{stage, stage_bytes, Staged, STAGED_NAME};
+pub use variant::vary;
 
 /// The cases sent after a persistent adapter's last case, whose answers
 /// count for nothing but its being in step: two valid cases, so that an

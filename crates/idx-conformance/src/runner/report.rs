@@ -21,8 +21,57 @@ pub struct Outcome {
     pub failed: bool,
     /// Whether the expected-failures file lists it.
     pub expected_failure: bool,
+    /// Whether the expected-failures file lists it as failed on some of
+    /// its variants only (`~ID`): it may pass or fail a run.
+    pub some_variants: bool,
+    /// The result on the case's committed bytes, when this run's variant's
+    /// disagreed with the expected failures and the committed bytes were
+    /// run too: whether they failed.
+    pub committed_failed: Option<bool>,
     /// Wall time.
     pub elapsed: Duration,
+}
+
+/// What an expected-failures file says of a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listed {
+    /// Not listed: it passes.
+    No,
+    /// Listed: it fails.
+    Fails,
+    /// Listed after `~`: it fails some of its variants.
+    SomeVariants,
+}
+
+impl Outcome {
+    /// A failure the expected failures do not list.
+    pub fn unexpected_failure(&self) -> bool {
+        self.failed && !self.expected_failure
+    }
+
+    /// A listed case that passed: not one listed as failing some variants,
+    /// nor one whose committed bytes failed (a pass of one variant does not
+    /// say the case passes).
+    pub fn unexpected_pass(&self) -> bool {
+        !self.failed
+            && self.expected_failure
+            && !self.some_variants
+            && self.committed_failed != Some(true)
+    }
+
+    /// What the expected failures this run implies say of the case: a
+    /// failure of a variant whose committed bytes pass, or a listing after
+    /// `~`, is a failure of some variants; a failure, or a pass of a
+    /// variant whose committed bytes fail, a failure.
+    pub fn listed(&self) -> Listed {
+        if self.some_variants || (self.failed && self.committed_failed == Some(false)) {
+            Listed::SomeVariants
+        } else if self.failed || self.committed_failed == Some(true) {
+            Listed::Fails
+        } else {
+            Listed::No
+        }
+    }
 }
 
 /// A case not run, and why.
@@ -73,18 +122,12 @@ fn verdict_from_name(s: &str) -> Option<Verdict> {
 
 /// Unexpected failures: failed and not listed as expected.
 pub fn unexpected(outcomes: &[Outcome]) -> usize {
-    outcomes
-        .iter()
-        .filter(|o| o.failed && !o.expected_failure)
-        .count()
+    outcomes.iter().filter(|o| o.unexpected_failure()).count()
 }
 
 /// Expected failures that passed.
 pub fn unexpected_passes(outcomes: &[Outcome]) -> usize {
-    outcomes
-        .iter()
-        .filter(|o| !o.failed && o.expected_failure)
-        .count()
+    outcomes.iter().filter(|o| o.unexpected_pass()).count()
 }
 
 impl Report {
@@ -104,6 +147,7 @@ impl Report {
             let mark = match (o.failed, o.expected_failure) {
                 (true, true) => "XFAIL",
                 (true, false) => "FAIL ",
+                (false, true) if !o.unexpected_pass() => "XVAR ",
                 (false, true) => "XPASS",
                 (false, false) if o.verdict == Verdict::ImplementationDefined => "IMPL ",
                 (false, false) => continue,
@@ -171,9 +215,17 @@ impl Report {
             .outcomes
             .iter()
             .map(|o| {
-                json!({"id": o.id, "verdict": o.verdict.as_str(), "status": o.status.as_str(),
+                let mut v = json!({"id": o.id, "verdict": o.verdict.as_str(), "status": o.status.as_str(),
                        "detail": o.detail, "failed": o.failed, "expected_failure": o.expected_failure,
-                       "seconds": (o.elapsed.as_secs_f64() * 1000.0).round() / 1000.0})
+                       "seconds": (o.elapsed.as_secs_f64() * 1000.0).round() / 1000.0});
+                // only when said: results without variants read as before
+                if o.some_variants {
+                    v["some_variants"] = json!(true);
+                }
+                if let Some(f) = o.committed_failed {
+                    v["committed_failed"] = json!(f);
+                }
+                v
             })
             .collect();
         let counts: serde_json::Map<String, Value> = self
@@ -243,6 +295,11 @@ impl Report {
                     .get("expected_failure")
                     .and_then(Value::as_bool)
                     .unwrap_or(false),
+                some_variants: r
+                    .get("some_variants")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+                committed_failed: r.get("committed_failed").and_then(Value::as_bool),
                 elapsed: super::seconds(r.get("seconds").and_then(Value::as_f64).unwrap_or(0.0)),
             });
         }

@@ -4,6 +4,7 @@
 
 use super::random::{self, shuffle};
 use super::session::secs;
+use super::variant::vary;
 use super::{
     judge_reader, judge_writer, stage, Adapter, Answer, Mode, Report, Selection, Session, Status,
     CLOSING_PROBES, PREFLIGHT_CASE,
@@ -22,10 +23,19 @@ pub struct Config {
     pub skip: Vec<String>,
     /// Globs of IDs expected to fail.
     pub expected_failures: Vec<String>,
-    /// The run's seed: the order of the cases and the request IDs follow
-    /// from it ([`random::fresh_seed`] for a run no one can predict).
+    /// The run's seed: the order of the cases, the request IDs and each
+    /// case's variant follow from it ([`random::fresh_seed`] for a run no
+    /// one can predict).
     pub seed: u64,
+    /// Each case's bytes drawn anew from the seed where its rule allows
+    /// ([`vary`]); `false` runs the committed bytes (to reproduce what a
+    /// report says of a corpus file; a run an adapter can look up).
+    pub variants: bool,
 }
+
+/// How a failure's detail names the variant that failed: `...; this run's
+/// variant: payload cut at 3 of 5 bytes (seed 7)`.
+pub const VARIANT: &str = "; this run's variant: ";
 
 /// One case run and judged.
 #[derive(Debug, Clone)]
@@ -79,11 +89,13 @@ impl CaseRun {
 /// Whether `answer`, given for `case`, is not `case`'s answer but the one
 /// `before` (the case asked just before, of the same process) wanted: the
 /// content of a valid case, or the golden bytes. An answer that is right
-/// for `case` never is.
+/// for `case` never is, nor one without elements: an empty array is what
+/// many readers make of an input they misread, whichever case came before.
 pub fn lags(answer: &Answer, case: &Case, before: &Case) -> bool {
     match answer {
         Answer::Accepted(c) => {
-            case.verdict != Verdict::Invalid
+            !c.shape.contains(&0)
+                && case.verdict != Verdict::Invalid
                 && case.content.as_ref() != Some(c)
                 && before.verdict != Verdict::Invalid
                 && before.content.as_ref() == Some(c)
@@ -176,14 +188,26 @@ fn find<'a>(cases: &'a [Case], id: &str) -> Result<&'a Case, String> {
         .ok_or_else(|| format!("the case {id} is missing from the recipes"))
 }
 
+/// Why a case ran.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Its result.
+    Result,
+    /// A closing probe: not a result.
+    Probe,
+    /// The case's committed bytes, run again because its variant's result
+    /// disagreed with the expected failures: not a result, but said in its
+    /// result's detail.
+    Committed,
+}
+
 /// A case as run: its ID, the case, its result, and which start of a
 /// persistent adapter's process answered it.
 struct Ran<'a> {
     case: &'a Case,
     run: CaseRun,
     process: usize,
-    /// A closing probe: not a result.
-    probe: bool,
+    role: Role,
 }
 
 /// The cases run so far, in the order they ran.
@@ -196,9 +220,9 @@ impl<'a> Log<'a> {
     /// Records `run` of `case`: a line too many after the answer before
     /// counts against that case, and a persistent answer that is the one
     /// the case before wanted (the same process's: [`lags`]) makes every
-    /// answer of that process out of step, and restarts it. `probe`: the
-    /// case is a closing probe, not a result.
-    fn push(&mut self, case: &'a Case, mut run: CaseRun, session: &mut Session, probe: bool) {
+    /// answer of that process out of step, and restarts it. `role`: why
+    /// the case ran.
+    fn push(&mut self, case: &'a Case, mut run: CaseRun, session: &mut Session, role: Role) {
         if let Some(extra) = run.previous_extra.take() {
             if let Some(before) = self.ran.last_mut() {
                 before.run.out_of_step(&extra);
@@ -221,7 +245,7 @@ impl<'a> Log<'a> {
             case,
             run,
             process,
-            probe,
+            role,
         });
     }
 }
@@ -239,6 +263,14 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     let started = Instant::now();
     let sel = Selection::new(&cfg.run, &cfg.skip, &cfg.expected_failures)?;
     let mut session = Session::seeded(cfg.adapter.clone(), mode, cfg.seed);
+    // every case as this run gives it, from the seed
+    let given: Vec<Case> = if cfg.variants {
+        cases.iter().map(|c| vary(c, cfg.seed)).collect()
+    } else {
+        cases.to_vec()
+    };
+    let committed = cases;
+    let cases = &given[..];
     let first = preflight(cases, &mut session)?;
     let mut notes = Vec::new();
     let t = cfg.adapter.timeout;
@@ -247,7 +279,12 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
         ran: Vec::new(),
         persistent: cfg.adapter.persistent,
     };
-    log.push(find(cases, PREFLIGHT_CASE)?, first, &mut session, false);
+    log.push(
+        find(cases, PREFLIGHT_CASE)?,
+        first,
+        &mut session,
+        Role::Result,
+    );
     let mut skipped = Vec::new();
     let selected: Vec<&Case> = sel.cases(cases, mode, &mut skipped).collect();
     // a random order: neither the count of its calls nor the order of the
@@ -260,13 +297,31 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     shuffle(&mut order, &mut random::rng(cfg.seed, random::ORDER));
     for case in order {
         let r = run_case(&mut session, case)?;
-        log.push(case, r, &mut session, false);
+        log.push(case, r, &mut session, Role::Result);
+    }
+    // a variant's result that disagrees with the expected failures: the
+    // committed bytes too, to tell a reader that fails some variants of a
+    // case from one whose result on the case changed
+    let again: Vec<&Case> = log
+        .ran
+        .iter()
+        .filter(|r| r.role == Role::Result)
+        .filter_map(|r| {
+            let c = committed.iter().find(|c| c.id == r.case.id)?;
+            let o = sel.outcome(r.case, r.run.status, String::new(), r.run.elapsed);
+            (c.bytes != r.case.bytes && (o.unexpected_failure() || o.unexpected_pass()))
+                .then_some(c)
+        })
+        .collect();
+    for case in again {
+        let r = run_case(&mut session, case)?;
+        log.push(case, r, &mut session, Role::Committed);
     }
     if cfg.adapter.persistent {
         for id in CLOSING_PROBES {
             let probe = find(cases, id)?;
             let r = run_case(&mut session, probe)?;
-            log.push(probe, r, &mut session, true);
+            log.push(probe, r, &mut session, Role::Probe);
         }
     }
     if let Some(extra) = session.finish() {
@@ -308,8 +363,43 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
     let out = selected
         .iter()
         .filter_map(|case| {
-            let r = &ran.iter().find(|r| !r.probe && r.case.id == case.id)?.run;
-            Some(sel.outcome(case, r.status, r.detail.clone(), r.elapsed))
+            let Ran {
+                case: given,
+                run: r,
+                ..
+            } = ran
+                .iter()
+                .find(|r| r.role == Role::Result && r.case.id == case.id)?;
+            let mut detail = r.detail.clone();
+            let mine = committed.iter().find(|c| c.id == case.id)?;
+            let varied = mine.bytes != given.bytes;
+            let again = ran
+                .iter()
+                .find(|r| r.role == Role::Committed && r.case.id == case.id)
+                .map(|r| &r.run);
+            if varied && (r.status != Status::Pass || again.is_some()) {
+                detail = format!("{detail}{VARIANT}{} (seed {})", given.description, cfg.seed);
+            }
+            let committed_failed = again.map(|a| {
+                let failed =
+                    case.verdict != Verdict::ImplementationDefined && a.status != Status::Pass;
+                detail = if failed {
+                    format!(
+                        "{detail}; on the committed bytes: {}: {}",
+                        a.status.as_str(),
+                        a.detail
+                    )
+                } else {
+                    format!("{detail}; the committed bytes pass")
+                };
+                if failed != (r.status != Status::Pass) {
+                    detail.push_str(": the reader fails some variants of this case, not all");
+                }
+                failed
+            });
+            let mut o = sel.outcome(case, r.status, detail, r.elapsed);
+            o.committed_failed = committed_failed;
+            Some(o)
         })
         .collect();
     Ok(Report {
@@ -325,4 +415,30 @@ pub fn run(cases: &[Case], mode: Mode, cfg: &Config) -> Result<Report, String> {
         notes,
         elapsed: started.elapsed(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(id: &str) -> Case {
+        let all = crate::cases::all();
+        let found = all.into_iter().find(|c| c.id == id);
+        found.unwrap_or_else(|| panic!("{id}")) // ok: unit test
+    }
+
+    #[test]
+    // Before, an empty array (what a reader that cannot read gzip made of
+    // impl-gzip-u8-4x5) was taken for the answer to impl-zero-dim-u8-0
+    // when the order put that case just before: every answer of the
+    // process counted as a crash, under some seeds only (ubyte, seed 4).
+    fn an_answer_without_elements_is_no_lag() {
+        let empty = case("impl-zero-dim-u8-0");
+        let answer = Answer::Accepted(empty.content.clone().unwrap()); // ok: unit test
+        assert!(!lags(&answer, &case("impl-gzip-u8-4x5"), &empty));
+        // an answer with elements that is the case before's still is
+        let before = case("valid-u8-rank2");
+        let answer = Answer::Accepted(before.content.clone().unwrap()); // ok: unit test
+        assert!(lags(&answer, &case("valid-u8-rank3"), &before));
+    }
 }

@@ -15,7 +15,9 @@ fn globset(globs: &[String]) -> Result<GlobSet, String> {
     b.build().map_err(|e| e.to_string())
 }
 
-/// Reads an expected-failures file: one glob per line, `#` comments.
+/// Reads an expected-failures file: one glob per line, `#` comments; a
+/// glob after `~` lists cases failed on some of their variants only
+/// ([`SOME_VARIANTS`]).
 ///
 /// # Errors
 /// I/O errors.
@@ -72,7 +74,12 @@ pub struct Selection {
     any_run: bool,
     skip: GlobSet,
     xfail: GlobSet,
+    some: GlobSet,
 }
+
+/// How an expected-failures line marks a case the reader fails on some of
+/// its variants only: `~ID`. Such a case may pass or fail a run.
+pub const SOME_VARIANTS: &str = "~";
 
 impl Selection {
     /// From the three glob lists.
@@ -84,11 +91,25 @@ impl Selection {
         skip: &[String],
         expected_failures: &[String],
     ) -> Result<Self, String> {
+        let plain: Vec<String> = expected_failures
+            .iter()
+            .map(|g| {
+                g.strip_prefix(SOME_VARIANTS)
+                    .unwrap_or(g)
+                    .trim()
+                    .to_string()
+            })
+            .collect();
+        let some: Vec<String> = expected_failures
+            .iter()
+            .filter_map(|g| g.strip_prefix(SOME_VARIANTS).map(|g| g.trim().to_string()))
+            .collect();
         Ok(Selection {
             run: globset(run)?,
             any_run: !run.is_empty(),
             skip: globset(skip)?,
-            xfail: globset(expected_failures)?,
+            xfail: globset(&plain)?,
+            some: globset(&some)?,
         })
     }
 
@@ -134,6 +155,8 @@ impl Selection {
             detail,
             failed: case.verdict != Verdict::ImplementationDefined && status != Status::Pass,
             expected_failure: self.xfail.is_match(&case.id),
+            some_variants: self.some.is_match(&case.id),
+            committed_failed: None,
             elapsed,
         }
     }

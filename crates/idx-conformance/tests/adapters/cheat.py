@@ -26,6 +26,13 @@ that accepts everything does:
         parent's command line, or the parent's working directory's corpus/
     cheat.py memorise FILE | --persistent
         the case whose SHA-256 the committed corpus/index.json gives
+    cheat.py size FILE | --persistent
+        the case whose committed file (listed in corpus/index.json) has the
+        input's size, the first of them in the index's order: the size
+        alone tells most invalid cases apart
+    cheat.py accept FILE | --persistent
+        none: the bytes as u8 of rank 1, what the others fall back to (the
+        score they must not beat)
 """
 import glob
 import hashlib
@@ -176,11 +183,20 @@ def memorise(path):
     return accept(path)
 
 
+def size(path):
+    n = os.path.getsize(path)
+    for c in index():
+        if os.path.getsize(os.path.join(CORPUS, c["path"])) == n:
+            return from_case(c)
+    return accept(path)
+
+
 PERSISTENT = [False]
 
 
 def main():
-    how = {"manifest": manifest, "look": look, "count": count, "copy": copy, "memorise": memorise}[sys.argv[1]]
+    how = {"manifest": manifest, "look": look, "count": count, "copy": copy, "memorise": memorise,
+           "size": size, "accept": accept}[sys.argv[1]]
     if sys.argv[2] == "--persistent":
         PERSISTENT[0] = True
         print(json.dumps({"protocol": 3}), flush=True)

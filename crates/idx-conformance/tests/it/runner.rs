@@ -2,7 +2,7 @@
 //! adapter `tests/adapters/fake.py`, which misbehaves in each way a real
 //! reader was seen to (see its docstring).
 
-use crate::support::{conformance, fake, script};
+use crate::support::{conformance, conformance_varied, fake, script};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -1127,6 +1127,25 @@ fn cheat_run(how: &str, run: &[&str], extra: &[&str]) -> Vec<(String, String, St
     results(&v)
 }
 
+/// Asserts that the invalid cases of `got` that passed are cases whose
+/// bytes the run (seed 43) left as committed: the cases the corpus still
+/// gives away (corpus/README.md, "Threat model").
+fn only_the_unvaried_pass(got: &[(String, String, String)]) {
+    for (id, status, _) in got {
+        if id.starts_with("invalid-") && status == "pass" {
+            let c = idx_conformance::cases::all()
+                .into_iter()
+                .find(|c| &c.id == id)
+                .unwrap();
+            assert_eq!(
+                idx_conformance::runner::vary(&c, 43).bytes,
+                c.bytes,
+                "{id} was varied, yet its answer was found"
+            );
+        }
+    }
+}
+
 /// How many of `got` passed: of the invalid cases, and of the others.
 fn passes(got: &[(String, String, String)]) -> (usize, usize) {
     let pass = |invalid: bool| {
@@ -1142,10 +1161,17 @@ fn passes(got: &[(String, String, String)]) -> (usize, usize) {
 // /tmp/idx-corpus-*/{valid,invalid,...}/ for the whole run: an adapter
 // that compared its input with those files passed every case.
 fn an_adapter_finds_no_corpus_copy_to_compare_its_input_with() {
-    for extra in [&[][..], &["--persistent"]] {
+    let corpus = idx_conformance::default_corpus().display().to_string();
+    // with --corpus, the parent's command line leads to the committed
+    // files: the variants are not among them
+    for extra in [&[][..], &["--persistent"], &["--corpus", &corpus]] {
         let got = cheat_run("copy", &["invalid-t*", "valid-u8-*"], extra);
-        // as a reader that accepts everything: no invalid case passes
-        assert_eq!(passes(&got).0, 0, "{extra:?}: {got:?}");
+        // as a reader that accepts everything: no invalid case passes but
+        // those whose bytes cannot vary, found in the committed corpus
+        only_the_unvaried_pass(&got);
+        if extra.is_empty() {
+            assert_eq!(passes(&got).0, 0, "{got:?}");
+        }
         assert!(got.len() > 10, "{got:?}");
     }
 }
@@ -1165,4 +1191,248 @@ fn counting_requests_does_not_say_which_case_an_input_is() {
         invalid + other < got.len() / 2,
         "{invalid} + {other}: {got:?}"
     );
+}
+
+#[test]
+// Before, every input was a committed corpus file: an adapter that looked
+// its SHA-256 up in corpus/index.json passed every case.
+fn the_committed_corpus_does_not_say_what_an_input_is() {
+    for extra in [&[][..], &["--persistent"]] {
+        let got = cheat_run("memorise", &["invalid-*", "valid-u8-*"], extra);
+        only_the_unvaried_pass(&got);
+        // without variants it passed them all; now the varied ones fail,
+        // as a reader that accepts everything fails them
+        let varied_failed = got
+            .iter()
+            .filter(|(id, s, _)| id.starts_with("invalid-") && s == "accepted-invalid")
+            .count();
+        assert!(varied_failed > 10, "{got:?}");
+        assert_eq!(passes(&got).1, 0, "{got:?}");
+        assert!(got.len() > 100, "{got:?}");
+    }
+}
+
+/// (id, status) of `lenient.py` (persistent) over the whole corpus under
+/// `seed`.
+fn lenient_statuses(seed: &str) -> Vec<(String, String)> {
+    let l = script("lenient.py");
+    let (code, out, err) = conformance_varied(&[
+        "test-reader",
+        "--format",
+        "json",
+        "--persistent",
+        "--seed",
+        seed,
+        "--",
+        "python3",
+        &l,
+        "--persistent",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    results(&v).into_iter().map(|(id, s, _)| (id, s)).collect()
+}
+
+#[test]
+// Each case's bytes vary with the seed; a reader's result must not.
+fn an_honest_readers_results_are_the_same_whatever_the_seed() {
+    let a = lenient_statuses("1");
+    assert!(a.len() > 150, "{a:?}");
+    assert!(a.iter().any(|(_, s)| s == "accepted-invalid"), "{a:?}");
+    assert_eq!(a, lenient_statuses("2"));
+    let v = {
+        let (_, out, _) = conformance_varied(&[
+            "test-reader",
+            "--format",
+            "json",
+            "--persistent",
+            "--seed",
+            "3",
+            "--",
+            "python3",
+            &fake(),
+            "none",
+            "--persistent",
+        ]);
+        serde_json::from_str::<Value>(&out).unwrap()
+    };
+    for (id, status, detail) in results(&v) {
+        assert!(
+            status == "pass" || status == "accepted" || status == "rejected",
+            "{id}: {status} {detail}"
+        );
+    }
+}
+
+#[test]
+// A reader that fails some variants of a case and passes others: the
+// failure names this run's variant and seed and the committed bytes' result
+// (run again because the variant's disagreed with the expected failures);
+// the expected failures written list the case as failed (its committed
+// bytes fail) or as failed on some variants (`~ID`: they pass), without a
+// detail of this run's bytes; and that file holds under every seed.
+fn a_failure_of_some_variants_names_the_variant() {
+    let f = fake();
+    let dir = tempfile::tempdir().unwrap();
+    // the committed invalid-trailing-byte's payload byte is 42: even
+    for (behaviour, committed, line) in [
+        (
+            "trailing-even",
+            "; on the committed bytes: accepted-invalid: returned u8 shape [1]: 42",
+            "\ninvalid-trailing-byte  # its bytes vary from run to run; see its report\n",
+        ),
+        (
+            "trailing-odd",
+            "; the committed bytes pass: the reader fails some variants of this case, not all",
+            "\n~invalid-trailing-byte  # fails some of its variants (its bytes vary from run to run; see its report)\n",
+        ),
+    ] {
+        let run = |seed: u64, file: &[&str]| {
+            let seed = seed.to_string();
+            let (code, out, err) = conformance_varied(
+                &[
+                    &["test-reader", "--format", "json"][..],
+                    &["--run", "invalid-trailing-byte", "--seed", &seed],
+                    file,
+                    &["--", "python3", &f, behaviour],
+                ]
+                .concat(),
+            );
+            let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+            (code, results(&v).remove(0))
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        let mut written = None;
+        for seed in 1..=8 {
+            let xf = dir.path().join(format!("xf-{behaviour}-{seed}.txt"));
+            let (_, (_, status, detail)) =
+                run(seed, &["--write-expected", xf.to_str().unwrap()]);
+            let text = std::fs::read_to_string(&xf).unwrap();
+            if status != "pass" {
+                assert_eq!(status, "accepted-invalid", "{detail}");
+                let variant = format!(" (seed {seed}){committed}");
+                assert!(
+                    detail.contains("; this run's variant: ")
+                        && detail.contains(" random bytes after it (seed ")
+                        && detail.ends_with(&variant),
+                    "{behaviour} {seed}: {detail}"
+                );
+                assert!(text.contains(line), "{behaviour} {seed}: {text}");
+                written = Some(xf);
+            } else {
+                assert!(!text.contains("invalid-trailing-byte"), "{text}");
+            }
+            seen.insert(status);
+        }
+        assert_eq!(seen.len(), 2, "{behaviour}: {seen:?}");
+        // a pass of a variant is no change from the file: when it is listed
+        // without `~`, because the committed bytes, run again, fail
+        let xf = written.unwrap();
+        let check = ["--expected-failures", xf.to_str().unwrap(), "--strict-expected"];
+        for seed in 1..=8 {
+            let (code, (_, status, detail)) = run(seed, &check);
+            assert_eq!(code, 0, "{behaviour} {seed}: {status}: {detail}");
+        }
+    }
+}
+
+/// The invalid cases shorter than a magic number (4 bytes): their size
+/// alone makes them invalid, whoever reads it, and they cannot vary in
+/// length (corpus/README.md, "Threat model").
+fn too_short_for_a_magic_number() -> Vec<String> {
+    idx_conformance::cases::all()
+        .into_iter()
+        .filter(|c| c.id.starts_with("invalid-") && c.bytes.len() < 4)
+        .map(|c| c.id)
+        .collect()
+}
+
+/// The invalid cases of `got` that passed, but those too short for a
+/// magic number.
+fn beats(got: &[(String, String, String)]) -> Vec<String> {
+    let short = too_short_for_a_magic_number();
+    got.iter()
+        .filter(|(id, s, _)| id.starts_with("invalid-") && s == "pass" && !short.contains(id))
+        .map(|(id, _, detail)| format!("{id}: {detail}"))
+        .collect()
+}
+
+#[test]
+// Before, each case's bytes were the committed ones: an adapter that looked
+// an input's SHA-256, or only its size, up in the committed corpus passed
+// nearly every invalid case; now the bytes and the lengths vary.
+fn cheats_do_no_better_than_accepting_everything_on_the_invalid_cases() {
+    let accept = cheat_run("accept", &["invalid-*"], &["--persistent"]);
+    assert!(accept.len() > 90, "{accept:?}");
+    assert_eq!(passes(&accept).0, 0, "{accept:?}");
+    // (the counting cheat answers a case drawn at random by the order:
+    // chance, as `counting_requests_does_not_say_which_case_an_input_is`
+    // shows)
+    for how in ["memorise", "size", "copy"] {
+        for extra in [&["--persistent"][..], &[]] {
+            if extra.is_empty() && how == "copy" {
+                continue; // covered one-shot by the tests above
+            }
+            let got = cheat_run(how, &["invalid-*"], extra);
+            assert_eq!(got.len(), accept.len(), "{how}");
+            assert_eq!(beats(&got), Vec::<String>::new(), "{how} {extra:?}");
+        }
+    }
+    // without variants the lookups find their cases: what the test above
+    // would catch
+    for how in ["memorise", "size"] {
+        let got = cheat_run(how, &["invalid-*"], &["--persistent", "--no-variants"]);
+        assert!(beats(&got).len() > 50, "{how}: {:?}", beats(&got));
+    }
+}
+
+#[test]
+// The same comparison as a matrix run makes it: each cheat's row against
+// the row of an adapter that accepts everything.
+fn in_the_matrix_cheats_do_no_better_than_accepting_everything() {
+    let dir = tempfile::tempdir().unwrap();
+    let cheat = script("cheat.py");
+    let hows = ["accept", "memorise", "size"];
+    for how in hows {
+        let toml = format!(
+            "name = \"{how}\"\nsummary = \"a cheat\"\nversion = [\"echo\", \"{how} 1.0\"]\n\
+             timeout = 5\n\n[reader]\ncommand = [\"python3\", \"{cheat}\", \"{how}\"]\n\
+             persistent = [\"python3\", \"{cheat}\", \"{how}\", \"--persistent\"]\n"
+        );
+        std::fs::write(dir.path().join(format!("{how}.toml")), toml).unwrap();
+    }
+    let results = dir.path().join("results");
+    let mut args = vec!["matrix", "--seed", "7"];
+    for how in hows {
+        args.extend(["--only", how]);
+    }
+    let (code, out, err) = conformance_varied(
+        &[
+            &args[..],
+            &[
+                "--adapters",
+                dir.path().to_str().unwrap(),
+                "--envs",
+                dir.path().join("envs").to_str().unwrap(),
+                "--results",
+                results.to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let row = |how: &str| {
+        let p = results.join(format!("{how}-reader.json"));
+        let v: Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+        results_of(&v)
+    };
+    let accept = row("accept");
+    assert_eq!(passes(&accept).0, 0, "{accept:?}");
+    for how in &hows[1..] {
+        assert_eq!(beats(&row(how)), Vec::<String>::new(), "{how}");
+    }
+}
+
+fn results_of(v: &Value) -> Vec<(String, String, String)> {
+    results(v)
 }
