@@ -59,8 +59,8 @@ pub fn stage_bytes(case: &Case) -> std::io::Result<Staged> {
     };
     let path = dir.path().join(name);
     // a scratch input in a folder of our own, removed on drop: not an
-    // output, so written directly (ARCHITECTURE.md says why: an atomic
-    // write's temporary file would sit beside the input)
+    // output, so written directly (an atomic write's temporary file would
+    // sit beside the input, in the folder the adapter sees)
     std::fs::write(&path, &case.bytes)?;
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
     Ok(Staged { path, dir })
