@@ -200,12 +200,7 @@ impl Run {
 mod tests {
     use super::*;
     use std::io::{Cursor, Write};
-
-    fn gz(bytes: &[u8]) -> Vec<u8> {
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        e.write_all(bytes).unwrap(); // ok: unit test
-        e.finish().unwrap() // ok: unit test
-    }
+    use test_support::gzip_fast;
 
     fn mnist_labels() -> Vec<u8> {
         let mut b = vec![0, 0, 8, 1, 0, 0, 0, 10];
@@ -217,7 +212,7 @@ mod tests {
     fn pushed_chunks_give_the_report_of_the_whole_input() {
         let mut bad = mnist_labels();
         bad.extend([7, 7, 7]); // trailing bytes
-        let zipped = gz(&mnist_labels());
+        let zipped = gzip_fast(&mnist_labels());
         let mut damaged = zipped.clone();
         let n = damaged.len();
         damaged[n - 6] ^= 0xff; // the CRC
@@ -265,7 +260,7 @@ mod tests {
         // pushed in 1 KiB chunks against a 64 KiB limit: IDX702 at the limit
         let mut raw = vec![0, 0, 8, 1, 0, 0x40, 0, 0];
         raw.resize(8 + (4 << 20), 0);
-        let bomb = gz(&raw);
+        let bomb = gzip_fast(&raw);
         let opts = crate::options::parse(r#"{"maxDecompressed": "64KiB"}"#).unwrap(); // ok: unit test
         let mut run = Run::new(opts);
         run.begin("bomb.idx.gz");
