@@ -88,6 +88,28 @@ pub fn gunzip_file(path: &Path) -> Vec<u8> {
     gunzip(&std::fs::read(path).unwrap()) // ok: test helper
 }
 
+/// The command line `program args…` as a library's `run` takes it (the
+/// program's name first, as `std::env::args_os` gives it).
+fn argv(program: &str, args: &[&str]) -> Vec<std::ffi::OsString> {
+    std::iter::once(program)
+        .chain(args.iter().copied())
+        .map(std::ffi::OsString::from)
+        .collect()
+}
+
+/// Checks that `run`, a command as a library function (`idx_cli::run`,
+/// `idx_validate::run`: what the Python package's console scripts call),
+/// gives each case's exit status for the command line `program args…`.
+pub fn assert_exit_statuses<S: Into<i32>>(
+    program: &str,
+    run: impl Fn(Vec<std::ffi::OsString>) -> S,
+    cases: &[(&[&str], i32)],
+) {
+    for (args, want) in cases {
+        assert_eq!(run(argv(program, args)).into(), *want, "{program} {args:?}");
+    }
+}
+
 /// What a finished command gave.
 #[derive(Debug)]
 pub struct Out {
