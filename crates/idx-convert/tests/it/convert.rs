@@ -5,7 +5,8 @@ use heed::types::Bytes;
 use heed::{CommitOrAbort, Database, EnvOpenOptions};
 use idx::ElementType;
 use idx_convert::{
-    from_caffe_lmdb, from_npy, to_caffe_lmdb, to_npy, to_npz, Datum, Error, NoProgress, Overwrite,
+    from_caffe_lmdb, from_npy, to_caffe_lmdb, to_npy, to_npz, Datum, Error, LmdbSummary,
+    NoProgress, Overwrite,
 };
 use prost::Message;
 use std::fs;
@@ -28,6 +29,46 @@ fn write_idx(path: &Path, t: ElementType, dims: &[usize], payload: &[u8]) {
     fs::write(path, out).unwrap(); // test directory: writable
 }
 
+/// `to_caffe_lmdb` with the default read options and no progress report.
+fn lmdb(images: &Path, labels: &Path, db: &Path, o: Overwrite) -> Result<LmdbSummary, Error> {
+    to_caffe_lmdb(
+        images,
+        labels,
+        db,
+        o,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+}
+
+/// `to_npy` with the default read options and no progress report.
+fn npy_file(input: &Path, dest: &Path, o: Overwrite) -> Result<idx::Header, Error> {
+    to_npy(
+        input,
+        dest,
+        o,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+}
+
+/// `to_npz` with the default read options and no progress report.
+fn npz(
+    images: &Path,
+    labels: &Path,
+    z: &Path,
+    o: Overwrite,
+) -> Result<(idx::Header, idx::Header), Error> {
+    to_npz(
+        images,
+        labels,
+        z,
+        o,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
+}
+
 #[test]
 fn mnist_to_caffe_lmdb_and_back_is_byte_identical() {
     // MNIST's test set, the pair the repository carries
@@ -38,15 +79,7 @@ fn mnist_to_caffe_lmdb_and_back_is_byte_identical() {
         10000,
     );
     let db = t.path().join(format!("{n}-lmdb"));
-    let s = to_caffe_lmdb(
-        &mnist(images),
-        &mnist(labels),
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // the real MNIST pair is valid
+    let s = lmdb(&mnist(images), &mnist(labels), &db, Overwrite::Refuse).unwrap(); // the real MNIST pair is valid
     assert_eq!(s.records, n);
     assert_eq!(s.images_dims, [n as u32, 28, 28]);
     assert_eq!(names(&db), ["data.mdb", "lock.mdb"]);
@@ -129,15 +162,7 @@ fn records_are_caffes_rank4_channels_and_signed_labels() {
         &(0..12).collect::<Vec<u8>>(),
     );
     write_idx(&l, ElementType::I16, &[3], &[0, 0, 0xff, 0xff, 0x01, 0x00]);
-    to_caffe_lmdb(
-        &i,
-        &l,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // valid pair
+    lmdb(&i, &l, &db, Overwrite::Refuse).unwrap(); // valid pair
     let r = records(&db);
     let keys: Vec<&[u8]> = r.iter().map(|(k, _)| k.as_slice()).collect();
     assert_eq!(keys, [b"00000000", b"00000001", b"00000002"]);
@@ -174,15 +199,7 @@ fn exact_small_types_go_to_float_data_and_others_are_refused() {
     write_idx(&l, ElementType::U8, &[2], &[7, 9]);
     // i16 images: -2 and 300 exactly in float_data.
     write_idx(&i, ElementType::I16, &[2, 1, 1], &[0xff, 0xfe, 0x01, 0x2c]);
-    to_caffe_lmdb(
-        &i,
-        &l,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // valid pair
+    lmdb(&i, &l, &db, Overwrite::Refuse).unwrap(); // valid pair
     let r = records(&db);
     assert_eq!(r[0].1.float_data, [-2.0]);
     assert_eq!(r[1].1.float_data, [300.0]);
@@ -193,42 +210,18 @@ fn exact_small_types_go_to_float_data_and_others_are_refused() {
     assert_eq!(fs::read(&l2).unwrap(), fs::read(&l).unwrap()); // test outputs
     for (ty, size) in [(ElementType::I32, 4), (ElementType::F64, 8)] {
         write_idx(&i, ty, &[2, 1, 1], &vec![0; 2 * size]);
-        let e = to_caffe_lmdb(
-            &i,
-            &l,
-            &t.path().join("x"),
-            Overwrite::Refuse,
-            &idx::ReadOptions::default(),
-            &mut NoProgress,
-        )
-        .unwrap_err();
+        let e = lmdb(&i, &l, &t.path().join("x"), Overwrite::Refuse).unwrap_err();
         assert!(
             matches!(&e, Error::Unsupported { reason, .. } if reason.contains("cannot hold every")),
             "{e}"
         );
     }
     write_idx(&i, ElementType::U8, &[2, 4], &[0; 8]);
-    let e = to_caffe_lmdb(
-        &i,
-        &l,
-        &t.path().join("x"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = lmdb(&i, &l, &t.path().join("x"), Overwrite::Refuse).unwrap_err();
     assert!(e.to_string().contains("rank 2"), "{e}");
     write_idx(&i, ElementType::U8, &[2, 1, 1], &[0; 2]);
     write_idx(&l, ElementType::F32, &[2], &[0; 8]);
-    let e = to_caffe_lmdb(
-        &i,
-        &l,
-        &t.path().join("x"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = lmdb(&i, &l, &t.path().join("x"), Overwrite::Refuse).unwrap_err();
     assert!(e.to_string().contains("label is an int32"), "{e}");
     assert_eq!(
         names(t.path()),
@@ -249,41 +242,17 @@ fn bad_inputs_write_nothing() {
     let before = names(t.path());
 
     // A mismatched pair.
-    let e = to_caffe_lmdb(
-        &images,
-        &three,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = lmdb(&images, &three, &db, Overwrite::Refuse).unwrap_err();
     assert!(
         matches!(&e, Error::Mismatch { reason } if reason.contains("10000 images but") && reason.contains("3 labels")),
         "{e}"
     );
-    let e = to_npz(
-        &images,
-        &three,
-        &t.path().join("x.npz"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = npz(&images, &three, &t.path().join("x.npz"), Overwrite::Refuse).unwrap_err();
     assert!(matches!(e, Error::Mismatch { .. }), "{e}");
 
     // An invalid IDX file: refused with its findings.
     let truncated = root().join("corpus/invalid/invalid-truncated-payload.idx");
-    let e = to_caffe_lmdb(
-        &images,
-        &truncated,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = lmdb(&images, &truncated, &db, Overwrite::Refuse).unwrap_err();
     match &e {
         Error::Invalid { path, findings } => {
             assert_eq!(path, &truncated);
@@ -291,24 +260,15 @@ fn bad_inputs_write_nothing() {
         }
         e => panic!("expected Invalid, got {e}"), // test failure report
     }
-    let e = to_npy(
-        &truncated,
-        &t.path().join("x.npy"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = npy_file(&truncated, &t.path().join("x.npy"), Overwrite::Refuse).unwrap_err();
     assert!(matches!(e, Error::Invalid { .. }), "{e}");
 
     // An unwritable destination: its parent does not exist / is a file.
-    let e = to_caffe_lmdb(
+    let e = lmdb(
         &images,
         &labels,
         &t.path().join("no/such/dir/db"),
         Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
     )
     .unwrap_err();
     assert!(matches!(e, Error::Io { .. }), "{e}");
@@ -320,58 +280,19 @@ fn bad_inputs_write_nothing() {
     let (i, l) = (small.join("i.idx"), small.join("l.idx"));
     write_idx(&i, ElementType::U8, &[1, 1, 1], &[5]);
     write_idx(&l, ElementType::U8, &[1], &[3]);
-    to_caffe_lmdb(
-        &i,
-        &l,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // valid pair
+    lmdb(&i, &l, &db, Overwrite::Refuse).unwrap(); // valid pair
     let data = fs::read(db.join("data.mdb")).unwrap(); // just written
     write_idx(&l, ElementType::U8, &[1], &[4]);
-    let e = to_caffe_lmdb(
-        &i,
-        &l,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = lmdb(&i, &l, &db, Overwrite::Refuse).unwrap_err();
     assert!(matches!(e, Error::Exists { .. }), "{e}");
     assert_eq!(fs::read(db.join("data.mdb")).unwrap(), data); // untouched
                                                               // --force replaces an LMDB directory...
-    to_caffe_lmdb(
-        &i,
-        &l,
-        &db,
-        Overwrite::Force,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // valid pair
+    lmdb(&i, &l, &db, Overwrite::Force).unwrap(); // valid pair
     assert_eq!(records(&db)[0].1.label, Some(4));
     // ...but nothing else.
-    let e = to_caffe_lmdb(
-        &i,
-        &l,
-        &small,
-        Overwrite::Force,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = lmdb(&i, &l, &small, Overwrite::Force).unwrap_err();
     assert!(e.to_string().contains("not an LMDB directory"), "{e}");
-    let e = to_npy(
-        &i,
-        &l,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = npy_file(&i, &l, Overwrite::Refuse).unwrap_err();
     assert!(matches!(e, Error::Exists { .. }), "{e}");
     assert_eq!(names(t.path()), ["db", "small"], "no temporary left behind");
     assert_eq!(names(&small), ["i.idx", "l.idx"]);
@@ -468,14 +389,7 @@ fn npy_round_trips_every_valid_corpus_file() {
             continue;
         }
         let (a, b) = (t.path().join("a.npy"), t.path().join("b.idx"));
-        let h = to_npy(
-            &p,
-            &a,
-            Overwrite::Force,
-            &idx::ReadOptions::default(),
-            &mut NoProgress,
-        )
-        .unwrap(); // valid corpus file
+        let h = npy_file(&p, &a, Overwrite::Force).unwrap(); // valid corpus file
         let h2 = from_npy(&a, &b, Overwrite::Force, &mut NoProgress).unwrap(); // just written
         assert_eq!(h, h2, "{}", p.display());
         assert!(
@@ -494,14 +408,7 @@ fn npy_little_endian_on_disk_and_big_endian_input_converted() {
     let i = t.path().join("i.idx");
     write_idx(&i, ElementType::I16, &[2], &[0x01, 0x02, 0xff, 0xfe]);
     let a = t.path().join("a.npy");
-    to_npy(
-        &i,
-        &a,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // valid input
+    npy_file(&i, &a, Overwrite::Refuse).unwrap(); // valid input
     let bytes = fs::read(&a).unwrap(); // just written
     assert_eq!(bytes.len(), 128 + 4);
     assert_eq!(&bytes[128..], [0x02, 0x01, 0xfe, 0xff]);
@@ -673,15 +580,7 @@ fn npz_holds_images_and_labels() {
     );
     write_idx(&i, ElementType::U8, &[2, 1, 2], &[1, 2, 3, 4]);
     write_idx(&l, ElementType::U8, &[2], &[7, 8]);
-    to_npz(
-        &i,
-        &l,
-        &z,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // valid pair
+    npz(&i, &l, &z, Overwrite::Refuse).unwrap(); // valid pair
     let bytes = fs::read(&z).unwrap(); // just written
                                        // Stored entries: each name is followed (after its local header) by the
                                        // .npy bytes verbatim.
