@@ -88,6 +88,22 @@ pub fn gunzip_file(path: &Path) -> Vec<u8> {
     gunzip(&std::fs::read(path).unwrap()) // ok: test helper
 }
 
+/// A `.npy` file as NumPy writes it (format 1.0): the preamble, the header
+/// `dict` padded with spaces to a 64-byte boundary and ended by a newline,
+/// then `data`.
+pub fn npy(dict: &str, data: &[u8]) -> Vec<u8> {
+    let mut h = dict.as_bytes().to_vec();
+    while (10 + h.len() + 1) % 64 != 0 {
+        h.push(b' ');
+    }
+    h.push(b'\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(h.len() as u16).to_le_bytes());
+    out.extend_from_slice(&h);
+    out.extend_from_slice(data);
+    out
+}
+
 /// The command line `program args…` as a library's `run` takes it (the
 /// program's name first, as `std::env::args_os` gives it).
 fn argv(program: &str, args: &[&str]) -> Vec<std::ffi::OsString> {

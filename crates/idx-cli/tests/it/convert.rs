@@ -318,19 +318,6 @@ fn no_output_replaces_an_input_by_path_symlink_or_hard_link() {
     assert_eq!(std::fs::read(&npy).unwrap(), npy_bytes);
 }
 
-/// A `.npy` preamble and header for `dict` (format 1.0, 64-byte aligned).
-fn npy_header(dict: &str) -> Vec<u8> {
-    let mut h = dict.as_bytes().to_vec();
-    while (10 + h.len() + 1) % 64 != 0 {
-        h.push(b' ');
-    }
-    h.push(b'\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&(h.len() as u16).to_le_bytes());
-    out.extend_from_slice(&h);
-    out
-}
-
 /// `np.asfortranarray(a)` and `np.save(a.T)` write Fortran-order `.npy`
 /// files: `idx convert --from npy` converts them to the row-major IDX of
 /// the same array, from a file or standard input, to a file or standard
@@ -339,7 +326,10 @@ fn npy_header(dict: &str) -> Vec<u8> {
 fn a_fortran_order_npy_converts_through_files_and_standard_streams() {
     let dir = tempfile::tempdir().unwrap();
     // i16 [2, 3] = [[1, 2, 3], [4, 5, 6]] stored column-major, little-endian
-    let mut npy = npy_header("{'descr': '<i2', 'fortran_order': True, 'shape': (2, 3), }");
+    let mut npy = test_support::npy(
+        "{'descr': '<i2', 'fortran_order': True, 'shape': (2, 3), }",
+        &[],
+    );
     for v in [1i16, 4, 2, 5, 3, 6] {
         npy.extend_from_slice(&v.to_le_bytes());
     }
@@ -374,9 +364,10 @@ fn a_fortran_order_npy_converts_in_bounded_memory() {
     let dir = tempfile::tempdir().unwrap();
     for dims in [[6144u64, 64, 128], [128, 64, 6144]] {
         let shape = format!("({}, {}, {})", dims[0], dims[1], dims[2]);
-        let head = npy_header(&format!(
-            "{{'descr': '|u1', 'fortran_order': True, 'shape': {shape}, }}"
-        ));
+        let head = test_support::npy(
+            &format!("{{'descr': '|u1', 'fortran_order': True, 'shape': {shape}, }}"),
+            &[],
+        );
         let n: u64 = dims.iter().product();
         let f = dir.path().join("big.npy");
         let file = std::fs::File::create(&f).unwrap();

@@ -6,12 +6,12 @@ use heed::{CommitOrAbort, Database, EnvOpenOptions};
 use idx::ElementType;
 use idx_convert::{
     from_caffe_lmdb, from_npy, to_caffe_lmdb, to_npy, to_npz, Datum, Error, LmdbSummary,
-    NoProgress, Overwrite,
+    NoProgress, Overwrite, Progress,
 };
 use prost::Message;
 use std::fs;
 use std::path::{Path, PathBuf};
-use test_support::{gunzip_file, mnist, root};
+use test_support::{gunzip_file, mnist, npy, root};
 
 /// The names in a directory (to check that nothing was left behind).
 fn names(dir: &Path) -> Vec<String> {
@@ -23,33 +23,54 @@ fn names(dir: &Path) -> Vec<String> {
     v
 }
 
+/// Where a test's images, labels and LMDB directory go in `dir`: `i.idx`,
+/// `l.idx`, `db`.
+fn pair_and_db(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    (dir.join("i.idx"), dir.join("l.idx"), dir.join("db"))
+}
+
 fn write_idx(path: &Path, t: ElementType, dims: &[usize], payload: &[u8]) {
     let mut out = Vec::new();
     idx::write_raw(&mut out, t, dims, payload).unwrap(); // test data: consistent by construction
     fs::write(path, out).unwrap(); // test directory: writable
 }
 
-/// `to_caffe_lmdb` with the default read options and no progress report.
-fn lmdb(images: &Path, labels: &Path, db: &Path, o: Overwrite) -> Result<LmdbSummary, Error> {
+/// `to_caffe_lmdb` with the default read options, reporting to `progress`.
+fn lmdb_reporting(
+    images: &Path,
+    labels: &Path,
+    db: &Path,
+    o: Overwrite,
+    progress: &mut dyn Progress,
+) -> Result<LmdbSummary, Error> {
     to_caffe_lmdb(
         images,
         labels,
         db,
         o,
         &idx::ReadOptions::default(),
-        &mut NoProgress,
+        progress,
     )
+}
+
+/// `to_caffe_lmdb` with the default read options and no progress report.
+fn lmdb(images: &Path, labels: &Path, db: &Path, o: Overwrite) -> Result<LmdbSummary, Error> {
+    lmdb_reporting(images, labels, db, o, &mut NoProgress)
+}
+
+/// `to_npy` with the default read options, reporting to `progress`.
+fn npy_file_reporting(
+    input: &Path,
+    dest: &Path,
+    o: Overwrite,
+    progress: &mut dyn Progress,
+) -> Result<idx::Header, Error> {
+    to_npy(input, dest, o, &idx::ReadOptions::default(), progress)
 }
 
 /// `to_npy` with the default read options and no progress report.
 fn npy_file(input: &Path, dest: &Path, o: Overwrite) -> Result<idx::Header, Error> {
-    to_npy(
-        input,
-        dest,
-        o,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
+    npy_file_reporting(input, dest, o, &mut NoProgress)
 }
 
 /// `to_npz` with the default read options and no progress report.
@@ -149,11 +170,7 @@ fn make_lmdb(dir: &Path, recs: &[(&[u8], Vec<u8>)]) {
 #[test]
 fn records_are_caffes_rank4_channels_and_signed_labels() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
-    let (i, l, db) = (
-        t.path().join("i.idx"),
-        t.path().join("l.idx"),
-        t.path().join("db"),
-    );
+    let (i, l, db) = pair_and_db(t.path());
     // 3 items of 2 channels x 1 x 2; labels as i16, one negative.
     write_idx(
         &i,
@@ -191,11 +208,7 @@ fn records_are_caffes_rank4_channels_and_signed_labels() {
 #[test]
 fn exact_small_types_go_to_float_data_and_others_are_refused() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
-    let (i, l, db) = (
-        t.path().join("i.idx"),
-        t.path().join("l.idx"),
-        t.path().join("db"),
-    );
+    let (i, l, db) = pair_and_db(t.path());
     write_idx(&l, ElementType::U8, &[2], &[7, 9]);
     // i16 images: -2 and 300 exactly in float_data.
     write_idx(&i, ElementType::I16, &[2, 1, 1], &[0xff, 0xfe, 0x01, 0x2c]);
@@ -363,20 +376,6 @@ fn bad_records_are_reported_by_key_and_nothing_is_written() {
     // Not a database at all.
     let e = from_caffe_lmdb(t.path(), &i, &l, Overwrite::Refuse, &mut NoProgress).unwrap_err();
     assert!(e.to_string().contains("no data.mdb"), "{e}");
-}
-
-/// A .npy file as NumPy writes it, with the given dict text.
-fn npy(dict: &str, data: &[u8]) -> Vec<u8> {
-    let mut h = dict.as_bytes().to_vec();
-    while (10 + h.len() + 1) % 64 != 0 {
-        h.push(b' ');
-    }
-    h.push(b'\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&(h.len() as u16).to_le_bytes());
-    out.extend_from_slice(&h);
-    out.extend_from_slice(data);
-    out
 }
 
 #[test]
@@ -573,11 +572,8 @@ fn npy_refusals_are_clear_and_write_nothing() {
 #[test]
 fn npz_holds_images_and_labels() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
-    let (i, l, z) = (
-        t.path().join("i.idx"),
-        t.path().join("l.idx"),
-        t.path().join("d.npz"),
-    );
+    let (i, l, _) = pair_and_db(t.path());
+    let z = t.path().join("d.npz");
     write_idx(&i, ElementType::U8, &[2, 1, 2], &[1, 2, 3, 4]);
     write_idx(&l, ElementType::U8, &[2], &[7, 8]);
     npz(&i, &l, &z, Overwrite::Refuse).unwrap(); // valid pair
@@ -607,7 +603,7 @@ struct Recorder {
     phases: Vec<(String, u64, u64)>,
 }
 
-impl idx_convert::Progress for Recorder {
+impl Progress for Recorder {
     fn start(&mut self, what: &str, total: u64) {
         self.phases.push((what.to_string(), total, 0));
     }
@@ -622,24 +618,12 @@ impl idx_convert::Progress for Recorder {
 #[test]
 fn progress_reaches_each_phase_total() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
-    let (i, l, db) = (
-        t.path().join("i.idx"),
-        t.path().join("l.idx"),
-        t.path().join("db"),
-    );
+    let (i, l, db) = pair_and_db(t.path());
     // 2500 items: two full batches and a partial one.
     write_idx(&i, ElementType::U8, &[2500, 1, 2], &vec![3; 5000]);
     write_idx(&l, ElementType::U8, &[2500], &vec![1; 2500]);
     let mut r = Recorder::default();
-    to_caffe_lmdb(
-        &i,
-        &l,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut r,
-    )
-    .unwrap(); // valid pair
+    lmdb_reporting(&i, &l, &db, Overwrite::Refuse, &mut r).unwrap(); // valid pair
     let v = |n: u64| ("validating (bytes)".to_string(), n, n);
     // The files: 4 + 3 * 4 header bytes + 5000, and 4 + 4 + 2500.
     assert_eq!(
@@ -661,14 +645,7 @@ fn progress_reaches_each_phase_total() {
         ]
     );
     let mut r = Recorder::default();
-    to_npy(
-        &i,
-        &t.path().join("a.npy"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut r,
-    )
-    .unwrap(); // valid input
+    npy_file_reporting(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut r).unwrap(); // valid input
     assert_eq!(
         r.phases,
         [v(5016), ("converting (bytes)".to_string(), 5000, 5000)]
@@ -679,7 +656,7 @@ fn progress_reaches_each_phase_total() {
 /// (after validation): the input fails in the middle of a conversion.
 struct TruncateOnFirstAdvance(PathBuf, bool, bool);
 
-impl idx_convert::Progress for TruncateOnFirstAdvance {
+impl Progress for TruncateOnFirstAdvance {
     fn start(&mut self, what: &str, _: u64) {
         self.2 = !what.starts_with("validating");
     }
@@ -701,15 +678,7 @@ fn a_failure_in_the_middle_leaves_no_partial_output() {
     write_idx(&i, ElementType::U8, &[4000, 28, 28], &vec![9; 4000 * 784]);
     write_idx(&l, ElementType::U8, &[4000], &vec![1; 4000]);
     let mut p = TruncateOnFirstAdvance(i.clone(), false, false);
-    let e = to_caffe_lmdb(
-        &i,
-        &l,
-        &t.path().join("db"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut p,
-    )
-    .unwrap_err();
+    let e = lmdb_reporting(&i, &l, &t.path().join("db"), Overwrite::Refuse, &mut p).unwrap_err();
     assert!(matches!(e, Error::Changed { .. }), "{e}");
     assert!(p.1, "the input was cut after the first batch was committed");
     assert_eq!(
@@ -720,14 +689,7 @@ fn a_failure_in_the_middle_leaves_no_partial_output() {
 
     write_idx(&i, ElementType::U8, &[4000, 28, 28], &vec![9; 4000 * 784]);
     let mut p = TruncateOnFirstAdvance(i.clone(), false, false);
-    let e = to_npy(
-        &i,
-        &t.path().join("a.npy"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut p,
-    )
-    .unwrap_err();
+    let e = npy_file_reporting(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut p).unwrap_err();
     assert!(matches!(e, Error::Changed { .. }), "{e}");
     assert_eq!(names(t.path()), ["i.idx", "l.idx"], "no .npy, no temporary");
 }
