@@ -88,6 +88,13 @@ pub fn gunzip_file(path: &Path) -> Vec<u8> {
     gunzip(&std::fs::read(path).unwrap()) // ok: test helper
 }
 
+/// Asserts that `text` (a command's output, an error's message) contains
+/// `needle`, showing both when it does not.
+#[track_caller]
+pub fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{needle:?} not found in:\n{text}");
+}
+
 /// A `.npy` file as NumPy writes it (format 1.0): the preamble, the header
 /// `dict` padded with spaces to a 64-byte boundary and ended by a newline,
 /// then `data`.

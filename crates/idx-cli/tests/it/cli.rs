@@ -5,7 +5,7 @@ use crate::support::IDX;
 use idx_conformance::cases;
 use idx_conformance::runner::{self, Config, Mode};
 use std::time::Duration;
-use test_support::Cmd;
+use test_support::{assert_contains, Cmd};
 
 fn idx(args: &[&str]) -> (i32, String) {
     let o = Cmd::new(IDX).args(args).out();
@@ -195,7 +195,7 @@ fn a_little_endian_payload_is_read_as_idx_says_unless_its_byte_order_is_stated()
     // the byte-order test's warning on standard error
     let o = Cmd::new(IDX).args(["dump", file]).out();
     assert_eq!(o.code, 0, "{o:?}");
-    assert!(o.stdout.contains("256"), "{}", o.stdout);
+    assert_contains(&o.stdout, "256");
     assert!(
         o.stderr.contains("warning[IDX501]") && o.stderr.contains("score"),
         "{}",
@@ -204,9 +204,9 @@ fn a_little_endian_payload_is_read_as_idx_says_unless_its_byte_order_is_stated()
     // stated big: label 1 written little-endian reads 256
     let (code, out) = idx(&["dump", file, "--assume-byte-order", "big"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("256"), "{out}");
+    assert_contains(&out, "256");
     // stated little: the labels 0..9
     let (code, out) = idx(&["dump", file, "--assume-byte-order", "little"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("[0,1,2,3,4,5,6,7,8,9]"), "{out}");
+    assert_contains(&out, "[0,1,2,3,4,5,6,7,8,9]");
 }

@@ -4,7 +4,7 @@
 use crate::support::IDX;
 use std::path::Path;
 use std::process::Command;
-use test_support::{root, Cmd};
+use test_support::{assert_contains, root, Cmd};
 
 /// Runs `idx convert ARGS` at the repository root: status, stdout, stderr.
 fn convert(args: &[&str]) -> (i32, String, String) {
@@ -32,9 +32,9 @@ fn lmdb_both_ways_with_messages_and_no_progress_off_a_terminal() {
     // Again: the database exists.
     let (code, _, err) = convert(&["--to", "caffe-lmdb", IMAGES, LABELS, "-o", db]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("already exists; nothing was written (--force replaces it)"),
-        "{err}"
+    assert_contains(
+        &err,
+        "already exists; nothing was written (--force replaces it)",
     );
     let (code, _, _) = convert(&["--to", "caffe-lmdb", IMAGES, LABELS, "-o", db, "--force"]);
     assert_eq!(code, 0);
@@ -101,8 +101,8 @@ fn refusals_exit_1_with_findings_and_usage_errors_exit_2() {
     // --from offers only what it reads: npz is not among its values
     let (code, _, err) = convert(&["--from", "npz", IMAGES, "-o", out]);
     assert_eq!(code, 2);
-    assert!(err.contains("invalid value 'npz'"), "{err}");
-    assert!(err.contains("[possible values: caffe-lmdb, npy]"), "{err}");
+    assert_contains(&err, "invalid value 'npz'");
+    assert_contains(&err, "[possible values: caffe-lmdb, npy]");
     assert!(!Path::new(out).exists());
 }
 
@@ -242,7 +242,7 @@ fn dash_reads_standard_input_and_writes_standard_output() {
     let (code, out, err) = convert_sh("022", &["--to", "npy", LABELS, "-o", "-"], None);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, bytes);
-    assert!(err.contains("wrote -"), "{err}");
+    assert_contains(&err, "wrote -");
     // and back: .npy on standard input, IDX on standard output
     let (code, out, err) = convert_sh("022", &["--from", "npy", "-", "-o", "-"], Some(&npy));
     assert_eq!(code, 0, "{err}");
@@ -251,10 +251,7 @@ fn dash_reads_standard_input_and_writes_standard_output() {
     // a zip cannot be streamed; a database is a directory
     let (code, _, err) = convert_sh("022", &["--to", "npz", IMAGES, LABELS, "-o", "-"], None);
     assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("cannot be written to standard output"),
-        "{err}"
-    );
+    assert_contains(&err, "cannot be written to standard output");
 }
 
 #[test]
@@ -296,7 +293,7 @@ fn no_output_replaces_an_input_by_path_symlink_or_hard_link() {
             None,
         );
         assert_eq!(code, 2, "{err}");
-        assert!(err.contains("is one of the inputs"), "{err}");
+        assert_contains(&err, "is one of the inputs");
         assert_eq!(std::fs::read(&labels).unwrap(), bytes);
     }
     // --from npy onto its own input, through a hard link

@@ -6,6 +6,7 @@
 use idx_conformance::{cases, corpus};
 use std::path::Path;
 use std::process::Command;
+use test_support::assert_contains;
 
 fn exe() -> &'static str {
     env!("CARGO_BIN_EXE_idx-conformance")
@@ -37,7 +38,7 @@ fn a_missing_corpus_folder_stops_the_run_with_exit_2() {
     let missing = tmp.path().join("nonexistent");
     let (code, out, err) = reference_run(exe(), Some(&missing), tmp.path());
     assert_eq!(code, 2, "{out}{err}");
-    assert!(err.contains("does not exist"), "{err}");
+    assert_contains(&err, "does not exist");
     assert!(out.is_empty(), "nothing is run: {out}");
 }
 
@@ -47,10 +48,7 @@ fn an_empty_corpus_folder_stops_the_run_naming_the_first_missing_file() {
     let (code, out, err) = reference_run(exe(), Some(tmp.path()), tmp.path());
     assert_eq!(code, 2, "{out}{err}");
     let first = corpus::case_path(&cases::all()[0]);
-    assert!(
-        err.contains(&format!("{} is missing", first.display())),
-        "{err}"
-    );
+    assert_contains(&err, &format!("{} is missing", first.display()));
 }
 
 #[test]
@@ -66,10 +64,7 @@ fn one_changed_file_stops_the_run_naming_it() {
     std::fs::write(&victim, bytes).unwrap();
     let (code, out, err) = reference_run(exe(), Some(tmp.path()), tmp.path());
     assert_eq!(code, 2, "{out}{err}");
-    assert!(
-        err.contains("valid/valid-u8-rank1.idx has SHA-256"),
-        "{err}"
-    );
+    assert_contains(&err, "valid/valid-u8-rank1.idx has SHA-256");
     assert!(out.is_empty(), "{out}");
 }
 
@@ -79,11 +74,8 @@ fn the_verifier_names_the_first_missing_on_demand_file() {
     corpus::generate(tmp.path(), &cases::all()).unwrap();
     corpus::verify(tmp.path(), &cases::all()).unwrap();
     let e = corpus::verify(tmp.path(), &cases::with_on_demand()).unwrap_err();
-    assert!(
-        e.contains(&format!("valid/{}.idx is missing", cases::ON_DEMAND[0])),
-        "{e}"
-    );
-    assert!(e.contains("generate --large"), "{e}");
+    assert_contains(&e, &format!("valid/{}.idx is missing", cases::ON_DEMAND[0]));
+    assert_contains(&e, "generate --large");
 }
 
 /// The runner binary copied out of the build tree and run from another
@@ -105,10 +97,10 @@ fn a_runner_outside_the_source_tree_generates_its_corpus() {
         .output()
         .unwrap();
     let help = String::from_utf8_lossy(&help.stdout);
-    assert!(help.contains("temporary folder"), "{help}");
+    assert_contains(&help, "temporary folder");
     let (code, out, err) = reference_run(copy, None, &elsewhere);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains(" 0 failed"), "{out}");
+    assert_contains(&out, " 0 failed");
     // nothing was written in the working directory
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
 }
@@ -126,10 +118,10 @@ fn saved_results_of_another_corpus_are_stale() {
     let mut changed = all.clone();
     changed[0].bytes.push(0);
     let e = corpus::results_match(&ok, &changed).unwrap_err();
-    assert!(e.contains("another corpus"), "{e}");
+    assert_contains(&e, "another corpus");
     // results without a fingerprint are stale too
     let e = corpus::results_match(&serde_json::json!({}), &all).unwrap_err();
-    assert!(e.contains("no corpus fingerprint"), "{e}");
+    assert_contains(&e, "no corpus fingerprint");
 }
 
 /// A folder name with a terminal escape and a line break reaches the
@@ -142,7 +134,7 @@ fn a_corpus_folder_name_reaches_the_terminal_escaped() {
     let arg = dir.to_str().unwrap();
     let (code, out, err) = crate::support::conformance(&["generate", "--corpus", arg]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("evil\\u{1b}[31m\\nname"), "{out}");
+    assert_contains(&out, "evil\\u{1b}[31m\\nname");
     assert!(
         !out.contains('\u{1b}') && out.lines().count() == 1,
         "{out:?}"

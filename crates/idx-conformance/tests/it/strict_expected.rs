@@ -4,6 +4,7 @@
 
 use crate::support::fake;
 use std::process::Command;
+use test_support::assert_contains;
 
 fn test_reader(extra: &[&str], behaviour: &str) -> (i32, String, String) {
     // Test-only: the binary is built by cargo for this test.
@@ -29,14 +30,11 @@ fn a_listed_case_that_passes_fails_only_with_strict_expected() {
     let xf = xf.to_str().unwrap();
     let (code, out, err) = test_reader(&["--expected-failures", xf], "correct");
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("XPASS invalid-trailing-byte"), "{out}");
+    assert_contains(&out, "XPASS invalid-trailing-byte");
     let (code, out, err) =
         test_reader(&["--expected-failures", xf, "--strict-expected"], "correct");
     assert_eq!(code, 1, "{out}{err}");
-    assert!(
-        err.contains("1 case listed in the expected failures passed"),
-        "{err}"
-    );
+    assert_contains(&err, "1 case listed in the expected failures passed");
     // the listed failure still failing: no change, exit 0
     let (code, out, err) = test_reader(
         &["--expected-failures", xf, "--strict-expected"],
@@ -55,7 +53,7 @@ fn write_expected_lists_every_failed_case() {
     );
     // the file lists the failure: it is expected (this exited 1)
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("XFAIL invalid-trailing-byte"), "{out}");
+    assert_contains(&out, "XFAIL invalid-trailing-byte");
     let text = std::fs::read_to_string(&xf).unwrap();
     // the command that wrote it (this said `matrix --write-expected`)
     assert!(
