@@ -32,7 +32,9 @@ class Reject(Exception):
     pass
 
 
-def read(path, endian=">"):
+def read(path, endian=">", ignore_trailing=False):
+    """The file's answer; with `ignore_trailing` (lenient.py), bytes after
+    the declared payload are ignored instead of refused."""
     data = open(path, "rb").read()
     if len(data) < 4 or data[0] or data[1] or data[2] not in FMT:
         raise Reject("bad magic")
@@ -43,10 +45,12 @@ def read(path, endian=">"):
     n = 1
     for d in shape:
         n *= d
-    size = struct.calcsize(FMT[code])
-    if len(data) != 4 + 4 * rank + n * size:
+    end = 4 + 4 * rank + n * struct.calcsize(FMT[code])
+    if ignore_trailing and len(data) < end:
+        raise Reject("truncated payload")
+    if not ignore_trailing and len(data) != end:
         raise Reject("size mismatch")
-    vals = struct.unpack(endian + FMT[code] * n, data[4 + 4 * rank :])
+    vals = struct.unpack(endian + FMT[code] * n, data[4 + 4 * rank : end])
     if code == 0x0D:
         vals = ["0x%08x" % v for v in vals]
     elif code == 0x0E:
