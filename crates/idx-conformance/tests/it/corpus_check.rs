@@ -3,10 +3,11 @@
 //! without `--corpus` it generates the corpus from its own recipes, so an
 //! installed binary works from any directory.
 
+use crate::support::fake;
 use idx_conformance::{cases, corpus};
 use std::path::Path;
 use std::process::Command;
-use test_support::assert_contains;
+use test_support::{assert_contains, Cmd};
 
 fn exe() -> &'static str {
     env!("CARGO_BIN_EXE_idx-conformance")
@@ -15,21 +16,14 @@ fn exe() -> &'static str {
 /// Runs `exe test-reader --corpus DIR` on the test adapter `fake.py`
 /// reading correctly; returns the exit code, stdout and stderr.
 fn reference_run(exe: &str, corpus: Option<&Path>, cwd: &Path) -> (i32, String, String) {
-    let mut c = Command::new(exe);
-    c.current_dir(cwd).arg("test-reader");
-    if let Some(dir) = corpus {
-        c.arg("--corpus").arg(dir);
-    }
-    let fake = format!("{}/tests/adapters/fake.py", env!("CARGO_MANIFEST_DIR"));
-    let out = c
-        .args(["--", "python3", &fake, "correct"])
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let corpus = corpus.map(|dir| [std::ffi::OsStr::new("--corpus"), dir.as_os_str()]);
+    let o = Cmd::new(exe)
+        .dir(cwd)
+        .args(["test-reader"])
+        .args(corpus.into_iter().flatten())
+        .args(["--", "python3", &fake(), "correct"])
+        .out();
+    (o.code, o.stdout, o.stderr)
 }
 
 #[test]

@@ -3,23 +3,15 @@
 //! `conformance/action.yml` runs) and `--write-expected FILE`.
 
 use crate::support::fake;
-use std::process::Command;
-use test_support::assert_contains;
+use test_support::{assert_contains, Cmd};
 
 fn test_reader(extra: &[&str], behaviour: &str) -> (i32, String, String) {
-    // Test-only: the binary is built by cargo for this test.
-    let out = Command::new(env!("CARGO_BIN_EXE_idx-conformance"))
-        .arg("test-reader")
-        .arg("--persistent")
+    let o = Cmd::new(env!("CARGO_BIN_EXE_idx-conformance"))
+        .args(["test-reader", "--persistent"])
         .args(extra)
         .args(["--", "python3", &fake(), behaviour, "--persistent"])
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+        .out();
+    (o.code, o.stdout, o.stderr)
 }
 
 #[test]
