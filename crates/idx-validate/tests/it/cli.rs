@@ -4,7 +4,7 @@
 use crate::support::{run, run_stdin};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use test_support::{assert_contains, gzip, root};
 
@@ -631,16 +631,24 @@ fn completions_and_the_committed_man_page() {
     );
 }
 
+/// A copy of `valid-mnist-labels-u8-10.idx` in `dir` (`in.idx`), its
+/// bytes, and a hard and a symbolic link to it: the names a report's
+/// output file may give an input.
+fn input_and_links(dir: &Path) -> (PathBuf, Vec<u8>, [PathBuf; 2]) {
+    let input = dir.join("in.idx");
+    let bytes = std::fs::read(root().join(corpus("valid/valid-mnist-labels-u8-10.idx"))).unwrap();
+    std::fs::write(&input, &bytes).unwrap();
+    let hard = dir.join("hard.idx");
+    std::fs::hard_link(&input, &hard).unwrap();
+    let soft = dir.join("soft.idx");
+    std::os::unix::fs::symlink(&input, &soft).unwrap();
+    (input, bytes, [hard, soft])
+}
+
 #[test]
 fn output_file_never_replaces_an_input_by_path_symlink_or_hard_link() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.idx");
-    let bytes = std::fs::read(root().join(corpus("valid/valid-mnist-labels-u8-10.idx"))).unwrap();
-    std::fs::write(&input, &bytes).unwrap();
-    let hard = dir.path().join("hard.idx");
-    std::fs::hard_link(&input, &hard).unwrap();
-    let soft = dir.path().join("soft.idx");
-    std::os::unix::fs::symlink(&input, &soft).unwrap();
+    let (input, bytes, [hard, soft]) = input_and_links(dir.path());
     for dest in [&input, &hard, &soft] {
         let o = run(&[
             "--output-file",
@@ -672,11 +680,7 @@ fn output_file_never_replaces_an_input_by_path_symlink_or_hard_link() {
 #[test]
 fn output_file_never_replaces_the_file_redirected_to_standard_input() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.idx");
-    let bytes = std::fs::read(root().join(corpus("valid/valid-mnist-labels-u8-10.idx"))).unwrap();
-    std::fs::write(&input, &bytes).unwrap();
-    let hard = dir.path().join("hard.idx");
-    std::fs::hard_link(&input, &hard).unwrap();
+    let (input, bytes, [hard, _]) = input_and_links(dir.path());
     for dest in [&input, &hard] {
         let o = test_support::Cmd::new(crate::support::IDX_VALIDATE)
             .args(["--output-file", dest.to_str().unwrap(), "-"])
