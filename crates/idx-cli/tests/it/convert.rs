@@ -254,6 +254,20 @@ fn dash_reads_standard_input_and_writes_standard_output() {
     assert_contains(&err, "cannot be written to standard output");
 }
 
+/// `idx convert FLAG npy INPUT -o OUTPUT EXTRA...` (`--to` or `--from`),
+/// umask 022, no standard input: status, stdout, stderr.
+fn npy_convert(flag: &str, input: &Path, output: &Path, extra: &[&str]) -> (i32, Vec<u8>, String) {
+    let mut args = vec![
+        flag,
+        "npy",
+        input.to_str().unwrap(),
+        "-o",
+        output.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    convert_sh("022", &args, None)
+}
+
 #[test]
 fn no_output_replaces_an_input_by_path_symlink_or_hard_link() {
     let dir = tempfile::tempdir().unwrap();
@@ -262,17 +276,7 @@ fn no_output_replaces_an_input_by_path_symlink_or_hard_link() {
         idx::to_bytes(&idx::Array::from_vec(vec![10], (0..10u8).collect()).unwrap()).unwrap();
     std::fs::write(&labels, &bytes).unwrap();
     let npy = dir.path().join("l.npy");
-    let (code, _, err) = convert_sh(
-        "022",
-        &[
-            "--to",
-            "npy",
-            labels.to_str().unwrap(),
-            "-o",
-            npy.to_str().unwrap(),
-        ],
-        None,
-    );
+    let (code, _, err) = npy_convert("--to", &labels, &npy, &[]);
     assert_eq!(code, 0, "{err}");
     let npy_bytes = std::fs::read(&npy).unwrap();
     let hard = dir.path().join("hard");
@@ -280,18 +284,7 @@ fn no_output_replaces_an_input_by_path_symlink_or_hard_link() {
     let soft = dir.path().join("soft");
     std::os::unix::fs::symlink(&labels, &soft).unwrap();
     for dest in [&labels, &hard, &soft] {
-        let (code, _, err) = convert_sh(
-            "022",
-            &[
-                "--to",
-                "npy",
-                labels.to_str().unwrap(),
-                "-o",
-                dest.to_str().unwrap(),
-                "--force",
-            ],
-            None,
-        );
+        let (code, _, err) = npy_convert("--to", &labels, dest, &["--force"]);
         assert_eq!(code, 2, "{err}");
         assert_contains(&err, "is one of the inputs");
         assert_eq!(std::fs::read(&labels).unwrap(), bytes);
@@ -299,18 +292,7 @@ fn no_output_replaces_an_input_by_path_symlink_or_hard_link() {
     // --from npy onto its own input, through a hard link
     let npy_hard = dir.path().join("npy-hard");
     std::fs::hard_link(&npy, &npy_hard).unwrap();
-    let (code, _, err) = convert_sh(
-        "022",
-        &[
-            "--from",
-            "npy",
-            npy.to_str().unwrap(),
-            "-o",
-            npy_hard.to_str().unwrap(),
-            "--force",
-        ],
-        None,
-    );
+    let (code, _, err) = npy_convert("--from", &npy, &npy_hard, &["--force"]);
     assert_eq!(code, 2, "{err}");
     assert_eq!(std::fs::read(&npy).unwrap(), npy_bytes);
 }
