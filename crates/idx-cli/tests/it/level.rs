@@ -268,6 +268,27 @@ fn png_sheets_are_near_square_scaled_and_start_where_asked() {
 /// True when `text`, drawn in the 5 x 7 font of `idx_text::font` black
 /// on white, appears somewhere in the picture: its glyphs' set pixels 0,
 /// the rest of each cell 255 (a reader of the PNG that knows the font).
+/// Asserts that the picture `px` (`w` x `h`) shows each of `texts`.
+#[track_caller]
+fn assert_shows(w: u32, h: u32, px: &[u8], texts: &[&str]) {
+    for text in texts {
+        assert!(shows_text(w, h, px, text), "{text:?} is not in the picture");
+    }
+}
+
+/// Runs `idx show --png PNG INPUT`, checks it succeeds, and returns the
+/// picture written (see [`png_of`]).
+fn show_png(png: &Path, input: &Path) -> (u32, u32, Vec<u8>) {
+    let o = run_idx(&[
+        "show",
+        "--png",
+        png.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    png_of(png)
+}
+
 fn shows_text(w: u32, h: u32, px: &[u8], text: &str) -> bool {
     use idx_text::font;
     let tw = font::width(text);
@@ -304,20 +325,20 @@ fn labels_with_png_write_a_histogram_picture_or_fail_clearly() {
     let (w, h, px) = png_of(&out);
     assert_contains(&o.stdout, "a histogram of 7 rows");
     // the axis labels, each value and its count, the summary
-    for text in [
-        "VALUE",
-        "COUNT",
-        "0",
-        "9",
-        "1",
-        "2",
-        "10 VALUES, 7 DISTINCT",
-    ] {
-        assert!(
-            shows_text(w, h, &px, text),
-            "{text:?} is not in the picture"
-        );
-    }
+    assert_shows(
+        w,
+        h,
+        &px,
+        &[
+            "VALUE",
+            "COUNT",
+            "0",
+            "9",
+            "1",
+            "2",
+            "10 VALUES, 7 DISTINCT",
+        ],
+    );
     assert!(!shows_text(w, h, &px, "3"), "3 is not a label");
     // only NaN: nothing to draw, a clear error and no file
     let nan = idx::to_bytes(&idx::Array::from_vec(vec![3], vec![f32::NAN; 3]).unwrap()).unwrap();
@@ -403,41 +424,22 @@ fn show_histograms_are_plain_numbers_with_counts_and_axis_labels() {
     assert_eq!(lines[17], "1000 values in 16 bins of width 63");
     // the picture of the same: axis labels, interval labels, counts
     let png = dir.path().join("ramp.png");
-    let o = run_idx(&[
-        "show",
-        "--png",
-        png.to_str().unwrap(),
-        floats.to_str().unwrap(),
-    ]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let (w, h, px) = png_of(&png);
-    for text in [
-        "VALUE",
-        "COUNT",
-        "[-5.00, -4.38)",
-        "[4.28, 4.90]",
-        "100 VALUES IN 16 BINS OF WIDTH 0.62",
-    ] {
-        assert!(
-            shows_text(w, h, &px, text),
-            "{text:?} is not in the picture"
-        );
-    }
+    let (w, h, px) = show_png(&png, &floats);
+    assert_shows(
+        w,
+        h,
+        &px,
+        &[
+            "VALUE",
+            "COUNT",
+            "[-5.00, -4.38)",
+            "[4.28, 4.90]",
+            "100 VALUES IN 16 BINS OF WIDTH 0.62",
+        ],
+    );
     let png = dir.path().join("zeros.png");
-    let o = run_idx(&[
-        "show",
-        "--png",
-        png.to_str().unwrap(),
-        zeros.to_str().unwrap(),
-    ]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let (w, h, px) = png_of(&png);
-    for text in ["0", "50", "50 VALUES, 1 DISTINCT"] {
-        assert!(
-            shows_text(w, h, &px, text),
-            "{text:?} is not in the picture"
-        );
-    }
+    let (w, h, px) = show_png(&png, &zeros);
+    assert_shows(w, h, &px, &["0", "50", "50 VALUES, 1 DISTINCT"]);
 }
 
 #[test]
@@ -762,6 +764,16 @@ fn no_name_reaches_a_terminal_raw_in_any_subcommand() {
     let missing = name("-missing.idx");
     let png = name(".png");
     let npy = name(".npy");
+    let to_npy = |input: &std::path::Path| -> Vec<std::ffi::OsString> {
+        vec![
+            "convert".into(),
+            "--to".into(),
+            "npy".into(),
+            input.into(),
+            "-o".into(),
+            npy.clone().into(),
+        ]
+    };
     let runs: Vec<Vec<std::ffi::OsString>> = vec![
         vec!["show".into(), bad.clone().into()],
         vec!["show".into(), missing.clone().into()],
@@ -774,30 +786,9 @@ fn no_name_reaches_a_terminal_raw_in_any_subcommand() {
         vec!["info".into(), bad.clone().into()],
         vec!["info".into(), good.clone().into()],
         vec!["dump".into(), bad.clone().into()],
-        vec![
-            "convert".into(),
-            "--to".into(),
-            "npy".into(),
-            good.clone().into(),
-            "-o".into(),
-            npy.clone().into(),
-        ],
-        vec![
-            "convert".into(),
-            "--to".into(),
-            "npy".into(),
-            bad.clone().into(),
-            "-o".into(),
-            npy.clone().into(),
-        ],
-        vec![
-            "convert".into(),
-            "--to".into(),
-            "npy".into(),
-            good.clone().into(),
-            "-o".into(),
-            npy.clone().into(),
-        ],
+        to_npy(&good),
+        to_npy(&bad),
+        to_npy(&good),
     ];
     for args in runs {
         let o = Command::new(env!("CARGO_BIN_EXE_idx"))
