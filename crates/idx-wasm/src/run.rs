@@ -274,10 +274,9 @@ mod tests {
         assert!(text.contains(&format!("\"offset\":{}", 64 << 10)), "{text}");
     }
 
-    #[test]
-    fn excerpts_beyond_the_kept_bytes_are_read_from_the_source() {
-        // f32 [1000] with a NaN at element 500 (byte 2008): far from the
-        // report's kept head (1024 bytes) and tail (64)
+    /// f32 [1000], element i = i / 1000 but for a NaN at element 500 (byte
+    /// 2008): far from a report's kept head (1024 bytes) and tail (64).
+    fn f32_with_a_nan_at_500() -> Vec<u8> {
         let mut b = vec![0, 0, 0x0D, 1, 0, 0, 0x03, 0xE8];
         for i in 0..1000u32 {
             let x: f32 = if i == 500 {
@@ -287,6 +286,14 @@ mod tests {
             };
             b.extend(x.to_be_bytes());
         }
+        b
+    }
+
+    #[test]
+    fn excerpts_beyond_the_kept_bytes_are_read_from_the_source() {
+        // f32 [1000] with a NaN at element 500 (byte 2008): far from the
+        // report's kept head (1024 bytes) and tail (64)
+        let b = f32_with_a_nan_at_500();
         let mut r = Run::new(RunOptions::default());
         r.check("a.idx", Cursor::new(&b[..]), Some(b.len() as u64));
         let human = r.render("human").unwrap(); // ok: unit test
@@ -296,15 +303,7 @@ mod tests {
 
     #[test]
     fn a_pushed_input_takes_its_excerpts_from_the_front_end() {
-        let mut b = vec![0, 0, 0x0D, 1, 0, 0, 0x03, 0xE8];
-        for i in 0..1000u32 {
-            let x: f32 = if i == 500 {
-                f32::NAN
-            } else {
-                i as f32 / 1000.0
-            };
-            b.extend(x.to_be_bytes());
-        }
+        let b = f32_with_a_nan_at_500();
         let mut whole = Run::new(RunOptions::default());
         whole.check("a.idx", Cursor::new(&b[..]), Some(b.len() as u64));
         let mut r = Run::new(RunOptions::default());
