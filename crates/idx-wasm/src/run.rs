@@ -199,7 +199,7 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::{Cursor, Write};
+    use std::io::Cursor;
     use test_support::gzip_fast;
 
     fn mnist_labels() -> Vec<u8> {
