@@ -90,6 +90,10 @@ fn run_input(
     Ok(out)
 }
 
+/// One piece of a parallel phase: input `i` through a thread's sessions;
+/// `Ok(false)` when there is no input `i` (no more work).
+type Step<'a> = dyn Fn(usize, &mut [Session], &Scratch) -> Result<bool, String> + Sync + 'a;
+
 /// Runs `step(i, sessions, scratch)` for i = 0, 1, 2, ... on `jobs`
 /// threads, each with its own sessions (`new_sessions`) and scratch file
 /// in `dir`, until every thread's step has said there is no more work
@@ -99,7 +103,7 @@ fn in_parallel(
     jobs: usize,
     dir: &std::path::Path,
     new_sessions: &dyn Fn() -> Vec<Session>,
-    step: &(dyn Fn(usize, &mut [Session], &Scratch) -> Result<bool, String> + Sync),
+    step: &Step<'_>,
 ) -> Result<(), String> {
     let next = AtomicUsize::new(0);
     let failure: Mutex<Option<String>> = Mutex::new(None);
@@ -155,9 +159,7 @@ pub fn run(cases: &[Case], cfg: &Config) -> Result<Outcome, String> {
             .map(|i| Session::new(i.adapter.clone(), Mode::Reader))
             .collect()
     };
-    let pool = |step: &(dyn Fn(usize, &mut [Session], &Scratch) -> Result<bool, String> + Sync)| {
-        in_parallel(jobs, temp.path(), &new_sessions, step)
-    };
+    let pool = |step: &Step<'_>| in_parallel(jobs, temp.path(), &new_sessions, step);
 
     // 1. the corpus, unmutated: which classes the corpus already shows
     let explained: Mutex<BTreeMap<ClassKey, Vec<String>>> = Mutex::new(BTreeMap::new());
