@@ -192,7 +192,7 @@ fn the_png_has_each_cell_in_its_status_colour() {
 fn a_report_per_failing_implementation_has_one_section_per_failure_class() {
     let (dir, out) = shared_run();
     let reports = dir.path().join("reports");
-    assert_contains(&out, "reports/all.md");
+    assert_contains(out, "reports/all.md");
     let one = std::fs::read_to_string(reports.join("one.md")).unwrap();
     assert_eq!(one.matches("\n## ").count(), 1, "one failure class:\n{one}");
     for want in [

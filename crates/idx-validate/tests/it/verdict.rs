@@ -139,5 +139,5 @@ fn a_stated_range_proves_the_byte_order_and_makes_the_swap_safe() {
 fn the_rule_list_shows_idx501_as_a_warning_or_an_error() {
     let o = run(&["--list-rules"]);
     let line = o.stdout.lines().find(|l| l.starts_with("IDX501")).unwrap();
-    assert_contains(&line, "warning/error");
+    assert_contains(line, "warning/error");
 }
