@@ -8,28 +8,11 @@ one of its steps with the inputs filled in, for the ecosystem test to run
 Inputs not given take their defaults. The script fails if a step refers
 to an input the action does not define, or if the reader and writer steps
 are not the same script for their mode."""
-import re
 import sys
 
-import yaml
+import action_yml
 
-action = yaml.safe_load(open("conformance/action.yml"))
-assert action["name"] and action["description"], "name and description"
-runs = action["runs"]
-assert runs["using"] == "composite", "a composite action"
-inputs = action["inputs"]
-for name, spec in inputs.items():
-    assert "description" in spec, "input %s has a description" % name
-    assert "default" in spec, "input %s has a default" % name
-steps = runs["steps"]
-for s in steps:
-    assert ("run" in s) != ("uses" in s), "a step runs or uses: %s" % s.get("name")
-    if "run" in s:
-        assert s.get("shell") == "bash", "run steps name their shell"
-    text = yaml.safe_dump(s)
-    for ref in re.findall(r"inputs\.([a-z-]+)", text):
-        assert ref in inputs, "step %s uses undefined input %s" % (s.get("name"), ref)
-by_name = {s.get("name"): s for s in steps}
+inputs, by_name = action_yml.load("conformance/action.yml", defaults=True)
 install = by_name["Install idx-conformance"]
 assert "cargo install --locked" in install["run"] and "../crates/idx-conformance" in install["run"]
 reader, writer = by_name["Test reader"], by_name["Test writer"]
@@ -44,6 +27,4 @@ for arg in sys.argv[2:]:
     k, _, v = arg.partition("=")
     assert k in inputs, "no input %s" % k
     values[k] = v
-script = re.sub(r"\$\{\{ inputs\.([a-z-]+) \}\}", lambda m: values[m.group(1)], step["run"])
-assert "${{" not in script, script
-print(script)
+print(action_yml.fill(step["run"], values))

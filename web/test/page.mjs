@@ -1,7 +1,7 @@
 // The web page in a real headless browser (Debian's chromium), driven over
-// the DevTools protocol on a pipe, as the matrix page's test does
-// (crates/idx-conformance/tests/browser/matrix_page.mjs), with no npm
-// packages. The page is served from 127.0.0.1 by this script.
+// the DevTools protocol on a pipe by the harness of the matrix page's test
+// (crates/idx-conformance/tests/browser/cdp.mjs), with no npm packages.
+// The page is served from 127.0.0.1 by this script.
 //
 //   node web/test/page.mjs SITE_DIR NATIVE_IDX_VALIDATE MNIST_DIR [SPARSE_BYTES]
 //
@@ -25,16 +25,15 @@
 // Throughout: no console error or warning, no exception, and no request
 // after the page has loaded (blob: URLs of the downloads are the page's
 // own memory, not requests). Exit 1 on the first failed check.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import { readFileSync, writeFileSync, mkdtempSync, rmSync, symlinkSync, readdirSync, openSync, closeSync, ftruncateSync, writeSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, extname, basename } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { launch } from "../../crates/idx-conformance/tests/browser/cdp.mjs";
 
 const started = Date.now();
-const problems = [];
-const requests = [];
 const [site, nativeArg, mnistDir, sparseArg] = process.argv.slice(2);
 const nativeBin = nativeArg && resolve(nativeArg);
 if (!site || !nativeArg || !mnistDir) {
@@ -44,17 +43,16 @@ if (!site || !nativeArg || !mnistDir) {
 const sparseBytes = Number(sparseArg ?? 2 ** 31);
 const root = resolve(import.meta.dirname, "../..");
 const scratch = mkdtempSync(join(tmpdir(), "idx-web-page-"));
-let browser;
+let server;
+let b;
 
 function cleanup() {
-  try { browser?.kill("SIGKILL"); } catch {}
-  try { server.close(); } catch {}
+  try { server?.close(); } catch {}
   try { rmSync(scratch, { recursive: true, force: true }); } catch {}
 }
 function fail(msg) {
+  if (b) b.fail(msg); // once the browser runs: its FAIL line, onFail below, exit 1
   console.error(`web page: FAIL: ${msg}`);
-  if (problems.length) console.error(`console and exceptions so far:\n${problems.join("\n")}`);
-  console.error(`requests: ${requests.map((r) => r.url).join(" ")}`);
   cleanup();
   process.exit(1);
 }
@@ -91,7 +89,7 @@ const nativeFixed = readFileSync(join(scratch, "fixed"));
 
 // --- the site, served from 127.0.0.1
 const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".png": "image/png" };
-const server = createServer((req, res) => {
+server = createServer((req, res) => {
   const path = new URL(req.url, "http://x").pathname.replace(/\/$/, "/index.html");
   const file = join(resolve(site), path);
   if (!file.startsWith(resolve(site)) || !existsSync(file)) {
@@ -104,93 +102,26 @@ const server = createServer((req, res) => {
 await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
 const url = `http://127.0.0.1:${server.address().port}/`;
 
-// --- chromium over a pipe
-const profile = join(scratch, "profile");
-browser = spawn(process.env.CHROMIUM || "chromium", [
-  "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-  "--disable-extensions", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  "--hide-scrollbars", "--force-device-scale-factor=1", "--window-size=1100,1400",
-  "--remote-debugging-pipe", `--user-data-dir=${profile}`, "about:blank",
-], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] });
-let stderr = "";
-browser.stderr.on("data", (d) => (stderr += d));
-let finished = false;
-browser.on("exit", (code) => { if (!finished) fail(`chromium exited (${code}): ${stderr.slice(-2000)}`); });
-const timer = setTimeout(() => fail(`no result in 300 s; chromium said: ${stderr.slice(-2000)}`), 300000);
-
-const toBrowser = browser.stdio[3];
-const fromBrowser = browser.stdio[4];
-let nextId = 1;
-const pending = new Map();
-const listeners = [];
-let buf = Buffer.alloc(0);
-fromBrowser.on("data", (chunk) => {
-  buf = Buffer.concat([buf, chunk]);
-  let end;
-  while ((end = buf.indexOf(0)) >= 0) {
-    const msg = JSON.parse(buf.subarray(0, end).toString("utf8"));
-    buf = buf.subarray(end + 1);
-    if (msg.id && pending.has(msg.id)) {
-      const { ok, ko } = pending.get(msg.id);
-      pending.delete(msg.id);
-      msg.error ? ko(new Error(JSON.stringify(msg.error))) : ok(msg.result);
-    } else if (msg.method) {
-      listeners.forEach((l) => l(msg));
-    }
-  }
+// --- chromium over a pipe, the page and its worker
+b = launch("web page", {
+  timeoutMs: 300000,
+  onFail() {
+    if (b.problems.length) console.error(`console and exceptions so far:\n${b.problems.join("\n")}`);
+    console.error(`requests: ${b.requests.join(" ")}`);
+    cleanup();
+  },
 });
-function send(method, params = {}, sessionId) {
-  const id = nextId++;
-  const msg = { id, method, params };
-  if (sessionId) msg.sessionId = sessionId;
-  toBrowser.write(JSON.stringify(msg) + "\0");
-  return new Promise((ok, ko) => pending.set(id, { ok, ko }));
-}
-
-// --- what the page and its worker do
-let loaded = false;
-listeners.push(async (m) => {
-  if (m.method === "Runtime.exceptionThrown") problems.push(`exception: ${JSON.stringify(m.params.exceptionDetails).slice(0, 400)}`);
-  if (m.method === "Runtime.consoleAPICalled" && ["error", "assert", "warning"].includes(m.params.type))
-    problems.push(`console.${m.params.type}: ${JSON.stringify(m.params.args).slice(0, 400)}`);
-  if (m.method === "Log.entryAdded" && ["error", "warning"].includes(m.params.entry.level))
-    problems.push(`log ${m.params.entry.level}: ${m.params.entry.text}`);
-  if (m.method === "Network.requestWillBeSent") {
-    const u = m.params.request.url;
-    if (!u.startsWith("blob:") && !u.startsWith("data:")) requests.push({ url: u, afterLoad: loaded });
-  }
-  if (m.method === "Target.attachedToTarget") {
-    // the worker: its console, exceptions and requests too
-    const ws = m.params.sessionId;
-    for (const d of ["Runtime", "Log", "Network"]) send(`${d}.enable`, {}, ws).catch(() => {});
-    send("Runtime.runIfWaitingForDebugger", {}, ws).catch(() => {});
-  }
-});
-
-const { targetId } = await send("Target.createTarget", { url: "about:blank" });
-const { sessionId: s } = await send("Target.attachToTarget", { targetId, flatten: true });
-for (const d of ["Page", "Runtime", "Log", "Network", "DOM"]) await send(`${d}.enable`, {}, s);
-await send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, s);
-await send("Page.navigate", { url }, s);
-
-async function evaluate(expression) {
-  const r = await send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true }, s);
-  if (r.exceptionDetails) fail(`evaluate ${expression.slice(0, 80)}: ${JSON.stringify(r.exceptionDetails).slice(0, 400)}`);
-  return r.result.value;
-}
-async function until(expression, what, ms = 120000) {
-  const t = Date.now();
-  while (Date.now() - t < ms) {
-    if (await evaluate(expression)) return;
-    await new Promise((ok) => setTimeout(ok, 50));
-  }
-  fail(`timed out waiting for ${what}`);
-}
+const { send, problems } = b;
+// blob: and data: URLs (the downloads) are the page's own memory, not requests
+const requests = () => b.requests.filter((u) => !u.startsWith("blob:") && !u.startsWith("data:"));
+const s = await b.open(url, { width: 1100, height: 1400, workers: true });
+const evaluate = (expression) => b.js(s, expression);
+const until = (expression, what, ms) => b.until(s, expression, what, ms);
 
 // loaded: the worker answered with the library's version (the module is in)
 await until(`document.body?.dataset.state === "ready" && document.getElementById("version").textContent !== ""`, "the page and its worker");
-loaded = true;
-check(requests.some((r) => r.url.endsWith("idx_wasm_bg.wasm")), `the module was not seen loading: ${JSON.stringify(requests)}`);
+const requestsBeforeLoad = requests().length;
+check(requests().some((u) => u.endsWith("idx_wasm_bg.wasm")), `the module was not seen loading: ${JSON.stringify(requests())}`);
 check(await evaluate(`document.body.innerText.includes("makes no network request")`), "the page does not say it makes no network request");
 
 // --- 1. a real drop of four files
@@ -380,7 +311,7 @@ function chromiumRss() {
   // they map are the kernel's page cache) and all resident memory, per
   // process type (browser, renderer, gpu-process, utility, ...)
   const sum = { anon: 0, total: 0, by: {} };
-  const stack = [browser.pid];
+  const stack = [b.pid];
   while (stack.length) {
     const p = stack.pop();
     try {
@@ -427,10 +358,9 @@ check(peak.anon - before.anon < 128 * 2 ** 20, `the page's memory grew by ${mib(
 
 // --- throughout
 check(problems.length === 0, `console or exceptions:\n${problems.join("\n")}`);
-const late = requests.filter((r) => r.afterLoad);
-check(late.length === 0, `requests after the page loaded: ${late.map((r) => r.url).join(", ")}`);
-check(requests.every((r) => r.url.startsWith(url)), `requests outside the page: ${requests.map((r) => r.url).join(", ")}`);
-finished = true;
-clearTimeout(timer);
+const late = requests().slice(requestsBeforeLoad);
+check(late.length === 0, `requests after the page loaded: ${late.join(", ")}`);
+check(requests().every((u) => u.startsWith(url)), `requests outside the page: ${requests().join(", ")}`);
+b.finish();
 cleanup();
 console.log(`web page: OK (${names.length} dropped files as idx-validate reports them, picture, downloads, repair; ${leName} under the byte-order controls as idx-validate --severity/--assume-byte-order; no console error, no request after load) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

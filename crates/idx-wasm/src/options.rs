@@ -336,9 +336,7 @@ mod tests {
         // a bomb repaired with them stops at the limit (IDX702)
         let mut raw = vec![0, 0, 8, 1, 0, 1, 0, 0];
         raw.resize(8 + (1 << 16), 0);
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        std::io::Write::write_all(&mut e, &raw).unwrap(); // ok: unit test
-        let bomb = e.finish().unwrap(); // ok: unit test
+        let bomb = test_support::gzip_fast(&raw);
         let mut out = Vec::new();
         let r = idx::repair(std::io::Cursor::new(&bomb), &mut out, &f).unwrap(); // ok: unit test
         let first = r.before.errors().next().map(|e| (e.rule.code(), e.offset));

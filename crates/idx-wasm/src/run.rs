@@ -199,13 +199,8 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::{Cursor, Write};
-
-    fn gz(bytes: &[u8]) -> Vec<u8> {
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        e.write_all(bytes).unwrap(); // ok: unit test
-        e.finish().unwrap() // ok: unit test
-    }
+    use std::io::Cursor;
+    use test_support::gzip_fast;
 
     fn mnist_labels() -> Vec<u8> {
         let mut b = vec![0, 0, 8, 1, 0, 0, 0, 10];
@@ -217,7 +212,7 @@ mod tests {
     fn pushed_chunks_give_the_report_of_the_whole_input() {
         let mut bad = mnist_labels();
         bad.extend([7, 7, 7]); // trailing bytes
-        let zipped = gz(&mnist_labels());
+        let zipped = gzip_fast(&mnist_labels());
         let mut damaged = zipped.clone();
         let n = damaged.len();
         damaged[n - 6] ^= 0xff; // the CRC
@@ -265,7 +260,7 @@ mod tests {
         // pushed in 1 KiB chunks against a 64 KiB limit: IDX702 at the limit
         let mut raw = vec![0, 0, 8, 1, 0, 0x40, 0, 0];
         raw.resize(8 + (4 << 20), 0);
-        let bomb = gz(&raw);
+        let bomb = gzip_fast(&raw);
         let opts = crate::options::parse(r#"{"maxDecompressed": "64KiB"}"#).unwrap(); // ok: unit test
         let mut run = Run::new(opts);
         run.begin("bomb.idx.gz");
@@ -279,10 +274,9 @@ mod tests {
         assert!(text.contains(&format!("\"offset\":{}", 64 << 10)), "{text}");
     }
 
-    #[test]
-    fn excerpts_beyond_the_kept_bytes_are_read_from_the_source() {
-        // f32 [1000] with a NaN at element 500 (byte 2008): far from the
-        // report's kept head (1024 bytes) and tail (64)
+    /// f32 [1000], element i = i / 1000 but for a NaN at element 500 (byte
+    /// 2008): far from a report's kept head (1024 bytes) and tail (64).
+    fn f32_with_a_nan_at_500() -> Vec<u8> {
         let mut b = vec![0, 0, 0x0D, 1, 0, 0, 0x03, 0xE8];
         for i in 0..1000u32 {
             let x: f32 = if i == 500 {
@@ -292,6 +286,14 @@ mod tests {
             };
             b.extend(x.to_be_bytes());
         }
+        b
+    }
+
+    #[test]
+    fn excerpts_beyond_the_kept_bytes_are_read_from_the_source() {
+        // f32 [1000] with a NaN at element 500 (byte 2008): far from the
+        // report's kept head (1024 bytes) and tail (64)
+        let b = f32_with_a_nan_at_500();
         let mut r = Run::new(RunOptions::default());
         r.check("a.idx", Cursor::new(&b[..]), Some(b.len() as u64));
         let human = r.render("human").unwrap(); // ok: unit test
@@ -301,15 +303,7 @@ mod tests {
 
     #[test]
     fn a_pushed_input_takes_its_excerpts_from_the_front_end() {
-        let mut b = vec![0, 0, 0x0D, 1, 0, 0, 0x03, 0xE8];
-        for i in 0..1000u32 {
-            let x: f32 = if i == 500 {
-                f32::NAN
-            } else {
-                i as f32 / 1000.0
-            };
-            b.extend(x.to_be_bytes());
-        }
+        let b = f32_with_a_nan_at_500();
         let mut whole = Run::new(RunOptions::default());
         whole.check("a.idx", Cursor::new(&b[..]), Some(b.len() as u64));
         let mut r = Run::new(RunOptions::default());

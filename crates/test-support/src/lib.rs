@@ -88,6 +88,51 @@ pub fn gunzip_file(path: &Path) -> Vec<u8> {
     gunzip(&std::fs::read(path).unwrap()) // ok: test helper
 }
 
+/// Asserts that `text` (a command's output, an error's message) contains
+/// `needle`, showing both when it does not.
+#[track_caller]
+pub fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{needle:?} not found in:\n{text}");
+}
+
+/// A `.npy` file as NumPy writes it (format 1.0): the preamble, the header
+/// `dict` padded with spaces to a 64-byte boundary and ended by a newline,
+/// then `data`.
+pub fn npy(dict: &str, data: &[u8]) -> Vec<u8> {
+    let mut h = dict.as_bytes().to_vec();
+    while (10 + h.len() + 1) % 64 != 0 {
+        h.push(b' ');
+    }
+    h.push(b'\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(h.len() as u16).to_le_bytes());
+    out.extend_from_slice(&h);
+    out.extend_from_slice(data);
+    out
+}
+
+/// The command line `program args…` as a library's `run` takes it (the
+/// program's name first, as `std::env::args_os` gives it).
+fn argv(program: &str, args: &[&str]) -> Vec<std::ffi::OsString> {
+    std::iter::once(program)
+        .chain(args.iter().copied())
+        .map(std::ffi::OsString::from)
+        .collect()
+}
+
+/// Checks that `run`, a command as a library function (`idx_cli::run`,
+/// `idx_validate::run`: what the Python package's console scripts call),
+/// gives each case's exit status for the command line `program args…`.
+pub fn assert_exit_statuses<S: Into<i32>>(
+    program: &str,
+    run: impl Fn(Vec<std::ffi::OsString>) -> S,
+    cases: &[(&[&str], i32)],
+) {
+    for (args, want) in cases {
+        assert_eq!(run(argv(program, args)).into(), *want, "{program} {args:?}");
+    }
+}
+
 /// What a finished command gave.
 #[derive(Debug)]
 pub struct Out {

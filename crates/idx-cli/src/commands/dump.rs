@@ -1,20 +1,15 @@
 //! `idx dump`: the content JSON, streamed (the runner's reference reader).
 
-use super::fail;
-use idx_cli::input::{self, Input};
-use idx_io::escape::path as shown;
+use super::{fail, open_validated};
+use idx_cli::input;
 use idx_io::ExitStatus;
 use std::io::Write;
 use std::path::Path;
 
 pub(super) fn dump(path: &Path, error_document: bool, opts: idx::ReadOptions) -> ExitStatus {
-    let mut input = match Input::open(path, opts) {
-        Ok(i) => i,
-        Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
-    };
-    let report = match input.validate() {
-        Ok(r) => r,
-        Err(e) => return fail(format!("{}: {e}", input.name), 2),
+    let (mut input, report) = match open_validated(path, opts) {
+        Ok(v) => v,
+        Err(status) => return status,
     };
     let header = report.header.clone().filter(|_| report.is_valid());
     let Some(h) = header else {

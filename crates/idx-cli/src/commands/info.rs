@@ -1,21 +1,16 @@
 //! `idx info`: the header field by field and streamed payload statistics.
 
-use super::fail;
-use idx_cli::input::{self, Input};
+use super::{fail, open_validated};
+use idx_cli::input;
 use idx_cli::stats::Stats;
-use idx_io::escape::path as shown;
 use idx_io::ExitStatus;
 use std::io::{Read, Write};
 use std::path::Path;
 
 pub(super) fn info(path: &Path, opts: idx::ReadOptions) -> ExitStatus {
-    let mut input = match Input::open(path, opts) {
-        Ok(i) => i,
-        Err(e) => return fail(format!("{}: {e}", shown(path)), 2),
-    };
-    let report = match input.validate() {
-        Ok(r) => r,
-        Err(e) => return fail(format!("{}: {e}", input.name), 2),
+    let (mut input, report) = match open_validated(path, opts) {
+        Ok(v) => v,
+        Err(status) => return status,
     };
     let mut s = String::new();
     s.push_str(&format!(

@@ -222,6 +222,21 @@ where
     }
 }
 
+/// `path` opened and validated (`info`, `dump`), or the exit status of a
+/// failure to read it (2, the error said on standard error).
+pub(super) fn open_validated(
+    path: &std::path::Path,
+    opts: idx::ReadOptions,
+) -> Result<(idx_cli::input::Input, idx::Report), ExitStatus> {
+    let shown = idx_io::escape::path;
+    let mut input = idx_cli::input::Input::open(path, opts)
+        .map_err(|e| fail(format!("{}: {e}", shown(path)), 2))?;
+    let report = input
+        .validate()
+        .map_err(|e| fail(format!("{}: {e}", input.name), 2))?;
+    Ok((input, report))
+}
+
 pub(super) fn fail(msg: impl std::fmt::Display, code: u8) -> ExitStatus {
     eprintln!("error: {msg}");
     ExitStatus::from(code)

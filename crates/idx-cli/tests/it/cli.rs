@@ -5,7 +5,7 @@ use crate::support::IDX;
 use idx_conformance::cases;
 use idx_conformance::runner::{self, Config, Mode};
 use std::time::Duration;
-use test_support::Cmd;
+use test_support::{assert_contains, Cmd};
 
 fn idx(args: &[&str]) -> (i32, String) {
     let o = Cmd::new(IDX).args(args).out();
@@ -138,22 +138,16 @@ fn reference(mode: Mode, args: &[&str]) -> Vec<runner::Outcome> {
 
 #[test]
 fn dump_and_write_pass_the_whole_conformance_suite() {
-    let r = reference(Mode::Reader, &["dump", "--error-document"]);
-    assert!(r.len() > 80);
-    let failed: Vec<_> = r
-        .iter()
-        .filter(|o| o.failed)
-        .map(|o| (&o.id, o.status.as_str(), &o.detail))
-        .collect();
-    assert!(failed.is_empty(), "{failed:?}");
-    let w = reference(Mode::Writer, &["write", "--error-document"]);
-    assert!(w.len() > 40);
-    let failed: Vec<_> = w
-        .iter()
-        .filter(|o| o.failed)
-        .map(|o| (&o.id, o.status.as_str(), &o.detail))
-        .collect();
-    assert!(failed.is_empty(), "{failed:?}");
+    for (mode, command, at_least) in [(Mode::Reader, "dump", 80), (Mode::Writer, "write", 40)] {
+        let r = reference(mode, &[command, "--error-document"]);
+        assert!(r.len() > at_least, "{command}: {} cases", r.len());
+        let failed: Vec<_> = r
+            .iter()
+            .filter(|o| o.failed)
+            .map(|o| (&o.id, o.status.as_str(), &o.detail))
+            .collect();
+        assert!(failed.is_empty(), "{command}: {failed:?}");
+    }
 }
 
 #[test]
@@ -196,7 +190,7 @@ fn a_little_endian_payload_is_read_as_idx_says_unless_its_byte_order_is_stated()
     // the byte-order test's warning on standard error
     let o = Cmd::new(IDX).args(["dump", file]).out();
     assert_eq!(o.code, 0, "{o:?}");
-    assert!(o.stdout.contains("256"), "{}", o.stdout);
+    assert_contains(&o.stdout, "256");
     assert!(
         o.stderr.contains("warning[IDX501]") && o.stderr.contains("score"),
         "{}",
@@ -205,9 +199,9 @@ fn a_little_endian_payload_is_read_as_idx_says_unless_its_byte_order_is_stated()
     // stated big: label 1 written little-endian reads 256
     let (code, out) = idx(&["dump", file, "--assume-byte-order", "big"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("256"), "{out}");
+    assert_contains(&out, "256");
     // stated little: the labels 0..9
     let (code, out) = idx(&["dump", file, "--assume-byte-order", "little"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("[0,1,2,3,4,5,6,7,8,9]"), "{out}");
+    assert_contains(&out, "[0,1,2,3,4,5,6,7,8,9]");
 }

@@ -4,7 +4,7 @@
 use crate::support::IDX;
 use std::path::Path;
 use std::process::Command;
-use test_support::{root, Cmd};
+use test_support::{assert_contains, root, Cmd};
 
 /// Runs `idx convert ARGS` at the repository root: status, stdout, stderr.
 fn convert(args: &[&str]) -> (i32, String, String) {
@@ -32,9 +32,9 @@ fn lmdb_both_ways_with_messages_and_no_progress_off_a_terminal() {
     // Again: the database exists.
     let (code, _, err) = convert(&["--to", "caffe-lmdb", IMAGES, LABELS, "-o", db]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("already exists; nothing was written (--force replaces it)"),
-        "{err}"
+    assert_contains(
+        &err,
+        "already exists; nothing was written (--force replaces it)",
     );
     let (code, _, _) = convert(&["--to", "caffe-lmdb", IMAGES, LABELS, "-o", db, "--force"]);
     assert_eq!(code, 0);
@@ -101,8 +101,8 @@ fn refusals_exit_1_with_findings_and_usage_errors_exit_2() {
     // --from offers only what it reads: npz is not among its values
     let (code, _, err) = convert(&["--from", "npz", IMAGES, "-o", out]);
     assert_eq!(code, 2);
-    assert!(err.contains("invalid value 'npz'"), "{err}");
-    assert!(err.contains("[possible values: caffe-lmdb, npy]"), "{err}");
+    assert_contains(&err, "invalid value 'npz'");
+    assert_contains(&err, "[possible values: caffe-lmdb, npy]");
     assert!(!Path::new(out).exists());
 }
 
@@ -242,7 +242,7 @@ fn dash_reads_standard_input_and_writes_standard_output() {
     let (code, out, err) = convert_sh("022", &["--to", "npy", LABELS, "-o", "-"], None);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, bytes);
-    assert!(err.contains("wrote -"), "{err}");
+    assert_contains(&err, "wrote -");
     // and back: .npy on standard input, IDX on standard output
     let (code, out, err) = convert_sh("022", &["--from", "npy", "-", "-o", "-"], Some(&npy));
     assert_eq!(code, 0, "{err}");
@@ -251,10 +251,21 @@ fn dash_reads_standard_input_and_writes_standard_output() {
     // a zip cannot be streamed; a database is a directory
     let (code, _, err) = convert_sh("022", &["--to", "npz", IMAGES, LABELS, "-o", "-"], None);
     assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("cannot be written to standard output"),
-        "{err}"
-    );
+    assert_contains(&err, "cannot be written to standard output");
+}
+
+/// `idx convert FLAG npy INPUT -o OUTPUT EXTRA...` (`--to` or `--from`),
+/// umask 022, no standard input: status, stdout, stderr.
+fn npy_convert(flag: &str, input: &Path, output: &Path, extra: &[&str]) -> (i32, Vec<u8>, String) {
+    let mut args = vec![
+        flag,
+        "npy",
+        input.to_str().unwrap(),
+        "-o",
+        output.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    convert_sh("022", &args, None)
 }
 
 #[test]
@@ -265,17 +276,7 @@ fn no_output_replaces_an_input_by_path_symlink_or_hard_link() {
         idx::to_bytes(&idx::Array::from_vec(vec![10], (0..10u8).collect()).unwrap()).unwrap();
     std::fs::write(&labels, &bytes).unwrap();
     let npy = dir.path().join("l.npy");
-    let (code, _, err) = convert_sh(
-        "022",
-        &[
-            "--to",
-            "npy",
-            labels.to_str().unwrap(),
-            "-o",
-            npy.to_str().unwrap(),
-        ],
-        None,
-    );
+    let (code, _, err) = npy_convert("--to", &labels, &npy, &[]);
     assert_eq!(code, 0, "{err}");
     let npy_bytes = std::fs::read(&npy).unwrap();
     let hard = dir.path().join("hard");
@@ -283,52 +284,17 @@ fn no_output_replaces_an_input_by_path_symlink_or_hard_link() {
     let soft = dir.path().join("soft");
     std::os::unix::fs::symlink(&labels, &soft).unwrap();
     for dest in [&labels, &hard, &soft] {
-        let (code, _, err) = convert_sh(
-            "022",
-            &[
-                "--to",
-                "npy",
-                labels.to_str().unwrap(),
-                "-o",
-                dest.to_str().unwrap(),
-                "--force",
-            ],
-            None,
-        );
+        let (code, _, err) = npy_convert("--to", &labels, dest, &["--force"]);
         assert_eq!(code, 2, "{err}");
-        assert!(err.contains("is one of the inputs"), "{err}");
+        assert_contains(&err, "is one of the inputs");
         assert_eq!(std::fs::read(&labels).unwrap(), bytes);
     }
     // --from npy onto its own input, through a hard link
     let npy_hard = dir.path().join("npy-hard");
     std::fs::hard_link(&npy, &npy_hard).unwrap();
-    let (code, _, err) = convert_sh(
-        "022",
-        &[
-            "--from",
-            "npy",
-            npy.to_str().unwrap(),
-            "-o",
-            npy_hard.to_str().unwrap(),
-            "--force",
-        ],
-        None,
-    );
+    let (code, _, err) = npy_convert("--from", &npy, &npy_hard, &["--force"]);
     assert_eq!(code, 2, "{err}");
     assert_eq!(std::fs::read(&npy).unwrap(), npy_bytes);
-}
-
-/// A `.npy` preamble and header for `dict` (format 1.0, 64-byte aligned).
-fn npy_header(dict: &str) -> Vec<u8> {
-    let mut h = dict.as_bytes().to_vec();
-    while (10 + h.len() + 1) % 64 != 0 {
-        h.push(b' ');
-    }
-    h.push(b'\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&(h.len() as u16).to_le_bytes());
-    out.extend_from_slice(&h);
-    out
 }
 
 /// `np.asfortranarray(a)` and `np.save(a.T)` write Fortran-order `.npy`
@@ -339,7 +305,10 @@ fn npy_header(dict: &str) -> Vec<u8> {
 fn a_fortran_order_npy_converts_through_files_and_standard_streams() {
     let dir = tempfile::tempdir().unwrap();
     // i16 [2, 3] = [[1, 2, 3], [4, 5, 6]] stored column-major, little-endian
-    let mut npy = npy_header("{'descr': '<i2', 'fortran_order': True, 'shape': (2, 3), }");
+    let mut npy = test_support::npy(
+        "{'descr': '<i2', 'fortran_order': True, 'shape': (2, 3), }",
+        &[],
+    );
     for v in [1i16, 4, 2, 5, 3, 6] {
         npy.extend_from_slice(&v.to_le_bytes());
     }
@@ -374,9 +343,10 @@ fn a_fortran_order_npy_converts_in_bounded_memory() {
     let dir = tempfile::tempdir().unwrap();
     for dims in [[6144u64, 64, 128], [128, 64, 6144]] {
         let shape = format!("({}, {}, {})", dims[0], dims[1], dims[2]);
-        let head = npy_header(&format!(
-            "{{'descr': '|u1', 'fortran_order': True, 'shape': {shape}, }}"
-        ));
+        let head = test_support::npy(
+            &format!("{{'descr': '|u1', 'fortran_order': True, 'shape': {shape}, }}"),
+            &[],
+        );
         let n: u64 = dims.iter().product();
         let f = dir.path().join("big.npy");
         let file = std::fs::File::create(&f).unwrap();

@@ -7,7 +7,7 @@ use crate::support::IDX;
 use std::io::Write;
 use std::path::Path;
 use std::process::Command;
-use test_support::{gzip_fast, root, Cmd, Out};
+use test_support::{assert_contains, gzip_fast, root, Cmd, Out};
 
 /// Runs `idx ARGS` in the repository root, with `stdin` as its input and
 /// the environment variables `env`.
@@ -120,7 +120,7 @@ fn invalid_inputs_get_the_findings_on_stderr_and_nothing_on_stdout() {
     let o = run_idx(&["info", f]);
     assert_eq!(o.code, 1);
     assert!(o.stdout.contains("element type u8") && !o.stdout.contains("IDX202"));
-    assert!(o.stderr.contains("error[IDX202]"), "{}", o.stderr);
+    assert_contains(&o.stderr, "error[IDX202]");
     // the conformance runner's protocol, on request only
     let o = run_idx(&["dump", "--error-document", f]);
     assert_eq!(o.code, 1);
@@ -129,7 +129,7 @@ fn invalid_inputs_get_the_findings_on_stderr_and_nothing_on_stdout() {
     // unreadable: exit 2, a message naming the file
     let o = run_idx(&["dump", "no/such/file.idx"]);
     assert_eq!(o.code, 2);
-    assert!(o.stderr.contains("no/such/file.idx"), "{}", o.stderr);
+    assert_contains(&o.stderr, "no/such/file.idx");
 }
 
 #[test]
@@ -228,12 +228,7 @@ fn show_numbers_items_from_start_and_fits_the_terminal_width() {
     // --start past the end is a clear error
     let o = run_idx(&["show", "--start", "12", f]);
     assert_eq!(o.code, 2);
-    assert!(
-        o.stderr
-            .contains("--start 12 is past the last item (12 items"),
-        "{}",
-        o.stderr
-    );
+    assert_contains(&o.stderr, "--start 12 is past the last item (12 items");
 }
 
 #[test]
@@ -245,11 +240,7 @@ fn png_sheets_are_near_square_scaled_and_start_where_asked() {
     let (f, p) = (file.to_str().unwrap(), out.to_str().unwrap());
     let o = run_idx(&["show", "--items", "64", "--png", p, f]);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(
-        o.stdout.contains("items 0..63 in a 8 x 8 grid"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "items 0..63 in a 8 x 8 grid");
     let (w, h, _) = png_of(&out);
     assert_eq!(
         (w, h),
@@ -277,6 +268,27 @@ fn png_sheets_are_near_square_scaled_and_start_where_asked() {
 /// True when `text`, drawn in the 5 x 7 font of `idx_text::font` black
 /// on white, appears somewhere in the picture: its glyphs' set pixels 0,
 /// the rest of each cell 255 (a reader of the PNG that knows the font).
+/// Asserts that the picture `px` (`w` x `h`) shows each of `texts`.
+#[track_caller]
+fn assert_shows(w: u32, h: u32, px: &[u8], texts: &[&str]) {
+    for text in texts {
+        assert!(shows_text(w, h, px, text), "{text:?} is not in the picture");
+    }
+}
+
+/// Runs `idx show --png PNG INPUT`, checks it succeeds, and returns the
+/// picture written (see [`png_of`]).
+fn show_png(png: &Path, input: &Path) -> (u32, u32, Vec<u8>) {
+    let o = run_idx(&[
+        "show",
+        "--png",
+        png.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    png_of(png)
+}
+
 fn shows_text(w: u32, h: u32, px: &[u8], text: &str) -> bool {
     use idx_text::font;
     let tw = font::width(text);
@@ -311,33 +323,29 @@ fn labels_with_png_write_a_histogram_picture_or_fail_clearly() {
     ]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let (w, h, px) = png_of(&out);
-    assert!(o.stdout.contains("a histogram of 7 rows"), "{}", o.stdout);
+    assert_contains(&o.stdout, "a histogram of 7 rows");
     // the axis labels, each value and its count, the summary
-    for text in [
-        "VALUE",
-        "COUNT",
-        "0",
-        "9",
-        "1",
-        "2",
-        "10 VALUES, 7 DISTINCT",
-    ] {
-        assert!(
-            shows_text(w, h, &px, text),
-            "{text:?} is not in the picture"
-        );
-    }
+    assert_shows(
+        w,
+        h,
+        &px,
+        &[
+            "VALUE",
+            "COUNT",
+            "0",
+            "9",
+            "1",
+            "2",
+            "10 VALUES, 7 DISTINCT",
+        ],
+    );
     assert!(!shows_text(w, h, &px, "3"), "3 is not a label");
     // only NaN: nothing to draw, a clear error and no file
     let nan = idx::to_bytes(&idx::Array::from_vec(vec![3], vec![f32::NAN; 3]).unwrap()).unwrap();
     let none = dir.path().join("none.png");
     let o = run_env(&["show", "--png", none.to_str().unwrap(), "-"], &nan, &[]);
     assert_eq!(o.code, 1);
-    assert!(
-        o.stderr.contains("no finite value to draw a histogram of"),
-        "{}",
-        o.stderr
-    );
+    assert_contains(&o.stderr, "no finite value to draw a histogram of");
     assert!(!none.exists());
 }
 
@@ -416,41 +424,22 @@ fn show_histograms_are_plain_numbers_with_counts_and_axis_labels() {
     assert_eq!(lines[17], "1000 values in 16 bins of width 63");
     // the picture of the same: axis labels, interval labels, counts
     let png = dir.path().join("ramp.png");
-    let o = run_idx(&[
-        "show",
-        "--png",
-        png.to_str().unwrap(),
-        floats.to_str().unwrap(),
-    ]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let (w, h, px) = png_of(&png);
-    for text in [
-        "VALUE",
-        "COUNT",
-        "[-5.00, -4.38)",
-        "[4.28, 4.90]",
-        "100 VALUES IN 16 BINS OF WIDTH 0.62",
-    ] {
-        assert!(
-            shows_text(w, h, &px, text),
-            "{text:?} is not in the picture"
-        );
-    }
+    let (w, h, px) = show_png(&png, &floats);
+    assert_shows(
+        w,
+        h,
+        &px,
+        &[
+            "VALUE",
+            "COUNT",
+            "[-5.00, -4.38)",
+            "[4.28, 4.90]",
+            "100 VALUES IN 16 BINS OF WIDTH 0.62",
+        ],
+    );
     let png = dir.path().join("zeros.png");
-    let o = run_idx(&[
-        "show",
-        "--png",
-        png.to_str().unwrap(),
-        zeros.to_str().unwrap(),
-    ]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let (w, h, px) = png_of(&png);
-    for text in ["0", "50", "50 VALUES, 1 DISTINCT"] {
-        assert!(
-            shows_text(w, h, &px, text),
-            "{text:?} is not in the picture"
-        );
-    }
+    let (w, h, px) = show_png(&png, &zeros);
+    assert_shows(w, h, &px, &["0", "50", "50 VALUES, 1 DISTINCT"]);
 }
 
 #[test]
@@ -502,7 +491,7 @@ fn show_never_sizes_a_picture_by_header_numbers_alone() {
             .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{extra}: {err}");
-        assert!(err.contains("too large to draw"), "{err}");
+        assert_contains(&err, "too large to draw");
     }
     assert!(!png.exists(), "nothing is written");
 }
@@ -562,27 +551,17 @@ fn show_refuses_what_it_cannot_draw_before_reading_and_names_the_real_flag() {
     sparse(&file, &[1, 1 << 31]);
     let o = run_sh("ulimit -v 262144", &["show", file.to_str().unwrap()]);
     assert_eq!(o.code, 2, "{}", o.stderr);
-    assert!(o.stderr.contains("too large to draw"), "{}", o.stderr);
-    assert!(o.stderr.contains("nothing was read"), "{}", o.stderr);
+    assert_contains(&o.stderr, "too large to draw");
+    assert_contains(&o.stderr, "nothing was read");
     // one big item: "1 item ... is", and the option is --items, not -n
     let file = dir.path().join("big-items.idx");
     sparse(&file, &[3, 4096, 4096]);
     let o = run_idx(&["show", "--items", "1", file.to_str().unwrap()]);
     assert_eq!(o.code, 2, "{}", o.stderr);
-    assert!(
-        o.stderr
-            .contains("1 item of 4096 x 4096 pixels is too large"),
-        "{}",
-        o.stderr
-    );
+    assert_contains(&o.stderr, "1 item of 4096 x 4096 pixels is too large");
     let o = run_idx(&["show", file.to_str().unwrap()]);
-    assert!(
-        o.stderr
-            .contains("3 items of 4096 x 4096 pixels are too large"),
-        "{}",
-        o.stderr
-    );
-    assert!(o.stderr.contains("--items"), "{}", o.stderr);
+    assert_contains(&o.stderr, "3 items of 4096 x 4096 pixels are too large");
+    assert_contains(&o.stderr, "--items");
     assert!(!o.stderr.contains(" -n "), "{}", o.stderr);
 }
 
@@ -608,13 +587,13 @@ fn show_png_never_replaces_an_input_nor_an_existing_file_without_force() {
         }
     }
     let o = run_idx(&["show", "--force", "--png", hard.to_str().unwrap(), f]);
-    assert!(o.stderr.contains("is one of the inputs"), "{}", o.stderr);
+    assert_contains(&o.stderr, "is one of the inputs");
     // an existing file that is not an input: only with --force
     let other = dir.path().join("other.png");
     std::fs::write(&other, "keep").unwrap();
     let o = run_idx(&["show", "--png", other.to_str().unwrap(), f]);
     assert_eq!(o.code, 2, "{}", o.stderr);
-    assert!(o.stderr.contains("already exists"), "{}", o.stderr);
+    assert_contains(&o.stderr, "already exists");
     assert_eq!(std::fs::read(&other).unwrap(), b"keep");
     let o = run_idx(&["show", "--force", "--png", other.to_str().unwrap(), f]);
     assert_eq!(o.code, 0, "{}", o.stderr);
@@ -692,7 +671,7 @@ fn info_on_something_that_is_not_idx_prints_no_header_breakdown() {
     let o = run_idx(&["info", png.to_str().unwrap()]);
     assert_eq!(o.code, 1, "{}", o.stderr);
     assert_eq!(o.stdout, "", "nothing on stdout");
-    assert!(o.stderr.contains("IDX410"), "{}", o.stderr);
+    assert_contains(&o.stderr, "IDX410");
 }
 
 #[test]
@@ -745,11 +724,9 @@ fn write_names_the_element_out_of_range_and_writes_nothing() {
         &[],
     );
     assert_eq!(o.code, 1);
-    assert!(
-        o.stderr
-            .contains("element 1 is 40000, outside the range of i16 (-32768..=32767)"),
-        "{}",
-        o.stderr
+    assert_contains(
+        &o.stderr,
+        "element 1 is 40000, outside the range of i16 (-32768..=32767)",
     );
     // stdout holds nothing: `idx write < bad.json > out.idx` leaves no
     // JSON in out.idx (the error document is for the runner's protocol,
@@ -787,6 +764,16 @@ fn no_name_reaches_a_terminal_raw_in_any_subcommand() {
     let missing = name("-missing.idx");
     let png = name(".png");
     let npy = name(".npy");
+    let to_npy = |input: &std::path::Path| -> Vec<std::ffi::OsString> {
+        vec![
+            "convert".into(),
+            "--to".into(),
+            "npy".into(),
+            input.into(),
+            "-o".into(),
+            npy.clone().into(),
+        ]
+    };
     let runs: Vec<Vec<std::ffi::OsString>> = vec![
         vec!["show".into(), bad.clone().into()],
         vec!["show".into(), missing.clone().into()],
@@ -799,30 +786,9 @@ fn no_name_reaches_a_terminal_raw_in_any_subcommand() {
         vec!["info".into(), bad.clone().into()],
         vec!["info".into(), good.clone().into()],
         vec!["dump".into(), bad.clone().into()],
-        vec![
-            "convert".into(),
-            "--to".into(),
-            "npy".into(),
-            good.clone().into(),
-            "-o".into(),
-            npy.clone().into(),
-        ],
-        vec![
-            "convert".into(),
-            "--to".into(),
-            "npy".into(),
-            bad.clone().into(),
-            "-o".into(),
-            npy.clone().into(),
-        ],
-        vec![
-            "convert".into(),
-            "--to".into(),
-            "npy".into(),
-            good.clone().into(),
-            "-o".into(),
-            npy.clone().into(),
-        ],
+        to_npy(&good),
+        to_npy(&bad),
+        to_npy(&good),
     ];
     for args in runs {
         let o = Command::new(env!("CARGO_BIN_EXE_idx"))
@@ -857,7 +823,7 @@ fn info_and_convert_run_in_bounded_memory_on_a_large_sparse_file() {
     let f = file.to_str().unwrap();
     let o = run_sh("ulimit -v 65536", &["info", f]);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(o.stdout.contains("134217728 elements"), "{}", o.stdout);
+    assert_contains(&o.stdout, "134217728 elements");
     let npy = dir.path().join("big.npy");
     let o = run_sh(
         "ulimit -v 65536",

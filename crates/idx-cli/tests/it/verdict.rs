@@ -5,7 +5,27 @@
 
 use crate::support::IDX;
 use test_support::payloads::report_writer_file;
-use test_support::Cmd;
+use test_support::{Cmd, Out};
+
+/// `idx ARGS... --assume-byte-order ORDER`.
+fn idx_assuming(order: &str, args: &[&std::ffi::OsStr]) -> Out {
+    Cmd::new(IDX)
+        .args(args)
+        .args(["--assume-byte-order", order])
+        .out()
+}
+
+/// The arguments of `idx convert --to npy INPUT -o OUTPUT`.
+fn to_npy<'a>(input: &'a std::path::Path, output: &'a std::path::Path) -> [&'a std::ffi::OsStr; 6] {
+    [
+        "convert".as_ref(),
+        "--to".as_ref(),
+        "npy".as_ref(),
+        input.as_os_str(),
+        "-o".as_ref(),
+        output.as_os_str(),
+    ]
+}
 
 fn file(dir: &std::path::Path) -> std::path::PathBuf {
     let p = dir.join("writer.idx");
@@ -28,14 +48,7 @@ fn every_subcommand_reads_the_technical_report_writers_file_with_the_byte_order_
             "--png".as_ref(),
             png.as_os_str(),
         ],
-        vec![
-            "convert".as_ref(),
-            "--to".as_ref(),
-            "npy".as_ref(),
-            f.as_os_str(),
-            "-o".as_ref(),
-            npy.as_os_str(),
-        ],
+        to_npy(&f, &npy).to_vec(),
     ];
     // the byte-order test is statistical: a warning, with its score, as
     // idx-validate reports it (the same finding), and the file is read as
@@ -60,14 +73,7 @@ fn every_subcommand_reads_the_technical_report_writers_file_with_the_byte_order_
     }
     assert!(npy.exists() && png.exists(), "the outputs are written");
     // a stated byte order: no warning
-    let out = Cmd::new(IDX)
-        .args([
-            "dump".as_ref(),
-            f.as_os_str(),
-            "--assume-byte-order".as_ref(),
-            "little".as_ref(),
-        ])
-        .out();
+    let out = idx_assuming("little", &["dump".as_ref(), f.as_os_str()]);
     assert_eq!((out.code, out.stderr.as_str()), (0, ""));
 }
 
@@ -76,14 +82,7 @@ fn a_stated_byte_order_is_how_every_subcommand_reads_it() {
     let dir = tempfile::tempdir().unwrap();
     let f = file(dir.path());
     // little: the writer's array, 0..24
-    let out = Cmd::new(IDX)
-        .args([
-            "dump".as_ref(),
-            f.as_os_str(),
-            "--assume-byte-order".as_ref(),
-            "little".as_ref(),
-        ])
-        .out();
+    let out = idx_assuming("little", &["dump".as_ref(), f.as_os_str()]);
     assert_eq!(out.code, 0, "{out:?}");
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let data: Vec<u64> = doc["data"]
@@ -96,14 +95,7 @@ fn a_stated_byte_order_is_how_every_subcommand_reads_it() {
         .map(|i| u64::from(f32::from(i).to_bits()))
         .collect();
     assert_eq!(data, want);
-    let info = Cmd::new(IDX)
-        .args([
-            "info".as_ref(),
-            f.as_os_str(),
-            "--assume-byte-order".as_ref(),
-            "little".as_ref(),
-        ])
-        .out();
+    let info = idx_assuming("little", &["info".as_ref(), f.as_os_str()]);
     assert_eq!(info.code, 0, "{info:?}");
     assert!(
         info.stdout
@@ -113,14 +105,7 @@ fn a_stated_byte_order_is_how_every_subcommand_reads_it() {
         info.stdout
     );
     // big: the bytes as IDX says, untested (the "garbage" a reader decodes)
-    let out = Cmd::new(IDX)
-        .args([
-            "dump".as_ref(),
-            f.as_os_str(),
-            "--assume-byte-order".as_ref(),
-            "big".as_ref(),
-        ])
-        .out();
+    let out = idx_assuming("big", &["dump".as_ref(), f.as_os_str()]);
     assert_eq!(out.code, 0, "{out:?}");
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(
@@ -129,18 +114,7 @@ fn a_stated_byte_order_is_how_every_subcommand_reads_it() {
     );
     // convert, stated little: the .npy holds 0..24
     let npy = dir.path().join("out.npy");
-    let out = Cmd::new(IDX)
-        .args([
-            "convert".as_ref(),
-            "--to".as_ref(),
-            "npy".as_ref(),
-            f.as_os_str(),
-            "-o".as_ref(),
-            npy.as_os_str(),
-            "--assume-byte-order".as_ref(),
-            "little".as_ref(),
-        ])
-        .out();
+    let out = idx_assuming("little", &to_npy(&f, &npy));
     assert_eq!(out.code, 0, "{out:?}");
     let bytes = std::fs::read(&npy).unwrap();
     let body = &bytes[bytes.len() - 96..];

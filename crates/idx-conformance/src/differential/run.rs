@@ -90,6 +90,50 @@ fn run_input(
     Ok(out)
 }
 
+/// One piece of a parallel phase: input `i` through a thread's sessions;
+/// `Ok(false)` when there is no input `i` (no more work).
+type Step<'a> = dyn Fn(usize, &mut [Session], &Scratch) -> Result<bool, String> + Sync + 'a;
+
+/// Runs `step(i, sessions, scratch)` for i = 0, 1, 2, ... on `jobs`
+/// threads, each with its own sessions (`new_sessions`) and scratch file
+/// in `dir`, until every thread's step has said there is no more work
+/// (`Ok(false)`). A thread whose step fails stops; the run then returns
+/// that error (the last one, when several fail).
+fn in_parallel(
+    jobs: usize,
+    dir: &std::path::Path,
+    new_sessions: &dyn Fn() -> Vec<Session>,
+    step: &Step<'_>,
+) -> Result<(), String> {
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for w in 0..jobs {
+            let (next, failure) = (&next, &failure);
+            let scratch = Scratch {
+                dir: dir.to_path_buf(),
+                worker: w,
+            };
+            let mut sessions = new_sessions();
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                match step(i, &mut sessions, &scratch) {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    Err(m) => {
+                        *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(m);
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(m) => Err(m),
+        None => Ok(()),
+    }
+}
+
 /// Runs the corpus unmutated, then `budget` mutated inputs.
 ///
 /// # Errors
@@ -115,47 +159,26 @@ pub fn run(cases: &[Case], cfg: &Config) -> Result<Outcome, String> {
             .map(|i| Session::new(i.adapter.clone(), Mode::Reader))
             .collect()
     };
+    let pool = |step: &Step<'_>| in_parallel(jobs, temp.path(), &new_sessions, step);
 
     // 1. the corpus, unmutated: which classes the corpus already shows
     let explained: Mutex<BTreeMap<ClassKey, Vec<String>>> = Mutex::new(BTreeMap::new());
-    let next = AtomicUsize::new(0);
-    let failure: Mutex<Option<String>> = Mutex::new(None);
-    std::thread::scope(|s| {
-        for w in 0..jobs {
-            let (explained, next, failure, names, seeds) =
-                (&explained, &next, &failure, &names, &seeds);
-            let scratch = Scratch {
-                dir: temp.path().to_path_buf(),
-                worker: w,
-            };
-            let mut sessions = new_sessions();
-            s.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(c) = seeds.get(i) else { break };
-                match run_input(&mut sessions, names, &scratch, &c.bytes) {
-                    Ok(found) => {
-                        let mut e = explained.lock().unwrap_or_else(|p| p.into_inner());
-                        for (k, _) in found {
-                            e.entry(k).or_default().push(c.id.clone());
-                        }
-                    }
-                    Err(m) => {
-                        *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(m);
-                        break;
-                    }
-                }
-            });
+    pool(&|i, sessions, scratch| {
+        let Some(c) = seeds.get(i) else {
+            return Ok(false);
+        };
+        let found = run_input(sessions, &names, scratch, &c.bytes)?;
+        let mut e = explained.lock().unwrap_or_else(|p| p.into_inner());
+        for (k, _) in found {
+            e.entry(k).or_default().push(c.id.clone());
         }
-    });
-    if let Some(m) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(m);
-    }
+        Ok(true)
+    })?;
     let explained = explained.into_inner().unwrap_or_else(|p| p.into_inner());
 
     // 2. mutated inputs
     let deadline = cfg.budget.time.map(|t| Instant::now() + t);
     let limit = cfg.budget.cases.unwrap_or(usize::MAX);
-    let next = AtomicUsize::new(0);
     // class -> (count, lowest index, the bytes and mutations of its
     // shortest input (the lowest index among equals): the best start for
     // minimising, whatever order the threads finish in)
@@ -163,113 +186,72 @@ pub fn run(cases: &[Case], cfg: &Config) -> Result<Outcome, String> {
     let seen: Mutex<Seen> = Mutex::new(BTreeMap::new());
     let done = AtomicUsize::new(0);
     let agreed = AtomicUsize::new(0);
-    let failure: Mutex<Option<String>> = Mutex::new(None);
-    std::thread::scope(|s| {
-        for w in 0..jobs {
-            let (seen, next, done, agreed, failure, names, seeds) =
-                (&seen, &next, &done, &agreed, &failure, &names, &seeds);
-            let scratch = Scratch {
-                dir: temp.path().to_path_buf(),
-                worker: w,
-            };
-            let mut sessions = new_sessions();
-            s.spawn(move || loop {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= limit {
-                    break;
-                }
-                let (bytes, muts) = input(seeds, cfg.seed, i as u64);
-                match run_input(&mut sessions, names, &scratch, &bytes) {
-                    Ok(found) => {
-                        if found.is_empty() {
-                            agreed.fetch_add(1, Ordering::SeqCst);
-                        }
-                        let mut m = seen.lock().unwrap_or_else(|p| p.into_inner());
-                        for (k, _) in found {
-                            let e = m.entry(k).or_insert((
-                                0,
-                                u64::MAX,
-                                Vec::new(),
-                                Vec::new(),
-                                u64::MAX,
-                            ));
-                            e.0 += 1;
-                            e.1 = e.1.min(i as u64);
-                            if (bytes.len(), i as u64) < (e.2.len(), e.4) || e.4 == u64::MAX {
-                                e.2 = bytes.clone();
-                                e.3 = muts.clone();
-                                e.4 = i as u64;
-                            }
-                        }
-                        done.fetch_add(1, Ordering::SeqCst);
-                    }
-                    Err(m) => {
-                        *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(m);
-                        break;
-                    }
-                }
-            });
+    pool(&|i, sessions, scratch| {
+        if deadline.is_some_and(|d| Instant::now() >= d) || i >= limit {
+            return Ok(false);
         }
-    });
-    if let Some(m) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(m);
-    }
+        let (bytes, muts) = input(&seeds, cfg.seed, i as u64);
+        let found = run_input(sessions, &names, scratch, &bytes)?;
+        if found.is_empty() {
+            agreed.fetch_add(1, Ordering::SeqCst);
+        }
+        let mut m = seen.lock().unwrap_or_else(|p| p.into_inner());
+        for (k, _) in found {
+            let e = m
+                .entry(k)
+                .or_insert((0, u64::MAX, Vec::new(), Vec::new(), u64::MAX));
+            e.0 += 1;
+            e.1 = e.1.min(i as u64);
+            if (bytes.len(), i as u64) < (e.2.len(), e.4) || e.4 == u64::MAX {
+                e.2 = bytes.clone();
+                e.3 = muts.clone();
+                e.4 = i as u64;
+            }
+        }
+        done.fetch_add(1, Ordering::SeqCst);
+        Ok(true)
+    })?;
     let seen = seen.into_inner().unwrap_or_else(|p| p.into_inner());
 
     // 3. minimise one reproducer per class, in parallel over classes
     let work: Vec<_> = seen.into_iter().collect();
     let results: Mutex<Vec<Class>> = Mutex::new(Vec::new());
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for w in 0..jobs {
-            let (work, next, results, explained, names) =
-                (&work, &next, &results, &explained, &names);
-            let scratch = Scratch {
-                dir: temp.path().to_path_buf(),
-                worker: w,
+    pool(&|i, sessions, scratch| {
+        let Some((key, (count, first, bytes, muts, _))) = work.get(i) else {
+            return Ok(false);
+        };
+        let Some(k) = names.iter().position(|n| *n == key.implementation) else {
+            return Ok(true);
+        };
+        let (reproducer, detail) =
+            minimise(bytes, key, &mut sessions[k], scratch, cfg.minimise_runs);
+        let twin = key.did.twin().and_then(|d| {
+            let k = ClassKey {
+                did: d,
+                ..key.clone()
             };
-            let mut sessions = new_sessions();
-            s.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some((key, (count, first, bytes, muts, _))) = work.get(i) else {
-                    break;
-                };
-                let Some(k) = names.iter().position(|n| *n == key.implementation) else {
-                    continue;
-                };
-                let (reproducer, detail) =
-                    minimise(bytes, key, &mut sessions[k], &scratch, cfg.minimise_runs);
-                let twin = key.did.twin().and_then(|d| {
-                    let k = ClassKey {
-                        did: d,
-                        ..key.clone()
-                    };
-                    explained.get(&k).map(|v| (v.clone(), d))
-                });
-                let (explained_by, explained_as) = match (explained.get(key), twin) {
-                    (Some(v), _) => (v.clone(), None),
-                    (None, Some((v, d))) => (v, Some(d)),
-                    (None, None) => (Vec::new(), None),
-                };
-                results
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push(Class {
-                        key: key.clone(),
-                        count: *count,
-                        first: *first,
-                        reproducer,
-                        detail,
-                        mutations: muts.clone(),
-                        explained_by,
-                        explained_as,
-                    });
+            explained.get(&k).map(|v| (v.clone(), d))
+        });
+        let (explained_by, explained_as) = match (explained.get(key), twin) {
+            (Some(v), _) => (v.clone(), None),
+            (None, Some((v, d))) => (v, Some(d)),
+            (None, None) => (Vec::new(), None),
+        };
+        results
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(Class {
+                key: key.clone(),
+                count: *count,
+                first: *first,
+                reproducer,
+                detail,
+                mutations: muts.clone(),
+                explained_by,
+                explained_as,
             });
-        }
-    });
+        Ok(true)
+    })?;
     let mut classes = results.into_inner().unwrap_or_else(|p| p.into_inner());
     classes.sort_by(|a, b| a.key.cmp(&b.key));
     Ok(Outcome {

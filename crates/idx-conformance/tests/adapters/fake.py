@@ -32,11 +32,13 @@ class Reject(Exception):
     pass
 
 
-def read(path, endian=">"):
-    return read_data(open(path, "rb").read(), endian)
+def read(path, endian=">", ignore_trailing=False):
+    """The file's answer; with `ignore_trailing` (lenient.py), bytes after
+    the declared payload are ignored instead of refused."""
+    return read_data(open(path, "rb").read(), endian, ignore_trailing)
 
 
-def read_data(data, endian=">"):
+def read_data(data, endian=">", ignore_trailing=False):
     if len(data) < 4 or data[0] or data[1] or data[2] not in FMT:
         raise Reject("bad magic")
     code, rank = data[2], data[3]
@@ -46,10 +48,12 @@ def read_data(data, endian=">"):
     n = 1
     for d in shape:
         n *= d
-    size = struct.calcsize(FMT[code])
-    if len(data) != 4 + 4 * rank + n * size:
+    end = 4 + 4 * rank + n * struct.calcsize(FMT[code])
+    if ignore_trailing and len(data) < end:
+        raise Reject("truncated payload")
+    if not ignore_trailing and len(data) != end:
         raise Reject("size mismatch")
-    vals = struct.unpack(endian + FMT[code] * n, data[4 + 4 * rank :])
+    vals = struct.unpack(endian + FMT[code] * n, data[4 + 4 * rank : end])
     if code == 0x0D:
         vals = ["0x%08x" % v for v in vals]
     elif code == 0x0E:

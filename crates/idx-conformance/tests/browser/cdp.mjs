@@ -1,24 +1,29 @@
 // A real headless browser (Debian's chromium) driven over the DevTools
 // protocol on a pipe (--remote-debugging-pipe), with no npm packages: the
-// harness of the browser tests (matrix_page.mjs here, the documentation
-// site's scripts/docs-site/site_browser.mjs).
+// harness of the browser tests (matrix_page.mjs here, the web page's
+// web/test/page.mjs, the documentation site's
+// scripts/docs-site/site_browser.mjs).
 //
 //   const b = launch("matrix page");        // CHROMIUM names the browser
 //   const s = await b.open(url);             // a tab; resolves once loaded
 //   const v = await b.js(s, "document.title");
+//   await b.until(s, "expr", "what");        // polls expr until truthy
 //   b.problems, b.requests                   // console errors, every request
 //   b.fail("message")                        // prints "<name>: FAIL: ...", exits 1
 //   b.finish()                               // closes the browser
 //
 // Every check fails the whole run on the first failure; a run that has
-// no result in `timeoutMs` fails with chromium's last words.
+// no result in `timeoutMs` fails with chromium's last words. `onFail`
+// runs before a failure exits (to close a server, print more), and
+// `open(url, { workers: true })` attaches to the page's workers too, so
+// that their console, exceptions and requests count as the page's.
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export function launch(name, { timeoutMs = 60000 } = {}) {
+export function launch(name, { timeoutMs = 60000, onFail = () => {} } = {}) {
   const profile = mkdtempSync(join(tmpdir(), "cdp-"));
   const browser = spawn(
     process.env.CHROMIUM || "chromium",
@@ -29,6 +34,9 @@ export function launch(name, { timeoutMs = 60000 } = {}) {
       "--no-first-run",
       "--no-default-browser-check",
       "--disable-extensions",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
       "--hide-scrollbars",
       "--force-device-scale-factor=1",
       "--force-color-profile=srgb",
@@ -52,6 +60,9 @@ export function launch(name, { timeoutMs = 60000 } = {}) {
   function fail(msg) {
     console.error(`${name}: FAIL: ${msg}`);
     done = true;
+    try {
+      onFail();
+    } catch {}
     cleanup();
     process.exit(1);
   }
@@ -102,14 +113,21 @@ export function launch(name, { timeoutMs = 60000 } = {}) {
     if (m.method === "Log.entryAdded" && ["error", "warning"].includes(m.params.entry.level))
       problems.push(`log ${m.params.entry.level}: ${m.params.entry.text} ${m.params.entry.url || ""}`);
     if (m.method === "Network.requestWillBeSent") requests.push(m.params.request.url);
+    if (m.method === "Target.attachedToTarget") {
+      // a worker (open's `workers`): its console, exceptions and requests too
+      const ws = m.params.sessionId;
+      for (const d of ["Runtime", "Log", "Network"]) send(`${d}.enable`, {}, ws).catch(() => {});
+      send("Runtime.runIfWaitingForDebugger", {}, ws).catch(() => {});
+    }
   });
 
   // a new tab on `url`, 1600 x 1000, once its load event fired
-  async function open(url, { width = 1600, height = 1000 } = {}) {
+  async function open(url, { width = 1600, height = 1000, workers = false } = {}) {
     const { targetId } = await send("Target.createTarget", { url: "about:blank" });
     const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
-    for (const d of ["Page", "Runtime", "Log", "Network"]) await send(`${d}.enable`, {}, sessionId);
+    for (const d of ["Page", "Runtime", "Log", "Network", "DOM"]) await send(`${d}.enable`, {}, sessionId);
     await send("Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor: 1, mobile: false }, sessionId);
+    if (workers) await send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, sessionId);
     const loaded = waitFor("Page.loadEventFired", sessionId);
     await send("Page.navigate", { url }, sessionId);
     await loaded;
@@ -123,11 +141,21 @@ export function launch(name, { timeoutMs = 60000 } = {}) {
     return r.result.value;
   }
 
+  // polls `expr` in the tab every 50 ms until it is truthy; fails after `ms`
+  async function until(sessionId, expr, what, ms = 120000) {
+    const t = Date.now();
+    while (Date.now() - t < ms) {
+      if (await js(sessionId, expr)) return;
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+    fail(`timed out waiting for ${what}`);
+  }
+
   function finish() {
     done = true;
     clearTimeout(timer);
     cleanup();
   }
 
-  return { send, waitFor, listeners, problems, requests, open, js, fail, finish };
+  return { pid: browser.pid, send, waitFor, listeners, problems, requests, open, js, until, fail, finish };
 }

@@ -3,9 +3,11 @@
 //! without `--corpus` it generates the corpus from its own recipes, so an
 //! installed binary works from any directory.
 
+use crate::support::fake;
 use idx_conformance::{cases, corpus};
 use std::path::Path;
 use std::process::Command;
+use test_support::{assert_contains, Cmd};
 
 fn exe() -> &'static str {
     env!("CARGO_BIN_EXE_idx-conformance")
@@ -14,22 +16,15 @@ fn exe() -> &'static str {
 /// Runs `exe test-reader --corpus DIR` on the test adapter `fake.py`
 /// reading correctly; returns the exit code, stdout and stderr.
 fn reference_run(exe: &str, corpus: Option<&Path>, cwd: &Path) -> (i32, String, String) {
-    let mut c = Command::new(exe);
+    let corpus = corpus.map(|dir| [std::ffi::OsStr::new("--corpus"), dir.as_os_str()]);
     // fake.py knows a case by its committed bytes
-    c.current_dir(cwd).arg("test-reader").arg("--no-variants");
-    if let Some(dir) = corpus {
-        c.arg("--corpus").arg(dir);
-    }
-    let fake = format!("{}/tests/adapters/fake.py", env!("CARGO_MANIFEST_DIR"));
-    let out = c
-        .args(["--", "python3", &fake, "correct"])
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let o = Cmd::new(exe)
+        .dir(cwd)
+        .args(["test-reader", "--no-variants"])
+        .args(corpus.into_iter().flatten())
+        .args(["--", "python3", &fake(), "correct"])
+        .out();
+    (o.code, o.stdout, o.stderr)
 }
 
 #[test]
@@ -38,7 +33,7 @@ fn a_missing_corpus_folder_stops_the_run_with_exit_2() {
     let missing = tmp.path().join("nonexistent");
     let (code, out, err) = reference_run(exe(), Some(&missing), tmp.path());
     assert_eq!(code, 2, "{out}{err}");
-    assert!(err.contains("does not exist"), "{err}");
+    assert_contains(&err, "does not exist");
     assert!(out.is_empty(), "nothing is run: {out}");
 }
 
@@ -48,10 +43,7 @@ fn an_empty_corpus_folder_stops_the_run_naming_the_first_missing_file() {
     let (code, out, err) = reference_run(exe(), Some(tmp.path()), tmp.path());
     assert_eq!(code, 2, "{out}{err}");
     let first = corpus::case_path(&cases::all()[0]);
-    assert!(
-        err.contains(&format!("{} is missing", first.display())),
-        "{err}"
-    );
+    assert_contains(&err, &format!("{} is missing", first.display()));
 }
 
 #[test]
@@ -67,10 +59,7 @@ fn one_changed_file_stops_the_run_naming_it() {
     std::fs::write(&victim, bytes).unwrap();
     let (code, out, err) = reference_run(exe(), Some(tmp.path()), tmp.path());
     assert_eq!(code, 2, "{out}{err}");
-    assert!(
-        err.contains("valid/valid-u8-rank1.idx has SHA-256"),
-        "{err}"
-    );
+    assert_contains(&err, "valid/valid-u8-rank1.idx has SHA-256");
     assert!(out.is_empty(), "{out}");
 }
 
@@ -80,11 +69,8 @@ fn the_verifier_names_the_first_missing_on_demand_file() {
     corpus::generate(tmp.path(), &cases::all()).unwrap();
     corpus::verify(tmp.path(), &cases::all()).unwrap();
     let e = corpus::verify(tmp.path(), &cases::with_on_demand()).unwrap_err();
-    assert!(
-        e.contains(&format!("valid/{}.idx is missing", cases::ON_DEMAND[0])),
-        "{e}"
-    );
-    assert!(e.contains("generate --large"), "{e}");
+    assert_contains(&e, &format!("valid/{}.idx is missing", cases::ON_DEMAND[0]));
+    assert_contains(&e, "generate --large");
 }
 
 /// The runner binary copied out of the build tree and run from another
@@ -106,10 +92,10 @@ fn a_runner_outside_the_source_tree_generates_its_corpus() {
         .output()
         .unwrap();
     let help = String::from_utf8_lossy(&help.stdout);
-    assert!(help.contains("temporary folder"), "{help}");
+    assert_contains(&help, "temporary folder");
     let (code, out, err) = reference_run(copy, None, &elsewhere);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains(" 0 failed"), "{out}");
+    assert_contains(&out, " 0 failed");
     // nothing was written in the working directory
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
 }
@@ -127,10 +113,10 @@ fn saved_results_of_another_corpus_are_stale() {
     let mut changed = all.clone();
     changed[0].bytes.push(0);
     let e = corpus::results_match(&ok, &changed).unwrap_err();
-    assert!(e.contains("another corpus"), "{e}");
+    assert_contains(&e, "another corpus");
     // results without a fingerprint are stale too
     let e = corpus::results_match(&serde_json::json!({}), &all).unwrap_err();
-    assert!(e.contains("no corpus fingerprint"), "{e}");
+    assert_contains(&e, "no corpus fingerprint");
 }
 
 /// A folder name with a terminal escape and a line break reaches the
@@ -143,7 +129,7 @@ fn a_corpus_folder_name_reaches_the_terminal_escaped() {
     let arg = dir.to_str().unwrap();
     let (code, out, err) = crate::support::conformance(&["generate", "--corpus", arg]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("evil\\u{1b}[31m\\nname"), "{out}");
+    assert_contains(&out, "evil\\u{1b}[31m\\nname");
     assert!(
         !out.contains('\u{1b}') && out.lines().count() == 1,
         "{out:?}"

@@ -8,6 +8,7 @@ use idx_conformance::differential::{
 };
 use idx_conformance::runner::Adapter;
 use std::time::Duration;
+use test_support::assert_contains;
 
 fn implementation(name: &str, args: &[&str]) -> Implementation {
     let mut command = vec!["python3".to_string()];
@@ -93,10 +94,7 @@ fn a_reader_that_ignores_trailing_bytes_is_one_class_with_a_minimised_reproducer
         assert_eq!(c.key, key, "{}", c.detail);
     }
     let md = differential::render(&o, &config(150, 2), &[]);
-    assert!(
-        md.contains(&format!("### {}", differential::key_line(&key))),
-        "{md}"
-    );
+    assert_contains(&md, &format!("### {}", differential::key_line(&key)));
     assert!(differential::new_classes(&o, &md).is_empty());
     let new = differential::new_classes(&o, "");
     assert!(new

@@ -5,6 +5,7 @@
 //! exits 1.
 
 use crate::support::{conformance, fake};
+use test_support::assert_contains;
 
 /// Asserts that a run ended with exit 2 and exactly one line on standard
 /// error, `error: ` followed by a message containing `message`; returns
@@ -133,7 +134,7 @@ fn a_failing_verdict_exits_1_and_is_no_error() {
         "traceback",
     ]);
     assert_eq!(code, 1, "stdout: {out}\nstderr: {err}");
-    assert!(out.contains("invalid-trailing-byte"), "{out}");
+    assert_contains(&out, "invalid-trailing-byte");
     assert!(!err.contains("error:"), "{err}");
     // the corpus check's verdict: the problems, then how to update
     let tmp = tempfile::tempdir().unwrap();

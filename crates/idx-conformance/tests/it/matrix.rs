@@ -5,6 +5,7 @@
 use crate::support::{conformance, fake};
 use idx_conformance::matrix;
 use std::path::Path;
+use test_support::assert_contains;
 
 #[test]
 fn every_shipped_description_parses_and_names_files_that_exist() {
@@ -109,7 +110,7 @@ fn check_fails_when_a_result_leaves_the_expected_failures() {
     let dir = adapters("accept-all", all);
     let (code, out, err) = matrix_run(dir.path(), &["--check"]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("fake reader (fake 1.0, persistent)"), "{out}");
+    assert_contains(&out, "fake reader (fake 1.0, persistent)");
     // One failure no longer listed: a change.
     let dir = adapters(
         "accept-all",
@@ -117,19 +118,14 @@ fn check_fails_when_a_result_leaves_the_expected_failures() {
     );
     let (code, out, _) = matrix_run(dir.path(), &["--check"]);
     assert_eq!(code, 1, "{out}");
-    assert!(
-        out.contains("CHANGED fake reader: invalid-trailing-concatenated failed but is not in its expected failures"),
-        "{out}"
-    );
+    assert_contains(&out, "CHANGED fake reader: invalid-trailing-concatenated failed but is not in its expected failures");
     // A listed case that passes: a change too.
     let dir = adapters("accept-all", &format!("{all}valid-u8-rank3\n"));
     let (code, out, _) = matrix_run(dir.path(), &["--check"]);
     assert_eq!(code, 1, "{out}");
-    assert!(
-        out.contains(
-            "CHANGED fake reader: valid-u8-rank3 passed but is listed as an expected failure"
-        ),
-        "{out}"
+    assert_contains(
+        &out,
+        "CHANGED fake reader: valid-u8-rank3 passed but is listed as an expected failure",
     );
 }
 
@@ -174,33 +170,24 @@ fn one_run_writes_json_results_and_markdown_and_merges_saved_results() {
     assert_eq!(v["implementation"]["name"], "fake");
     assert_eq!(v["persistent"], true);
     let text = std::fs::read_to_string(&md).unwrap();
-    assert!(
-        text.contains("| fake | reader (persistent) | fake 1.0 | the test adapter |"),
-        "{text}"
+    assert_contains(
+        &text,
+        "| fake | reader (persistent) | fake 1.0 | the test adapter |",
     );
-    assert!(text.contains("| other | reader | other 2.0 |"), "{text}");
-    assert!(text.contains("- **fake**: Accepts everything."), "{text}");
+    assert_contains(&text, "| other | reader | other 2.0 |");
+    assert_contains(&text, "- **fake**: Accepts everything.");
     // the failing cases in corpus order, runs of one pattern grouped
-    assert!(
-        text.contains("reader accepted-invalid: `invalid-width-*-under-*` (4), `invalid-width-i64-labels-under-u8`, `invalid-reserved-byte0`"),
-        "{text}"
+    assert_contains(&text, "reader accepted-invalid: `invalid-width-*-under-*` (4), `invalid-width-i64-labels-under-u8`, `invalid-reserved-byte0`");
+    assert_contains(
+        &text,
+        "- **other**: (no verdict written)\n  <sub>no failures</sub>",
     );
-    assert!(
-        text.contains("- **other**: (no verdict written)\n  <sub>no failures</sub>"),
-        "{text}"
+    assert_contains(&text, "| valid-u8-rank1 | valid | pass | pass |");
+    assert_contains(
+        &text,
+        "| invalid-empty | invalid | **accepted-invalid** | - |",
     );
-    assert!(
-        text.contains("| valid-u8-rank1 | valid | pass | pass |"),
-        "{text}"
-    );
-    assert!(
-        text.contains("| invalid-empty | invalid | **accepted-invalid** | - |"),
-        "{text}"
-    );
-    assert!(
-        text.contains("- `invalid-gzip-bomb`: needs validator options"),
-        "{text}"
-    );
+    assert_contains(&text, "- `invalid-gzip-bomb`: needs validator options");
 }
 
 #[test]
@@ -234,7 +221,7 @@ fn results_of_test_reader_merge_as_current_under_the_adapters_name() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(!out.contains("STALE"), "{out}");
     let text = std::fs::read_to_string(&md).unwrap();
-    assert!(text.contains("\n| fake | reader |"), "{text}");
+    assert_contains(&text, "\n| fake | reader |");
     assert!(!text.contains("python3"), "{text}");
 }
 
@@ -247,14 +234,14 @@ fn a_description_whose_name_is_not_its_file_name_is_refused() {
     )
     .unwrap();
     let e = matrix::load_descriptions(dir.path()).unwrap_err();
-    assert!(e.contains("name \"b\" differs from the file name"), "{e}");
+    assert_contains(&e, "name \"b\" differs from the file name");
     std::fs::write(
         dir.path().join("a.toml"),
         "name = \"a\"\nsummary = \"x\"\nreder = 1\n",
     )
     .unwrap();
     let e = matrix::load_descriptions(dir.path()).unwrap_err();
-    assert!(e.contains("unknown field"), "{e}");
+    assert_contains(&e, "unknown field");
 }
 
 #[test]

@@ -9,6 +9,7 @@ use idx_conformance::runner::{self, Mode, Report};
 use idx_conformance::{cases, page, picture};
 use std::path::Path;
 use std::process::Command;
+use test_support::assert_contains;
 
 fn describe(dir: &Path, name: &str, behaviour: &str) {
     let toml = format!(
@@ -119,13 +120,13 @@ fn the_page_is_self_contained_and_has_a_cell_with_a_status_per_case_and_run() {
     assert!(html.contains("<span class=\"sw s-accepted-invalid\" data-legend=\"accepted-invalid\"></span>accepted-invalid (105)"));
     // the column headings stay at the top, the case IDs at the left, both
     // opaque (tests/browser/matrix_page.mjs scrolls under them in chromium)
-    assert!(
-        html.contains("#grid thead th{position:sticky;top:0;z-index:2;background:#fff}"),
-        "{html}"
+    assert_contains(
+        &html,
+        "#grid thead th{position:sticky;top:0;z-index:2;background:#fff}",
     );
-    assert!(
-        html.contains("#grid th.id{position:sticky;left:0;z-index:1;background:#fff;"),
-        "{html}"
+    assert_contains(
+        &html,
+        "#grid th.id{position:sticky;left:0;z-index:1;background:#fff;",
     );
 }
 
@@ -193,7 +194,7 @@ fn the_png_has_each_cell_in_its_status_colour() {
 fn a_report_per_failing_implementation_has_one_section_per_failure_class() {
     let (dir, out) = shared_run();
     let reports = dir.path().join("reports");
-    assert!(out.contains("reports/all.md"), "{out}");
+    assert_contains(out, "reports/all.md");
     let one = std::fs::read_to_string(reports.join("one.md")).unwrap();
     assert_eq!(one.matches("\n## ").count(), 1, "one failure class:\n{one}");
     for want in [
@@ -243,7 +244,7 @@ fn a_report_per_failing_implementation_has_one_section_per_failure_class() {
     // that is not IDX to it (IDX402 as stored), not IDX701, which it never
     // meets
     assert!(!all.contains("IDX701"), "{all}");
-    assert!(all.contains("`invalid-gzip-header-cut`"), "{all}");
+    assert_contains(&all, "`invalid-gzip-header-cut`");
     assert!(all.contains("The smallest, `invalid-short-stream-reserved` (2 bytes)"));
     assert_eq!(all.matches("**Suggested fix**").count(), sections.len());
     assert!(!reports.join("reference.md").exists());
@@ -259,7 +260,7 @@ fn a_report_is_removed_when_its_implementation_no_longer_fails() {
     describe(dir.path(), "one", "correct");
     let out = matrix(dir.path());
     assert!(!report.exists(), "{out}");
-    assert!(out.contains("one.md (no failures)"), "{out}");
+    assert_contains(&out, "one.md (no failures)");
 }
 
 #[test]
@@ -403,12 +404,10 @@ fn a_report_says_what_the_reader_met() {
         ["reader accepts invalid files: IDX401-IDX420 (data that is not IDX: a byte-swapped header, compressed or archived data, another file format)"]
     );
     let md = reports::render(&all, &[&raw]).unwrap();
-    assert!(
-        md.contains(
-            "**What the spec says**: As stored, the file is gzip data, which this reader does not \
-             decompress (it accepted no gzip case's content): [IDX402]("
-        ),
-        "{md}"
+    assert_contains(
+        &md,
+        "**What the spec says**: As stored, the file is gzip data, which this reader does not \
+             decompress (it accepted no gzip case's content): [IDX402](",
     );
     let inflating = report(gz(true), vec![]);
     let headings: Vec<String> = reports::classes(&all, &[&inflating])

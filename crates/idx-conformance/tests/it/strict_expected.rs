@@ -3,24 +3,16 @@
 //! `conformance/action.yml` runs) and `--write-expected FILE`.
 
 use crate::support::fake;
-use std::process::Command;
+use test_support::{assert_contains, Cmd};
 
 fn test_reader(extra: &[&str], behaviour: &str) -> (i32, String, String) {
-    // Test-only: the binary is built by cargo for this test.
-    let out = Command::new(env!("CARGO_BIN_EXE_idx-conformance"))
-        .arg("test-reader")
-        // fake.py knows a case by its committed bytes
-        .arg("--no-variants")
-        .arg("--persistent")
+    // fake.py knows a case by its committed bytes
+    let o = Cmd::new(env!("CARGO_BIN_EXE_idx-conformance"))
+        .args(["test-reader", "--no-variants", "--persistent"])
         .args(extra)
         .args(["--", "python3", &fake(), behaviour, "--persistent"])
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+        .out();
+    (o.code, o.stdout, o.stderr)
 }
 
 #[test]
@@ -31,14 +23,11 @@ fn a_listed_case_that_passes_fails_only_with_strict_expected() {
     let xf = xf.to_str().unwrap();
     let (code, out, err) = test_reader(&["--expected-failures", xf], "correct");
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("XPASS invalid-trailing-byte"), "{out}");
+    assert_contains(&out, "XPASS invalid-trailing-byte");
     let (code, out, err) =
         test_reader(&["--expected-failures", xf, "--strict-expected"], "correct");
     assert_eq!(code, 1, "{out}{err}");
-    assert!(
-        err.contains("1 case listed in the expected failures passed"),
-        "{err}"
-    );
+    assert_contains(&err, "1 case listed in the expected failures passed");
     // the listed failure still failing: no change, exit 0
     let (code, out, err) = test_reader(
         &["--expected-failures", xf, "--strict-expected"],
@@ -57,7 +46,7 @@ fn write_expected_lists_every_failed_case() {
     );
     // the file lists the failure: it is expected (this exited 1)
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("XFAIL invalid-trailing-byte"), "{out}");
+    assert_contains(&out, "XFAIL invalid-trailing-byte");
     let text = std::fs::read_to_string(&xf).unwrap();
     // the command that wrote it (this said `matrix --write-expected`)
     assert!(

@@ -5,12 +5,13 @@ use heed::types::Bytes;
 use heed::{CommitOrAbort, Database, EnvOpenOptions};
 use idx::ElementType;
 use idx_convert::{
-    from_caffe_lmdb, from_npy, to_caffe_lmdb, to_npy, to_npz, Datum, Error, NoProgress, Overwrite,
+    from_caffe_lmdb, from_npy, to_caffe_lmdb, to_npy, to_npz, Datum, Error, LmdbSummary,
+    NoProgress, Overwrite, Progress,
 };
 use prost::Message;
 use std::fs;
 use std::path::{Path, PathBuf};
-use test_support::{gunzip_file, mnist, root};
+use test_support::{gunzip_file, mnist, npy, root};
 
 /// The names in a directory (to check that nothing was left behind).
 fn names(dir: &Path) -> Vec<String> {
@@ -22,10 +23,71 @@ fn names(dir: &Path) -> Vec<String> {
     v
 }
 
+/// Where a test's images, labels and LMDB directory go in `dir`: `i.idx`,
+/// `l.idx`, `db`.
+fn pair_and_db(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    (dir.join("i.idx"), dir.join("l.idx"), dir.join("db"))
+}
+
 fn write_idx(path: &Path, t: ElementType, dims: &[usize], payload: &[u8]) {
     let mut out = Vec::new();
     idx::write_raw(&mut out, t, dims, payload).unwrap(); // test data: consistent by construction
     fs::write(path, out).unwrap(); // test directory: writable
+}
+
+/// `to_caffe_lmdb` with the default read options, reporting to `progress`.
+fn lmdb_reporting(
+    images: &Path,
+    labels: &Path,
+    db: &Path,
+    o: Overwrite,
+    progress: &mut dyn Progress,
+) -> Result<LmdbSummary, Error> {
+    to_caffe_lmdb(
+        images,
+        labels,
+        db,
+        o,
+        &idx::ReadOptions::default(),
+        progress,
+    )
+}
+
+/// `to_caffe_lmdb` with the default read options and no progress report.
+fn lmdb(images: &Path, labels: &Path, db: &Path, o: Overwrite) -> Result<LmdbSummary, Error> {
+    lmdb_reporting(images, labels, db, o, &mut NoProgress)
+}
+
+/// `to_npy` with the default read options, reporting to `progress`.
+fn npy_file_reporting(
+    input: &Path,
+    dest: &Path,
+    o: Overwrite,
+    progress: &mut dyn Progress,
+) -> Result<idx::Header, Error> {
+    to_npy(input, dest, o, &idx::ReadOptions::default(), progress)
+}
+
+/// `to_npy` with the default read options and no progress report.
+fn npy_file(input: &Path, dest: &Path, o: Overwrite) -> Result<idx::Header, Error> {
+    npy_file_reporting(input, dest, o, &mut NoProgress)
+}
+
+/// `to_npz` with the default read options and no progress report.
+fn npz(
+    images: &Path,
+    labels: &Path,
+    z: &Path,
+    o: Overwrite,
+) -> Result<(idx::Header, idx::Header), Error> {
+    to_npz(
+        images,
+        labels,
+        z,
+        o,
+        &idx::ReadOptions::default(),
+        &mut NoProgress,
+    )
 }
 
 #[test]
@@ -38,15 +100,7 @@ fn mnist_to_caffe_lmdb_and_back_is_byte_identical() {
         10000,
     );
     let db = t.path().join(format!("{n}-lmdb"));
-    let s = to_caffe_lmdb(
-        &mnist(images),
-        &mnist(labels),
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // the real MNIST pair is valid
+    let s = lmdb(&mnist(images), &mnist(labels), &db, Overwrite::Refuse).unwrap(); // the real MNIST pair is valid
     assert_eq!(s.records, n);
     assert_eq!(s.images_dims, [n as u32, 28, 28]);
     assert_eq!(names(&db), ["data.mdb", "lock.mdb"]);
@@ -116,11 +170,7 @@ fn make_lmdb(dir: &Path, recs: &[(&[u8], Vec<u8>)]) {
 #[test]
 fn records_are_caffes_rank4_channels_and_signed_labels() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
-    let (i, l, db) = (
-        t.path().join("i.idx"),
-        t.path().join("l.idx"),
-        t.path().join("db"),
-    );
+    let (i, l, db) = pair_and_db(t.path());
     // 3 items of 2 channels x 1 x 2; labels as i16, one negative.
     write_idx(
         &i,
@@ -129,15 +179,7 @@ fn records_are_caffes_rank4_channels_and_signed_labels() {
         &(0..12).collect::<Vec<u8>>(),
     );
     write_idx(&l, ElementType::I16, &[3], &[0, 0, 0xff, 0xff, 0x01, 0x00]);
-    to_caffe_lmdb(
-        &i,
-        &l,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // valid pair
+    lmdb(&i, &l, &db, Overwrite::Refuse).unwrap(); // valid pair
     let r = records(&db);
     let keys: Vec<&[u8]> = r.iter().map(|(k, _)| k.as_slice()).collect();
     assert_eq!(keys, [b"00000000", b"00000001", b"00000002"]);
@@ -166,23 +208,11 @@ fn records_are_caffes_rank4_channels_and_signed_labels() {
 #[test]
 fn exact_small_types_go_to_float_data_and_others_are_refused() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
-    let (i, l, db) = (
-        t.path().join("i.idx"),
-        t.path().join("l.idx"),
-        t.path().join("db"),
-    );
+    let (i, l, db) = pair_and_db(t.path());
     write_idx(&l, ElementType::U8, &[2], &[7, 9]);
     // i16 images: -2 and 300 exactly in float_data.
     write_idx(&i, ElementType::I16, &[2, 1, 1], &[0xff, 0xfe, 0x01, 0x2c]);
-    to_caffe_lmdb(
-        &i,
-        &l,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // valid pair
+    lmdb(&i, &l, &db, Overwrite::Refuse).unwrap(); // valid pair
     let r = records(&db);
     assert_eq!(r[0].1.float_data, [-2.0]);
     assert_eq!(r[1].1.float_data, [300.0]);
@@ -193,42 +223,18 @@ fn exact_small_types_go_to_float_data_and_others_are_refused() {
     assert_eq!(fs::read(&l2).unwrap(), fs::read(&l).unwrap()); // test outputs
     for (ty, size) in [(ElementType::I32, 4), (ElementType::F64, 8)] {
         write_idx(&i, ty, &[2, 1, 1], &vec![0; 2 * size]);
-        let e = to_caffe_lmdb(
-            &i,
-            &l,
-            &t.path().join("x"),
-            Overwrite::Refuse,
-            &idx::ReadOptions::default(),
-            &mut NoProgress,
-        )
-        .unwrap_err();
+        let e = lmdb(&i, &l, &t.path().join("x"), Overwrite::Refuse).unwrap_err();
         assert!(
             matches!(&e, Error::Unsupported { reason, .. } if reason.contains("cannot hold every")),
             "{e}"
         );
     }
     write_idx(&i, ElementType::U8, &[2, 4], &[0; 8]);
-    let e = to_caffe_lmdb(
-        &i,
-        &l,
-        &t.path().join("x"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = lmdb(&i, &l, &t.path().join("x"), Overwrite::Refuse).unwrap_err();
     assert!(e.to_string().contains("rank 2"), "{e}");
     write_idx(&i, ElementType::U8, &[2, 1, 1], &[0; 2]);
     write_idx(&l, ElementType::F32, &[2], &[0; 8]);
-    let e = to_caffe_lmdb(
-        &i,
-        &l,
-        &t.path().join("x"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = lmdb(&i, &l, &t.path().join("x"), Overwrite::Refuse).unwrap_err();
     assert!(e.to_string().contains("label is an int32"), "{e}");
     assert_eq!(
         names(t.path()),
@@ -249,41 +255,17 @@ fn bad_inputs_write_nothing() {
     let before = names(t.path());
 
     // A mismatched pair.
-    let e = to_caffe_lmdb(
-        &images,
-        &three,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = lmdb(&images, &three, &db, Overwrite::Refuse).unwrap_err();
     assert!(
         matches!(&e, Error::Mismatch { reason } if reason.contains("10000 images but") && reason.contains("3 labels")),
         "{e}"
     );
-    let e = to_npz(
-        &images,
-        &three,
-        &t.path().join("x.npz"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = npz(&images, &three, &t.path().join("x.npz"), Overwrite::Refuse).unwrap_err();
     assert!(matches!(e, Error::Mismatch { .. }), "{e}");
 
     // An invalid IDX file: refused with its findings.
     let truncated = root().join("corpus/invalid/invalid-truncated-payload.idx");
-    let e = to_caffe_lmdb(
-        &images,
-        &truncated,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = lmdb(&images, &truncated, &db, Overwrite::Refuse).unwrap_err();
     match &e {
         Error::Invalid { path, findings } => {
             assert_eq!(path, &truncated);
@@ -291,24 +273,15 @@ fn bad_inputs_write_nothing() {
         }
         e => panic!("expected Invalid, got {e}"), // test failure report
     }
-    let e = to_npy(
-        &truncated,
-        &t.path().join("x.npy"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = npy_file(&truncated, &t.path().join("x.npy"), Overwrite::Refuse).unwrap_err();
     assert!(matches!(e, Error::Invalid { .. }), "{e}");
 
     // An unwritable destination: its parent does not exist / is a file.
-    let e = to_caffe_lmdb(
+    let e = lmdb(
         &images,
         &labels,
         &t.path().join("no/such/dir/db"),
         Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
     )
     .unwrap_err();
     assert!(matches!(e, Error::Io { .. }), "{e}");
@@ -320,58 +293,19 @@ fn bad_inputs_write_nothing() {
     let (i, l) = (small.join("i.idx"), small.join("l.idx"));
     write_idx(&i, ElementType::U8, &[1, 1, 1], &[5]);
     write_idx(&l, ElementType::U8, &[1], &[3]);
-    to_caffe_lmdb(
-        &i,
-        &l,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // valid pair
+    lmdb(&i, &l, &db, Overwrite::Refuse).unwrap(); // valid pair
     let data = fs::read(db.join("data.mdb")).unwrap(); // just written
     write_idx(&l, ElementType::U8, &[1], &[4]);
-    let e = to_caffe_lmdb(
-        &i,
-        &l,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = lmdb(&i, &l, &db, Overwrite::Refuse).unwrap_err();
     assert!(matches!(e, Error::Exists { .. }), "{e}");
     assert_eq!(fs::read(db.join("data.mdb")).unwrap(), data); // untouched
                                                               // --force replaces an LMDB directory...
-    to_caffe_lmdb(
-        &i,
-        &l,
-        &db,
-        Overwrite::Force,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // valid pair
+    lmdb(&i, &l, &db, Overwrite::Force).unwrap(); // valid pair
     assert_eq!(records(&db)[0].1.label, Some(4));
     // ...but nothing else.
-    let e = to_caffe_lmdb(
-        &i,
-        &l,
-        &small,
-        Overwrite::Force,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = lmdb(&i, &l, &small, Overwrite::Force).unwrap_err();
     assert!(e.to_string().contains("not an LMDB directory"), "{e}");
-    let e = to_npy(
-        &i,
-        &l,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap_err();
+    let e = npy_file(&i, &l, Overwrite::Refuse).unwrap_err();
     assert!(matches!(e, Error::Exists { .. }), "{e}");
     assert_eq!(names(t.path()), ["db", "small"], "no temporary left behind");
     assert_eq!(names(&small), ["i.idx", "l.idx"]);
@@ -444,20 +378,6 @@ fn bad_records_are_reported_by_key_and_nothing_is_written() {
     assert!(e.to_string().contains("no data.mdb"), "{e}");
 }
 
-/// A .npy file as NumPy writes it, with the given dict text.
-fn npy(dict: &str, data: &[u8]) -> Vec<u8> {
-    let mut h = dict.as_bytes().to_vec();
-    while (10 + h.len() + 1) % 64 != 0 {
-        h.push(b' ');
-    }
-    h.push(b'\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&(h.len() as u16).to_le_bytes());
-    out.extend_from_slice(&h);
-    out.extend_from_slice(data);
-    out
-}
-
 #[test]
 fn npy_round_trips_every_valid_corpus_file() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
@@ -468,14 +388,7 @@ fn npy_round_trips_every_valid_corpus_file() {
             continue;
         }
         let (a, b) = (t.path().join("a.npy"), t.path().join("b.idx"));
-        let h = to_npy(
-            &p,
-            &a,
-            Overwrite::Force,
-            &idx::ReadOptions::default(),
-            &mut NoProgress,
-        )
-        .unwrap(); // valid corpus file
+        let h = npy_file(&p, &a, Overwrite::Force).unwrap(); // valid corpus file
         let h2 = from_npy(&a, &b, Overwrite::Force, &mut NoProgress).unwrap(); // just written
         assert_eq!(h, h2, "{}", p.display());
         assert!(
@@ -494,14 +407,7 @@ fn npy_little_endian_on_disk_and_big_endian_input_converted() {
     let i = t.path().join("i.idx");
     write_idx(&i, ElementType::I16, &[2], &[0x01, 0x02, 0xff, 0xfe]);
     let a = t.path().join("a.npy");
-    to_npy(
-        &i,
-        &a,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // valid input
+    npy_file(&i, &a, Overwrite::Refuse).unwrap(); // valid input
     let bytes = fs::read(&a).unwrap(); // just written
     assert_eq!(bytes.len(), 128 + 4);
     assert_eq!(&bytes[128..], [0x02, 0x01, 0xfe, 0xff]);
@@ -666,22 +572,11 @@ fn npy_refusals_are_clear_and_write_nothing() {
 #[test]
 fn npz_holds_images_and_labels() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
-    let (i, l, z) = (
-        t.path().join("i.idx"),
-        t.path().join("l.idx"),
-        t.path().join("d.npz"),
-    );
+    let (i, l, _) = pair_and_db(t.path());
+    let z = t.path().join("d.npz");
     write_idx(&i, ElementType::U8, &[2, 1, 2], &[1, 2, 3, 4]);
     write_idx(&l, ElementType::U8, &[2], &[7, 8]);
-    to_npz(
-        &i,
-        &l,
-        &z,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut NoProgress,
-    )
-    .unwrap(); // valid pair
+    npz(&i, &l, &z, Overwrite::Refuse).unwrap(); // valid pair
     let bytes = fs::read(&z).unwrap(); // just written
                                        // Stored entries: each name is followed (after its local header) by the
                                        // .npy bytes verbatim.
@@ -708,7 +603,7 @@ struct Recorder {
     phases: Vec<(String, u64, u64)>,
 }
 
-impl idx_convert::Progress for Recorder {
+impl Progress for Recorder {
     fn start(&mut self, what: &str, total: u64) {
         self.phases.push((what.to_string(), total, 0));
     }
@@ -723,24 +618,12 @@ impl idx_convert::Progress for Recorder {
 #[test]
 fn progress_reaches_each_phase_total() {
     let t = tempfile::tempdir().unwrap(); // test scratch directory
-    let (i, l, db) = (
-        t.path().join("i.idx"),
-        t.path().join("l.idx"),
-        t.path().join("db"),
-    );
+    let (i, l, db) = pair_and_db(t.path());
     // 2500 items: two full batches and a partial one.
     write_idx(&i, ElementType::U8, &[2500, 1, 2], &vec![3; 5000]);
     write_idx(&l, ElementType::U8, &[2500], &vec![1; 2500]);
     let mut r = Recorder::default();
-    to_caffe_lmdb(
-        &i,
-        &l,
-        &db,
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut r,
-    )
-    .unwrap(); // valid pair
+    lmdb_reporting(&i, &l, &db, Overwrite::Refuse, &mut r).unwrap(); // valid pair
     let v = |n: u64| ("validating (bytes)".to_string(), n, n);
     // The files: 4 + 3 * 4 header bytes + 5000, and 4 + 4 + 2500.
     assert_eq!(
@@ -762,14 +645,7 @@ fn progress_reaches_each_phase_total() {
         ]
     );
     let mut r = Recorder::default();
-    to_npy(
-        &i,
-        &t.path().join("a.npy"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut r,
-    )
-    .unwrap(); // valid input
+    npy_file_reporting(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut r).unwrap(); // valid input
     assert_eq!(
         r.phases,
         [v(5016), ("converting (bytes)".to_string(), 5000, 5000)]
@@ -780,7 +656,7 @@ fn progress_reaches_each_phase_total() {
 /// (after validation): the input fails in the middle of a conversion.
 struct TruncateOnFirstAdvance(PathBuf, bool, bool);
 
-impl idx_convert::Progress for TruncateOnFirstAdvance {
+impl Progress for TruncateOnFirstAdvance {
     fn start(&mut self, what: &str, _: u64) {
         self.2 = !what.starts_with("validating");
     }
@@ -802,15 +678,7 @@ fn a_failure_in_the_middle_leaves_no_partial_output() {
     write_idx(&i, ElementType::U8, &[4000, 28, 28], &vec![9; 4000 * 784]);
     write_idx(&l, ElementType::U8, &[4000], &vec![1; 4000]);
     let mut p = TruncateOnFirstAdvance(i.clone(), false, false);
-    let e = to_caffe_lmdb(
-        &i,
-        &l,
-        &t.path().join("db"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut p,
-    )
-    .unwrap_err();
+    let e = lmdb_reporting(&i, &l, &t.path().join("db"), Overwrite::Refuse, &mut p).unwrap_err();
     assert!(matches!(e, Error::Changed { .. }), "{e}");
     assert!(p.1, "the input was cut after the first batch was committed");
     assert_eq!(
@@ -821,14 +689,7 @@ fn a_failure_in_the_middle_leaves_no_partial_output() {
 
     write_idx(&i, ElementType::U8, &[4000, 28, 28], &vec![9; 4000 * 784]);
     let mut p = TruncateOnFirstAdvance(i.clone(), false, false);
-    let e = to_npy(
-        &i,
-        &t.path().join("a.npy"),
-        Overwrite::Refuse,
-        &idx::ReadOptions::default(),
-        &mut p,
-    )
-    .unwrap_err();
+    let e = npy_file_reporting(&i, &t.path().join("a.npy"), Overwrite::Refuse, &mut p).unwrap_err();
     assert!(matches!(e, Error::Changed { .. }), "{e}");
     assert_eq!(names(t.path()), ["i.idx", "l.idx"], "no .npy, no temporary");
 }

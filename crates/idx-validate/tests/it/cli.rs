@@ -4,9 +4,9 @@
 use crate::support::{run, run_stdin};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
-use test_support::{gzip, root};
+use test_support::{assert_contains, gzip, root};
 
 fn corpus(rel: &str) -> String {
     format!("corpus/{rel}")
@@ -24,11 +24,7 @@ fn exit_statuses() {
     assert_eq!(run(&[&corpus(VALID), &corpus(INVALID)]).code, 1);
     let missing = run(&[&corpus(INVALID), "no/such/file.idx"]);
     assert_eq!(missing.code, 2, "unreadable wins over invalid");
-    assert!(
-        missing.stdout.contains("cannot read no/such/file.idx"),
-        "{}",
-        missing.stdout
-    );
+    assert_contains(&missing.stdout, "cannot read no/such/file.idx");
     assert_eq!(run(&["--format", "nonsense", &corpus(VALID)]).code, 2);
     assert_eq!(run(&[]).code, 2, "no path is a usage error");
 }
@@ -60,22 +56,13 @@ fn stdin_plain_and_gzip() {
     let bytes = std::fs::read(root().join(corpus(VALID))).unwrap();
     let o = run_stdin(&["-"], Some(&bytes));
     assert_eq!(o.code, 0, "{}", o.stdout);
-    assert!(
-        o.stdout.contains("<stdin>: OK u8 [2, 3, 4]"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "<stdin>: OK u8 [2, 3, 4]");
     let o = run_stdin(&["-"], Some(&gzip(&bytes)));
     assert_eq!(o.code, 0, "{}", o.stdout);
-    assert!(
-        o.stdout
-            .contains("gzip; offsets are in the decompressed stream"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "gzip; offsets are in the decompressed stream");
     let o = run_stdin(&["-", "--no-decompress"], Some(&gzip(&bytes)));
     assert_eq!(o.code, 1);
-    assert!(o.stdout.contains("error[IDX402]"), "{}", o.stdout);
+    assert_contains(&o.stdout, "error[IDX402]");
 }
 
 #[test]
@@ -158,17 +145,13 @@ fn expectations_test_a_writer() {
         &f,
     ]);
     assert_eq!(o.code, 1);
-    assert!(
-        o.stdout
-            .contains(":2: error[IDX601]: the element type is u8, expected f32"),
-        "{}",
-        o.stdout
+    assert_contains(
+        &o.stdout,
+        ":2: error[IDX601]: the element type is u8, expected f32",
     );
-    assert!(
-        o.stdout
-            .contains(":12: error[IDX602]: dimension 2 is 4, expected 5"),
-        "{}",
-        o.stdout
+    assert_contains(
+        &o.stdout,
+        ":12: error[IDX602]: dimension 2 is 4, expected 5",
     );
     assert_eq!(run(&["--expect-shape", "2,x", &f]).code, 2);
     assert_eq!(run(&["--expect-dtype", "u9", &f]).code, 2);
@@ -206,17 +189,9 @@ fn list_rules_and_explain() {
 fn quiet_verbose_and_colour() {
     let o = run(&["-q", &corpus(VALID), &corpus(INVALID)]);
     assert!(!o.stdout.contains("valid-u8-rank3"), "{}", o.stdout);
-    assert!(
-        o.stdout.contains("invalid-truncated-payload.idx: INVALID"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "invalid-truncated-payload.idx: INVALID");
     let o = run(&["-v", &corpus(VALID)]);
-    assert!(
-        o.stdout.contains("0x0004  00 00 00 02   dimension 0 = 2"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "0x0004  00 00 00 02   dimension 0 = 2");
     assert!(
         !run(&[&corpus(INVALID)]).stdout.contains('\x1b'),
         "no colour when not a terminal"
@@ -239,18 +214,8 @@ fn structure_only_reads_the_header_and_the_length() {
         "corpus/implementation-defined",
     ]);
     assert_eq!(o.code, 1);
-    assert!(
-        o.stdout
-            .contains("invalid-truncated-payload.idx:10: error[IDX202]"),
-        "{}",
-        o.stdout
-    );
-    assert!(
-        o.stdout
-            .contains("invalid-trailing-byte.idx:9: error[IDX203]"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "invalid-truncated-payload.idx:10: error[IDX202]");
+    assert_contains(&o.stdout, "invalid-trailing-byte.idx:9: error[IDX203]");
     assert!(
         !o.stdout.contains("IDX501"),
         "no payload lints: {}",
@@ -525,17 +490,8 @@ fn real_mnist_files_are_valid() {
     }
     let o = run(&["--deny-warnings", tmp.path().to_str().unwrap()]);
     assert_eq!(o.code, 0, "{}", o.stdout);
-    assert!(
-        o.stdout
-            .contains("t10k-images-idx3-ubyte: OK u8 [10000, 28, 28]"),
-        "{}",
-        o.stdout
-    );
-    assert!(
-        o.stdout.contains("2 files checked: 2 valid"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "t10k-images-idx3-ubyte: OK u8 [10000, 28, 28]");
+    assert_contains(&o.stdout, "2 files checked: 2 valid");
 }
 
 /// The MNIST test set the repository carries is the published one: each
@@ -675,16 +631,24 @@ fn completions_and_the_committed_man_page() {
     );
 }
 
+/// A copy of `valid-mnist-labels-u8-10.idx` in `dir` (`in.idx`), its
+/// bytes, and a hard and a symbolic link to it: the names a report's
+/// output file may give an input.
+fn input_and_links(dir: &Path) -> (PathBuf, Vec<u8>, [PathBuf; 2]) {
+    let input = dir.join("in.idx");
+    let bytes = std::fs::read(root().join(corpus("valid/valid-mnist-labels-u8-10.idx"))).unwrap();
+    std::fs::write(&input, &bytes).unwrap();
+    let hard = dir.join("hard.idx");
+    std::fs::hard_link(&input, &hard).unwrap();
+    let soft = dir.join("soft.idx");
+    std::os::unix::fs::symlink(&input, &soft).unwrap();
+    (input, bytes, [hard, soft])
+}
+
 #[test]
 fn output_file_never_replaces_an_input_by_path_symlink_or_hard_link() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.idx");
-    let bytes = std::fs::read(root().join(corpus("valid/valid-mnist-labels-u8-10.idx"))).unwrap();
-    std::fs::write(&input, &bytes).unwrap();
-    let hard = dir.path().join("hard.idx");
-    std::fs::hard_link(&input, &hard).unwrap();
-    let soft = dir.path().join("soft.idx");
-    std::os::unix::fs::symlink(&input, &soft).unwrap();
+    let (input, bytes, [hard, soft]) = input_and_links(dir.path());
     for dest in [&input, &hard, &soft] {
         let o = run(&[
             "--output-file",
@@ -692,7 +656,7 @@ fn output_file_never_replaces_an_input_by_path_symlink_or_hard_link() {
             input.to_str().unwrap(),
         ]);
         assert_eq!(o.code, 2, "{}", o.stderr);
-        assert!(o.stderr.contains("is one of the inputs"), "{}", o.stderr);
+        assert_contains(&o.stderr, "is one of the inputs");
         assert_eq!(std::fs::read(&input).unwrap(), bytes);
     }
     // any other file is replaced by the report, atomically
@@ -716,18 +680,14 @@ fn output_file_never_replaces_an_input_by_path_symlink_or_hard_link() {
 #[test]
 fn output_file_never_replaces_the_file_redirected_to_standard_input() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.idx");
-    let bytes = std::fs::read(root().join(corpus("valid/valid-mnist-labels-u8-10.idx"))).unwrap();
-    std::fs::write(&input, &bytes).unwrap();
-    let hard = dir.path().join("hard.idx");
-    std::fs::hard_link(&input, &hard).unwrap();
+    let (input, bytes, [hard, _]) = input_and_links(dir.path());
     for dest in [&input, &hard] {
         let o = test_support::Cmd::new(crate::support::IDX_VALIDATE)
             .args(["--output-file", dest.to_str().unwrap(), "-"])
             .stdin_file(&input)
             .out();
         assert_eq!(o.code, 2, "{}", o.stderr);
-        assert!(o.stderr.contains("is one of the inputs"), "{}", o.stderr);
+        assert_contains(&o.stderr, "is one of the inputs");
         assert_eq!(std::fs::read(&input).unwrap(), bytes);
     }
     // another file is written, standard input being a file or a pipe
@@ -767,7 +727,7 @@ fn a_2_gib_file_is_checked_under_a_64_mib_address_space() {
         "{out}{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    assert!(out.contains("OK u8 [2147483640]"), "{out}");
+    assert_contains(&out, "OK u8 [2147483640]");
 }
 
 #[test]

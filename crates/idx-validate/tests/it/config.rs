@@ -4,7 +4,7 @@
 //! Action example (docs/guide/ci.md) run as written on the real MNIST folder.
 
 use crate::support::run_in;
-use test_support::{mnist_dir, root};
+use test_support::{assert_contains, mnist_dir, root};
 
 /// A directory `data` linking to the MNIST folder, in a fresh temp dir.
 fn mnist_project() -> tempfile::TempDir {
@@ -172,7 +172,7 @@ fn invalid_configuration_names_file_line_and_key() {
     // a bad rule on the command line is a usage error
     let o = run_in(t.path(), &["--isolated", "--select", "IDX99x", "x.idx"]);
     assert_eq!(o.code, 2);
-    assert!(o.stderr.contains("no rule code"), "{}", o.stderr);
+    assert_contains(&o.stderr, "no rule code");
 }
 
 #[test]
@@ -248,14 +248,14 @@ fn sizes_take_suffixes() {
         ],
     );
     assert_eq!(o.code, 1);
-    assert!(o.stdout.contains("IDX702"), "{}", o.stdout);
+    assert_contains(&o.stdout, "IDX702");
     assert_eq!(
         run_in(&root, &["--isolated", "--max-decompressed", "64GiB", gz]).code,
         0
     );
     let o = run_in(&root, &["--isolated", "--max-decompressed", "1.5G", gz]);
     assert_eq!(o.code, 2);
-    assert!(o.stderr.contains("bad size"), "{}", o.stderr);
+    assert_contains(&o.stderr, "bad size");
 }
 
 #[test]
@@ -276,10 +276,6 @@ fn a_discovered_invalid_pyproject_table_exits_2_as_config_does() {
     let given = run_in(d.path(), &["--config", "pyproject.toml", "labels.idx"]);
     assert_eq!(found.code, 2, "{}", found.stderr);
     assert_eq!(found.code, given.code);
-    assert!(
-        found.stderr.contains("pyproject.toml:5"),
-        "{}",
-        found.stderr
-    );
-    assert!(found.stderr.contains("deny-warnings"), "{}", found.stderr);
+    assert_contains(&found.stderr, "pyproject.toml:5");
+    assert_contains(&found.stderr, "deny-warnings");
 }

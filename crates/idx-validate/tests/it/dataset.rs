@@ -6,7 +6,7 @@
 use crate::support::run_in;
 use serde_json::Value;
 use std::collections::BTreeSet;
-use test_support::root;
+use test_support::{assert_contains, root};
 
 fn manifests() -> Vec<Value> {
     let index: Value =
@@ -173,12 +173,7 @@ fn explicit_pairs_override_names() {
     assert_eq!(o.code, 0, "{}", o.stdout);
     let o = run_in(d, &["--format", "short", "--pair", "x.idx", "y.idx"]);
     assert_eq!(o.code, 1, "{}", o.stdout);
-    assert!(
-        o.stdout
-            .contains("y.idx:4: error[IDX801]: the labels file holds 2 items but its images file x.idx holds 3 items"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "y.idx:4: error[IDX801]: the labels file holds 2 items but its images file x.idx holds 3 items");
 }
 
 #[test]
@@ -193,12 +188,9 @@ fn real_mnist_pairs_cleanly_and_classes_are_checked() {
         &["--format", "short", "--classes", "9", "testdata/mnist"],
     );
     assert_eq!(o.code, 1);
-    assert!(
-        o.stdout.contains(
-            "t10k-labels-idx1-ubyte.gz:15: error[IDX803]: 1009 labels are outside the classes 0..8"
-        ),
-        "{}",
-        o.stdout
+    assert_contains(
+        &o.stdout,
+        "t10k-labels-idx1-ubyte.gz:15: error[IDX803]: 1009 labels are outside the classes 0..8",
     );
 }
 
@@ -223,11 +215,9 @@ fn classes_that_apply_to_nothing_are_said_to() {
         &["--classes", "10", "corpus/valid/valid-u8-rank3.idx"],
     );
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(
-        o.stderr
-            .contains("note: --classes 10 applied to no input: none has a labels header"),
-        "{}",
-        o.stderr
+    assert_contains(
+        &o.stderr,
+        "note: --classes 10 applied to no input: none has a labels header",
     );
     let o = run_in(
         &root(),

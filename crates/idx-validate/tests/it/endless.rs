@@ -4,6 +4,8 @@
 //! a regular file's length comes from its metadata.
 #![cfg(unix)]
 
+use test_support::assert_contains;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -142,10 +144,7 @@ fn zero_limits_and_the_empty_shape() {
         p.to_str().unwrap(),
     ]);
     assert_eq!(code, 1);
-    assert!(
-        out.contains(":3: error[IDX602]: the rank is 1, expected 0"),
-        "{out}"
-    );
+    assert_contains(&out, ":3: error[IDX602]: the rank is 1, expected 0");
 }
 
 /// Every line-oriented format says when offsets
@@ -163,10 +162,7 @@ fn decompressed_offsets_and_hostile_file_names() {
     let path = p.to_str().unwrap();
     let run = |fmt: &str| finish_within(spawn(&["--format", fmt, path]), 30).1;
     let short = run("short");
-    assert!(
-        short.contains("(offset in the decompressed stream)"),
-        "{short}"
-    );
+    assert_contains(&short, "(offset in the decompressed stream)");
     assert!(
         !short.contains('\u{1b}') && short.lines().count() == 1,
         "{short:?}"
@@ -178,14 +174,11 @@ fn decompressed_offsets_and_hostile_file_names() {
         "{human:?}"
     );
     let github = run("github");
-    assert!(
-        github.contains("(offset in the decompressed stream)"),
-        "{github}"
-    );
+    assert_contains(&github, "(offset in the decompressed stream)");
     let jsonl = run("jsonl");
-    assert!(jsonl.contains("\"compression\":\"gzip\""), "{jsonl}");
+    assert_contains(&jsonl, "\"compression\":\"gzip\"");
     let junit = run("junit");
-    assert!(junit.contains("evil&#10;"), "{junit}");
+    assert_contains(&junit, "evil&#10;");
     assert!(
         junit.contains("of the decompressed stream")
             || junit.contains("(offset in the decompressed stream)"),
@@ -230,8 +223,5 @@ fn a_labels_fifo_in_a_pair_is_read_once() {
     let (code, out) = finish_within(child, 30);
     writer.join().unwrap();
     assert_eq!(code, 1, "{out}");
-    assert!(
-        out.contains("x-labels-idx1-ubyte:9: error[IDX803]"),
-        "{out}"
-    );
+    assert_contains(&out, "x-labels-idx1-ubyte:9: error[IDX803]");
 }

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use test_support::{gunzip, gzip, Cmd, Out};
+use test_support::{assert_contains, gunzip, gzip, Cmd, Out};
 
 /// The binary in `dir`, without colour, `stdin` fed to it when given.
 fn run_plain_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Out {
@@ -121,7 +121,7 @@ fn technical_report_writer_file_is_repaired_exactly() {
             "fixed[IDX501]"
         };
         assert!(o.stdout.contains(tag), "{}", o.stdout);
-        assert!(o.stdout.contains("1 fix applied"), "{}", o.stdout);
+        assert_contains(&o.stdout, "1 fix applied");
         assert_eq!(entries(d.path()), ["le.idx"], "no temporary file left");
         // idempotent: a second run changes nothing
         let o = run_plain_in(d.path(), &[args, &["le.idx"]].concat(), None);
@@ -131,9 +131,9 @@ fn technical_report_writer_file_is_repaired_exactly() {
     let (d, p) = setup("le.idx", &tech_report(&a));
     let o = run_plain_in(d.path(), &["--fix", "le.idx"], None);
     assert_eq!(o.code, 0, "the IDX501 warning remains, no error");
-    assert!(o.stdout.contains("warning[IDX501]"), "{}", o.stdout);
+    assert_contains(&o.stdout, "warning[IDX501]");
     assert_eq!(std::fs::read(&p).unwrap(), tech_report(&a));
-    assert!(o.stdout.contains("1 has an unsafe fix"), "{}", o.stdout);
+    assert_contains(&o.stdout, "1 has an unsafe fix");
 }
 
 #[test]
@@ -144,8 +144,8 @@ fn exit_status_reflects_what_remains() {
     let (d, p) = setup("t.idx", &bytes);
     let o = run_plain_in(d.path(), &["--fix", "t.idx"], None);
     assert_eq!(o.code, 1);
-    assert!(o.stdout.contains("[IDX203]"), "{}", o.stdout);
-    assert!(o.stdout.contains("1 has an unsafe fix"), "{}", o.stdout);
+    assert_contains(&o.stdout, "[IDX203]");
+    assert_contains(&o.stdout, "1 has an unsafe fix");
     assert_eq!(std::fs::read(&p).unwrap(), bytes);
     // unsafe: fixed, nothing remains (exit 0), or 1 under --exit-non-zero-on-fix
     let o = run_plain_in(
@@ -155,7 +155,7 @@ fn exit_status_reflects_what_remains() {
     );
     assert_eq!(o.code, 1, "{}", o.stdout);
     assert_eq!(std::fs::read(&p).unwrap(), to_bytes(&sine(4, 5)).unwrap());
-    assert!(o.stdout.contains("4 bytes dropped"), "{}", o.stdout);
+    assert_contains(&o.stdout, "4 bytes dropped");
     std::fs::write(&p, &bytes).unwrap();
     let o = run_plain_in(d.path(), &["--fix", "--unsafe-fixes", "t.idx"], None);
     assert_eq!(o.code, 0, "{}", o.stdout);
@@ -172,16 +172,10 @@ fn diff_shows_each_fix_and_the_header_before_and_after() {
     let o = run_plain_in(d.path(), &["--diff", "h.idx"], None);
     assert_eq!(o.code, 1);
     let t = o.stdout;
-    assert!(t.contains("would fix[IDX401]"), "{t}");
-    assert!(
-        t.contains("header before: 02 0d 00 00 03 00 00 00 04 00 00 00"),
-        "{t}"
-    );
-    assert!(
-        t.contains("header after:  00 00 0d 02 00 00 00 03 00 00 00 04"),
-        "{t}"
-    );
-    assert!(t.contains("nothing written (--diff)"), "{t}");
+    assert_contains(&t, "would fix[IDX401]");
+    assert_contains(&t, "header before: 02 0d 00 00 03 00 00 00 04 00 00 00");
+    assert_contains(&t, "header after:  00 00 0d 02 00 00 00 03 00 00 00 04");
+    assert_contains(&t, "nothing written (--diff)");
     assert_eq!(std::fs::read(&p).unwrap(), bytes);
     assert_eq!(entries(d.path()), ["h.idx"]);
 }
@@ -213,7 +207,7 @@ fn output_writes_a_copy_and_leaves_the_input_alone() {
         None,
     );
     assert_eq!(o.code, 2);
-    assert!(o.stderr.contains("exactly one input"), "{}", o.stderr);
+    assert_contains(&o.stderr, "exactly one input");
 }
 
 /// `--output -` is standard output, as `-` is wherever a stream goes: the
@@ -231,12 +225,9 @@ fn output_dash_writes_the_repaired_copy_to_standard_output() {
     );
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(o.stdout_bytes, to_bytes(&a).unwrap());
-    assert!(
-        o.stderr.contains(
-            "le.idx: FIX: 1 fix (0 remaining); repaired stream written to standard output"
-        ),
-        "{}",
-        o.stderr
+    assert_contains(
+        &o.stderr,
+        "le.idx: FIX: 1 fix (0 remaining); repaired stream written to standard output",
     );
     assert_eq!(std::fs::read(&p).unwrap(), le, "the input is left alone");
     assert_eq!(entries(d.path()), ["le.idx"], "no file named -");
@@ -353,12 +344,7 @@ fn standard_input_is_repaired_to_standard_output_only() {
     );
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(o.stdout_bytes, to_bytes(&a).unwrap());
-    assert!(
-        o.stderr
-            .contains("repaired stream written to standard output"),
-        "{}",
-        o.stderr
-    );
+    assert_contains(&o.stderr, "repaired stream written to standard output");
     assert!(entries(d.path()).is_empty());
     // nothing to fix: the data passes through unchanged
     let valid = to_bytes(&a).unwrap();
@@ -623,7 +609,7 @@ fn configuration_keys_fix_and_unsafe_fixes() {
     std::fs::write(d.path().join("idx-validate.toml"), "fix = true\n").unwrap();
     let o = run_plain_in(d.path(), &["le.idx"], None);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    assert!(o.stdout.contains("warning[IDX501]"), "{}", o.stdout);
+    assert_contains(&o.stdout, "warning[IDX501]");
     assert_eq!(
         std::fs::read(&p).unwrap(),
         tech_report(&a),
@@ -641,7 +627,7 @@ fn configuration_keys_fix_and_unsafe_fixes() {
     std::fs::write(&p, tech_report(&a)).unwrap();
     let o = run_plain_in(d.path(), &["--no-fix", "le.idx"], None);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    assert!(o.stdout.contains("warning[IDX501]"), "{}", o.stdout);
+    assert_contains(&o.stdout, "warning[IDX501]");
     assert_eq!(std::fs::read(&p).unwrap(), tech_report(&a));
     // --isolated reads no configuration: nothing is written
     let o = run_plain_in(d.path(), &["--isolated", "le.idx"], None);

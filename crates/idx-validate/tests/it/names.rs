@@ -5,7 +5,7 @@
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
-use test_support::gzip;
+use test_support::{assert_contains, gzip};
 
 fn isolated_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_idx-validate"))
@@ -84,14 +84,8 @@ fn github_file_keeps_a_backslash_and_escapes_properties() {
         &["--format", "github", "back\\slash.idx", "a,b:c%d.idx"],
     );
     let out = stdout(&o);
-    assert!(
-        out.contains("::error file=back\\slash.idx,title=IDX203::"),
-        "{out}"
-    );
-    assert!(
-        out.contains("::error file=a%2Cb%3Ac%25d.idx,title=IDX203::"),
-        "{out}"
-    );
+    assert_contains(&out, "::error file=back\\slash.idx,title=IDX203::");
+    assert_contains(&out, "::error file=a%2Cb%3Ac%25d.idx,title=IDX203::");
 }
 
 #[cfg(unix)]
@@ -215,10 +209,7 @@ fn integers_above_2_pow_53_are_exact_in_json_jsonl_and_sarif() {
     let missing = (payload - 1).to_string();
     let o = isolated_in(d.path(), &["--format", "json", "big.idx"]);
     let text = stdout(&o);
-    assert!(
-        text.contains(&format!("\"payload_len\": {payload}")),
-        "{text}"
-    );
+    assert_contains(&text, &format!("\"payload_len\": {payload}"));
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(
         v["files"][0]["header"]["payload_len"].as_u64(),

@@ -6,7 +6,7 @@
 use crate::support::{run, run_in};
 use serde_json::Value;
 use std::process::Command;
-use test_support::root;
+use test_support::{assert_contains, root};
 
 #[test]
 fn list_rules_columns_are_aligned() {
@@ -61,14 +61,14 @@ fn a_typo_never_proposes_an_option_that_checks_less() {
     let o = run(&["--strict", "corpus/valid/valid-u8-rank3.idx"]);
     assert_eq!(o.code, 2);
     assert!(!o.stderr.contains("structure-only"), "{}", o.stderr);
-    assert!(o.stderr.contains("'--deny-warnings'"), "{}", o.stderr);
+    assert_contains(&o.stderr, "'--deny-warnings'");
     // a near miss of the very option is still suggested
     let o = run(&["--structure-onyl", "x"]);
     assert_eq!(o.code, 2);
-    assert!(o.stderr.contains("'--structure-only'"), "{}", o.stderr);
+    assert_contains(&o.stderr, "'--structure-only'");
     // and suggestions of options that check as much are untouched
     let o = run(&["--deny-warning", "x"]);
-    assert!(o.stderr.contains("'--deny-warnings'"), "{}", o.stderr);
+    assert_contains(&o.stderr, "'--deny-warnings'");
 }
 
 #[test]
@@ -184,12 +184,7 @@ fn spec_links_are_absolute_or_absent_in_every_format() {
     }
     let url = "https://example.org/toolkit/v1/spec/idx.md";
     let o = run(&["--isolated", "--spec-url", url, file]);
-    assert!(
-        o.stdout
-            .contains(&format!("= spec: {url}#idx203-trailing-bytes")),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, &format!("= spec: {url}#idx203-trailing-bytes"));
     let o = run(&["--isolated", "--format", "sarif", "--spec-url", url, file]);
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
     let r = &v["runs"][0]["tool"]["driver"]["rules"][0];
@@ -220,7 +215,7 @@ fn quiet_prints_nothing_when_nothing_fails() {
     assert_eq!((o.code, o.stdout.as_str()), (0, ""), "{}", o.stdout);
     let o = run(&["-q", "corpus/invalid/invalid-unknown-type-07.idx"]);
     assert_eq!(o.code, 1);
-    assert!(o.stdout.contains("1 file checked"), "{}", o.stdout);
+    assert_contains(&o.stdout, "1 file checked");
 }
 
 #[test]
@@ -232,14 +227,12 @@ fn diff_never_calls_a_file_ok_that_is_still_invalid_on_disk() {
         &["--diff", "--unsafe-fixes", "--color", "never", "t.idx"],
     );
     assert_eq!(o.code, 1, "{}", o.stdout);
-    assert!(
-        o.stdout
-            .contains("t.idx: INVALID: valid once the fixes above are applied"),
-        "{}",
-        o.stdout
+    assert_contains(
+        &o.stdout,
+        "t.idx: INVALID: valid once the fixes above are applied",
     );
     assert!(!o.stdout.contains(": OK"), "{}", o.stdout);
-    assert!(o.stdout.contains("0 valid, 1 invalid"), "{}", o.stdout);
+    assert_contains(&o.stdout, "0 valid, 1 invalid");
     assert_eq!(
         std::fs::read(d.path().join("t.idx")).unwrap(),
         TWO_ITEMS_AND_TRAILING
@@ -255,12 +248,7 @@ fn a_rewrite_names_the_path_as_given_and_a_failed_fix_is_not_fixable_with_fix() 
         &["--fix", "--unsafe-fixes", "--color", "never", "t.idx"],
     );
     assert_eq!(o.code, 0, "{}", o.stdout);
-    assert!(
-        o.stdout
-            .contains("t.idx: FIX: 1 fix (0 remaining); rewritten\n"),
-        "{}",
-        o.stdout
-    );
+    assert_contains(&o.stdout, "t.idx: FIX: 1 fix (0 remaining); rewritten\n");
     assert!(!o.stdout.contains("the target"), "{}", o.stdout);
     // a repair that cannot be written: the summary does not send a --fix
     // run back to --fix
@@ -278,7 +266,7 @@ fn a_rewrite_names_the_path_as_given_and_a_failed_fix_is_not_fixable_with_fix() 
         ],
     );
     assert_eq!(o.code, 2, "{}", o.stdout);
-    assert!(o.stdout.contains("NOT REPAIRED"), "{}", o.stdout);
+    assert_contains(&o.stdout, "NOT REPAIRED");
     assert!(!o.stdout.contains("fixable with --fix"), "{}", o.stdout);
-    assert!(o.stdout.contains("fixable, not applied"), "{}", o.stdout);
+    assert_contains(&o.stdout, "fixable, not applied");
 }

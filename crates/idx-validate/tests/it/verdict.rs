@@ -3,6 +3,7 @@
 //! `--assume-byte-order big`; the rule list shows IDX501 as both.
 
 use crate::support::run;
+use test_support::assert_contains;
 use test_support::payloads::report_writer_file;
 
 #[test]
@@ -14,12 +15,12 @@ fn the_writers_file_is_an_idx501_warning_an_error_only_when_asked_or_proved() {
     // a statistical test: a warning with its score, exit 0
     let o = run(&[path]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    assert!(o.stdout.contains("warning[IDX501]"), "{}", o.stdout);
-    assert!(o.stdout.contains("score 279.1 bits"), "{}", o.stdout);
+    assert_contains(&o.stdout, "warning[IDX501]");
+    assert_contains(&o.stdout, "score 279.1 bits");
     // the user makes it fail: on the command line, in the configuration
     let o = run(&["--severity", "IDX501=error", path]);
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
-    assert!(o.stdout.contains("error[IDX501]"), "{}", o.stdout);
+    assert_contains(&o.stdout, "error[IDX501]");
     let cfg = dir.path().join("strict.toml");
     std::fs::write(&cfg, "severity = { IDX501 = \"error\" }\n").unwrap();
     let o = run(&["--config", cfg.to_str().unwrap(), path]);
@@ -36,11 +37,7 @@ fn the_writers_file_is_an_idx501_warning_an_error_only_when_asked_or_proved() {
     // an error the bytes prove cannot be lowered
     let o = run(&["--severity", "IDX203=warning", path]);
     assert_eq!(o.code, 2, "{}{}", o.stdout, o.stderr);
-    assert!(
-        o.stderr.contains("IDX203 is an error the bytes prove"),
-        "{}",
-        o.stderr
-    );
+    assert_contains(&o.stderr, "IDX203 is an error the bytes prove");
     let o = run(&["--assume-byte-order", "big", path]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert!(!o.stdout.contains("IDX501"), "{}", o.stdout);
@@ -69,7 +66,7 @@ fn the_writers_file_is_an_idx501_warning_an_error_only_when_asked_or_proved() {
     assert_eq!(run(&[good]).code, 0);
     let o = run(&["--assume-byte-order", "little", good]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    assert!(o.stdout.contains("stated little-endian"), "{}", o.stdout);
+    assert_contains(&o.stdout, "stated little-endian");
     let o = run(&[
         "--assume-byte-order",
         "little",
@@ -113,7 +110,7 @@ fn a_stated_range_proves_the_byte_order_and_makes_the_swap_safe() {
             "{stated:?}: {}",
             o.stdout
         );
-        assert!(o.stdout.contains("fix (safe): byte-swap"), "{}", o.stdout);
+        assert_contains(&o.stdout, "fix (safe): byte-swap");
         let mut args = stated.to_vec();
         args.push(&be);
         assert_eq!(run(&args).code, 0, "{stated:?}");
@@ -142,5 +139,5 @@ fn a_stated_range_proves_the_byte_order_and_makes_the_swap_safe() {
 fn the_rule_list_shows_idx501_as_a_warning_or_an_error() {
     let o = run(&["--list-rules"]);
     let line = o.stdout.lines().find(|l| l.starts_with("IDX501")).unwrap();
-    assert!(line.contains("warning/error"), "{line}");
+    assert_contains(line, "warning/error");
 }

@@ -6,7 +6,7 @@
 use crate::support::run_in;
 use std::path::PathBuf;
 use std::process::Command;
-use test_support::Out;
+use test_support::{assert_contains, Out};
 
 /// A valid u8 file of shape [2, 3].
 const VALID_BYTES: &[u8] = &[0, 0, 8, 2, 0, 0, 0, 2, 0, 0, 0, 3, 1, 2, 3, 4, 5, 6];
@@ -58,22 +58,16 @@ fn a_directory_with_nothing_to_check_fails_in_every_format() {
             );
         }
         if format == "github" {
-            assert!(
-                o.stdout
-                    .contains("::error title=no-idx-files::no IDX files found under data"),
-                "{}",
-                o.stdout
+            assert_contains(
+                &o.stdout,
+                "::error title=no-idx-files::no IDX files found under data",
             );
         }
     }
     let o = run_in(t.path(), &["--allow-empty", "data"]);
     assert_eq!(o.code, 0, "{}", o.stdout);
     // the file left out is still mentioned
-    assert!(
-        o.stderr.contains("skipped 1 file under data"),
-        "{}",
-        o.stderr
-    );
+    assert_contains(&o.stderr, "skipped 1 file under data");
 }
 
 #[test]
@@ -131,7 +125,7 @@ fn exclude_leaves_out_matching_walked_paths() {
     assert_eq!(checked(&o), ["d/train.idx"]);
     let o = run_in(t.path(), &["--exclude", "[", "d"]);
     assert_eq!(o.code, 2, "a bad glob is a usage error");
-    assert!(o.stderr.contains("--exclude"), "{}", o.stderr);
+    assert_contains(&o.stderr, "--exclude");
 }
 
 #[cfg(unix)]
@@ -152,11 +146,7 @@ fn symlinks_are_followed_with_loop_detection() {
         checked(&o),
         ["d/sub/store-link/object1", "d/train-images-idx2-ubyte"]
     );
-    assert!(
-        o.stderr.contains("skipped d/sub/up: a symbolic link loop"),
-        "{}",
-        o.stderr
-    );
+    assert_contains(&o.stderr, "skipped d/sub/up: a symbolic link loop");
 }
 
 #[cfg(unix)]
@@ -166,8 +156,8 @@ fn a_broken_symlink_is_unreadable_not_skipped() {
     std::os::unix::fs::symlink(".git/annex/objects/xx", t.path().join("d/gone.idx")).unwrap();
     let o = run_in(t.path(), &["d"]);
     assert_eq!(o.code, 2, "{}", o.stdout);
-    assert!(o.stdout.contains("d/gone.idx"), "{}", o.stdout);
-    assert!(o.stdout.contains("broken symbolic link"), "{}", o.stdout);
+    assert_contains(&o.stdout, "d/gone.idx");
+    assert_contains(&o.stdout, "broken symbolic link");
 }
 
 #[cfg(unix)]
@@ -179,11 +169,7 @@ fn a_walked_fifo_is_noted_and_a_named_one_is_read() {
     assert!(st.success());
     let o = run_in(t.path(), &["--all-files", "d"]);
     assert_eq!(o.code, 0, "{}", o.stdout);
-    assert!(
-        o.stderr.contains("skipped d/pipe.idx: a FIFO (named pipe)"),
-        "{}",
-        o.stderr
-    );
+    assert_contains(&o.stderr, "skipped d/pipe.idx: a FIFO (named pipe)");
     // named: the FIFO is read as a stream
     let writer = {
         let fifo = fifo.clone();
@@ -202,11 +188,9 @@ fn files_that_do_not_look_like_idx_are_counted_in_a_note() {
     std::fs::write(t.path().join("d/plot.png"), "x").unwrap();
     let o = run_in(t.path(), &["d"]);
     assert_eq!(o.code, 0);
-    assert!(
-        o.stderr
-            .contains("skipped 2 files under d that do not look like IDX"),
-        "{}",
-        o.stderr
+    assert_contains(
+        &o.stderr,
+        "skipped 2 files under d that do not look like IDX",
     ); // -q prints only what fails: no note, on either stream
     let o = run_in(t.path(), &["-q", "d"]);
     assert_eq!((o.code, o.stdout.as_str(), o.stderr.as_str()), (0, "", ""));
