@@ -76,6 +76,9 @@ fn the_gzip_magic_is_recognised_by_the_reader_alone() {
         "crates/idx/src/sniff/mod.rs",
         "crates/idx/src/fuzzing.rs",
         "crates/idx-conformance/src/cases/",
+        // the runner's variants rewrite a gzip case's header (a file name
+        // field), as the recipes write gzip
+        "crates/idx-conformance/src/runner/variant.rs",
     ];
     let needles = [
         "0x1f, 0x8b",
