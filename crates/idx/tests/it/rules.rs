@@ -280,7 +280,12 @@ fn a_payload_ending_near_2_64_does_not_overflow_the_end_offset() {
 #[test]
 fn the_rules_that_say_the_data_is_not_idx_are_the_idx4xx_family() {
     for r in Rule::ALL {
-        assert_eq!(r.means_not_idx(), r.code().starts_with("IDX4"), "{}", r.code());
+        assert_eq!(
+            r.means_not_idx(),
+            r.code().starts_with("IDX4"),
+            "{}",
+            r.code()
+        );
     }
 }
 
@@ -758,14 +763,21 @@ fn a_byte_order_proved_by_a_stated_range_stays_an_error_whatever_severity_is_ask
     }
     let idx501 = |opts: &Options| {
         let r = validate_with(&le, opts);
-        let f = r.findings.iter().find(|f| f.rule == Rule::LikelyLittleEndian);
+        let f = r
+            .findings
+            .iter()
+            .find(|f| f.rule == Rule::LikelyLittleEndian);
         f.map(|f| f.severity())
     };
     let asked = |s: &str| s.parse::<Severities>().unwrap();
     let proved = Options::default().with_expect_range(Some((0, 9)));
     assert_eq!(idx501(&proved), Some(Severity::Error));
     let quieter = proved.clone().with_severity(asked("IDX501=warning"));
-    assert_eq!(idx501(&quieter), Some(Severity::Error), "a proof is not overridden");
+    assert_eq!(
+        idx501(&quieter),
+        Some(Severity::Error),
+        "a proof is not overridden"
+    );
     // the statistical warning, without a range, follows what is asked
     let stricter = Options::default().with_severity(asked("IDX501=error"));
     assert_eq!(idx501(&Options::default()), Some(Severity::Warning));
@@ -780,10 +792,7 @@ fn a_stated_range_proves_an_i16_payload_little_endian_at_its_first_element_outsi
     }
     let opts = Options::default().with_expect_range(Some((0, 9)));
     let r = validate_with(&le, &opts);
-    let proofs: Vec<_> = r
-        .errors()
-        .map(|f| (f.rule, f.offset, f.length))
-        .collect();
+    let proofs: Vec<_> = r.errors().map(|f| (f.rule, f.offset, f.length)).collect();
     // element 1 reads 256 big-endian: 8 bytes of header, then 2 per element
     assert_eq!(proofs, [(Rule::LikelyLittleEndian, 10, 2)], "{r:#?}");
 }

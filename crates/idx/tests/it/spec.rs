@@ -119,7 +119,8 @@ fn a_rules_anchor_is_its_spec_heading_as_rendered() {
     for r in Rule::ALL {
         let heading = format!("{} {}", r.code(), r.name());
         assert!(
-            spec.lines().any(|l| l.strip_prefix("### ") == Some(heading.as_str())),
+            spec.lines()
+                .any(|l| l.strip_prefix("### ") == Some(heading.as_str())),
             "no heading ### {heading} in spec/idx.md"
         );
         assert_eq!(r.anchor(), heading.to_ascii_lowercase().replace(' ', "-"));
