@@ -6,7 +6,7 @@
 #
 #   scripts/mutants-diff.sh [BASE]    BASE: a commit, default HEAD~3
 #                                     (or $MUTANTS_BASE)
-#   MUTANTS_CAP=10       most mutants tested in one run; a diff with more is
+#   MUTANTS_CAP=4        most mutants tested in one run; a diff with more is
 #                        split into ceil(count/CAP) round-robin shards and the
 #                        one numbered (HEAD's commit id mod shards) is tested,
 #                        so a run stays a few minutes and is the same for the
@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 
 version=27.1.0
 base=${1:-${MUTANTS_BASE:-HEAD~3}}
-cap=${MUTANTS_CAP:-10}
+cap=${MUTANTS_CAP:-4}
 timeout=${MUTANTS_TIMEOUT:-90}
 out=target/mutants-diff
 

@@ -990,3 +990,18 @@ fn reserved_bytes_are_repaired_consistently_while_a_stated_little_endian_order_i
         check_repair(&written, &opts);
     }
 }
+
+#[test]
+fn a_prepared_repair_says_whether_it_would_change_the_file() {
+    let valid = [0, 0, 0x08, 1, 0, 0, 0, 1, 42]; // u8 [1]: 42
+    let trailing = [0, 0, 0x08, 1, 0, 0, 0, 1, 42, 0]; // one byte too many
+    for opts in [FixOptions::default(), unsafe_fixes()] {
+        let planned = idx::prepare(Cursor::new(&valid[..]), &opts).unwrap();
+        assert!(!planned.changed(), "nothing to fix");
+    }
+    let planned = idx::prepare(Cursor::new(&trailing[..]), &unsafe_fixes()).unwrap();
+    assert!(planned.changed(), "the trailing byte is dropped");
+    let mut out = Vec::new();
+    planned.write(Cursor::new(&trailing[..]), &mut out).unwrap();
+    assert_eq!(out, valid);
+}
