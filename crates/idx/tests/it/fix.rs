@@ -1068,3 +1068,22 @@ fn planning_a_valid_file_reads_it_at_most_once() {
         assert!(input.read < 2 * len, "{} bytes read of {len}", input.read);
     }
 }
+
+#[test]
+fn input_changing_past_its_header_between_passes_is_an_error() {
+    // u8 [2000] and a trailing byte: the byte that changes (the last) is
+    // past the first kilobyte, where the header's checksum ends
+    let mut bytes = vec![0, 0, 0x08, 1, 0, 0, 0x07, 0xd0];
+    bytes.extend((0..2000u32).map(|i| i as u8));
+    bytes.push(1);
+    let input = Changing {
+        data: bytes,
+        pos: 0,
+        passes: 0,
+    };
+    let mut out = Vec::new();
+    match idx::repair(input, &mut out, &unsafe_fixes()) {
+        Err(FixError::InputChanged { .. }) => {}
+        other => panic!("expected InputChanged, got {other:?}"),
+    }
+}
