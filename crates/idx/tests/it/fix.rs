@@ -1005,3 +1005,85 @@ fn a_prepared_repair_says_whether_it_would_change_the_file() {
     planned.write(Cursor::new(&trailing[..]), &mut out).unwrap();
     assert_eq!(out, valid);
 }
+
+/// A reader that counts the bytes read through it.
+struct Counted<'a> {
+    inner: Cursor<&'a [u8]>,
+    read: u64,
+}
+
+impl Read for Counted<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for Counted<'_> {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+#[test]
+fn a_repair_of_the_length_alone_is_planned_without_reading_the_payload() {
+    // i16 [32768] (64 KiB of payload), then one byte too many; the byte
+    // order stated big-endian, so no fix needs the payload's statistics
+    let n = 32768u32;
+    let mut b = vec![0, 0, 0x0b, 1];
+    b.extend(n.to_be_bytes());
+    b.extend((0..n).flat_map(|i| (i as i16).to_be_bytes()));
+    b.push(0);
+    let opts = unsafe_fixes().with_assume_byte_order(Some(ByteOrder::Big));
+    let mut input = Counted {
+        inner: Cursor::new(&b[..]),
+        read: 0,
+    };
+    let planned = idx::prepare(&mut input, &opts).unwrap();
+    assert!(planned.changed(), "the trailing byte is dropped");
+    // the gzip sniff and at most the largest header: not the 64 KiB payload
+    assert!(input.read < 2048, "{} bytes read to plan", input.read);
+    let mut out = Vec::new();
+    planned.write(Cursor::new(&b[..]), &mut out).unwrap();
+    assert_eq!(out, b[..b.len() - 1]);
+}
+
+#[test]
+fn planning_a_valid_file_reads_it_at_most_once() {
+    // i16 [32768], valid: nothing to fix, so no second pass for `after`
+    let n = 32768u32;
+    let mut b = vec![0, 0, 0x0b, 1];
+    b.extend(n.to_be_bytes());
+    b.extend((0..n).flat_map(|i| (i as i16).to_be_bytes()));
+    for opts in [FixOptions::default(), unsafe_fixes()] {
+        let mut input = Counted {
+            inner: Cursor::new(&b[..]),
+            read: 0,
+        };
+        let report = idx::plan(&mut input, &opts).unwrap();
+        assert!(!report.changed());
+        // the gzip sniff and one pass at most, not a second for `after`
+        let len = b.len() as u64;
+        assert!(input.read < 2 * len, "{} bytes read of {len}", input.read);
+    }
+}
+
+#[test]
+fn input_changing_past_its_header_between_passes_is_an_error() {
+    // u8 [2000] and a trailing byte: the byte that changes (the last) is
+    // past the first kilobyte, where the header's checksum ends
+    let mut bytes = vec![0, 0, 0x08, 1, 0, 0, 0x07, 0xd0];
+    bytes.extend((0..2000u32).map(|i| i as u8));
+    bytes.push(1);
+    let input = Changing {
+        data: bytes,
+        pos: 0,
+        passes: 0,
+    };
+    let mut out = Vec::new();
+    match idx::repair(input, &mut out, &unsafe_fixes()) {
+        Err(FixError::InputChanged { .. }) => {}
+        other => panic!("expected InputChanged, got {other:?}"),
+    }
+}

@@ -800,15 +800,17 @@ fn a_stated_range_proves_an_i16_payload_little_endian_at_its_first_element_outsi
 #[test]
 fn a_stated_range_proof_does_not_depend_on_the_chunking() {
     // i16 and i32 little-endian values 0..=9; when spoilt, the last is
-    // inside the range only big-endian, so nothing is proved
+    // inside the range only big-endian, so nothing is proved. 600 elements:
+    // past the first 1024 bytes, which validation reads before the payload
+    // is looked at, so the chunks reach the scan as they are fed
     for (code, size) in [(0x0b_u8, 2), (0x0c, 4)] {
         for spoil in [false, true] {
-            let mut b = hx("00 00 00 01 00 00 00 0c"); // rank 1, 12 elements
+            let mut b = hx("00 00 00 01 00 00 02 58"); // rank 1, 600 elements
             b[2] = code;
-            for i in 0..12u8 {
+            for i in 0..600u16 {
                 let mut e = vec![0; size];
-                e[0] = i % 10; // little-endian i % 10
-                if spoil && i == 11 {
+                e[0] = (i % 10) as u8; // little-endian i % 10
+                if spoil && i == 599 {
                     e = vec![0; size];
                     e[size - 1] = 5; // big-endian 5, little-endian huge
                 }
