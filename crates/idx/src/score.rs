@@ -8,7 +8,8 @@
 /// ```
 /// use idx::lint::byteorder::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS};
 /// let s = |bits: f64| ByteOrderScore { bits, z: 9.0, big_bits: 0.0, little_bits: bits,
-///     smoother_big: 0.0, smoother_z: 0.0, elements: 100 };
+///     smoother_big: 0.0, smoother_z: 0.0, elements: 100, left_justified_big: false,
+///     left_justified_little: false };
 /// assert_eq!(s(LIKELY_BITS - 0.1).verdict(), Verdict::None);
 /// assert_eq!(s(LIKELY_BITS).verdict(), Verdict::Likely);
 /// assert_eq!(s(CERTAIN_BITS).verdict(), Verdict::Certain);
@@ -85,6 +86,20 @@ pub struct ByteOrderScore {
     /// repeats is scored once), at most
     /// [`MAX_DISTINCT`](crate::lint::byteorder::MAX_DISTINCT).
     pub elements: u64,
+    /// Integers: the distinct values read big-endian are left-justified
+    /// by part of a byte (they agree on their lowest bits, not a whole
+    /// number of bytes, and differ in a higher byte), so that read
+    /// little-endian they have a hole: bits that are the same in every
+    /// value, with bits that differ above and below them.
+    /// Samples left-justified by less than a byte (10-bit values `<< 6` in
+    /// i16, 8-bit pixels times 128) look like that: their zero low bits land
+    /// in the middle of every value read the wrong way round. Such a payload
+    /// is never called little-endian, however small its values read that
+    /// way (the bits themselves say how it was written).
+    pub left_justified_big: bool,
+    /// The same, the other way round: left-justified read little-endian,
+    /// with a hole read big-endian (the twin of a left-justified payload).
+    pub left_justified_little: bool,
 }
 
 // The scores are sums of finite table entries: never NaN.
@@ -106,6 +121,8 @@ impl ByteOrderScore {
             elements: self.elements,
             smoother_big: -self.smoother_big,
             smoother_z: -self.smoother_z,
+            left_justified_big: self.left_justified_little,
+            left_justified_little: self.left_justified_big,
         }
     }
 
@@ -114,6 +131,7 @@ impl ByteOrderScore {
         if self.elements < MIN_ELEMENTS
             || (self.little_bits < 0.0 && self.z < MIN_Z)
             || (self.smoother_big >= VETO_BITS && self.smoother_z >= VETO_Z)
+            || (self.left_justified_big && !self.left_justified_little)
         {
             Verdict::None
         } else if self.bits >= CERTAIN_BITS {

@@ -487,15 +487,16 @@ impl Scorer {
         };
         // (one loop per kind of reading, each inlined whole: a shared
         // closure was a call per element and per neighbour)
-        let sums = if float {
-            sum_terms(
+        let (sums, justified) = if float {
+            let sums = sum_terms(
                 &self.entries,
                 &FloatReading {
                     n,
                     t,
                     top: (1i64 << t.bits) - 1,
                 },
-            )
+            );
+            (sums, (false, false))
         } else {
             let plain = IntReading {
                 n,
@@ -504,7 +505,8 @@ impl Scorer {
                 shift: (0, 0),
             };
             let shift = trailing_shifts(&self.entries, &plain);
-            sum_terms(&self.entries, &IntReading { shift, ..plain })
+            let sums = sum_terms(&self.entries, &IntReading { shift, ..plain });
+            (sums, left_justified(&self.entries, n, shift))
         };
         let Sums {
             big,
@@ -516,6 +518,7 @@ impl Scorer {
         let ln2 = std::f64::consts::LN_2;
         let (b, l) = (big / ln2, little / ln2);
         let z = |sum: f64, sq: f64| if sq > 0.0 { sum / sq.sqrt() } else { 0.0 };
+        let (left_justified_big, left_justified_little) = justified;
         Some(ByteOrderScore {
             bits: l - b,
             z: z(little - big, squares),
@@ -524,6 +527,8 @@ impl Scorer {
             elements: self.entries.len() as u64,
             smoother_big: smoother,
             smoother_z: z(smoother, smoother_squares),
+            left_justified_big,
+            left_justified_little,
         })
     }
 }
@@ -659,6 +664,74 @@ fn trailing_shifts(entries: &[Entry], r: &IntReading<'_>) -> (u32, u32) {
         }
     };
     (gate(sb, rel[0]), gate(sl, rel[1]))
+}
+
+/// Fewest distinct values (neither an extreme nor all ones) whose bits can
+/// show them left-justified: with fewer, low bits that are the same in all
+/// of them by chance are too likely (the lowest bit of 16 values: `2^-15`).
+const JUSTIFIED_MIN_VALUES: usize = 16;
+
+/// Whether each reading of the `n`-byte integers `entries` (big-endian,
+/// little-endian) is left-justified by part of a byte: the values agree on
+/// their lowest `k` bits (`k` not a whole number of bytes: whole constant
+/// bytes are [`Columns`]' business) and differ in a byte above the one
+/// where those bits end. Read the other way round, those `k` bits land in
+/// the middle of every value, with bits that differ on both sides of them:
+/// a hole that integer arrays rarely have (`0x1fc0` stored as `1f c0` is
+/// `0xc01f` read little-endian, bits 8 to 13 always zero), so the reading
+/// that is left-justified, when it has fewer such bits in the middle of its
+/// values than the other (small counts whose high byte never takes some
+/// values have a hole of their own), is the one the bits were written in. Real
+/// integers vary in their low bits and agree in their high ones (zero or
+/// sign bits), or agree in their lowest bits too (left-justified,
+/// rounded). The type's extremes and all ones (-1: a missing-value marker,
+/// the same either way round) are left out, as markers. Seven agreeing
+/// bits leave one varying bit in their byte, which is also what flags
+/// with the sign bit as a marker look like read the wrong way round: those
+/// count only for a reading whose seven low bits [`trailing_shifts`] set
+/// aside (`shift`, big-endian and little-endian: its neighbours are close
+/// relative to their values, as samples are and flags are not; pixels
+/// with sharp edges, such as MNIST's times 128, are not, and are left to
+/// the statistics).
+fn left_justified(entries: &[Entry], n: u32, shift: (u32, u32)) -> (bool, bool) {
+    let width = 8 * n;
+    let ones = u64::MAX >> (64 - width);
+    let mut first: Option<u64> = None;
+    let (mut differ, mut count) = (0u64, 0usize);
+    for e in entries {
+        if is_extreme(e.raw, n) || e.raw == ones {
+            continue;
+        }
+        differ |= e.raw ^ *first.get_or_insert(e.raw);
+        count += 1;
+    }
+    if count < JUSTIFIED_MIN_VALUES {
+        return (false, false);
+    }
+    // the bits that are the same in every value, between the lowest bit
+    // that differs and the highest
+    let inner = |varying: u64| {
+        if varying == 0 {
+            return 0;
+        }
+        let (low, high) = (varying.trailing_zeros(), 63 - varying.leading_zeros());
+        high - low + 1 - varying.count_ones()
+    };
+    let justified = |this: u64, other: u64, shift: u32| {
+        let k = this.trailing_zeros();
+        // bits above the byte where the k agreeing bits end also differ,
+        // and the other way round has more of a hole than this way
+        this != 0
+            && k % 8 != 0
+            && (k % 8 != 7 || shift == 7)
+            && this >> (8 * (k / 8 + 1)) != 0
+            && inner(this) < inner(other)
+    };
+    let little = differ.swap_bytes() >> (64 - width);
+    (
+        justified(differ, little, shift.0),
+        justified(little, differ, shift.1),
+    )
 }
 
 /// Mean relative smoothness (bits) a reading needs to have its low zero
