@@ -619,7 +619,7 @@ fn trailing_shifts(entries: &[Entry], r: &IntReading<'_>) -> (u32, u32) {
     let mut counts = [[0u32; 9]; 2];
     let mut total = 0u32;
     for e in entries {
-        if r.extreme(e.raw) {
+        if is_extreme(e.raw, r.n) {
             continue;
         }
         let (b, l) = r.plain(e.raw);
@@ -647,7 +647,7 @@ fn trailing_shifts(entries: &[Entry], r: &IntReading<'_>) -> (u32, u32) {
     let mut rel = [(0.0f64, 0u32); 2];
     for e in entries {
         let Some(p) = e.prev else { continue };
-        if r.extreme(e.raw) || r.extreme(p) {
+        if is_extreme(e.raw, r.n) || is_extreme(p, r.n) {
             continue;
         }
         let ((b, l), (pb, pl)) = (r.plain(e.raw), r.plain(p));
@@ -739,19 +739,6 @@ fn left_justified(entries: &[Entry], n: u32, shift: (u32, u32)) -> (bool, bool) 
 const SMOOTH_GATE: f64 = 2.0;
 
 impl IntReading<'_> {
-    /// True when `raw` is a marker: the type's `MIN` or `MAX` read either
-    /// way, or, read on its varying byte columns, their `MIN` or `MAX`
-    /// (16-bit samples left-justified in i32 clip at `0x7fff0000`).
-    #[inline(always)]
-    fn extreme(&self, raw: u64) -> bool {
-        is_extreme(raw, self.n)
-            || self.compact.is_some_and(|c| {
-                let max = i64::MAX >> (64 - 8 * c.width());
-                let (b, l) = c.read(raw);
-                [b, l].iter().any(|&v| v == max || v == -max - 1)
-            })
-    }
-
     /// The element read both ways, before any low bits are set aside.
     #[inline(always)]
     fn plain(&self, raw: u64) -> (i64, i64) {
@@ -769,7 +756,7 @@ impl Reading for IntReading<'_> {
         let t = self.t;
         let (be, le) = self.plain(raw);
         let (be, le) = (be >> self.shift.0, le >> self.shift.1);
-        let ext = self.extreme(raw);
+        let ext = is_extreme(raw, self.n);
         let mag = |v: i64| {
             if ext {
                 t.extreme
@@ -789,7 +776,7 @@ impl Reading for IntReading<'_> {
         (kl, pl): (i64, i64),
     ) -> Option<(f64, f64, f64)> {
         // a missing-value marker or a saturated value is nobody's neighbour
-        if self.extreme(raw) || self.extreme(p) {
+        if is_extreme(raw, self.n) || is_extreme(p, self.n) {
             return None;
         }
         let smooth = &self.t.smooth;
