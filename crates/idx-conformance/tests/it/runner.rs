@@ -1387,17 +1387,31 @@ fn cheats_do_no_better_than_accepting_everything_on_the_invalid_cases() {
 }
 
 #[test]
-// The same comparison as a matrix run makes it: each cheat's row against
-// the row of an adapter that accepts everything.
+// The same comparisons as a matrix run makes them: each cheat's row (the
+// four kinds: the runner's copy, the committed corpus looked up by hash or
+// by size, the order counted, and a persistent adapter one answer behind
+// with the right ids) against the row of an adapter that accepts
+// everything.
 fn in_the_matrix_cheats_do_no_better_than_accepting_everything() {
     let dir = tempfile::tempdir().unwrap();
     let cheat = script("cheat.py");
-    let hows = ["accept", "memorise", "size"];
+    let fake = fake();
+    let hows = ["accept", "memorise", "size", "copy", "count", "lag"];
     for how in hows {
+        let (one, persistent) = if how == "lag" {
+            (
+                format!("[\"python3\", \"{fake}\", \"lag-stamped\"]"),
+                format!("[\"python3\", \"{fake}\", \"lag-stamped\", \"--persistent\"]"),
+            )
+        } else {
+            (
+                format!("[\"python3\", \"{cheat}\", \"{how}\"]"),
+                format!("[\"python3\", \"{cheat}\", \"{how}\", \"--persistent\"]"),
+            )
+        };
         let toml = format!(
             "name = \"{how}\"\nsummary = \"a cheat\"\nversion = [\"echo\", \"{how} 1.0\"]\n\
-             timeout = 5\n\n[reader]\ncommand = [\"python3\", \"{cheat}\", \"{how}\"]\n\
-             persistent = [\"python3\", \"{cheat}\", \"{how}\", \"--persistent\"]\n"
+             timeout = 5\n\n[reader]\ncommand = {one}\npersistent = {persistent}\n"
         );
         std::fs::write(dir.path().join(format!("{how}.toml")), toml).unwrap();
     }
@@ -1427,10 +1441,22 @@ fn in_the_matrix_cheats_do_no_better_than_accepting_everything() {
         results_of(&v)
     };
     let accept = row("accept");
+    assert!(accept.len() > 150, "{accept:?}");
     assert_eq!(passes(&accept).0, 0, "{accept:?}");
-    for how in &hows[1..] {
-        assert_eq!(beats(&row(how)), Vec::<String>::new(), "{how}");
+    for how in ["memorise", "size", "copy"] {
+        let got = row(how);
+        assert_eq!(got.len(), accept.len(), "{how}");
+        assert_eq!(beats(&got), Vec::<String>::new(), "{how}");
     }
+    // counting: another case's answer, at random (a valid case passes only
+    // when the draw is that case)
+    let count = row("count");
+    let (invalid, other) = passes(&count);
+    assert!(other <= 3, "{other} valid cases passed: {count:?}");
+    assert!(invalid + other < count.len() / 2, "{count:?}");
+    // one answer behind, stamped with the right ids: out of step, every case
+    let lag = row("lag");
+    assert_eq!(passes(&lag), (0, 0), "{lag:?}");
 }
 
 fn results_of(v: &Value) -> Vec<(String, String, String)> {
