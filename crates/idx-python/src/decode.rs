@@ -77,6 +77,52 @@ pub(crate) fn empty_array<'py, T: numpy::Element>(
         .cast_into::<PyArray<T, IxDyn>>()?)
 }
 
+/// A new numpy array of element type `dtype` and shape `dims`
+/// ([`empty_array`]), filled by `read` (the payload's bytes in native
+/// order, the read's warnings) with the GIL released; then the warnings
+/// are issued ([`warn_findings`]). `path` names the source in errors.
+fn new_array_from<F>(
+    py: Python<'_>,
+    dtype: ElementType,
+    dims: &[usize],
+    path: Option<&Path>,
+    read: F,
+) -> PyResult<Py<PyAny>>
+where
+    F: FnOnce(&mut [u8]) -> Result<Vec<idx::Finding>, idx::ReadError> + Send,
+{
+    fn into<T: numpy::Element + bytemuck::Pod, F>(
+        py: Python<'_>,
+        dims: &[usize],
+        path: Option<&Path>,
+        read: F,
+    ) -> PyResult<Py<PyAny>>
+    where
+        F: FnOnce(&mut [u8]) -> Result<Vec<idx::Finding>, idx::ReadError> + Send,
+    {
+        let a = empty_array::<T>(py, dims)?;
+        let warnings = {
+            let mut rw = a.readwrite();
+            let elems = rw
+                .as_slice_mut()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let bytes: &mut [u8] = bytemuck::cast_slice_mut(elems);
+            py.detach(|| read(bytes))
+                .map_err(|e| LoadError::from(e).into_py(py, path))?
+        };
+        warn_findings(py, &warnings)?;
+        Ok(a.into_any().unbind())
+    }
+    match dtype {
+        ElementType::U8 => into::<u8, F>(py, dims, path, read),
+        ElementType::I8 => into::<i8, F>(py, dims, path, read),
+        ElementType::I16 => into::<i16, F>(py, dims, path, read),
+        ElementType::I32 => into::<i32, F>(py, dims, path, read),
+        ElementType::F32 => into::<f32, F>(py, dims, path, read),
+        ElementType::F64 => into::<f64, F>(py, dims, path, read),
+    }
+}
+
 /// Decodes the payload of `h` from `src` (which holds the header at offset
 /// 0, as an `Into` plan) straight into a new native-endian numpy array
 /// ([`empty_array`]) by the library ([`idx::read_array_at`], in parallel
@@ -91,45 +137,17 @@ fn decode_into<S: idx::ReadAt + ?Sized>(
     path: Option<&Path>,
 ) -> PyResult<Py<PyAny>> {
     let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
-    fn into<T: numpy::Element + bytemuck::Pod, S: idx::ReadAt + ?Sized>(
-        py: Python<'_>,
-        dims: &[usize],
-        src: &S,
-        h: &idx::Header,
-        opts: &idx::ReadOptions,
-        path: Option<&Path>,
-    ) -> PyResult<Py<PyAny>> {
-        let a = empty_array::<T>(py, dims)?;
-        let warnings = {
-            let mut rw = a.readwrite();
-            let elems = rw
-                .as_slice_mut()
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            let bytes: &mut [u8] = bytemuck::cast_slice_mut(elems);
-            py.detach(|| {
-                let r = idx::Reader::at(src, opts)?;
-                if r.header() != h {
-                    // the source changed since it was planned
-                    return Err(idx::ReadError::Io(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        "the file changed while it was read",
-                    )));
-                }
-                r.read_into_parallel(bytes, load_threads())
-            })
-            .map_err(|e| LoadError::from(e).into_py(py, path))?
-        };
-        warn_findings(py, &warnings)?;
-        Ok(a.into_any().unbind())
-    }
-    match h.dtype() {
-        ElementType::U8 => into::<u8, S>(py, &dims, src, h, opts, path),
-        ElementType::I8 => into::<i8, S>(py, &dims, src, h, opts, path),
-        ElementType::I16 => into::<i16, S>(py, &dims, src, h, opts, path),
-        ElementType::I32 => into::<i32, S>(py, &dims, src, h, opts, path),
-        ElementType::F32 => into::<f32, S>(py, &dims, src, h, opts, path),
-        ElementType::F64 => into::<f64, S>(py, &dims, src, h, opts, path),
-    }
+    new_array_from(py, h.dtype(), &dims, path, |bytes| {
+        let r = idx::Reader::at(src, opts)?;
+        if r.header() != h {
+            // the source changed since it was planned
+            return Err(idx::ReadError::Io(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the file changed while it was read",
+            )));
+        }
+        r.read_into_parallel(bytes, load_threads())
+    })
 }
 
 /// The library's reading options for `load`: gzip decompressed when asked,
@@ -314,15 +332,30 @@ pub(crate) fn load_buffer(
 }
 
 /// Loads IDX bytes that no other thread can change while the GIL is
-/// released (a `bytes` object's, or a read-only array's).
+/// released (a `bytes` object's, or a read-only array's): planned as
+/// [`plan`] does, but the reader that read the header then decodes the
+/// payload (the bytes cannot have changed, so the header is not read
+/// twice).
 pub(crate) fn load_slice(
     py: Python<'_>,
     bytes: &[u8],
     opts: &idx::ReadOptions,
 ) -> PyResult<Py<PyAny>> {
-    match py.detach(|| plan(bytes, opts)) {
-        Ok(Plan::Into(h)) => decode_into(py, bytes, &h, opts, None),
-        Ok(Plan::Done(a, warnings)) => owned_array(py, a, &warnings),
+    let planned = py.detach(|| -> Result<_, LoadError> {
+        let r = idx::Reader::at(bytes, opts)?;
+        let h = r.header();
+        let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
+        if r.output_buffer_size().map_err(LoadError::Io)?.is_some() && numpy_holds(&dims, h.dtype())
+        {
+            return Ok(Ok((r, dims)));
+        }
+        Ok(Err(r.read_array()?))
+    });
+    match planned {
+        Ok(Ok((r, dims))) => new_array_from(py, r.header().dtype(), &dims, None, |out| {
+            r.read_into_parallel(out, load_threads())
+        }),
+        Ok(Err((a, warnings))) => owned_array(py, a, &warnings),
         Err(e) => Err(e.into_py(py, None)),
     }
 }

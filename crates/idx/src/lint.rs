@@ -221,6 +221,11 @@ impl PayloadLinter {
         };
         if sampled {
             for (k, c) in bytes.chunks_exact(N).enumerate() {
+                if self.scorer.is_full() {
+                    // settled at a checkpoint (or every distinct value
+                    // scored): no later element is scored
+                    return;
+                }
                 self.scorer.element::<N>(first + k as u64, &stored(c));
             }
             return;

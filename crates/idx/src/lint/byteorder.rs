@@ -406,7 +406,8 @@ impl Scorer {
             dtype,
             seen: tables.as_ref().map(|_| Seen::new()),
             tables,
-            entries: Vec::new(),
+            // room for the values up to the first checkpoint, allocated once
+            entries: Vec::with_capacity(if tables.is_some() { STOP_AT[0] } else { 0 }),
             prev: None,
             settled: None,
         }

@@ -106,60 +106,72 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
             Ok(())
         }
     };
-    // Parts are handed out one at a time to the calling thread and the
-    // started ones, so a thread that the scheduler holds back leaves its
-    // share to the others instead of making them wait at the end.
-    let mut queue = Vec::with_capacity(starts.len());
-    let mut rest = &mut *out;
-    for (i, &from) in starts.iter().enumerate() {
-        let end = starts.get(i + 1).map_or(rest.len(), |&e| e - from);
-        let (part, tail) = rest.split_at_mut(end);
-        rest = tail;
-        queue.push((i, from, part));
-    }
-    queue.reverse(); // popped from the end: the first part first
-    let workers = threads.get().min(queue.len());
-    let queue = std::sync::Mutex::new(queue);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            // a poisoned lock means another worker panicked; that panic is
-            // resumed when it is joined
-            let next = match queue.lock() {
-                Ok(mut q) => q.pop(),
-                Err(_) => None,
-            };
-            let Some((i, from, part)) = next else {
-                return done;
-            };
-            done.push((i, decode(from, part)));
+    let mut results: Vec<Result<(), Short>> = starts.iter().map(|_| Ok(())).collect();
+    if threads.get() == 1 || starts.len() == 1 {
+        // the calling thread alone (a payload under two parts' worth): the
+        // parts in order, with no queue, lock or thread scope to set up
+        let mut rest = &mut *out;
+        for (i, &from) in starts.iter().enumerate() {
+            let end = starts.get(i + 1).map_or(rest.len(), |&e| e - from);
+            let (part, tail) = rest.split_at_mut(end);
+            rest = tail;
+            results[i] = decode(from, part);
         }
-    };
-    let mut results: Vec<_> = starts.iter().map(|_| Ok(())).collect();
-    std::thread::scope(|s| {
-        let work = &work;
-        let started: Vec<_> = (1..workers)
-            .filter_map(|_| {
-                if refuse_spawn() {
-                    return None; // as if the system had no thread to give
-                }
-                std::thread::Builder::new().spawn_scoped(s, work).ok()
-            })
-            .collect();
-        for (i, r) in work() {
-            results[i] = r;
+    } else {
+        // Parts are handed out one at a time to the calling thread and the
+        // started ones, so a thread that the scheduler holds back leaves its
+        // share to the others instead of making them wait at the end.
+        let mut queue = Vec::with_capacity(starts.len());
+        let mut rest = &mut *out;
+        for (i, &from) in starts.iter().enumerate() {
+            let end = starts.get(i + 1).map_or(rest.len(), |&e| e - from);
+            let (part, tail) = rest.split_at_mut(end);
+            rest = tail;
+            queue.push((i, from, part));
         }
-        for h in started {
-            match h.join() {
-                Ok(done) => {
-                    for (i, r) in done {
-                        results[i] = r;
-                    }
-                }
-                Err(p) => std::panic::resume_unwind(p),
+        queue.reverse(); // popped from the end: the first part first
+        let workers = threads.get().min(queue.len());
+        let queue = std::sync::Mutex::new(queue);
+        let work = || {
+            let mut done = Vec::new();
+            loop {
+                // a poisoned lock means another worker panicked; that panic is
+                // resumed when it is joined
+                let next = match queue.lock() {
+                    Ok(mut q) => q.pop(),
+                    Err(_) => None,
+                };
+                let Some((i, from, part)) = next else {
+                    return done;
+                };
+                done.push((i, decode(from, part)));
             }
-        }
-    });
+        };
+        std::thread::scope(|s| {
+            let work = &work;
+            let started: Vec<_> = (1..workers)
+                .filter_map(|_| {
+                    if refuse_spawn() {
+                        return None; // as if the system had no thread to give
+                    }
+                    std::thread::Builder::new().spawn_scoped(s, work).ok()
+                })
+                .collect();
+            for (i, r) in work() {
+                results[i] = r;
+            }
+            for h in started {
+                match h.join() {
+                    Ok(done) => {
+                        for (i, r) in done {
+                            results[i] = r;
+                        }
+                    }
+                    Err(p) => std::panic::resume_unwind(p),
+                }
+            }
+        });
+    }
     // The first part that failed: its first missing byte is the payload's
     // (a later part's failure is at a later offset), and every part before
     // it is whole.
