@@ -783,20 +783,3 @@ fn locate<R>(stream: &Stream<R>, e: ReadError) -> ReadError {
     }
     e
 }
-
-/// [`read_array`](crate::read_array) of an input that may be
-/// gzip-compressed, as validation reads it: [`Reader`] with the options'
-/// `decompress`, `limits` and `byte_order` (a stream that holds
-/// more than the limit fails with the IDX702 finding after at most that
-/// many bytes were decoded; damaged gzip is the IDX701 finding).
-///
-/// # Errors
-/// As [`Reader::read_array`].
-pub fn read_input<R: Read>(r: R, opts: &Options) -> Result<Array, ReadError> {
-    let read = ReadOptions::default()
-        .with_decompress(opts.decompress)
-        .with_limits(opts.limits)
-        .with_byte_order(opts.byte_order)
-        .with_severity(opts.severity.clone());
-    Reader::new(r, &read)?.read_array().map(|(a, _)| a)
-}
