@@ -9,6 +9,8 @@ use std::io::{self, Read};
 /// The size of the fixed buffers the library reads through (the tests size
 /// inputs to cross it).
 pub const CHUNK_LEN: usize = crate::buffer::CHUNK_LEN;
+/// The most distinct values the byte-order test scores.
+pub const MAX_DISTINCT: usize = crate::lint::byteorder::MAX_DISTINCT;
 /// The byte-order test's checkpoints for floats (distinct values scored).
 pub const STOP_AT: [usize; 3] = crate::lint::byteorder::STOP_AT;
 /// The byte-order test's checkpoint for integers.

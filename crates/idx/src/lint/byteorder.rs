@@ -8,7 +8,7 @@
 //! piling up evidence it does not have:
 //!
 //! - **a value counts once**: only the first occurrence of a bit pattern is
-//!   scored (at most [`MAX_DISTINCT`] of them, in a bounded table), so a
+//!   scored (at most 4,096 of them, in a bounded table), so a
 //!   marker, a saturated or clipped value or a constant run is one piece of
 //!   evidence however often it repeats;
 //! - **constant byte columns are set aside**: an integer byte column that
@@ -49,7 +49,7 @@
 //!
 //! All the per-element terms come from small tables built once per process,
 //! so scoring costs a few table lookups and one probe of the distinct-value
-//! table per sampled element; once [`MAX_DISTINCT`] values are scored the
+//! table per sampled element; once 4,096 values are scored the
 //! rest of the payload is not looked at, nor is it once the values scored
 //! at a checkpoint (64, 256 and 1,024 distinct values of floats, 1,024
 //! of integers) read decisively big-endian (by 256 bits): the verdict of a correct payload
@@ -209,8 +209,7 @@ struct Entry {
 
 /// At most this many distinct values are scored; the rest of the payload
 /// adds nothing (the score is decided long before).
-#[doc(hidden)]
-pub const MAX_DISTINCT: usize = 4096;
+pub(crate) const MAX_DISTINCT: usize = 4096;
 /// Slots of the distinct-value table at most (a power of two, twice
 /// [`MAX_DISTINCT`]).
 const SLOTS: usize = 2 * MAX_DISTINCT;

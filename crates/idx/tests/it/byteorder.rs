@@ -364,8 +364,7 @@ fn low_zero_bits_shared_by_the_values_are_set_aside() {
 /// payload is that of the values scored up to the checkpoint.
 #[test]
 fn a_decisively_big_endian_payload_is_settled_at_a_checkpoint() {
-    use idx::fuzzing::{STOP_AT, STOP_AT_INTEGERS, STOP_BITS};
-    use idx::lint::byteorder::MAX_DISTINCT;
+    use idx::fuzzing::{MAX_DISTINCT, STOP_AT, STOP_AT_INTEGERS, STOP_BITS};
     let mut rng = Rng(5);
     let n = 262_144; // 1 MiB of f32
     let normal: Vec<f32> = (0..n)
