@@ -273,13 +273,20 @@ mod tests {
     #[test]
     fn item_geometry_of_every_rank() {
         let h = |t, d: &[u32]| Header::new(t, d.to_vec()).unwrap(); // ok: unit test
+
         // rank 0: one item, the one element
         let r0 = h(ElementType::F64, &[]);
-        assert_eq!((r0.items(), r0.item_dims(), r0.item_elements()), (1, &[][..], 1));
+        assert_eq!(
+            (r0.items(), r0.item_dims(), r0.item_elements()),
+            (1, &[][..], 1)
+        );
         assert_eq!(r0.with_items(3), None);
         // rank 1: items are elements
         let r1 = h(ElementType::I16, &[5]);
-        assert_eq!((r1.items(), r1.item_dims(), r1.item_elements()), (5, &[][..], 1));
+        assert_eq!(
+            (r1.items(), r1.item_dims(), r1.item_elements()),
+            (5, &[][..], 1)
+        );
         assert_eq!(r1.with_items(2).map(|x| x.payload_len()), Some(4));
         // no items: none of any size
         let empty = h(ElementType::U8, &[0, 28, 28]);
