@@ -76,16 +76,26 @@ impl Input {
     /// The input's I/O errors, an input that was not validated, or one that
     /// changed since.
     pub fn stream(&mut self) -> io::Result<Box<dyn Read + '_>> {
+        let payload = self.payload()?;
+        Ok(Box::new(
+            io::Cursor::new(payload.header().to_bytes()).chain(payload),
+        ))
+    }
+
+    /// The validated input's payload alone, read through the library's
+    /// [`idx::Payload`] (which skips whole items by the header's geometry).
+    /// Only after [`Input::validate`] found no error.
+    ///
+    /// # Errors
+    /// As [`Input::stream`].
+    pub fn payload(&mut self) -> io::Result<idx::Payload<io::BufReader<&mut std::fs::File>>> {
         let Some(v) = self.validated.clone() else {
             return Err(io::Error::other("the input was not validated"));
         };
-        let payload = v.payload(self.inner.raw()?).map_err(|e| match e {
+        v.payload(self.inner.raw()?).map_err(|e| match e {
             idx::ReadError::Io(e) => e,
             other => io::Error::new(io::ErrorKind::InvalidData, other.to_string()),
-        })?;
-        Ok(Box::new(
-            io::Cursor::new(v.header().to_bytes()).chain(payload),
-        ))
+        })
     }
 }
 

@@ -269,7 +269,7 @@ fn real_data_section() -> String {
             missing.push(label);
             continue;
         };
-        let a = idx::read_input(
+        let a = idx::fuzzing::read_input(
             &mut std::io::BufReader::new(f),
             &idx::Options::default().with_decompress(true),
         )

@@ -16,7 +16,7 @@ use crate::finding::{Finding, Related};
 use crate::header::Header;
 pub use crate::label_scan::LabelScan;
 #[doc(hidden)]
-pub use crate::label_scan::{labels_shape_ok, LabelScanner};
+pub use crate::label_scan::LabelScanner;
 use crate::rules::Rule;
 use std::io::{self, Read};
 
@@ -136,7 +136,7 @@ pub fn dataset_name(path: &str) -> Option<DatasetName> {
 /// [`crate::validate_reader`] with [`crate::Options::scan_labels`]. With
 /// `decompress`, gzip input (magic `1f 8b`) is decompressed. Returns `None`
 /// when validation found no header or not a labels header the rules accept
-/// ([`labels_shape_ok`]); a payload cut short is scanned as far as it goes.
+/// (rank 1 of an integer type, or QMNIST's rank 2); a payload cut short is scanned as far as it goes.
 ///
 /// # Errors
 /// The reader's I/O errors.

@@ -141,19 +141,29 @@ pub trait Element: Copy + Send + Sync + 'static + private::Sealed {
     fn from_be_slice(bytes: &[u8]) -> Self;
     /// Encodes `self` big-endian into exactly `TYPE.size()` bytes.
     fn write_be(self, out: &mut [u8]);
-    /// Appends the elements of `bytes` (big-endian, whole elements; a
-    /// partial one at the end is ignored) to `out`, in one vectorisable loop.
-    #[doc(hidden)]
-    fn extend_from_be(out: &mut Vec<Self>, bytes: &[u8]);
 }
 
-mod private {
-    pub trait Sealed {}
+/// The crate's side of [`Element`]: no type outside it implements
+/// `Element`, and these methods are not its API.
+pub(crate) mod private {
+    pub trait Sealed: Sized {
+        /// Appends the elements of `bytes` (big-endian, whole elements; a
+        /// partial one at the end is ignored) to `out`, in one vectorisable
+        /// loop.
+        fn extend_from_be(out: &mut Vec<Self>, bytes: &[u8]);
+    }
 }
 
 macro_rules! element {
     ($t:ty, $variant:ident, $n:expr) => {
-        impl private::Sealed for $t {}
+        impl private::Sealed for $t {
+            #[inline]
+            fn extend_from_be(out: &mut Vec<Self>, bytes: &[u8]) {
+                // Arrays of bytes have alignment 1: the cast always succeeds.
+                let words: &[[u8; $n]] = bytemuck::cast_slice(&bytes[..bytes.len() / $n * $n]);
+                out.extend(words.iter().map(|&w| <$t>::from_be_bytes(w)));
+            }
+        }
         impl Element for $t {
             const TYPE: ElementType = ElementType::$variant;
             #[inline]
@@ -165,12 +175,6 @@ macro_rules! element {
             #[inline]
             fn write_be(self, out: &mut [u8]) {
                 out[..$n].copy_from_slice(&self.to_be_bytes());
-            }
-            #[inline]
-            fn extend_from_be(out: &mut Vec<Self>, bytes: &[u8]) {
-                // Arrays of bytes have alignment 1: the cast always succeeds.
-                let words: &[[u8; $n]] = bytemuck::cast_slice(&bytes[..bytes.len() / $n * $n]);
-                out.extend(words.iter().map(|&w| <$t>::from_be_bytes(w)));
             }
         }
     };

@@ -6,6 +6,36 @@
 use crate::{parse, to_bytes, validate, validate_reader, validate_with, Array, Options, Report};
 use std::io::{self, Read};
 
+/// The size of the fixed buffers the library reads through (the tests size
+/// inputs to cross it).
+pub const CHUNK_LEN: usize = crate::buffer::CHUNK_LEN;
+/// The most distinct values the byte-order test scores.
+pub const MAX_DISTINCT: usize = crate::lint::byteorder::MAX_DISTINCT;
+/// The byte-order test's checkpoints for floats (distinct values scored).
+pub const STOP_AT: [usize; 3] = crate::lint::byteorder::STOP_AT;
+/// The byte-order test's checkpoint for integers.
+pub const STOP_AT_INTEGERS: [usize; 1] = crate::lint::byteorder::STOP_AT_INTEGERS;
+/// How decisively big-endian the values at a checkpoint read to stop.
+pub const STOP_BITS: f64 = crate::lint::byteorder::STOP_BITS;
+pub use crate::rules::RETIRED;
+
+/// [`read_array`](crate::read_array) of an input that may be
+/// gzip-compressed, as validation reads it: [`Reader`](crate::Reader) with the options'
+/// `decompress`, `limits` and `byte_order` (a stream that holds
+/// more than the limit fails with the IDX702 finding after at most that
+/// many bytes were decoded; damaged gzip is the IDX701 finding).
+///
+/// # Errors
+/// As [`Reader::read_array`](crate::Reader::read_array).
+pub fn read_input<R: Read>(r: R, opts: &Options) -> Result<Array, crate::ReadError> {
+    let read = crate::ReadOptions::default()
+        .with_decompress(opts.decompress)
+        .with_limits(opts.limits)
+        .with_byte_order(opts.byte_order)
+        .with_severity(opts.severity.clone());
+    crate::Reader::new(r, &read)?.read_array().map(|(a, _)| a)
+}
+
 /// Every finding lies within the stream, or marks its end for missing data.
 pub fn check_offsets(report: &Report) {
     for f in &report.findings {

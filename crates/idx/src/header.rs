@@ -93,6 +93,43 @@ impl Header {
         self.payload_len / self.dtype.size() as u64
     }
 
+    /// The number of items, the slices along dimension 0: dimension 0 (1
+    /// for rank 0, whose one item is the whole payload).
+    pub fn items(&self) -> u64 {
+        self.dims.first().map_or(1, |&d| u64::from(d))
+    }
+
+    /// The dimensions of one item: every dimension but the first (none for
+    /// rank 0 and rank 1).
+    pub fn item_dims(&self) -> &[u32] {
+        self.dims.get(1..).unwrap_or(&[])
+    }
+
+    /// Elements of one item: [`Header::item_len`] over the element size
+    /// (0 when there are no items).
+    ///
+    /// ```
+    /// // 3 images of 28x28 f32
+    /// let h = idx::Header::new(idx::ElementType::F32, vec![3, 28, 28]).unwrap();
+    /// assert_eq!((h.items(), h.item_dims(), h.item_elements()), (3, &[28, 28][..], 784));
+    /// assert_eq!(h.item_len(), 784 * 4);
+    /// // the header of 2 of them, read on their own
+    /// let two = h.with_items(2).unwrap();
+    /// assert_eq!((two.dims(), two.payload_len()), (&[2, 28, 28][..], 2 * 784 * 4));
+    /// ```
+    pub fn item_elements(&self) -> u64 {
+        self.item_len() / self.dtype.size() as u64
+    }
+
+    /// The header of `items` items of this geometry (dimension 0 replaced),
+    /// or `None` for rank 0 or when their size overflows `u64`: the header
+    /// of a run of items read on their own.
+    pub fn with_items(&self, items: u32) -> Option<Header> {
+        let mut dims = self.dims.clone();
+        *dims.first_mut()? = items;
+        Header::new(self.dtype, dims)
+    }
+
     /// Bytes of one item, a slice along dimension 0: the payload length
     /// over dimension 0 (the whole payload for rank 0; 0 when dimension 0
     /// is 0).
@@ -231,5 +268,32 @@ mod tests {
             (12, 24, 6)
         );
         assert!(Header::new(ElementType::U8, vec![1; 256]).is_none());
+    }
+
+    #[test]
+    fn item_geometry_of_every_rank() {
+        let h = |t, d: &[u32]| Header::new(t, d.to_vec()).unwrap(); // ok: unit test
+
+        // rank 0: one item, the one element
+        let r0 = h(ElementType::F64, &[]);
+        assert_eq!(
+            (r0.items(), r0.item_dims(), r0.item_elements()),
+            (1, &[][..], 1)
+        );
+        assert_eq!(r0.with_items(3), None);
+        // rank 1: items are elements
+        let r1 = h(ElementType::I16, &[5]);
+        assert_eq!(
+            (r1.items(), r1.item_dims(), r1.item_elements()),
+            (5, &[][..], 1)
+        );
+        assert_eq!(r1.with_items(2).map(|x| x.payload_len()), Some(4));
+        // no items: none of any size
+        let empty = h(ElementType::U8, &[0, 28, 28]);
+        assert_eq!((empty.items(), empty.item_elements()), (0, 0));
+        assert_eq!(empty.with_items(1).map(|x| x.payload_len()), Some(784));
+        // items whose run overflows u64 have no header
+        let wide = h(ElementType::F64, &[1, u32::MAX, u32::MAX / 8]);
+        assert_eq!(wide.with_items(u32::MAX), None);
     }
 }

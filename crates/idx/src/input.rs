@@ -1,12 +1,15 @@
 //! One way in: how every reader of IDX bytes opens a stream.
 //!
-//! [`fill`] is the one "read until full or the end" loop; [`open`] sniffs
-//! the gzip magic without losing a byte and returns either the raw stream
-//! or the library's own gzip decoder (the one validation uses, so every
-//! front end accepts exactly the gzip data validation accepts) behind a
-//! decompression limit (its default is [`Limits`](crate::Limits)'s). Front ends (the CLIs, `idx convert`, the Python module, the
-//! differential fuzzer) open their inputs through this module and never
-//! sniff or decompress on their own.
+//! [`fill`] is the one "read until full or the end" loop; [`open`] reads
+//! the first two bytes without losing them, asks the validator's one gzip
+//! sniff ([`Validator`](crate::Validator)'s) what they are, and returns
+//! either the raw stream or the library's own gzip decoder (a pull loop
+//! over the push decoder validation drives, so every reader accepts
+//! exactly the gzip data validation accepts) behind a decompression limit.
+//! [`Reader`](crate::Reader) opens its source here; of the front ends, the
+//! page's picture and the differential fuzzer read a stream through
+//! [`open`], and the others read through `Reader`, `validate*` or the
+//! repair. None sniffs or decompresses on its own.
 
 pub use crate::buffer::fill;
 use std::io::{self, Read};
@@ -39,7 +42,7 @@ enum Inner<R> {
 impl<R> std::fmt::Debug for Stream<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Stream")
-            .field("gzip", &self.is_gzip())
+            .field("compression", &self.compression())
             .field("limit", &self.limit)
             .finish_non_exhaustive()
     }
@@ -63,7 +66,7 @@ pub fn open<R: Read>(mut r: R, max_decompressed: Option<u64>) -> io::Result<Stre
     let mut magic = [0u8; 2];
     let n = fill(&mut r, &mut magic)?;
     let stream = io::Cursor::new(magic).take(n as u64).chain(r);
-    let inner = if crate::gzip::is_gzip(&magic[..n]) {
+    let inner = if crate::validate::Validator::sniff(&magic[..n]).is_some() {
         Inner::Gzip(Box::new(crate::gzip::Members::new(stream)))
     } else {
         Inner::Raw(stream)
@@ -100,9 +103,10 @@ pub(crate) fn open_cut<R: Read>(
 }
 
 impl<R> Stream<R> {
-    /// True when the input was a gzip container.
-    pub fn is_gzip(&self) -> bool {
-        matches!(self.inner, Inner::Gzip(_))
+    /// The container the input came in (by [`Validator::sniff`](crate::Validator)),
+    /// `None` for a raw stream.
+    pub fn compression(&self) -> Option<crate::Compression> {
+        matches!(self.inner, Inner::Gzip(_)).then_some(crate::Compression::Gzip)
     }
 
     /// True when reading stopped at the decompression limit.
@@ -210,9 +214,9 @@ mod tests {
         let mut buf = [0u8; 3];
         loop {
             match s.read(&mut buf) {
-                Ok(0) => return (out, None, s.is_gzip()),
+                Ok(0) => return (out, None, s.compression().is_some()),
                 Ok(n) => out.extend_from_slice(&buf[..n]),
-                Err(e) => return (out, Some(e.kind()), s.is_gzip()),
+                Err(e) => return (out, Some(e.kind()), s.compression().is_some()),
             }
         }
     }

@@ -108,8 +108,6 @@ mod write;
 pub mod fuzzing;
 
 pub use array::{Array, Data, IntoData, ShapeError};
-#[doc(hidden)]
-pub use buffer::CHUNK_LEN;
 pub use dtype::{Element, ElementType};
 pub use edit::{Applicability, ByteOrder, Edit, Fix};
 pub use finding::{Compression, Finding, Related, Report};
@@ -124,11 +122,7 @@ pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
 #[doc(hidden)]
 pub use read::{read_array, read_array_at, read_array_into, read_header, MIN_BYTES_PER_THREAD};
 pub use read::{ReadAt, ReadError};
-#[doc(hidden)]
-pub use reader::read_input;
 pub use reader::{At, Payload, ReadOptions, Reader, Validated};
-#[doc(hidden)]
-pub use rules::RETIRED;
 pub use rules::{Rule, Severities, Severity};
 pub use validate::{
     validate, validate_reader, validate_reader_len, validate_with, Options, Validator,

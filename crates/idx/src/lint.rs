@@ -22,14 +22,11 @@ pub use byteorder::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS};
 /// [`SAMPLE_BLOCK`] (by element index): 1/256 of a large payload, all of a
 /// small one; and, outside those, the first [`EXTRA_ELEMENTS`] non-zero
 /// elements, so that a sparse payload is scored on its non-zero values.
-#[doc(hidden)]
-pub const SAMPLE_BLOCK: u64 = 65536;
+pub(crate) const SAMPLE_BLOCK: u64 = 65536;
 /// See [`SAMPLE_BLOCK`].
-#[doc(hidden)]
-pub const SAMPLE_LEN: u64 = 256;
+pub(crate) const SAMPLE_LEN: u64 = 256;
 /// See [`SAMPLE_BLOCK`].
-#[doc(hidden)]
-pub const EXTRA_ELEMENTS: u64 = 1024;
+pub(crate) const EXTRA_ELEMENTS: u64 = 1024;
 
 /// One-pass payload statistics for the byte-order and non-finite lints.
 #[derive(Debug, Clone)]

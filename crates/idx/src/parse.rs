@@ -236,6 +236,27 @@ pub struct ArrayView<'a> {
 }
 
 impl<'a> ArrayView<'a> {
+    /// A view of `payload`, big-endian elements as IDX stores them, under
+    /// `header` (e.g. items read on their own through
+    /// [`Payload`](crate::Payload), under [`Header::with_items`]); `None`
+    /// when `payload` is not the header's payload length.
+    ///
+    /// ```
+    /// let h = idx::Header::new(idx::ElementType::I16, vec![2, 3]).unwrap();
+    /// let second = [0, 4, 0, 5, 0, 6]; // the second item's bytes
+    /// let one = h.with_items(1).unwrap();
+    /// let v = idx::ArrayView::new(&one, &second).unwrap();
+    /// assert_eq!((v.dims(), v.get::<i16>(2)), (&[1, 3][..], Some(6)));
+    /// assert!(idx::ArrayView::new(&h, &second).is_none()); // 6 bytes, not 12
+    /// ```
+    pub fn new(header: &'a Header, payload: &'a [u8]) -> Option<ArrayView<'a>> {
+        (payload.len() as u64 == header.payload_len()).then_some(ArrayView {
+            dtype: header.dtype(),
+            dims: header.dims(),
+            payload,
+        })
+    }
+
     /// The element type.
     pub fn dtype(&self) -> ElementType {
         self.dtype

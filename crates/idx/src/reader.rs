@@ -3,8 +3,10 @@
 //!
 //! [`Reader::new`] takes any source and [`ReadOptions`] whose default is
 //! safe ([`Limits::default`]: the same limit validation and repair apply):
-//! it recognises gzip by its magic, decodes it with the validator's gzip
-//! engine within the limit, and reads and checks the header. Then the
+//! it recognises gzip by the validator's one sniff (`input::open`), decodes
+//! it with the validator's gzip engine within the limit, and reads and
+//! checks the header (whose item geometry, [`Header::items`] and
+//! [`Header::item_len`], says what a caller reads of it). Then the
 //! payload goes
 //! straight into the caller's memory ([`Reader::read_into`], or in parallel
 //! parts from a positioned source, [`Reader::read_into_parallel`]) or into
@@ -237,11 +239,7 @@ impl<R: Read> Reader<R> {
     /// The container the input came in, `None` for plain IDX (offsets in
     /// errors are in the decompressed stream).
     pub fn compression(&self) -> Option<crate::Compression> {
-        self.stream.is_gzip().then_some(crate::Compression::Gzip)
-    }
-
-    fn is_gzip(&self) -> bool {
-        self.stream.is_gzip()
+        self.stream.compression()
     }
 
     /// How the payload is stored: big-endian unless the caller stated
@@ -696,7 +694,7 @@ impl<'a, S: ReadAt + ?Sized> Reader<At<'a, S>> {
     /// # Errors
     /// The source's errors while asking its length.
     pub fn output_buffer_size(&self) -> io::Result<Option<usize>> {
-        if self.is_gzip() {
+        if self.stream.compression().is_some() {
             return Ok(None);
         }
         let src = self.stream_source();
@@ -727,7 +725,7 @@ impl<'a, S: ReadAt + ?Sized> Reader<At<'a, S>> {
         out: &mut [u8],
         threads: NonZeroUsize,
     ) -> Result<Vec<Finding>, ReadError> {
-        if self.is_gzip() {
+        if self.stream.compression().is_some() {
             return self.read_into(out);
         }
         read::read_parts_at(
@@ -784,21 +782,4 @@ fn locate<R>(stream: &Stream<R>, e: ReadError) -> ReadError {
         }
     }
     e
-}
-
-/// [`read_array`](crate::read_array) of an input that may be
-/// gzip-compressed, as validation reads it: [`Reader`] with the options'
-/// `decompress`, `limits` and `byte_order` (a stream that holds
-/// more than the limit fails with the IDX702 finding after at most that
-/// many bytes were decoded; damaged gzip is the IDX701 finding).
-///
-/// # Errors
-/// As [`Reader::read_array`].
-pub fn read_input<R: Read>(r: R, opts: &Options) -> Result<Array, ReadError> {
-    let read = ReadOptions::default()
-        .with_decompress(opts.decompress)
-        .with_limits(opts.limits)
-        .with_byte_order(opts.byte_order)
-        .with_severity(opts.severity.clone());
-    Reader::new(r, &read)?.read_array().map(|(a, _)| a)
 }

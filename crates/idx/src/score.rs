@@ -83,8 +83,7 @@ pub struct ByteOrderScore {
     /// (its sum over the root of its squared terms): how consistent it is.
     pub smoother_z: f64,
     /// Number of elements scored: distinct non-zero values (a value that
-    /// repeats is scored once), at most
-    /// [`MAX_DISTINCT`](crate::lint::byteorder::MAX_DISTINCT).
+    /// repeats is scored once), at most 4,096.
     pub elements: u64,
     /// Integers: the distinct values read big-endian are left-justified
     /// by part of a byte (they agree on their lowest bits, not a whole

@@ -183,35 +183,35 @@ pub(super) fn show(path: &Path, opts: idx::ReadOptions, p: &Picture<'_>) -> Exit
         );
     }
     // Read only what is drawn: the items [start, start + n) of a rank-3
-    // file, the image of a rank-2 one (both bounded by `drawable`).
-    let item_len = if dims.len() == 3 {
-        h.payload_len() / u64::from(dims[0].max(1))
+    // file (the header of those items alone says how many bytes), the
+    // image of a rank-2 one (both bounded by `drawable`).
+    let (part_header, first_item) = if dims.len() == 3 {
+        (
+            u32::try_from(count).ok().and_then(|c| h.with_items(c)),
+            first as u64,
+        )
     } else {
-        h.payload_len()
+        (Some(h.clone()), 0)
     };
-    let skip = h.header_len() as u64 + first as u64 * item_len;
-    let take = count as u64 * item_len;
+    let Some(part_header) = part_header else {
+        return fail(format!("{}: too many items to draw", input.name), 2);
+    };
     let mut part = Vec::new();
-    let read = input.stream().and_then(|s| {
-        let mut s = s.take(skip + take);
-        std::io::copy(&mut (&mut s).take(skip), &mut std::io::sink())?;
-        s.read_to_end(&mut part)
+    let read = input.payload().and_then(|mut payload| {
+        payload.skip_items(first_item)?;
+        payload
+            .take(part_header.payload_len())
+            .read_to_end(&mut part)
     });
     if let Err(e) = read {
         return fail(format!("{}: {e}", input.name), 2);
     }
-    let mut shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
-    if shape.len() == 3 {
-        shape[0] = count;
-    }
-    let mut bytes = idx::encode_header(h.dtype(), &shape).unwrap_or_default();
-    bytes.extend_from_slice(&part);
-    drop(part);
-    let view = match idx::parse(&bytes) {
-        Ok(v) => v,
-        Err(e) => return fail(format!("{}: {e}", input.name), 2),
+    let Some(array) = idx::ArrayView::new(&part_header, &part) else {
+        return fail(
+            format!("{}: the input ended before the items drawn", input.name),
+            2,
+        );
     };
-    let array = view.array();
     let Some(items) = picture::items(&array, count) else {
         return fail("show draws rank 1, 2 or 3", 2);
     };
@@ -271,11 +271,7 @@ fn histogram_of(input: &mut Input, h: &idx::Header) -> std::io::Result<picture::
         if pass == 1 && !hist.needs_bins() {
             break;
         }
-        let mut s = input.stream()?;
-        std::io::copy(
-            &mut (&mut s).take(h.header_len() as u64),
-            &mut std::io::sink(),
-        )?;
+        let mut s = input.payload()?;
         let mut left = h.payload_len();
         while left > 0 {
             let want = usize::try_from(left).unwrap_or(usize::MAX).min(step);

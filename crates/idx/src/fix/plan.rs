@@ -12,16 +12,6 @@ use crate::header::MAX_HEADER_LEN;
 use crate::validate::{Options, Validator};
 use std::io::{self, Read, Seek, SeekFrom};
 
-fn is_gzip<R: Read + Seek>(input: &mut R, opts: &FixOptions) -> io::Result<bool> {
-    if !opts.validate.decompress {
-        return Ok(false);
-    }
-    input.seek(SeekFrom::Start(0))?;
-    let mut magic = [0u8; 2];
-    let n = fill(input, &mut magic)?;
-    Ok(crate::gzip::is_gzip(&magic[..n]))
-}
-
 /// How a stream with `plan` applied is validated: a byte order stated for
 /// the input no longer holds once the plan swaps the payload (the output is
 /// big-endian then), so it is dropped.
@@ -71,18 +61,28 @@ fn validate_planned<R: Read + Seek>(
 
 /// Validates the structure of plain `input` only: the header and the length
 /// (from `seek`), without reading the payload or running payload lints.
-/// Enough to plan every fix but IDX501's (a payload statistic).
-fn validate_structure<R: Read + Seek>(input: &mut R, opts: &Options) -> io::Result<(Report, Sum)> {
+/// Enough to plan every fix but IDX501's (a payload statistic). `None` when
+/// the validator found a gzip stream in the first bytes (its one sniff): a
+/// gzip stream is validated whole.
+fn validate_structure<R: Read + Seek>(
+    input: &mut R,
+    opts: &Options,
+) -> io::Result<Option<(Report, Sum)>> {
     let len = input.seek(SeekFrom::End(0))?;
     input.seek(SeekFrom::Start(0))?;
-    let mut head = vec![0u8; MAX_HEADER_LEN.min(usize::try_from(len).unwrap_or(MAX_HEADER_LEN))];
+    // (at least the two bytes the validator sniffs, whatever `seek` said)
+    let want = usize::try_from(len).map_or(MAX_HEADER_LEN, |l| l.clamp(2, MAX_HEADER_LEN));
+    let mut head = vec![0u8; want];
     let n = fill(input, &mut head)?;
-    let mut v = Validator::plain(opts.clone().with_lints(false).with_byte_order_test(false));
+    let mut v = Validator::new(opts.clone().with_lints(false).with_byte_order_test(false));
     v.feed(&head[..n]);
+    if v.compression().is_some() {
+        return Ok(None);
+    }
     v.skip(len.saturating_sub(n as u64));
     let mut crc = flate2::Crc::new();
     crc.update(&head[..n]);
-    Ok((v.finish(), (len, crc.sum(), None)))
+    Ok(Some((v.finish(), (len, crc.sum(), None))))
 }
 
 /// Plans the repair of `input`: validates it, selects the fixes `opts`
@@ -178,18 +178,27 @@ pub(super) fn plan_inner<R: Read + Seek>(
     opts: &FixOptions,
     final_check: bool,
 ) -> Result<Planned, FixError> {
-    let gzip = is_gzip(input, opts)?;
     let mut plan = Plan::default();
     // Only IDX501's fix needs the payload read (a statistic); every other
     // fix is planned from the header and the length, so the input is read
     // whole only once, when it is written.
     let lint_fix = (opts.unsafe_fixes && opts.assume_byte_order.is_none())
         || opts.assume_byte_order == Some(crate::edit::ByteOrder::Little);
-    let (before, sum) = if gzip || lint_fix || !opts.validate.lints {
-        validate_planned(input, &plan, gzip, &opts.validate)?
+    let structure = if lint_fix || !opts.validate.lints {
+        None
     } else {
         validate_structure(input, &opts.validate)?
     };
+    let (before, sum) = match structure {
+        Some(s) => s,
+        // (an empty plan is validation's own entry point: it finds the
+        // container itself)
+        None => validate_planned(input, &plan, false, &opts.validate)?,
+    };
+    // The container is the validator's verdict on the first bytes (its one
+    // sniff, off when `decompress` is): the later rounds decode gzip for
+    // the plan's edits.
+    let gzip = before.compression == Some(Compression::Gzip);
     let mut report = before.clone();
     let mut applied: Vec<AppliedFix> = Vec::new();
     let mut declined: Vec<String> = Vec::new();

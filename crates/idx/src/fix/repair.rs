@@ -13,7 +13,7 @@ use std::io::{self, Read, Seek, Write};
 /// gzip input unless `opts.keep_compression` is off), validating what it
 /// writes, so [`FixReport::after`] is the report of the output. The input is
 /// read once per planning round (one, unless a header was rewritten) plus once
-/// for writing, through a fixed buffer ([`CHUNK_LEN`](crate::CHUNK_LEN)):
+/// for writing, through a fixed buffer (256 KiB):
 /// memory does not grow with the input.
 ///
 /// When no fix applies the input is copied unchanged (gzip input is

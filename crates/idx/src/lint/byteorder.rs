@@ -8,7 +8,7 @@
 //! piling up evidence it does not have:
 //!
 //! - **a value counts once**: only the first occurrence of a bit pattern is
-//!   scored (at most [`MAX_DISTINCT`] of them, in a bounded table), so a
+//!   scored (at most 4,096 of them, in a bounded table), so a
 //!   marker, a saturated or clipped value or a constant run is one piece of
 //!   evidence however often it repeats;
 //! - **constant byte columns are set aside**: an integer byte column that
@@ -41,28 +41,26 @@
 //! The score is `G_little - G_big` in bits. Bytes that neither reading
 //! explains (random bit patterns) make the per-element terms `d_i` of the
 //! score symmetric around 0, so their sum wanders like a random walk; a
-//! score counts only when at least [`MIN_ELEMENTS`] distinct elements were
+//! score counts only when at least 8 distinct elements (`MIN_ELEMENTS`) were
 //! scored and the little-endian reading explains the payload better than
 //! random bytes (`G_little >= 0`), or the self-normalised statistic
-//! `z = sum(d_i) / sqrt(sum(d_i^2))` reaches [`MIN_Z`]. The thresholds are
+//! `z = sum(d_i) / sqrt(sum(d_i^2))` reaches 5 (`MIN_Z`). The thresholds are
 //! set from the benchmark, not from the nominal odds.
 //!
 //! All the per-element terms come from small tables built once per process,
 //! so scoring costs a few table lookups and one probe of the distinct-value
-//! table per sampled element; once [`MAX_DISTINCT`] values are scored the
+//! table per sampled element; once 4,096 values are scored the
 //! rest of the payload is not looked at, nor is it once the values scored
-//! at a checkpoint ([`STOP_AT`]: 64, 256 and 1,024 distinct values of
-//! floats, 1,024 of integers: [`STOP_AT_INTEGERS`]) read
-//! decisively big-endian ([`STOP_BITS`]): the verdict of a correct payload
+//! at a checkpoint (64, 256 and 1,024 distinct values of floats, 1,024
+//! of integers) read decisively big-endian (by 256 bits): the verdict of a correct payload
 //! is then settled (no warning), at a fraction of the cost.
 
 use crate::dtype::ElementType;
 use crate::edit::ByteOrder;
 use crate::finding::Finding;
 use crate::rules::{Rule, Severity};
+use crate::score::MIN_Z;
 pub use crate::score::{ByteOrderScore, Verdict, CERTAIN_BITS, LIKELY_BITS};
-#[doc(hidden)]
-pub use crate::score::{MIN_ELEMENTS, MIN_Z};
 use std::sync::OnceLock;
 
 /// Share of float exponents a real payload keeps within `2^-32..2^32`.
@@ -211,8 +209,7 @@ struct Entry {
 
 /// At most this many distinct values are scored; the rest of the payload
 /// adds nothing (the score is decided long before).
-#[doc(hidden)]
-pub const MAX_DISTINCT: usize = 4096;
+pub(crate) const MAX_DISTINCT: usize = 4096;
 /// Slots of the distinct-value table at most (a power of two, twice
 /// [`MAX_DISTINCT`]).
 const SLOTS: usize = 2 * MAX_DISTINCT;
@@ -302,8 +299,7 @@ pub(crate) struct Scorer {
 /// big-endian ([`STOP_BITS`]), the test stops there. A few checkpoints, not
 /// one per element: each scores every value so far, so together they cost
 /// at most 1,344 value readings more than scoring [`MAX_DISTINCT`] values.
-#[doc(hidden)]
-pub const STOP_AT: [usize; 3] = [64, 256, 1024];
+pub(crate) const STOP_AT: [usize; 3] = [64, 256, 1024];
 
 /// The checkpoint of integers: only at 1,024 values, because how an
 /// integer is read (the byte columns and low zero bits set aside) is
@@ -311,16 +307,14 @@ pub const STOP_AT: [usize; 3] = [64, 256, 1024];
 /// too often (fixed point, left-justified samples: twins that read
 /// decisively big-endian on their first 256 distinct values and
 /// little-endian on all of them, `bench/byteorder.md`).
-#[doc(hidden)]
-pub const STOP_AT_INTEGERS: [usize; 1] = [1024];
+pub(crate) const STOP_AT_INTEGERS: [usize; 1] = [1024];
 
 /// How decisively big-endian the values scored at a checkpoint must read
 /// for the test to stop (bits, with `z` at most `-MIN_Z`): far past what
 /// the rest of the payload could reverse in the data people store
 /// (`bench/byteorder.md`: no control is warned and no twin detected at
 /// n >= 64 that was not before, on the generated kinds and the real arrays).
-#[doc(hidden)]
-pub const STOP_BITS: f64 = 256.0;
+pub(crate) const STOP_BITS: f64 = 256.0;
 
 /// At most this many bits of relative smoothness per neighbour pair: a
 /// step that is a tiny fraction of its values says no more than one that

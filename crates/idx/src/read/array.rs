@@ -102,7 +102,7 @@ fn payload<T: Element, R: Read>(
     // header's word alone): the vector doubles at most, up to the declared
     // count, so it holds at most twice the bytes read.
     let mut out: Vec<T> = Vec::new();
-    let mut storage = vec![0u8; crate::CHUNK_LEN + buffer::PAGE];
+    let mut storage = vec![0u8; crate::buffer::CHUNK_LEN + buffer::PAGE];
     let buf = buffer::page_aligned(&mut storage);
     let mut carry = 0usize; // bytes of a partial element at the front of buf
     let mut seen = 0u64;
@@ -123,7 +123,7 @@ fn payload<T: Element, R: Read>(
                 .max(whole / size);
             let _ = out.try_reserve_exact(grow);
         }
-        T::extend_from_be(&mut out, &buf[..whole]);
+        <T as crate::dtype::private::Sealed>::extend_from_be(&mut out, &buf[..whole]);
         buf.copy_within(whole..have, 0);
         carry = have - whole;
     }

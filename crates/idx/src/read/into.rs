@@ -16,7 +16,7 @@ use std::io::{self, Read};
 /// `header.payload_len()` bytes and receives the elements in native byte
 /// order; then checks that the stream ends there.
 ///
-/// The bytes are read a [`CHUNK_LEN`](crate::CHUNK_LEN) chunk at a time
+/// The bytes are read a 256 KiB chunk at a time
 /// into a page-aligned buffer that stays in the cache, and byte-swapped from
 /// there into `out`: one pass over `out`, no full-size intermediate copy, so
 /// a caller that owns the destination (a numpy array) decodes straight into
@@ -95,7 +95,7 @@ impl Short {
 }
 
 /// Reads `out.len()` payload bytes from `r` straight into `out`, a
-/// [`CHUNK_LEN`](crate::CHUNK_LEN) chunk at a time, and byte-swaps each
+/// 256 KiB chunk at a time, and byte-swaps each
 /// chunk's elements of `size` bytes in place while it is still in the
 /// cache: one copy, the kernel's.
 pub(super) fn decode_stream<R: Read>(
@@ -105,7 +105,7 @@ pub(super) fn decode_stream<R: Read>(
     stored: ByteOrder,
 ) -> Result<(), Short> {
     let mut seen = 0usize;
-    for part in out.chunks_mut(crate::CHUNK_LEN) {
+    for part in out.chunks_mut(crate::buffer::CHUNK_LEN) {
         let k = crate::buffer::fill(r, part).map_err(Short::Io)?;
         to_native_in_place(&mut part[..k], size, stored);
         seen += k;
@@ -148,8 +148,8 @@ pub(super) fn check_end<R: Read>(
     let mut tail = [0u8; 4];
     let t = crate::buffer::fill(r, &mut tail)?;
     if t > 0 {
-        if buf.len() < crate::CHUNK_LEN {
-            buf.resize(crate::CHUNK_LEN, 0);
+        if buf.len() < crate::buffer::CHUNK_LEN {
+            buf.resize(crate::buffer::CHUNK_LEN, 0);
         }
         // counted up to a bound, so an endless source finishes (spec 7.24)
         let mut extra = t as u64;

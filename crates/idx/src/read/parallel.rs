@@ -23,7 +23,7 @@ pub const MIN_BYTES_PER_THREAD: usize = 4 << 20;
 /// huge-page boundaries of `out`), handed out one at a time to the calling
 /// thread and up to `threads - 1` threads of its own, each reading straight
 /// into its part of `out` and converting it in place a
-/// [`CHUNK_LEN`](crate::CHUNK_LEN) chunk at a time (bytes in memory are
+/// 256 KiB chunk at a time (bytes in memory are
 /// decoded from where they lie). A thread that cannot be started, or that
 /// the scheduler holds back, leaves its parts to the others. Then it checks
 /// that the source ends after the payload.
@@ -95,8 +95,8 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
         let have = bytes.get(at..).unwrap_or_default();
         let k = have.len().min(part.len());
         for (to, from) in part[..k]
-            .chunks_mut(crate::CHUNK_LEN)
-            .zip(have[..k].chunks(crate::CHUNK_LEN))
+            .chunks_mut(crate::buffer::CHUNK_LEN)
+            .zip(have[..k].chunks(crate::buffer::CHUNK_LEN))
         {
             to_native(from, to, size, stored);
         }

@@ -16,7 +16,7 @@ const SMALL_CHUNK_LEN: usize = 16 * 1024;
 pub const TRAILING_COUNT_LIMIT: u64 = 1 << 20;
 
 /// Validates IDX data read from `reader`, in memory bounded by a fixed
-/// buffer ([`CHUNK_LEN`]) whatever the length of the data.
+/// buffer (256 KiB) whatever the length of the data.
 ///
 /// Reading stops as soon as no further byte can change the findings
 /// (spec 7.24): after the header when the size is unknown (a bad magic, an

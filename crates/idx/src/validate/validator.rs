@@ -144,7 +144,7 @@ impl Validator {
                         // one byte that may start the gzip magic
                         self.input = Input::Sniffing(Some(b));
                     }
-                    (Some(b), Some(&c)) if crate::gzip::is_gzip(&[b, c]) => {
+                    (Some(b), Some(&c)) if Validator::sniff(&[b, c]).is_some() => {
                         self.compression = Some(Compression::Gzip);
                         let mut gz = Box::new(GzipStage::new());
                         if let Some(h) = held {
@@ -162,6 +162,15 @@ impl Validator {
                 }
             }
         }
+    }
+
+    /// The library's one gzip sniff: the container that the first bytes of
+    /// a stream (two are enough; fewer are never gzip) say it comes in.
+    /// The validator decides with it on the first bytes fed; the pull
+    /// opener (`input::open`, under [`Reader`](crate::Reader)) asks it too,
+    /// so every way in accepts gzip by the same two bytes.
+    pub(crate) fn sniff(prefix: &[u8]) -> Option<Compression> {
+        crate::gzip::is_gzip(prefix).then_some(Compression::Gzip)
     }
 
     /// The container of the stream, as the validator found it (known once

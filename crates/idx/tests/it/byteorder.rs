@@ -414,7 +414,7 @@ fn pixels_left_justified_by_part_of_a_byte_are_never_called_little_endian() {
 /// payload is that of the values scored up to the checkpoint.
 #[test]
 fn a_decisively_big_endian_payload_is_settled_at_a_checkpoint() {
-    use idx::lint::byteorder::{MAX_DISTINCT, STOP_AT, STOP_AT_INTEGERS, STOP_BITS};
+    use idx::fuzzing::{MAX_DISTINCT, STOP_AT, STOP_AT_INTEGERS, STOP_BITS};
     let mut rng = Rng(5);
     let n = 262_144; // 1 MiB of f32
     let normal: Vec<f32> = (0..n)

@@ -76,13 +76,13 @@ fn parts_decode_and_locate_truncation_and_trailing_bytes_as_one_pass_does() {
     // part, on a chunk boundary, inside the last part, one element short,
     // whole, and with trailing bytes
     for (code, size) in [(0x08u8, 1usize), (0x0B, 2), (0x0D, 4), (0x0E, 8)] {
-        let count = (3 * MIN_BYTES_PER_THREAD + 4 * idx::CHUNK_LEN + 24) / size;
+        let count = (3 * MIN_BYTES_PER_THREAD + 4 * idx::fuzzing::CHUNK_LEN + 24) / size;
         let full = seeded_encoding(code, &[count as u32], size as u8);
         let header = full.len() - count * size;
         let mut cases = vec![
             full[..header + 1000].to_vec(),
             // on a chunk boundary
-            full[..header + 4 * idx::CHUNK_LEN].to_vec(),
+            full[..header + 4 * idx::fuzzing::CHUNK_LEN].to_vec(),
             full[..full.len() - 3 * size].to_vec(),
             full[..full.len() - 1].to_vec(),
             full.clone(),

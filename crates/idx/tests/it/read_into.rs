@@ -87,7 +87,7 @@ fn read_into_equals_read_array_on_arbitrary_bytes() {
 #[test]
 fn read_into_swaps_across_chunk_boundaries() {
     // more than one CHUNK_LEN of f64, so the in-place swap runs per chunk
-    let n = idx::CHUNK_LEN / 8 * 3 + 5;
+    let n = idx::fuzzing::CHUNK_LEN / 8 * 3 + 5;
     let v: Vec<f64> = (0..n).map(|i| i as f64 * -1.5).collect();
     let bytes = idx::to_bytes(&idx::Array::from_vec(vec![n], v.clone()).unwrap()).unwrap(); // ok: test
     let got = via_read_into(&bytes).unwrap(); // ok: test
@@ -124,7 +124,7 @@ fn read_input_stops_a_gzip_bomb_at_the_limit_as_validation_does() {
     let opts = Options::default()
         .with_decompress(true)
         .with_max_decompressed(Some(1 << 20));
-    match idx::read_input(&bomb[..], &opts) {
+    match idx::fuzzing::read_input(&bomb[..], &opts) {
         Err(ReadError::Invalid(e)) => {
             assert_eq!(
                 (e.rule().code().to_string(), e.offset()),
@@ -135,12 +135,12 @@ fn read_input_stops_a_gzip_bomb_at_the_limit_as_validation_does() {
         other => panic!("{other:?}"), // ok: test
     }
     // no limit: it loads
-    let a = idx::read_input(&bomb[..], &opts.clone().with_max_decompressed(None)).unwrap(); // ok: test
+    let a = idx::fuzzing::read_input(&bomb[..], &opts.clone().with_max_decompressed(None)).unwrap(); // ok: test
     assert_eq!(a.dims(), &[8 << 20]);
     // a limit of exactly the stream's length: it loads
     let exact = opts.with_max_decompressed(Some(raw.len() as u64));
     assert_eq!(
-        idx::read_input(&bomb[..], &exact).unwrap().dims(),
+        idx::fuzzing::read_input(&bomb[..], &exact).unwrap().dims(),
         &[8 << 20]
     ); // ok: test
 }
@@ -155,7 +155,7 @@ fn read_input_keeps_trailing_bytes_seen_before_the_limit() {
     let opts = Options::default()
         .with_decompress(true)
         .with_max_decompressed(Some(12));
-    match idx::read_input(&file[..], &opts) {
+    match idx::fuzzing::read_input(&file[..], &opts) {
         Err(ReadError::Invalid(e)) => {
             assert_eq!((e.rule().code(), e.offset()), ("IDX203", 9));
             assert_eq!(
@@ -172,7 +172,7 @@ fn read_input_reads_plain_and_gzip_and_honours_decompress() {
     let raw = encoding(0x0B, &[2, 2], &[1, 2, 3]);
     let want = via_read_array(&raw);
     let on = Options::default().with_decompress(true);
-    let read = |b: &[u8], o: &Options| match idx::read_input(b, o) {
+    let read = |b: &[u8], o: &Options| match idx::fuzzing::read_input(b, o) {
         Ok(a) => Ok((a.dims().to_vec(), native_bytes(a.data()))),
         Err(ReadError::Invalid(e)) => Err((e.rule().code().to_string(), e.offset())),
         Err(e) => panic!("{e}"), // ok: test

@@ -299,7 +299,7 @@ fn a_contradicted_statement_is_warned_of_everywhere() {
 /// little-endian.
 #[test]
 fn swapping_every_element_mirrors_the_score() {
-    use idx::lint::byteorder::STOP_BITS;
+    use idx::fuzzing::STOP_BITS;
     for &kind in Kind::ALL {
         for &t in kind.types() {
             let et = ElementType::from_code(t.code()).unwrap();

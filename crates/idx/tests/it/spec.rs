@@ -1,6 +1,7 @@
 //! The spec, the rule list in code and the site's rules index stay in step.
 
-use idx::{Rule, Severity, RETIRED};
+use idx::fuzzing::RETIRED;
+use idx::{Rule, Severity};
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -434,3 +434,40 @@ fn no_crate_but_idx_sniffs_gzip() {
         found.join("\n")
     );
 }
+
+#[test]
+fn inside_idx_the_validator_alone_sniffs_gzip() {
+    // one sniff inside the library too: `Validator::sniff` is the one caller
+    // of the magic test; the reader's opener and the repair planner ask the
+    // validator (the planner reads the container off its report)
+    let mut found = Vec::new();
+    for (path, text) in sources() {
+        if !path.starts_with("crates/idx/src/") {
+            continue;
+        }
+        for (n, line) in code_lines(&text) {
+            let defined = path == "crates/idx/src/gzip.rs" && line.contains("fn is_gzip(");
+            if line.contains("is_gzip(")
+                && !defined
+                && path != "crates/idx/src/validate/validator.rs"
+            {
+                found.push(format!("{path}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a gzip sniff in idx outside the validator:\n{}",
+        found.join("\n")
+    );
+    let validator =
+        std::fs::read_to_string(test_support::root().join("crates/idx/src/validate/validator.rs"))
+            .unwrap();
+    assert_eq!(
+        code_lines(&validator)
+            .filter(|(_, l)| l.contains("is_gzip("))
+            .count(),
+        1,
+        "the validator's sniff is one call"
+    );
+}
