@@ -6,6 +6,9 @@
 //! command's functions; reports are rendered by `idx-report`, so a finding
 //! here is byte for byte the finding of `idx-validate --format json`.
 //!
+//! - [`Command`]: the command on its arguments (the npm command): parsed,
+//!   resolved and reported by `idx_validate::Args`, its files read by the
+//!   caller; [`Exit`] is what it prints and exits with.
 //! - [`Checker`]: one run over several inputs, each read synchronously at
 //!   offsets through a JavaScript callback ([`source::JsSource`]), given as
 //!   bytes, or pushed in chunks; then `render(format)` and `exitStatus()`.
