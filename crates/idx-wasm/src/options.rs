@@ -84,18 +84,19 @@ fn scalar(key: &str, v: &Value) -> Result<String, String> {
     }
 }
 
-/// The flags the JSON object `json` stands for.
+/// The flags the JSON object `json` stands for, key by key.
 ///
 /// # Errors
 /// Not an object, or a value of no flag's shape.
-pub fn flags(json: &str) -> Result<Vec<String>, String> {
+pub fn keyed_flags(json: &str) -> Result<Vec<(String, Vec<String>)>, String> {
     let v: Value = serde_json::from_str(json).map_err(|e| format!("options: {e}"))?;
     let Value::Object(map) = v else {
         return Err("options: a JSON object".into());
     };
-    let mut out = Vec::new();
+    let mut all = Vec::new();
     for (key, value) in &map {
         let flag = format!("--{}", kebab(key));
+        let mut out = Vec::new();
         match value {
             Value::Null | Value::Bool(false) => {}
             Value::Bool(true) => out.push(flag),
@@ -120,17 +121,48 @@ pub fn flags(json: &str) -> Result<Vec<String>, String> {
             }
             v => out.push(format!("{flag}={}", scalar(key, v)?)),
         }
+        all.push((key.clone(), out));
     }
-    Ok(out)
+    Ok(all)
+}
+
+/// The flags the JSON object `json` stands for.
+///
+/// # Errors
+/// As [`keyed_flags`].
+pub fn flags(json: &str) -> Result<Vec<String>, String> {
+    Ok(keyed_flags(json)?
+        .into_iter()
+        .flat_map(|(_, f)| f)
+        .collect())
 }
 
 /// Parses the options (a JSON object) with the command's parser and
 /// resolves them as the command does.
 ///
 /// # Errors
-/// The command line's message for a value it refuses or an unknown flag.
+/// The command line's message for a value it refuses, after the key that
+/// gave it; an unknown key.
 pub fn parse(json: &str) -> Result<RunOptions, String> {
-    let args = Args::parse_flags(flags(json)?).map_err(|e| format!("options: {e}"))?;
+    let keyed = keyed_flags(json)?;
+    let all: Vec<&String> = keyed.iter().flat_map(|(_, f)| f).collect();
+    let args = Args::parse_flags(all).map_err(|whole| {
+        // the key whose flags the parser refuses alone, else (flags that
+        // conflict) the parser's message
+        keyed
+            .iter()
+            .find_map(|(key, f)| {
+                let e = Args::parse_flags(f).err()?;
+                Some(if e.starts_with("unexpected argument") {
+                    format!(
+                        "options: unknown key {key:?} (the flags' names: see idx-validate --help)"
+                    )
+                } else {
+                    format!("options: {key}: {e}")
+                })
+            })
+            .unwrap_or_else(|| format!("options: {whole}"))
+    })?;
     RunOptions::from_args(args).map_err(|e| format!("options: {e}"))
 }
 
@@ -274,5 +306,13 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
+        // the key is named as given
+        let e = parse(r#"{"assumeByteOrder":"middle"}"#).unwrap_err(); // ok: unit test
+        assert!(
+            e.starts_with("options: assumeByteOrder: invalid value 'middle'"),
+            "{e}"
+        );
+        let e = parse(r#"{"selct":["IDX2"]}"#).unwrap_err(); // ok: unit test
+        assert!(e.starts_with("options: unknown key \"selct\""), "{e}");
     }
 }
