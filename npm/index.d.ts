@@ -1,6 +1,11 @@
 // Types of the idx-validate package (browsers, bundlers and Node 18+).
 
-/** Options of a run: the command line's, by their JSON names. */
+/**
+ * Options of a run: the command line's flags, by their names in camelCase
+ * (or as written, `"max-decompressed"`), read by the command's own parser:
+ * `true` is a switch, a list repeats the flag, an object gives `KEY=VALUE`
+ * values. Flags that write files (`fix`, `outputFile`...) are refused.
+ */
 export interface Options {
   /** Report only these rules: codes (`IDX203`), names (`trailing-bytes`) or code prefixes (`IDX5`). */
   select?: string[];
@@ -15,7 +20,7 @@ export interface Options {
   /** Labels must lie in 0..classes. */
   classes?: number;
   /** Image and label files checked together, by name. */
-  pairs?: [images: string, labels: string][];
+  pair?: [images: string, labels: string][];
   /** The element type the input must have. */
   expectDtype?: "u8" | "i8" | "i16" | "i32" | "f32" | "f64";
   /** The shape it must have: `"*,28,28"`. */
@@ -122,6 +127,27 @@ export function listRules(): string | Promise<string>;
 export function load(module?: BufferSource | URL | Response): Promise<void>;
 /** The name of bytes passed without one. */
 export const BYTES_NAME: "<bytes>";
+
+/**
+ * The `idx-validate` command on its arguments (without the program name):
+ * `done()` is what it printed without checking (help, a usage error...),
+ * else check each of `inputs()` and `finish()`.
+ */
+export class Command {
+  constructor(argv: string[]);
+  done(): Exit | undefined;
+  inputs(): string[];
+  checkSource(name: string, size: number, readAt: (offset: number, target: Uint8Array) => number): void;
+  unreadable(name: string, why: string): void;
+  finish(): Exit;
+  free(): void;
+}
+/** What a run of the command printed and exits with. */
+export interface Exit {
+  readonly stdout: Uint8Array;
+  readonly stderr: Uint8Array;
+  readonly status: 0 | 1 | 2;
+}
 
 /** Node only: validates files by path as one run of the command. */
 export function validateFiles(paths: string[], options?: Options & { format?: Format }): Promise<{ output: string; exitStatus: 0 | 1 | 2 }>;

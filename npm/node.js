@@ -3,7 +3,7 @@
 import { readFileSync, openSync, fstatSync, readSync, closeSync } from "node:fs";
 import { initSync } from "./idx_wasm.js";
 import * as api from "./api.js";
-import { Checker } from "./idx_wasm.js";
+import { Checker, Command } from "./idx_wasm.js";
 
 initSync({ module: readFileSync(new URL("./idx_wasm_bg.wasm", import.meta.url)) });
 
@@ -37,7 +37,7 @@ export function fdReader(fd) {
 }
 
 /**
- * Checks the file at `path` into `checker` (an api Checker), reading it at
+ * Checks the file at `path` into `checker` (a Checker or a Command), reading it at
  * offsets as the library asks: memory does not grow with the file.
  */
 export function checkFile(checker, path) {
@@ -75,5 +75,6 @@ export async function validateFiles(paths, options = {}) {
   }
 }
 
+export { Command };
 export const { validate, explain, ruleUrl, rules, listRules, version, BYTES_NAME } = api;
 export async function load() {}

@@ -1,10 +1,11 @@
 // The npm command against the native one, on the whole corpus: the same
-// JSON report (every field: no field of it names the program), the same
-// SARIF but for the tool's name and version, the same human text and the
-// same exit status.
+// bytes on standard output and standard error in every format, and the
+// same exit status; its help and errors are the native parser's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { corpusFiles, npmCli, nativeCli } from "./support.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { corpusFiles, native, npmCli, nativeCli, pkg, root, run } from "./support.mjs";
 
 const files = corpusFiles();
 
@@ -33,26 +34,64 @@ test("--format json equals the native command's for the whole corpus at once (th
   assert.equal(a.status, b.status);
 });
 
-/** SARIF without the fields that name the program. */
-function unnamed(sarif) {
-  const doc = JSON.parse(sarif);
-  for (const r of doc.runs) {
-    delete r.tool.driver.name;
-    delete r.tool.driver.version;
-    delete r.tool.driver.semanticVersion;
-    delete r.tool.driver.informationUri;
-  }
-  return doc;
+/** The native command's formats, from its own parser's error for a bad one. */
+function nativeFormats() {
+  const e = nativeCli(["--format", "no-such-format", files[0]]).stderr;
+  const m = /\[possible values: ([^\]]+)\]/.exec(e);
+  assert.ok(m, e);
+  return m[1].split(", ");
 }
 
-test("--format sarif and human equal the native command's", () => {
-  const a = npmCli(["--format", "sarif", ...files]);
-  const b = nativeCli(["--format", "sarif", ...files]);
-  assert.deepEqual(unnamed(a.stdout), unnamed(b.stdout));
-  assert.equal(a.status, b.status);
-  const h = npmCli(files);
-  const n = nativeCli(["--color", "never", ...files]);
-  assert.equal(h.stdout, n.stdout);
+test("every format, --statistics included, is the native command's byte for byte, relative and absolute paths alike", () => {
+  const formats = nativeFormats();
+  assert.ok(formats.length >= 7 && formats.includes("sarif"), formats.join(" "));
+  const some = [...files.slice(0, 30), ...files.filter((p) => p.endsWith(".gz")).slice(0, 5)];
+  const absolute = some.slice(0, 8).map((p) => join(root, p));
+  for (const format of formats) {
+    for (const args of [files, some, absolute, ["--statistics", ...some]]) {
+      const what = `--format ${format} ${args[0]}... (${args.length})`;
+      const a = npmCli(["--format", format, ...args]);
+      const b = nativeCli(["--format", format, ...args]);
+      assert.equal(a.stdout, b.stdout, what);
+      assert.equal(a.stderr, b.stderr, what);
+      assert.equal(a.status, b.status, what);
+    }
+  }
+  // an absolute path is a file:// URI in SARIF, as natively
+  const sarif = JSON.parse(npmCli(["--format", "sarif", absolute[0]]).stdout);
+  assert.match(sarif.runs[0].artifacts[0].location.uri, /^file:\/\/\//);
+});
+
+test("help, version and usage errors are the native parser's", () => {
+  const f = files[0];
+  for (const args of [["--help"], ["-h"], ["--version"], ["-V"], [], ["--no-such-flag", f], ["--formt", "json", f],
+    ["--format", "yaml", f], ["--max-decompressed", "lots", f], ["--pair", f], ["--completions", "bash"], ["--man"]]) {
+    const a = npmCli(args);
+    // without --isolated: usage errors repeat the arguments given
+    const b = run(native(), args);
+    assert.equal(a.stdout, b.stdout, args.join(" "));
+    assert.equal(a.stderr, b.stderr, args.join(" "));
+    assert.equal(a.status, b.status, args.join(" "));
+  }
+  assert.match(npmCli(["--help"]).stdout, /--max-decompressed <SIZE>/);
+});
+
+test("the npm command has no parser, format list or help text of its own", () => {
+  const bin = readFileSync(join(pkg(), "bin/idx-validate.js"), "utf8");
+  const code = bin.replace(/^\s*\/\/.*$/gm, "");
+  for (const own of ["--", "human", "sarif", "default", "argv[", "Usage"]) {
+    assert.ok(!code.includes(own), `bin/idx-validate.js holds ${JSON.stringify(own)}`);
+  }
+});
+
+test("what needs the native command's file system is refused, not ignored", () => {
+  const f = files[0];
+  for (const args of [["--fix", f], ["--diff", f], ["--output-file", "report.txt", f], ["--config", "idx-validate.toml", f]]) {
+    const a = npmCli(args);
+    assert.equal(a.status, 2, args.join(" "));
+    assert.equal(a.stdout, "", args.join(" "));
+    assert.match(a.stderr, /^error: --[a-z-]+ needs the native idx-validate/, args.join(" "));
+  }
 });
 
 test("options mean what they mean natively", () => {

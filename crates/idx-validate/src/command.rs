@@ -1,6 +1,6 @@
 //! `idx-validate FILE...`: report every IDX spec violation, located.
 
-use clap::{CommandFactory, Parser, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 use idx::ElementType;
 use idx_io::ExitStatus;
 use idx_validate::check::{self, FileResult, Settings, Source};
@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     /// rustc-style diagnostics with hex excerpts
     Human,
@@ -32,14 +32,14 @@ enum Format {
     Github,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Color {
     Auto,
     Always,
     Never,
 }
 
-#[derive(Parser)]
+#[derive(Debug, Parser)]
 #[command(name = "idx-validate", version, about = "Validate IDX files (MNIST and cousins): every spec violation, located exactly", after_help = idx_validate::help::after_help())]
 struct Cli {
     /// Files, directories (walked recursively) or - for standard input.
@@ -198,6 +198,428 @@ fn parse_rule_selector(s: &str) -> Result<String, String> {
     idx_validate::config::parse_rule_selector(s)
 }
 
+/// The command line parsed by the command's own parser (clap), not yet
+/// resolved: what every front end of the command starts from (the binary,
+/// the Python package's console script, the npm command through the
+/// WebAssembly module, and the npm API's options, a view of the same flags).
+#[derive(Debug)]
+pub struct Args {
+    cli: Cli,
+}
+
+/// What a front end prints and exits with, when it does not write to the
+/// process's streams itself (the npm command through the WebAssembly module).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    /// Standard output's bytes.
+    pub stdout: Vec<u8>,
+    /// Standard error's bytes.
+    pub stderr: Vec<u8>,
+    /// The exit status.
+    pub status: ExitStatus,
+}
+
+impl Output {
+    /// Nothing printed yet, and `status`.
+    pub fn new(status: ExitStatus) -> Output {
+        Output {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            status,
+        }
+    }
+
+    /// `error: MESSAGE` on standard error, exit status 2: how the command
+    /// reports an error of the run.
+    pub fn error(message: &str) -> Output {
+        let mut out = Output::new(ExitStatus::Error);
+        out.stderr = format!("error: {message}\n").into_bytes();
+        out
+    }
+}
+
+/// The arguments could not be parsed, or ask for help or the version:
+/// what clap (with the command's own wording for an unknown flag) prints.
+#[derive(Debug)]
+pub struct ArgsError(clap::Error);
+
+impl ArgsError {
+    /// The exit status: 0 for `--help` and `--version`, else 2.
+    pub fn status(&self) -> ExitStatus {
+        if idx_validate::help::unknown_argument(&self.0).is_some() {
+            return ExitStatus::Error;
+        }
+        ExitStatus::from(u8::try_from(self.0.exit_code()).unwrap_or(2))
+    }
+
+    /// The text and the stream it goes to, without terminal styling.
+    pub fn output(&self) -> Output {
+        let (text, stderr) = match idx_validate::help::unknown_argument(&self.0) {
+            Some(msg) => (msg, true),
+            None => (self.0.render().to_string(), self.0.use_stderr()),
+        };
+        let mut out = Output::new(self.status());
+        if stderr {
+            out.stderr = text.into_bytes();
+        } else {
+            out.stdout = text.into_bytes();
+        }
+        out
+    }
+
+    /// Prints it as the binary does (styled on a terminal); returns the
+    /// exit status.
+    fn print(&self) -> ExitStatus {
+        match idx_validate::help::unknown_argument(&self.0) {
+            Some(msg) => eprint!("{msg}"),
+            None => {
+                let _ = self.0.print();
+            }
+        }
+        self.status()
+    }
+}
+
+/// One output format of the command, by its `--format` name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormatName(Format);
+
+impl std::str::FromStr for FormatName {
+    type Err = String;
+    /// A `--format` value, checked by the command's own list.
+    fn from_str(s: &str) -> Result<Self, String> {
+        Format::from_str(s, false).map(FormatName).map_err(|_| {
+            let names: Vec<String> = Format::value_variants()
+                .iter()
+                .filter_map(|f| f.to_possible_value().map(|v| v.get_name().to_string()))
+                .collect();
+            format!("unknown format {s:?} (one of {})", names.join(", "))
+        })
+    }
+}
+
+/// Every argument and the configuration file resolved into what checks,
+/// filters and renders each input (ripgrep's `HiArgs`), with nothing read
+/// from the inputs: the command's, and the WebAssembly module's for the
+/// page and the npm package.
+#[derive(Debug, Clone)]
+pub struct Checks {
+    /// How every input is checked, before the configuration's per-path
+    /// overrides and the dataset scan ([`Checks::for_input`]).
+    pub settings: Settings,
+    /// `select` and `ignore`.
+    pub filter: config::RuleFilter,
+    /// `--classes` and `--pair`.
+    pub dataset: idx_validate::dataset::DatasetSettings,
+    /// `--assume-byte-order`: for the checks (in `settings`) and a repair.
+    pub byte_order: Option<idx::ByteOrder>,
+    /// `--fix` or `fix = true`, unless `--no-fix`.
+    pub fix_on: bool,
+    /// `--unsafe-fixes` or `unsafe-fixes = true`.
+    pub unsafe_fixes: bool,
+    /// How the reports render.
+    pub ctx: Context,
+    cfg: config::Config,
+    cli_dtype: bool,
+    cli_shape: bool,
+}
+
+impl Checks {
+    /// The settings and rule filter of the input at `path` (`None`:
+    /// standard input): the configuration's overrides for it, and the
+    /// label scan of a labels file ([`idx_validate::dataset::scan_options`]).
+    pub fn for_input(&self, path: Option<&std::path::Path>) -> (Settings, config::RuleFilter) {
+        let (mut s, f) = self.cfg.for_path(
+            path,
+            &self.settings,
+            &self.filter,
+            self.cli_dtype,
+            self.cli_shape,
+        );
+        if let Some(p) = path {
+            s.options = idx_validate::dataset::scan_options(p, s.options, &self.dataset);
+        }
+        (s, f)
+    }
+
+    /// The repair's options for the input `name`, as `--fix` builds them:
+    /// the safe fixes (and the unsafe ones under `--unsafe-fixes`), the
+    /// stated byte order, and the input's checks.
+    pub fn fix_options(&self, name: &std::path::Path) -> idx::FixOptions {
+        let mut opts = idx::FixOptions::default()
+            .with_unsafe_fixes(self.unsafe_fixes)
+            .with_assume_byte_order(self.byte_order);
+        opts.validate = self.for_input(Some(name)).0.options;
+        opts.validate.file_name = name.file_name().map(|n| n.to_string_lossy().into_owned());
+        opts
+    }
+}
+
+impl Args {
+    /// Parses `args` (the first is the program name) with the command's
+    /// parser.
+    ///
+    /// # Errors
+    /// A usage error, or `--help`/`--version` (their text is the error's).
+    pub fn parse<I, T>(args: I) -> Result<Args, ArgsError>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        Cli::try_parse_from(args)
+            .map(|cli| Args { cli })
+            .map_err(ArgsError)
+    }
+
+    /// Parses flags with no path (the first is a flag, not the program
+    /// name): the options of a run whose inputs are given otherwise (the
+    /// npm API's `options`, written as these flags).
+    ///
+    /// # Errors
+    /// The usage error's first line, without `error: `.
+    pub fn parse_flags<I, T>(flags: I) -> Result<Args, String>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        // a switch of this parse alone stands for the paths given otherwise
+        const NO_PATHS: &str = "options-without-paths";
+        let cmd = Cli::command()
+            .arg(
+                clap::Arg::new(NO_PATHS)
+                    .long(NO_PATHS)
+                    .hide(true)
+                    .action(clap::ArgAction::SetTrue),
+            )
+            .mut_arg("paths", |a| a.required_unless_present_any([NO_PATHS]));
+        let argv = ["idx-validate".into(), format!("--{NO_PATHS}").into()]
+            .into_iter()
+            .chain(flags.into_iter().map(Into::into));
+        cmd.try_get_matches_from::<_, std::ffi::OsString>(argv)
+            .and_then(|m| Cli::from_arg_matches(&m))
+            .map(|cli| Args { cli })
+            .map_err(|e| {
+                let text = e.render().to_string();
+                let line = text.lines().next().unwrap_or_default();
+                line.strip_prefix("error: ").unwrap_or(line).to_string()
+            })
+    }
+
+    /// The inputs as named: the paths, then each `--pair` file not among
+    /// them (what a front end without directory walks reads).
+    pub fn inputs(&self) -> Vec<PathBuf> {
+        let mut out = self.cli.paths.clone();
+        for p in &self.cli.pair {
+            if !out.contains(p) {
+                out.push(p.clone());
+            }
+        }
+        out
+    }
+
+    /// `--quiet`.
+    pub fn quiet(&self) -> bool {
+        self.cli.quiet
+    }
+
+    /// The first flag given that needs to write files or read other files
+    /// than the inputs (`--fix`, `--diff`, `--output`, `--output-file`,
+    /// `--config`): a front end that only reads its inputs refuses them.
+    pub fn file_system_flag(&self) -> Option<&'static str> {
+        let c = &self.cli;
+        [
+            (c.fix, "--fix"),
+            (c.diff, "--diff"),
+            (c.output.is_some(), "--output"),
+            (c.output_file.is_some(), "--output-file"),
+            (c.config.is_some(), "--config"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+
+    /// What the command prints instead of checking anything: completions,
+    /// the man page, the rule list, a rule's text; `None` for a run.
+    pub fn informational(&self) -> Option<Output> {
+        let cli = &self.cli;
+        let mut out = Output::new(ExitStatus::SUCCESS);
+        if let Some(shell) = cli.completions {
+            clap_complete::generate(shell, &mut Cli::command(), "idx-validate", &mut out.stdout);
+        } else if cli.man {
+            if let Err(e) = idx_validate::help::man(Cli::command(), &mut out.stdout) {
+                return Some(Output::error(&e.to_string()));
+            }
+        } else if cli.list_rules {
+            out.stdout = idx_validate::help::list_rules().into_bytes();
+        } else if let Some(code) = &cli.explain {
+            let Some(text) = idx_report::explained(code) else {
+                return Some(Output::error(&format!(
+                    "no rule {code:?}; see --list-rules"
+                )));
+            };
+            out.stdout = text.into_bytes();
+        } else {
+            return None;
+        }
+        Some(out)
+    }
+
+    /// Resolves the flags and the configuration file they find into the
+    /// run's [`Checks`] (the configuration is looked for from the current
+    /// directory, unless `--isolated` or `--config`).
+    ///
+    /// # Errors
+    /// An invalid configuration.
+    pub fn checks(&self) -> Result<Checks, String> {
+        let cli = &self.cli;
+        let cfg_file = if cli.isolated {
+            None
+        } else {
+            cli.config.clone().or_else(|| {
+                std::env::current_dir()
+                    .ok()
+                    .and_then(|d| config::discover(&d))
+            })
+        };
+        let cfg = cfg_file
+            .as_deref()
+            .map(config::load)
+            .transpose()
+            .map_err(|e| format!("invalid configuration: {e}"))?
+            .unwrap_or_default();
+        let filter = resolve::rule_filter(cli.select.clone(), cli.ignore.clone(), &cfg.filter);
+        let byte_order = cli
+            .assume_byte_order
+            .as_deref()
+            .and_then(idx::ByteOrder::from_name);
+        let settings = Settings {
+            options: idx::Options::default()
+                .with_decompress(!cli.no_decompress)
+                // 0 means no limit, as for --max-findings (spec 7.20)
+                .with_limits(idx::Limits::from_setting(
+                    cli.max_decompressed.or(cfg.max_decompressed),
+                ))
+                // the one verdict (spec 6.1), as every reader gives it: big
+                // vouches for the bytes; little reads the payload as written,
+                // with a warning when it reads big-endian
+                .with_byte_order(byte_order)
+                .with_severity(resolve::severities(&cfg.severity, &cli.severity))
+                .with_expect_range(cli.expect_range.or(cfg.expect_range))
+                .with_expect_dtype(cli.expect_dtype.or(cfg.expect_dtype))
+                .with_expect_shape(
+                    cli.expect_shape
+                        .clone()
+                        .map(|s| s.0)
+                        .or(cfg.expect_shape.clone()),
+                ),
+            structure_only: cli.structure_only,
+            max_findings: cli.max_findings.or(cfg.max_findings).unwrap_or(10),
+        };
+        let dataset = idx_validate::dataset::DatasetSettings {
+            classes: cli.classes.or(cfg.classes),
+            pairs: cli
+                .pair
+                .chunks_exact(2)
+                .map(|p| (p[0].clone(), p[1].clone()))
+                .collect(),
+        };
+        // --fix / --unsafe-fixes, or `fix` / `unsafe-fixes` in the
+        // configuration (--no-fix overrides the configuration: a
+        // report-only run never writes)
+        let fix_on = resolve::fix_on(cli.fix, cli.no_fix, cfg.fix);
+        let unsafe_fixes = cli.unsafe_fixes || cfg.unsafe_fixes.unwrap_or(false);
+        let color = match cli.color {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::io::stdout().is_terminal()
+            }
+        };
+        let ctx = Context {
+            deny_warnings: cli.deny_warnings || cfg.deny_warnings.unwrap_or(false),
+            color,
+            quiet: cli.quiet,
+            verbose: cli.verbose,
+            sarif_github: cli.sarif_github,
+            spec_url: cli.spec_url.clone().or(cfg.spec_url.clone()),
+            unsafe_fixes,
+            fix_run: fix_on && !cli.diff,
+        };
+        Ok(Checks {
+            settings,
+            filter,
+            dataset,
+            byte_order,
+            fix_on,
+            unsafe_fixes,
+            ctx,
+            cfg,
+            cli_dtype: cli.expect_dtype.is_some(),
+            cli_shape: cli.expect_shape.is_some(),
+        })
+    }
+
+    /// What the run reports once every input is checked (`results`, in
+    /// input order, each checked with [`Checks::for_input`]'s settings):
+    /// the dataset rules over all of them, each input's rule filter, the
+    /// report in the `--format` asked for (`--statistics` included) as
+    /// `stdout`, the notes as `stderr`, and the exit status. `walked`: the
+    /// indices of inputs found by walking a directory; `empty`: the
+    /// directories in which no IDX file was found.
+    pub fn report(
+        &self,
+        checks: &Checks,
+        results: &mut [FileResult],
+        filters: &[config::RuleFilter],
+        walked: &[usize],
+        empty: &[String],
+    ) -> Output {
+        let cli = &self.cli;
+        let mut notes = String::new();
+        idx_validate::dataset::apply(results, walked, &checks.dataset);
+        // --classes reads every labels-shaped input (and proves a rank-1
+        // integer file's byte order): say so when it met none
+        if let (Some(n), false) = (checks.dataset.classes, cli.quiet) {
+            let applied = results
+                .iter()
+                .any(|r| r.outcome.as_ref().is_ok_and(|c| c.report.labels.is_some()));
+            if !applied {
+                notes.push_str(&format!(
+                    "note: --classes {n} applied to no input: none has a labels header (rank 1, or rank 2 of a few columns, of integers)\n"
+                ));
+            }
+        }
+        for (res, f) in results.iter_mut().zip(filters) {
+            config::filter_result(res, f);
+        }
+        let text = self.render(results, &checks.ctx, empty);
+        let t = render::totals(results, checks.ctx.deny_warnings);
+        Output {
+            stdout: text.into_bytes(),
+            stderr: notes.into_bytes(),
+            status: resolve::exit_status(
+                &t,
+                !empty.is_empty(),
+                cli.exit_zero,
+                cli.exit_non_zero_on_fix,
+                cli.diff,
+            ),
+        }
+    }
+
+    /// The report of `results` in the `--format` asked for.
+    pub fn render(&self, results: &[FileResult], ctx: &Context, empty: &[String]) -> String {
+        render_results(
+            FormatName(self.cli.format),
+            self.cli.statistics,
+            results,
+            ctx,
+            empty,
+        )
+    }
+}
+
 /// The whole command on an argument list whose first item is the program
 /// name. `idx_validate::run` (the library) calls it for the Python package.
 pub(crate) fn run_command<I, T>(args: I) -> ExitStatus
@@ -205,21 +627,12 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
-        Err(e) => match idx_validate::help::unknown_argument(&e) {
-            Some(msg) => {
-                eprint!("{msg}");
-                return ExitStatus::from(2);
-            }
-            None => {
-                let _ = e.print();
-                return ExitStatus::from(u8::try_from(e.exit_code()).unwrap_or(2));
-            }
-        },
+    let args = match Args::parse(args) {
+        Ok(args) => args,
+        Err(e) => return e.print(),
     };
     // the one place an error of the run is reported: `error: ...`, exit 2
-    match try_run(&cli) {
+    match try_run(&args) {
         Ok(status) => status,
         Err(RunError(message)) => {
             eprintln!("error: {message}");
@@ -239,81 +652,38 @@ impl<E: std::fmt::Display> From<E> for RunError {
     }
 }
 
-/// Every argument and the configuration file resolved into one value, in
-/// one place (ripgrep's `HiArgs`): what the run checks, with which
-/// settings, what it writes and how it renders, decided before any input is
-/// read.
+/// The run's [`Checks`] and what only the binary needs: the walk of its
+/// paths, each input's settings, the repair, where the report goes.
 struct Resolved {
+    checks: Checks,
     expansion: idx_validate::walk::Expansion,
     per_file: Vec<(Settings, config::RuleFilter)>,
-    dataset: idx_validate::dataset::DatasetSettings,
     fixing: Option<FixSettings>,
     /// The repair of standard input writes to standard output.
     stream_out: bool,
     input_ids: Vec<idx_io::Identity>,
     /// `--output-file` (not `-`).
     output_file: Option<PathBuf>,
-    ctx: Context,
 }
 
-/// Resolves `cli` and the configuration file it finds into a [`Resolved`].
-fn resolve(cli: &Cli) -> Result<Resolved, RunError> {
-    let cfg_file = if cli.isolated {
-        None
-    } else {
-        cli.config.clone().or_else(|| {
-            std::env::current_dir()
-                .ok()
-                .and_then(|d| config::discover(&d))
-        })
-    };
-    let cfg = cfg_file
-        .as_deref()
-        .map(config::load)
-        .transpose()
-        .map_err(|e| RunError(format!("invalid configuration: {e}")))?
-        .unwrap_or_default();
-    let filter = resolve::rule_filter(cli.select.clone(), cli.ignore.clone(), &cfg.filter);
-    let byte_order = cli
-        .assume_byte_order
-        .as_deref()
-        .and_then(idx::ByteOrder::from_name);
-    let settings = Settings {
-        options: idx::Options::default()
-            .with_decompress(!cli.no_decompress)
-            // 0 means no limit, as for --max-findings (spec 7.20)
-            .with_limits(idx::Limits::from_setting(
-                cli.max_decompressed.or(cfg.max_decompressed),
-            ))
-            // the one verdict (spec 6.1), as every reader gives it: big
-            // vouches for the bytes; little reads the payload as written,
-            // with a warning when it reads big-endian
-            .with_byte_order(byte_order)
-            .with_severity(resolve::severities(&cfg.severity, &cli.severity))
-            .with_expect_range(cli.expect_range.or(cfg.expect_range))
-            .with_expect_dtype(cli.expect_dtype.or(cfg.expect_dtype))
-            .with_expect_shape(
-                cli.expect_shape
-                    .clone()
-                    .map(|s| s.0)
-                    .or(cfg.expect_shape.clone()),
-            ),
-        structure_only: cli.structure_only,
-        max_findings: cli.max_findings.or(cfg.max_findings).unwrap_or(10),
-    };
+/// Resolves `args` and the configuration file it finds into a [`Resolved`].
+fn resolve(args: &Args) -> Result<Resolved, RunError> {
+    let cli = &args.cli;
+    let checks = args.checks().map_err(RunError)?;
     let walk = WalkOptions {
         all_files: cli.all_files,
         no_ignore: cli.no_ignore,
         hidden: cli.hidden,
-        exclude: cfg.exclude.iter().chain(&cli.exclude).cloned().collect(),
+        exclude: checks
+            .cfg
+            .exclude
+            .iter()
+            .chain(&cli.exclude)
+            .cloned()
+            .collect(),
         allow_empty: cli.allow_empty,
     };
     let mut expansion = expand(&cli.paths, &walk)?;
-    let pairs: Vec<(PathBuf, PathBuf)> = cli
-        .pair
-        .chunks_exact(2)
-        .map(|p| (p[0].clone(), p[1].clone()))
-        .collect();
     for p in cli.pair.iter() {
         if !expansion
             .inputs
@@ -325,41 +695,26 @@ fn resolve(cli: &Cli) -> Result<Resolved, RunError> {
     }
     // per-path overrides: the file's own settings and rule filter (the
     // command line's --expect-* win over every override)
-    let dataset = idx_validate::dataset::DatasetSettings {
-        classes: cli.classes.or(cfg.classes),
-        pairs,
-    };
     let per_file: Vec<(Settings, config::RuleFilter)> = expansion
         .inputs
         .iter()
         .map(|i| {
-            let path = match i {
+            checks.for_input(match i {
                 Ok(Source::File(p)) | Err((p, _)) => Some(p.as_path()),
                 Ok(Source::Stdin) => None,
-            };
-            let (mut s, f) = cfg.for_path(
-                path,
-                &settings,
-                &filter,
-                cli.expect_dtype.is_some(),
-                cli.expect_shape.is_some(),
-            );
-            if let Some(p) = path {
-                s.options = idx_validate::dataset::scan_options(p, s.options, &dataset);
-            }
-            (s, f)
+            })
         })
         .collect();
-    // --fix / --unsafe-fixes, or `fix` / `unsafe-fixes` in the configuration
-    // (--no-fix overrides the configuration: a report-only run never writes)
-    let fix_on = resolve::fix_on(cli.fix, cli.no_fix, cfg.fix);
-    let unsafe_fixes = cli.unsafe_fixes || cfg.unsafe_fixes.unwrap_or(false);
-    let stream_out =
-        resolve::repair_inputs(fix_on, cli.diff, cli.output.as_deref(), &expansion.inputs)?;
-    let fixing = (fix_on || cli.diff).then(|| FixSettings {
+    let stream_out = resolve::repair_inputs(
+        checks.fix_on,
+        cli.diff,
+        cli.output.as_deref(),
+        &expansion.inputs,
+    )?;
+    let fixing = (checks.fix_on || cli.diff).then(|| FixSettings {
         options: idx::FixOptions::default()
-            .with_unsafe_fixes(unsafe_fixes)
-            .with_assume_byte_order(byte_order),
+            .with_unsafe_fixes(checks.unsafe_fixes)
+            .with_assume_byte_order(checks.byte_order),
         diff: cli.diff,
         output: if cli.diff { None } else { cli.output.clone() },
     });
@@ -381,68 +736,27 @@ fn resolve(cli: &Cli) -> Result<Resolved, RunError> {
         idx_io::output::check(p, idx_io::Policy::Overwrite, &input_ids)
             .map_err(|e| RunError(format!("--output-file {e}")))?;
     }
-    let color = match cli.color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
-        }
-    };
-    let ctx = Context {
-        deny_warnings: cli.deny_warnings || cfg.deny_warnings.unwrap_or(false),
-        color,
-        quiet: cli.quiet,
-        verbose: cli.verbose,
-        sarif_github: cli.sarif_github,
-        spec_url: cli.spec_url.clone().or(cfg.spec_url.clone()),
-        unsafe_fixes,
-        fix_run: fix_on && !cli.diff,
-    };
     Ok(Resolved {
+        checks,
         expansion,
         per_file,
-        dataset,
         fixing,
         stream_out,
         input_ids,
         output_file,
-        ctx,
     })
-}
-
-/// What the command prints and exits with before it checks anything:
-/// completions, the man page, the rule list, a rule's text.
-fn informational(cli: &Cli) -> Option<Result<ExitStatus, RunError>> {
-    let mut stdout = std::io::stdout().lock();
-    if let Some(shell) = cli.completions {
-        clap_complete::generate(shell, &mut Cli::command(), "idx-validate", &mut stdout);
-    } else if cli.man {
-        return Some(
-            idx_validate::help::man(Cli::command(), &mut stdout)
-                .map(|()| ExitStatus::SUCCESS)
-                .map_err(RunError::from),
-        );
-    } else if cli.list_rules {
-        let _ = stdout.write_all(idx_validate::help::list_rules().as_bytes());
-    } else if let Some(code) = &cli.explain {
-        let Some(text) = idx_report::explained(code) else {
-            return Some(Err(RunError(format!("no rule {code:?}; see --list-rules"))));
-        };
-        let _ = stdout.write_all(text.as_bytes());
-    } else {
-        return None;
-    }
-    Some(Ok(ExitStatus::SUCCESS))
 }
 
 /// The command on parsed arguments: the exit status of a run that went
 /// through, or the error that stopped it.
-fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
-    if let Some(done) = informational(cli) {
-        return done;
+fn try_run(args: &Args) -> Result<ExitStatus, RunError> {
+    let cli = &args.cli;
+    if let Some(out) = args.informational() {
+        let _ = std::io::stdout().lock().write_all(&out.stdout);
+        let _ = std::io::stderr().lock().write_all(&out.stderr);
+        return Ok(out.status);
     }
-    let r = resolve(cli)?;
+    let r = resolve(args)?;
     let ex = &r.expansion;
     // -q prints only what fails: what a walk left out is not a failure
     if !cli.quiet {
@@ -456,56 +770,42 @@ fn try_run(cli: &Cli) -> Result<ExitStatus, RunError> {
     }
     // the repair of standard input writes to standard output from a worker
     let mut results = run(&ex.inputs, &r.per_file, cli.jobs, r.fixing.as_ref());
-    idx_validate::dataset::apply(&mut results, &ex.walked, &r.dataset);
-    // --classes reads every labels-shaped input (and proves a rank-1
-    // integer file's byte order): say so when it met none
-    if let (Some(n), false) = (r.dataset.classes, cli.quiet) {
-        let applied = results
-            .iter()
-            .any(|r| r.outcome.as_ref().is_ok_and(|c| c.report.labels.is_some()));
-        if !applied {
-            eprintln!(
-                "note: --classes {n} applied to no input: none has a labels header (rank 1, or rank 2 of a few columns, of integers)"
-            );
-        }
-    }
-    for (res, (_, f)) in results.iter_mut().zip(&r.per_file) {
-        config::filter_result(res, f);
-    }
-    let text = render_results(cli, &results, &r.ctx, &ex.empty);
+    let filters: Vec<config::RuleFilter> = r.per_file.iter().map(|(_, f)| f.clone()).collect();
+    let out = args.report(&r.checks, &mut results, &filters, &ex.walked, &ex.empty);
+    let _ = std::io::stderr().write_all(&out.stderr);
     match r.output_file.as_deref() {
         Some(p) => {
-            idx_io::output::write(p, idx_io::Policy::Overwrite, &r.input_ids, text.as_bytes())
+            idx_io::output::write(p, idx_io::Policy::Overwrite, &r.input_ids, &out.stdout)
                 .map_err(|e| RunError(format!("--output-file {e}")))?;
         }
         // standard output carries the repaired stream
         None if r.stream_out => {
-            let _ = std::io::stderr().write_all(text.as_bytes());
+            let _ = std::io::stderr().write_all(&out.stdout);
         }
         None => {
             let mut stdout = std::io::stdout().lock();
-            let _ = stdout.write_all(text.as_bytes());
+            let _ = stdout.write_all(&out.stdout);
             let _ = stdout.flush();
         }
     }
-    let t = render::totals(&results, r.ctx.deny_warnings);
-    Ok(resolve::exit_status(
-        &t,
-        !ex.empty.is_empty(),
-        cli.exit_zero,
-        cli.exit_non_zero_on_fix,
-        cli.diff,
-    ))
+    Ok(out.status)
 }
 
-/// The report of `results` in the format `cli` asks for (`--statistics`
-/// included); `empty`: the directories in which no IDX file was found
+/// The report of `results` in `format` (or, with `statistics`, the counts
+/// per rule); `empty`: the directories in which no IDX file was found
 /// (GitHub annotations of their own).
-fn render_results(cli: &Cli, results: &[FileResult], ctx: &Context, empty: &[String]) -> String {
-    if cli.statistics {
-        return render::stats::render(results, cli.format == Format::Json);
+pub fn render_results(
+    format: FormatName,
+    statistics: bool,
+    results: &[FileResult],
+    ctx: &Context,
+    empty: &[String],
+) -> String {
+    let format = format.0;
+    if statistics {
+        return render::stats::render(results, format == Format::Json);
     }
-    match cli.format {
+    match format {
         Format::Human => render::human::render(results, ctx),
         Format::Short => render::short::render(results, ctx),
         Format::Json => render::json::render(results, ctx),

@@ -63,6 +63,7 @@ extern crate self as idx_validate;
 #[allow(clippy::print_stdout, clippy::print_stderr)]
 mod command;
 
+pub use command::{render_results, Args, ArgsError, Checks, FormatName, Output};
 pub use idx_io::ExitStatus;
 
 /// Runs the command on `args` (the first is the program name, as in

@@ -6,6 +6,9 @@
 //! command's functions; reports are rendered by `idx-report`, so a finding
 //! here is byte for byte the finding of `idx-validate --format json`.
 //!
+//! - [`Command`]: the command on its arguments (the npm command): parsed,
+//!   resolved and reported by `idx_validate::Args`, its files read by the
+//!   caller; [`Exit`] is what it prints and exits with.
 //! - [`Checker`]: one run over several inputs, each read synchronously at
 //!   offsets through a JavaScript callback ([`source::JsSource`]), given as
 //!   bytes, or pushed in chunks; then `render(format)` and `exitStatus()`.
@@ -130,6 +133,112 @@ impl Checker {
     }
 }
 
+/// What a run of the command printed and exits with.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Exit(idx_validate::Output);
+
+#[wasm_bindgen]
+impl Exit {
+    /// Standard output's bytes.
+    #[wasm_bindgen(getter)]
+    pub fn stdout(&self) -> Vec<u8> {
+        self.0.stdout.clone()
+    }
+
+    /// Standard error's bytes.
+    #[wasm_bindgen(getter)]
+    pub fn stderr(&self) -> Vec<u8> {
+        self.0.stderr.clone()
+    }
+
+    /// The exit status: 0 valid, 1 invalid, 2 unreadable or misused.
+    #[wasm_bindgen(getter)]
+    pub fn status(&self) -> u8 {
+        self.0.status.code()
+    }
+}
+
+/// The `idx-validate` command on an argument list (without the program
+/// name), parsed and resolved by the command's own code: the npm command
+/// is this, its input files read by the caller ([`Command::check_source`]).
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Command {
+    state: Result<run::Run, idx_validate::Output>,
+}
+
+#[wasm_bindgen]
+impl Command {
+    /// Parses `argv` (the arguments after the program name).
+    #[wasm_bindgen(constructor)]
+    pub fn new(argv: Vec<String>) -> Command {
+        let argv = std::iter::once("idx-validate".to_string()).chain(argv);
+        let state = match idx_validate::Args::parse(argv) {
+            Err(e) => Err(e.output()),
+            Ok(args) => match args.informational() {
+                Some(out) => Err(out),
+                None => options::RunOptions::from_args(args)
+                    .map(run::Run::new)
+                    .map_err(|e| idx_validate::Output::error(&e)),
+            },
+        };
+        Command { state }
+    }
+
+    /// What the command printed without checking anything (help, the
+    /// version, a usage error, the rule list...), or `undefined` when it
+    /// checks [`Command::inputs`].
+    pub fn done(&self) -> Option<Exit> {
+        self.state.as_ref().err().map(|o| Exit(o.clone()))
+    }
+
+    /// The inputs to check, in order: the paths, then each `--pair` file
+    /// not among them.
+    pub fn inputs(&self) -> Vec<String> {
+        match &self.state {
+            Ok(run) => run
+                .inputs()
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Checks the input `name` of `size` bytes, read through
+    /// `readAt(offset, target: Uint8Array) -> number`.
+    #[wasm_bindgen(js_name = checkSource)]
+    pub fn check_source(
+        &mut self,
+        name: &str,
+        size: f64,
+        read_at: Function,
+    ) -> Result<(), JsError> {
+        let len = length(size)?;
+        if let Ok(run) = &mut self.state {
+            run.check(name, JsSource::new(read_at, len), Some(len));
+        }
+        Ok(())
+    }
+
+    /// Records an input that could not be read (`why`, as the native
+    /// command words the system's error).
+    pub fn unreadable(&mut self, name: &str, why: &str) {
+        if let Ok(run) = &mut self.state {
+            run.unreadable(name, why);
+        }
+    }
+
+    /// What the command prints and exits with once every input is checked.
+    pub fn finish(&mut self) -> Exit {
+        match &mut self.state {
+            Ok(run) => Exit(run.output()),
+            Err(out) => Exit(out.clone()),
+        }
+    }
+}
+
 /// The spec's text of a rule (by code or name), as `idx-validate --explain`.
 #[wasm_bindgen]
 pub fn explain(rule: &str) -> Option<String> {
@@ -190,7 +299,7 @@ pub fn repair(
 ) -> Result<String, JsError> {
     let len = length(size)?;
     let run = options::parse(options.as_deref().unwrap_or("{}")).map_err(|e| JsError::new(&e))?;
-    let opts = run.fix_options(name);
+    let opts = run.checks.fix_options(std::path::Path::new(name));
     let report = idx::repair(JsSource::new(read_at, len), JsSink::new(write), &opts)
         .map_err(|e| JsError::new(&e.to_string()))?;
     let action = if report.changed() {
@@ -223,7 +332,7 @@ pub fn picture(
         idx::Limits::default().max_decompressed,
     )
     .map_err(|e| JsError::new(&e.to_string()))?;
-    let Some(p) = picture::first_items(stream, max_items, run.assume_byte_order) else {
+    let Some(p) = picture::first_items(stream, max_items, run.checks.byte_order) else {
         return Ok(JsValue::UNDEFINED);
     };
     let o = Object::new();

@@ -1,281 +1,212 @@
-//! The options of a run, as JSON from JavaScript, turned into what the
-//! command line builds from its flags: the same defaults and the same
-//! parsers (`idx_io::size::parse_size`,
-//! `idx_validate::config::parse_rule_selector`, `idx_validate::parse_shape`,
-//! `idx::Severities`' parser, `idx_validate::config::parse_range`,
-//! `idx::ByteOrder::from_name`).
+//! The options of a run, as JSON from JavaScript: a view of the command's
+//! flags, read by the command's own parser (`idx_validate::Args`) and
+//! resolved by its own function (`idx_validate::Args::checks`), so every
+//! name, value, default and error is the command line's.
+//!
+//! Each key is a flag's name, in camelCase or as the flag and the
+//! configuration file spell it (`maxDecompressed` or `max-decompressed` is
+//! `--max-decompressed`); its value is the flag's:
 //!
 //! ```json
 //! {"select": ["IDX2"], "ignore": ["IDX503"], "maxDecompressed": "4GiB",
-//!  "maxFindings": 10, "denyWarnings": false, "classes": 10,
-//!  "pairs": [["train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz"]],
+//!  "maxFindings": 10, "denyWarnings": true, "classes": 10,
+//!  "pair": [["train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz"]],
 //!  "expectDtype": "u8", "expectShape": "*,28,28",
 //!  "severity": {"IDX501": "error"}, "assumeByteOrder": "little",
 //!  "expectRange": "0..9"}
 //! ```
-//! Every key is optional; an unknown key is an error (a misspelt option
-//! never silently weakens a check).
 //!
-//! `severity` is the configuration file's table (`severity = { IDX501 =
-//! "error" }`) as an object, or `--severity`'s `CODE=SEVERITY` text
-//! (comma-separated), or a list of such texts applied in order (as repeated
-//! `--severity` flags). `assumeByteOrder` is `--assume-byte-order`
-//! (`"little"` or `"big"`): the checks' stated byte order and the repair's;
-//! `expectRange` is `--expect-range` (`"LO..HI"`).
+//! `true` gives a switch, `false` and `null` leave it out; a string or a
+//! number is the flag's value; a list repeats the flag (`pair`: a list of
+//! `[images, labels]`); an object gives `KEY=VALUE` values (`severity`, as
+//! the configuration file's table). An unknown key is the command line's
+//! unknown flag: an error (a misspelt option never silently weakens a
+//! check). Flags that write files or read other files than the inputs
+//! (`fix`, `diff`, `output`, `outputFile`, `config`) are refused.
 
-use idx_validate::check::Settings;
-use idx_validate::config::RuleFilter;
-use idx_validate::dataset::DatasetSettings;
+use idx_validate::{Args, Checks};
 use serde_json::Value;
-use std::path::PathBuf;
 
-/// Everything a run needs besides its inputs.
-#[derive(Debug, Clone)]
+/// Everything a run needs besides its inputs: the parsed flags and what
+/// the command resolves them into.
+#[derive(Debug)]
 pub struct RunOptions {
-    /// How each input is checked.
-    pub settings: Settings,
-    /// `select`/`ignore`.
-    pub filter: RuleFilter,
-    /// `classes`/`pairs`.
-    pub dataset: DatasetSettings,
-    /// Warnings fail the run.
-    pub deny_warnings: bool,
-    /// `assumeByteOrder`: the byte order the writer used, for the checks
-    /// (already in `settings`) and for a repair (`idx::FixOptions`).
-    pub assume_byte_order: Option<idx::ByteOrder>,
+    /// The flags, as the command parsed them.
+    pub args: Args,
+    /// What they resolve into.
+    pub checks: Checks,
 }
 
 impl RunOptions {
-    /// The repair's options, as `idx-validate --fix` builds them from the
-    /// same flags: the safe fixes only, the stated byte order, and the
-    /// checks' options (severity overrides, expected range...) for the
-    /// input `name`.
-    pub fn fix_options(&self, name: &str) -> idx::FixOptions {
-        let path = std::path::Path::new(name);
-        let mut opts = idx::FixOptions::default().with_assume_byte_order(self.assume_byte_order);
-        opts.validate =
-            idx_validate::dataset::scan_options(path, self.settings.options.clone(), &self.dataset);
-        opts.validate.file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        opts
+    /// Resolves parsed flags, refusing those this module cannot honour.
+    ///
+    /// # Errors
+    /// A flag that needs the file system, or an invalid configuration.
+    pub fn from_args(args: Args) -> Result<RunOptions, String> {
+        if let Some(flag) = args.file_system_flag() {
+            return Err(format!(
+                "{flag} needs the native idx-validate (this one reads its inputs and writes nothing else)"
+            ));
+        }
+        let checks = args.checks()?;
+        Ok(RunOptions { args, checks })
     }
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
-        // ok: a constant, never user input; `parse` accepts the empty
-        // object (every key is optional), as its unit tests show
+        // ok: a constant, never user input; no flag parses and resolves
+        // (every flag is optional), as the unit tests show
         parse("{}").unwrap_or_else(|_| unreachable!("the empty options parse"))
     }
 }
 
-const KEYS: [&str; 12] = [
-    "select",
-    "ignore",
-    "maxDecompressed",
-    "maxFindings",
-    "denyWarnings",
-    "classes",
-    "pairs",
-    "expectDtype",
-    "expectShape",
-    "severity",
-    "assumeByteOrder",
-    "expectRange",
-];
-
-/// `severity`: `{"IDX501": "error"}` (the configuration file's table),
-/// `"IDX501=error"` (`--severity`'s text) or a list of such texts (repeated
-/// flags, applied in order by `idx_validate::resolve::severities`).
-fn severities(v: &Value) -> Result<idx::Severities, String> {
-    let parse = |s: &str| -> Result<idx::Severities, String> {
-        s.parse().map_err(|e: String| format!("severity: {e}"))
-    };
-    let bad =
-        || "severity: an object like {\"IDX501\": \"error\"}, or \"IDX501=error\"".to_string();
-    match v.get("severity") {
-        None | Some(Value::Null) => Ok(idx::Severities::default()),
-        Some(Value::String(s)) => parse(s),
-        Some(Value::Object(m)) => {
-            // as the configuration file's table is read (config::load)
-            let pairs = m
-                .iter()
-                .map(|(k, v)| v.as_str().map(|v| format!("{k}={v}")).ok_or_else(bad))
-                .collect::<Result<Vec<_>, _>>()?;
-            parse(&pairs.join(","))
+/// `maxDecompressed` as `max-decompressed`.
+fn kebab(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('-');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
         }
-        Some(Value::Array(a)) => {
-            let each = a
-                .iter()
-                .map(|x| x.as_str().ok_or_else(bad).and_then(parse))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(idx_validate::resolve::severities(
-                &idx::Severities::default(),
-                &each,
-            ))
-        }
-        Some(_) => Err(bad()),
+    }
+    out
+}
+
+/// A scalar as a flag's value.
+fn scalar(key: &str, v: &Value) -> Result<String, String> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        _ => Err(format!("{key}: a string or a number")),
     }
 }
 
-fn strings(v: &Value, key: &str) -> Result<Vec<String>, String> {
-    match v.get(key) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|x| {
-                x.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| format!("{key}: a list of strings"))
-            })
-            .collect(),
-        Some(_) => Err(format!("{key}: a list of strings")),
-    }
-}
-
-fn u64_of(v: &Value, key: &str) -> Result<Option<u64>, String> {
-    match v.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(x) => x
-            .as_u64()
-            .map(Some)
-            .ok_or_else(|| format!("{key}: a whole number >= 0")),
-    }
-}
-
-/// Parses the options (a JSON object).
+/// The flags the JSON object `json` stands for, key by key.
 ///
 /// # Errors
-/// The message for a value the command line would refuse too, or an
-/// unknown key.
-pub fn parse(json: &str) -> Result<RunOptions, String> {
+/// Not an object, or a value of no flag's shape.
+pub fn keyed_flags(json: &str) -> Result<Vec<(String, Vec<String>)>, String> {
     let v: Value = serde_json::from_str(json).map_err(|e| format!("options: {e}"))?;
-    let Value::Object(map) = &v else {
+    let Value::Object(map) = v else {
         return Err("options: a JSON object".into());
     };
-    if let Some(k) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
-        return Err(format!(
-            "options: unknown key {k:?} (one of {})",
-            KEYS.join(", ")
-        ));
-    }
-    let selectors = |key| -> Result<Vec<String>, String> {
-        strings(&v, key)?
-            .iter()
-            .map(|s| {
-                idx_validate::config::parse_rule_selector(s).map_err(|e| format!("{key}: {e}"))
-            })
-            .collect()
-    };
-    let filter = RuleFilter {
-        select: selectors("select")?,
-        ignore: selectors("ignore")?,
-    };
-    let max_decompressed = match v.get("maxDecompressed") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => {
-            Some(idx_io::size::parse_size(s).map_err(|e| format!("maxDecompressed: {e}"))?)
-        }
-        Some(_) => Some(
-            u64_of(&v, "maxDecompressed")?.unwrap_or_default(), // present and not null
-        ),
-    };
-    let expect_dtype = match v.get("expectDtype") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(
-            idx::ElementType::from_name(s)
-                .ok_or_else(|| format!("expectDtype {s:?}: one of u8, i8, i16, i32, f32, f64"))?,
-        ),
-        Some(_) => return Err("expectDtype: a string".into()),
-    };
-    let expect_shape = match v.get("expectShape") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(
-            idx_validate::parse_shape(s)
-                .map_err(|e| format!("expectShape: {e}"))?
-                .0,
-        ),
-        Some(_) => return Err("expectShape: a string like \"*,28,28\"".into()),
-    };
-    let assume_byte_order = match v.get("assumeByteOrder") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(
-            idx::ByteOrder::from_name(s)
-                .ok_or_else(|| format!("assumeByteOrder {s:?}: \"little\" or \"big\""))?,
-        ),
-        Some(_) => return Err("assumeByteOrder: \"little\" or \"big\"".into()),
-    };
-    let expect_range = match v.get("expectRange") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => {
-            Some(idx_validate::config::parse_range(s).map_err(|e| format!("expectRange: {e}"))?)
-        }
-        Some(_) => return Err("expectRange: a string like \"0..1023\"".into()),
-    };
-    let severity = severities(&v)?;
-    let max_findings = u64_of(&v, "maxFindings")?.unwrap_or(10);
-    let settings = Settings {
-        options: idx::Options::default()
-            .with_decompress(true)
-            .with_limits(idx::Limits::from_setting(max_decompressed))
-            // the one verdict (spec 6.1), as idx-validate builds it
-            .with_byte_order(assume_byte_order)
-            .with_severity(severity)
-            .with_expect_range(expect_range)
-            .with_expect_dtype(expect_dtype)
-            .with_expect_shape(expect_shape),
-        structure_only: false,
-        max_findings: usize::try_from(max_findings).unwrap_or(usize::MAX),
-    };
-    let classes = match u64_of(&v, "classes")? {
-        None => None,
-        Some(n) => Some(u32::try_from(n).map_err(|_| "classes: at most 2^32 - 1".to_string())?),
-    };
-    let pairs = match v.get("pairs") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|p| match p.as_array().map(Vec::as_slice) {
-                Some([Value::String(i), Value::String(l)]) => {
-                    Ok((PathBuf::from(i), PathBuf::from(l)))
+    let mut all = Vec::new();
+    for (key, value) in &map {
+        let flag = format!("--{}", kebab(key));
+        let mut out = Vec::new();
+        match value {
+            Value::Null | Value::Bool(false) => {}
+            Value::Bool(true) => out.push(flag),
+            Value::Array(items) => {
+                for item in items {
+                    match item {
+                        // `pair`: [images, labels], the flag's two values
+                        Value::Array(values) => {
+                            out.push(flag.clone());
+                            for v in values {
+                                out.push(scalar(key, v)?);
+                            }
+                        }
+                        v => out.push(format!("{flag}={}", scalar(key, v)?)),
+                    }
                 }
-                _ => Err("pairs: a list of [images, labels] name pairs".to_string()),
+            }
+            Value::Object(table) => {
+                for (k, v) in table {
+                    out.push(format!("{flag}={k}={}", scalar(key, v)?));
+                }
+            }
+            v => out.push(format!("{flag}={}", scalar(key, v)?)),
+        }
+        all.push((key.clone(), out));
+    }
+    Ok(all)
+}
+
+/// The flags the JSON object `json` stands for.
+///
+/// # Errors
+/// As [`keyed_flags`].
+pub fn flags(json: &str) -> Result<Vec<String>, String> {
+    Ok(keyed_flags(json)?
+        .into_iter()
+        .flat_map(|(_, f)| f)
+        .collect())
+}
+
+/// Parses the options (a JSON object) with the command's parser and
+/// resolves them as the command does.
+///
+/// # Errors
+/// The command line's message for a value it refuses, after the key that
+/// gave it; an unknown key.
+pub fn parse(json: &str) -> Result<RunOptions, String> {
+    let keyed = keyed_flags(json)?;
+    let all: Vec<&String> = keyed.iter().flat_map(|(_, f)| f).collect();
+    let args = Args::parse_flags(all).map_err(|whole| {
+        // the key whose flags the parser refuses alone, else (flags that
+        // conflict) the parser's message
+        keyed
+            .iter()
+            .find_map(|(key, f)| {
+                let e = Args::parse_flags(f).err()?;
+                Some(if e.starts_with("unexpected argument") {
+                    format!(
+                        "options: unknown key {key:?} (the flags' names: see idx-validate --help)"
+                    )
+                } else {
+                    format!("options: {key}: {e}")
+                })
             })
-            .collect::<Result<_, _>>()?,
-        Some(_) => return Err("pairs: a list of [images, labels] name pairs".into()),
-    };
-    let deny_warnings = match v.get("denyWarnings") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err("denyWarnings: true or false".into()),
-    };
-    Ok(RunOptions {
-        settings,
-        filter,
-        dataset: DatasetSettings { classes, pairs },
-        deny_warnings,
-        assume_byte_order,
-    })
+            .unwrap_or_else(|| format!("options: {whole}"))
+    })?;
+    RunOptions::from_args(args).map_err(|e| format!("options: {e}"))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{flags, parse};
+    use std::path::Path;
+
+    #[test]
+    fn keys_are_the_flags_names() {
+        assert_eq!(
+            flags(
+                r#"{"maxDecompressed":"1KiB","deny-warnings":true,"quiet":false,"select":["IDX2","IDX5"],
+                    "pair":[["a","b"]],"severity":{"IDX501":"error"},"classes":10,"expectRange":"-5..9"}"#
+            )
+            .unwrap(), // ok: unit test
+            [
+                "--max-decompressed=1KiB",
+                "--deny-warnings",
+                "--select=IDX2",
+                "--select=IDX5",
+                "--pair",
+                "a",
+                "b",
+                "--severity=IDX501=error",
+                "--classes=10",
+                "--expect-range=-5..9",
+            ]
+        );
+    }
 
     #[test]
     fn defaults_are_the_command_lines() {
         let o = parse("{}").unwrap(); // ok: unit test
-        assert_eq!(o.settings.max_findings, 10);
-        assert!(o.settings.options.decompress);
-        assert_eq!(
-            o.settings.options.limits.max_decompressed,
-            idx::Limits::default().max_decompressed
-        );
-        assert!(o.filter.select.is_empty() && o.filter.ignore.is_empty());
-        assert!(!o.deny_warnings);
-        assert_eq!(o.settings.options.byte_order, None);
-        assert_eq!(o.settings.options.severity, idx::Severities::default());
-        assert_eq!(o.settings.options.expect_range, None);
-        assert_eq!(o.assume_byte_order, None);
+        let s = &o.checks.settings;
+        assert_eq!(s.max_findings, 10);
+        assert!(s.options.decompress);
+        assert_eq!(s.options.limits, idx::Limits::default());
+        assert!(o.checks.filter.select.is_empty() && o.checks.filter.ignore.is_empty());
+        assert!(!o.checks.ctx.deny_warnings);
+        assert_eq!(s.options.byte_order, None);
+        assert_eq!(s.options.severity, idx::Severities::default());
+        assert_eq!(s.options.expect_range, None);
+        assert_eq!(o.checks.byte_order, None);
     }
 
     #[test]
@@ -288,37 +219,44 @@ mod tests {
             r#"{"severity":["IDX501=warning","IDX501=error"]}"#,
         ] {
             let o = parse(json).unwrap(); // ok: unit test
-            assert_eq!(o.settings.options.severity, want, "{json}");
+            assert_eq!(o.checks.settings.options.severity, want, "{json}");
         }
         let o = parse(r#"{"assumeByteOrder":"little","expectRange":"0..1023"}"#).unwrap(); // ok: unit test
-        assert_eq!(o.settings.options.byte_order, Some(idx::ByteOrder::Little));
-        assert_eq!(o.assume_byte_order, Some(idx::ByteOrder::Little));
-        assert_eq!(o.settings.options.expect_range, Some((0, 1023)));
-        let f = o.fix_options("dir/a.idx");
+        assert_eq!(
+            o.checks.settings.options.byte_order,
+            Some(idx::ByteOrder::Little)
+        );
+        assert_eq!(o.checks.byte_order, Some(idx::ByteOrder::Little));
+        assert_eq!(o.checks.settings.options.expect_range, Some((0, 1023)));
+        let f = o.checks.fix_options(Path::new("dir/a.idx"));
         assert_eq!(f.assume_byte_order, Some(idx::ByteOrder::Little));
         assert_eq!(f.validate.expect_range, Some((0, 1023)));
         assert_eq!(f.validate.file_name.as_deref(), Some("a.idx"));
         let o = parse(r#"{"assumeByteOrder":"big"}"#).unwrap(); // ok: unit test
-        assert_eq!(o.settings.options.byte_order, Some(idx::ByteOrder::Big));
+        assert_eq!(
+            o.checks.settings.options.byte_order,
+            Some(idx::ByteOrder::Big)
+        );
     }
 
     #[test]
     fn values_go_through_the_command_lines_parsers() {
         let o = parse(
             r#"{"select":["IDX2"],"ignore":["trailing-bytes"],"maxDecompressed":"1KiB",
-                "maxFindings":0,"classes":10,"pairs":[["a","b"]],"denyWarnings":true,
+                "maxFindings":0,"classes":10,"pair":[["a","b"]],"denyWarnings":true,
                 "expectDtype":"f32","expectShape":"*,28,28"}"#,
         )
         .unwrap(); // ok: unit test
-        assert_eq!(o.settings.options.limits.max_decompressed, Some(1024));
-        assert_eq!(o.settings.max_findings, 0);
-        assert_eq!(o.dataset.classes, Some(10));
-        assert_eq!(o.dataset.pairs.len(), 1);
-        assert!(o.deny_warnings);
-        assert_eq!(o.settings.options.expect_dtype, Some(idx::ElementType::F32));
+        let s = &o.checks.settings;
+        assert_eq!(s.options.limits.max_decompressed, Some(1024));
+        assert_eq!(s.max_findings, 0);
+        assert_eq!(o.checks.dataset.classes, Some(10));
+        assert_eq!(o.checks.dataset.pairs.len(), 1);
+        assert!(o.checks.ctx.deny_warnings);
+        assert_eq!(s.options.expect_dtype, Some(idx::ElementType::F32));
         // 0 means no limit, as on the command line
         let o = parse(r#"{"maxDecompressed":0}"#).unwrap(); // ok: unit test
-        assert_eq!(o.settings.options.limits.max_decompressed, None);
+        assert_eq!(o.checks.settings.options.limits.max_decompressed, None);
     }
 
     #[test]
@@ -327,11 +265,11 @@ mod tests {
         // library's default when none is given
         let o = parse("{}").unwrap(); // ok: unit test
         assert_eq!(
-            o.fix_options("a.idx.gz").validate.limits,
+            o.checks.fix_options(Path::new("a.idx.gz")).validate.limits,
             idx::Limits::default()
         );
         let o = parse(r#"{"maxDecompressed":"1KiB"}"#).unwrap(); // ok: unit test
-        let f = o.fix_options("a.idx.gz");
+        let f = o.checks.fix_options(Path::new("a.idx.gz"));
         assert_eq!(f.validate.limits.max_decompressed, Some(1024));
         // a bomb repaired with them stops at the limit (IDX702)
         let mut raw = vec![0, 0, 8, 1, 0, 1, 0, 0];
@@ -348,24 +286,33 @@ mod tests {
     fn what_the_command_line_refuses_is_refused() {
         for bad in [
             r#"{"select":["IDX9"]}"#,
-            r#"{"select":"IDX2"}"#,
+            r#"{"select":true}"#,
             r#"{"maxDecompressed":"lots"}"#,
             r#"{"expectDtype":"u16"}"#,
             r#"{"expectShape":"a,b"}"#,
-            r#"{"pairs":[["a"]]}"#,
+            r#"{"pair":[["a"]]}"#,
             r#"{"severity":{"IDX501":"fatal"}}"#,
             r#"{"severity":"IDX101=warning"}"#,
-            r#"{"severity":{"IDX501":1}}"#,
+            r#"{"severity":{"IDX501":[1]}}"#,
             r#"{"severity":7}"#,
             r#"{"assumeByteOrder":"middle"}"#,
             r#"{"assumeByteOrder":true}"#,
             r#"{"expectRange":"9..0"}"#,
-            r#"{"expectRange":[0,9]}"#,
             r#"{"selct":["IDX2"]}"#,
+            r#"{"fix":true}"#,
+            r#"{"outputFile":"report.txt"}"#,
             r#"[]"#,
             "not json",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
+        // the key is named as given
+        let e = parse(r#"{"assumeByteOrder":"middle"}"#).unwrap_err(); // ok: unit test
+        assert!(
+            e.starts_with("options: assumeByteOrder: invalid value 'middle'"),
+            "{e}"
+        );
+        let e = parse(r#"{"selct":["IDX2"]}"#).unwrap_err(); // ok: unit test
+        assert!(e.starts_with("options: unknown key \"selct\""), "{e}");
     }
 }

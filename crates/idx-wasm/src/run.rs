@@ -9,15 +9,10 @@
 
 use crate::options::RunOptions;
 use idx_report::check::{cap, FileResult, Source};
-use idx_report::render::{self, Context};
 use idx_validate::check::check_reader;
+use idx_validate::{FormatName, Output};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-
-/// The output formats, by their command-line names.
-pub const FORMATS: [&str; 7] = [
-    "human", "short", "json", "jsonl", "sarif", "junit", "github",
-];
 
 /// An input fed in chunks (a stream whose bytes arrive one piece at a
 /// time): each chunk goes into the library's `idx::Validator` as it comes,
@@ -31,7 +26,8 @@ pub struct Run {
     options: RunOptions,
     results: Vec<FileResult>,
     pushed: Option<(PathBuf, Pushed)>,
-    finished: bool,
+    /// The output once the rules over all inputs are applied.
+    finished: Option<Output>,
 }
 
 impl Run {
@@ -41,7 +37,7 @@ impl Run {
             options,
             results: Vec::new(),
             pushed: None,
-            finished: false,
+            finished: None,
         }
     }
 
@@ -49,9 +45,18 @@ impl Run {
     /// have their values scanned in the same pass
     /// (`idx_validate::dataset::scan_options`).
     fn settings_for(&self, name: &Path) -> idx_validate::check::Settings {
-        let mut s = self.options.settings.clone();
-        s.options = idx_validate::dataset::scan_options(name, s.options, &self.options.dataset);
-        s
+        self.options.checks.for_input(Some(name)).0
+    }
+
+    /// Each input's rule filter, in input order.
+    fn filters(&self) -> Vec<idx_validate::config::RuleFilter> {
+        self.results
+            .iter()
+            .map(|r| match &r.source {
+                Source::File(p) => self.options.checks.for_input(Some(p)).1,
+                Source::Stdin => self.options.checks.for_input(None).1,
+            })
+            .collect()
     }
 
     /// Checks the input `name` read from `reader` (`len` bytes when
@@ -75,7 +80,7 @@ impl Run {
             }
         }
         self.results.push(result);
-        self.finished = false;
+        self.finished = None;
         self.results.len() - 1
     }
 
@@ -86,6 +91,7 @@ impl Run {
             source: Source::File(PathBuf::from(name)),
             outcome: Err(why.to_string()),
         });
+        self.finished = None;
         self.results.len() - 1
     }
 
@@ -112,7 +118,7 @@ impl Run {
             source: Source::File(path),
             outcome: Ok(cap(v.finish(), settings.max_findings)),
         });
-        self.finished = false;
+        self.finished = None;
         Some(self.results.len() - 1)
     }
 
@@ -141,16 +147,28 @@ impl Run {
     }
 
     /// Applies the rules over all inputs (the dataset rules, then
-    /// `select`/`ignore`), once, as the command does after checking.
-    fn finish(&mut self) {
-        if self.finished {
-            return;
-        }
-        idx_validate::dataset::apply(&mut self.results, &[], &self.options.dataset);
-        for r in &mut self.results {
-            idx_validate::config::filter_result(r, &self.options.filter);
-        }
-        self.finished = true;
+    /// `select`/`ignore`), once, as the command does after checking
+    /// (`idx_validate::Args::report`), and keeps what it reported.
+    fn finish(&mut self) -> &Output {
+        let out = match self.finished.take() {
+            Some(out) => out,
+            None => {
+                let filters = self.filters();
+                self.options.args.report(
+                    &self.options.checks,
+                    &mut self.results,
+                    &filters,
+                    &[],
+                    &[],
+                )
+            }
+        };
+        self.finished.insert(out)
+    }
+
+    /// The inputs the options name (`idx_validate::Args::inputs`).
+    pub fn inputs(&self) -> Vec<PathBuf> {
+        self.options.args.inputs()
     }
 
     /// The results so far, with the rules over all inputs applied.
@@ -159,40 +177,32 @@ impl Run {
         &self.results
     }
 
+    /// What the command prints and exits with for the inputs so far: the
+    /// report in the options' `--format`, the notes, the exit status.
+    pub fn output(&mut self) -> Output {
+        self.finish().clone()
+    }
+
     /// The report in a format of the command (`human`, `json`, `sarif`, ...).
     ///
     /// # Errors
     /// An unknown format.
     pub fn render(&mut self, format: &str) -> Result<String, String> {
+        let format: FormatName = format.parse()?;
         self.finish();
-        let ctx = Context {
-            deny_warnings: self.options.deny_warnings,
-            ..Context::default()
-        };
-        let r = &self.results;
-        Ok(match format {
-            "human" => render::human::render(r, &ctx),
-            "short" => render::short::render(r, &ctx),
-            "json" => render::json::render(r, &ctx),
-            "jsonl" => render::json::render_lines(r, &ctx),
-            "sarif" => render::sarif::render(r, &ctx),
-            "junit" => render::junit::render(r, &ctx),
-            "github" => render::github::render(r, &ctx),
-            other => {
-                return Err(format!(
-                    "unknown format {other:?} (one of {})",
-                    FORMATS.join(", ")
-                ))
-            }
-        })
+        Ok(idx_validate::render_results(
+            format,
+            false,
+            &self.results,
+            &self.options.checks.ctx,
+            &[],
+        ))
     }
 
     /// The command's exit status for these results: 0 valid, 1 invalid,
     /// 2 unreadable (`idx_validate::resolve::exit_status`).
     pub fn exit_status(&mut self) -> u8 {
-        self.finish();
-        let t = render::totals(&self.results, self.options.deny_warnings);
-        idx_validate::resolve::exit_status(&t, false, false, false, false).code()
+        self.finish().status.code()
     }
 }
 

@@ -168,14 +168,26 @@ pub fn offset_note(c: &Checked) -> &'static str {
 /// Unix `\\` is an ordinary file-name character; only Windows, where it is
 /// a separator, turns it into `/`.
 fn path_bytes_of(p: &std::path::Path) -> Vec<u8> {
-    #[cfg(unix)]
+    // Unix, and WebAssembly, whose paths are its host's (Node on Unix)
+    #[cfg(not(windows))]
     {
-        use std::os::unix::ffi::OsStrExt;
-        p.as_os_str().as_bytes().to_vec()
+        p.as_os_str().as_encoded_bytes().to_vec()
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
     {
         p.to_string_lossy().replace('\\', "/").into_bytes()
+    }
+}
+
+/// Whether `p` is absolute: on every target but Windows, when it starts
+/// with `/`. (`Path::is_absolute` is false for every path on
+/// `wasm32-unknown-unknown`, which knows no file system, while the npm
+/// command's paths are its host's, Node's on Unix.)
+fn is_absolute(p: &std::path::Path) -> bool {
+    if cfg!(windows) {
+        p.is_absolute()
+    } else {
+        p.has_root()
     }
 }
 
@@ -224,7 +236,7 @@ pub fn uri(r: &FileResult) -> String {
 pub fn path_uri(p: &std::path::Path) -> String {
     let bytes = path_bytes_of(p);
     let b = without_dot_slash(&bytes);
-    if p.is_absolute() {
+    if is_absolute(p) {
         let enc = percent_encode(b, true);
         if enc.starts_with('/') {
             format!("file://{enc}")
