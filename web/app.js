@@ -129,6 +129,7 @@ function runOptions() {
   const o = { denyWarnings: $("deny").checked };
   if ($("strict-byte-order").checked) o.severity = { IDX501: "error" };
   if ($("byte-order").value) o.assumeByteOrder = $("byte-order").value;
+  if ($("max-decompressed").value) o.maxDecompressed = $("max-decompressed").value;
   return o;
 }
 

@@ -18,7 +18,9 @@
 //    "byte-order warnings fail", invalid and no picture; with the byte
 //    order stated little or big, idx-validate --assume-byte-order's
 //    report (little: the picture read little-endian, the repair's byte
-//    swap equal to idx-validate --fix's).
+//    swap equal to idx-validate --fix's). Then a gzip bomb (64 MiB of
+//    zeros in 64 KiB) under the page's 1 MiB gzip limit: invalid, IDX702,
+//    idx-validate --max-decompressed 1MiB's report.
 // 2. Validates a sparse file of SPARSE_BYTES (default 2 GiB) through the
 //    file input and reports the page's peak memory (the resident memory of
 //    all of chromium's processes, sampled every 50 ms, less that before).
@@ -30,7 +32,7 @@ import { createServer } from "node:http";
 import { readFileSync, writeFileSync, mkdtempSync, rmSync, symlinkSync, readdirSync, openSync, closeSync, ftruncateSync, writeSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, extname, basename } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { launch } from "../../crates/idx-conformance/tests/browser/cdp.mjs";
 
 const started = Date.now();
@@ -286,6 +288,41 @@ await evaluate(`(() => {
   document.getElementById("byte-order").value = "";
   document.getElementById("files").value = "";
 })()`);
+
+// --- 1c. a gzip bomb (64 MiB of zeros under a u8 header, 64 KiB
+// compressed) with the page's limit at 1 MiB: the check stops at the limit
+// with IDX702, as idx-validate --max-decompressed 1MiB reports it
+const bombName = "bomb-idx1-ubyte.gz";
+{
+  const n = 64 << 20;
+  const raw = Buffer.alloc(8 + n);
+  raw.set([0, 0, 8, 1, (n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
+  writeFileSync(join(named, bombName), gzipSync(raw, { level: 9 }));
+}
+{
+  await evaluate(`(() => {
+    document.getElementById("max-decompressed").value = "1MiB";
+    document.getElementById("files").value = "";
+    document.body.dataset.state = "ready";
+  })()`);
+  await send("DOM.setFileInputFiles", { nodeId: filesInput, files: [join(named, bombName)] }, s);
+  await until(`document.body.dataset.state === "done"`, `the report of ${bombName}`);
+  const got = await evaluate(`(async () => {
+    const c = document.querySelector(".file");
+    return {
+      json: await (await fetch(document.getElementById("download-json").href)).text(),
+      verdict: c.dataset.verdict,
+      rules: [...c.querySelectorAll(".finding")].map((f) => f.dataset.rule),
+    };
+  })()`);
+  const want = native(["--format", "json", "--max-decompressed", "1MiB", bombName]);
+  check(got.json === want.stdout, `${bombName} at a 1 MiB limit: the JSON report differs from idx-validate's:\n${got.json.slice(0, 600)}\n---\n${want.stdout.slice(0, 600)}`);
+  check(got.verdict === "invalid" && got.rules.includes("IDX702"), `${bombName} at a 1 MiB limit: ${got.verdict}, ${got.rules}`);
+  await evaluate(`(() => {
+    document.getElementById("max-decompressed").value = "";
+    document.getElementById("files").value = "";
+  })()`);
+}
 
 // --- 2. a large sparse file, and the page's peak memory
 const big = join(scratch, "large-f32.idx");
