@@ -95,7 +95,10 @@ pub fn keyed_flags(json: &str) -> Result<Vec<(String, Vec<String>)>, String> {
     };
     let mut all = Vec::new();
     for (key, value) in &map {
-        let flag = format!("--{}", kebab(key));
+        // `pairs`: the npm package's name for `pair` before its options were
+        // the flags by name, still taken
+        let name = if key == "pairs" { "pair" } else { key.as_str() };
+        let flag = format!("--{}", kebab(name));
         let mut out = Vec::new();
         match value {
             Value::Null | Value::Bool(false) => {}
@@ -103,11 +106,25 @@ pub fn keyed_flags(json: &str) -> Result<Vec<(String, Vec<String>)>, String> {
             Value::Array(items) => {
                 for item in items {
                     match item {
-                        // `pair`: [images, labels], the flag's two values
+                        // `pair`: [images, labels], the flag's two values,
+                        // and nothing else: a list in a list is no other
+                        // flag's shape, and a value that starts with `-`
+                        // would be read as a flag
                         Value::Array(values) => {
+                            if flag != "--pair" || values.len() != 2 {
+                                return Err(format!(
+                                    "{key}: a list in a list is only `pair`'s [images, labels]"
+                                ));
+                            }
                             out.push(flag.clone());
                             for v in values {
-                                out.push(scalar(key, v)?);
+                                let path = scalar(key, v)?;
+                                if path.starts_with('-') {
+                                    return Err(format!(
+                                        "{key}: {path:?} starts with '-' (write it as ./{path})"
+                                    ));
+                                }
+                                out.push(path);
                             }
                         }
                         v => out.push(format!("{flag}={}", scalar(key, v)?)),
@@ -170,6 +187,15 @@ pub fn parse(json: &str) -> Result<RunOptions, String> {
 mod tests {
     use super::{flags, parse};
     use std::path::Path;
+
+    #[test]
+    fn pairs_is_still_taken_for_pair() {
+        // ok: unit test
+        assert_eq!(
+            flags(r#"{"pairs":[["a","b"]]}"#).unwrap(),
+            ["--pair", "a", "b"]
+        );
+    }
 
     #[test]
     fn keys_are_the_flags_names() {
@@ -291,6 +317,9 @@ mod tests {
             r#"{"expectDtype":"u16"}"#,
             r#"{"expectShape":"a,b"}"#,
             r#"{"pair":[["a"]]}"#,
+            r#"{"pair":[["a","b","c"]]}"#,
+            r#"{"pair":[["a","--deny-warnings"]]}"#,
+            r#"{"select":[["IDX1","x"]]}"#,
             r#"{"severity":{"IDX501":"fatal"}}"#,
             r#"{"severity":"IDX101=warning"}"#,
             r#"{"severity":{"IDX501":[1]}}"#,

@@ -87,14 +87,16 @@ pub struct ByteOrderScore {
     pub elements: u64,
     /// Integers: the distinct values read big-endian are left-justified
     /// by part of a byte (they agree on their lowest bits, not a whole
-    /// number of bytes, and differ in a higher byte), so that read
-    /// little-endian they have a hole: bits that are the same in every
-    /// value, with bits that differ above and below them.
-    /// Samples left-justified by less than a byte (10-bit values `<< 6` in
-    /// i16, 8-bit pixels times 128) look like that: their zero low bits land
-    /// in the middle of every value read the wrong way round. Such a payload
-    /// is never called little-endian, however small its values read that
-    /// way (the bits themselves say how it was written).
+    /// number of bytes, and differ in a higher byte), and read
+    /// little-endian they have more of a hole: bits that are the same in
+    /// every value, with bits that differ above and below them. Samples
+    /// left-justified by less than a byte (10-bit values `<< 6` in i16,
+    /// 12-bit ones `<< 4`) look like that: their zero low bits land in the
+    /// middle of every value read the wrong way round. Such a payload is
+    /// never called little-endian, however small its values read that way
+    /// (the bits themselves say how it was written). Seven agreeing bits
+    /// count only when the neighbours are close without them (spec 6.1:
+    /// flags with a sign bit look the same read the wrong way round).
     pub left_justified_big: bool,
     /// The same, the other way round: left-justified read little-endian,
     /// with a hole read big-endian (the twin of a left-justified payload).

@@ -15,6 +15,11 @@
 //!   never changes (zero low bytes of samples left-justified in i32, an
 //!   opaque alpha channel) reads as small numbers the wrong way round; when
 //!   at least two other columns vary, the elements are read without it;
+//! - **left-justified values decide**: an integer payload whose
+//!   big-endian values agree on their lowest bits (part of a byte: 10-bit
+//!   samples `<< 6` in i16) while its little-endian reading has those bits
+//!   in the middle of every value is never called little-endian
+//!   ([`ByteOrderScore::left_justified_big`]);
 //! - **smoothness can veto**: a payload that reads smoother big-endian
 //!   relative to its values ([`ByteOrderScore::smoother_big`]) is never
 //!   called little-endian, whatever its magnitudes say;
@@ -714,13 +719,10 @@ fn left_justified(entries: &[Entry], n: u32, shift: (u32, u32)) -> (bool, bool) 
     };
     let justified = |this: u64, other: u64, shift: u32| {
         let k = this.trailing_zeros();
-        // bits above the byte where the k agreeing bits end also differ,
-        // and the other way round has more of a hole than this way
-        this != 0
-            && k % 8 != 0
-            && (k % 8 != 7 || shift == 7)
-            && this >> (8 * (k / 8 + 1)) != 0
-            && inner(this) < inner(other)
+        // the other way round has more of a hole than this way (values that
+        // differ in one byte only have the same hole either way: byte
+        // reversal keeps the order of the bits in a byte)
+        this != 0 && k % 8 != 0 && (k % 8 != 7 || shift == 7) && inner(this) < inner(other)
     };
     let little = differ.swap_bytes() >> (64 - width);
     (
@@ -942,5 +944,76 @@ pub(crate) fn contract(
                 )),
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{left_justified, Entry};
+
+    /// The i16 values `v` as scored entries (no neighbours: the rule reads
+    /// bits only).
+    fn entries(v: &[u16]) -> Vec<Entry> {
+        v.iter()
+            .map(|&x| Entry {
+                raw: u64::from(x),
+                prev: None,
+            })
+            .collect()
+    }
+
+    /// `n` distinct 10-bit values, left-justified by 6 in i16.
+    fn shifted(n: u16, k: u32) -> Vec<u16> {
+        (1..=n).map(|i| (i * 37 % 1000 + 1) << k).collect()
+    }
+
+    #[test]
+    fn sixteen_values_left_justified_by_part_of_a_byte_decide() {
+        let v = shifted(16, 6);
+        assert_eq!(left_justified(&entries(&v), 2, (0, 0)), (true, false));
+        // the other way round: the same bytes reversed
+        let swapped: Vec<u16> = v.iter().map(|x| x.swap_bytes()).collect();
+        assert_eq!(left_justified(&entries(&swapped), 2, (0, 0)), (false, true));
+        // fifteen could agree on a low bit by chance: nothing is decided
+        assert_eq!(
+            left_justified(&entries(&v[..15]), 2, (0, 0)),
+            (false, false)
+        );
+    }
+
+    #[test]
+    fn markers_are_left_out() {
+        // -1 and the type's extremes have every bit set or clear in some
+        // reading: with them the values would agree on no low bit
+        let mut v = shifted(16, 6);
+        v.extend([0xffff, 0x7fff, 0x8000]);
+        assert_eq!(left_justified(&entries(&v), 2, (0, 0)), (true, false));
+    }
+
+    #[test]
+    fn seven_agreeing_bits_count_only_when_set_aside_as_smooth() {
+        let v = shifted(16, 7);
+        assert_eq!(left_justified(&entries(&v), 2, (0, 0)), (false, false));
+        assert_eq!(left_justified(&entries(&v), 2, (7, 0)), (true, false));
+    }
+
+    #[test]
+    fn values_that_vary_in_one_byte_only_decide_nothing() {
+        // bits 6 and 7 vary, nothing above: `40 00` and `00 40` are as
+        // plausible as each other
+        let v: Vec<u16> = (0..16).map(|i| (i % 3 + 1) << 6).collect();
+        assert_eq!(left_justified(&entries(&v), 2, (0, 0)), (false, false));
+    }
+
+    #[test]
+    fn a_reading_with_more_of_a_hole_of_its_own_is_not_held_back() {
+        // small counts whose high byte is 0 or 2, never 1: big-endian, bit
+        // 8 is the same in every value between varying bits (a hole of one
+        // bit); read little-endian they look left-justified by one bit, with
+        // six constant bits in their middle: that reading is not favoured
+        let v: Vec<u16> = (1..=40)
+            .map(|i| if i % 2 == 0 { i } else { 0x200 | i })
+            .collect();
+        assert_eq!(left_justified(&entries(&v), 2, (0, 0)), (false, false));
     }
 }
