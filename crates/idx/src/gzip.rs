@@ -400,6 +400,22 @@ mod tests {
     }
 
     #[test]
+    fn damage_read_through_members_is_an_error_that_says_what_is_wrong() {
+        let mut junk = gz(b"hello");
+        junk.extend(b"junk");
+        let mut out = Vec::new();
+        let e = Members::new(&junk[..]).read_to_end(&mut out).unwrap_err(); // ok: unit test
+        assert_eq!(out, b"hello");
+        assert!(is_damage(&e));
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        let shown = e.to_string();
+        assert!(
+            shown.contains("neither another gzip member nor zero padding"),
+            "{shown}"
+        );
+    }
+
+    #[test]
     fn the_decoders_debug_form_shows_its_members_and_padding() {
         let mut padded = gz(b"hello");
         padded.extend([0; 3]);
