@@ -1,7 +1,7 @@
-//! The borrowed views of a parsed file (`idx::parse`): what each accessor
-//! and iterator returns.
+//! What `idx::parse` returns: the borrowed views of a valid file (what each
+//! accessor and iterator returns) and the error of an invalid one.
 
-use idx::{parse, Array, ElementType};
+use idx::{parse, Array, ElementType, Rule};
 
 #[test]
 fn a_parsed_file_is_viewed_as_its_header_dimensions_and_payload() {
@@ -66,4 +66,29 @@ fn an_array_without_elements_is_empty() {
     assert_eq!((whole.len(), whole.is_empty()), (0, true));
     assert_eq!(whole.items().len(), 0);
     assert_eq!(whole.items().next(), None);
+}
+
+#[test]
+fn a_parse_error_locates_the_first_violation() {
+    // reserved bytes 01 02 (IDX101): two offending bytes at offset 0
+    let bytes = [1, 2, 0x08, 1, 0, 0, 0, 1, 42];
+    let e = parse(&bytes).unwrap_err();
+    assert_eq!(
+        (e.rule(), e.offset(), e.length()),
+        (Rule::ReservedBytes, 0, 2)
+    );
+    assert_eq!((e.finding().offset, e.finding().length), (0, 2));
+    let shown = e.to_string();
+    assert!(
+        shown.ends_with("[IDX101] (at offset 0x0, byte 0)"),
+        "{shown}"
+    );
+    let f = e.clone().into_finding();
+    assert_eq!(&f, e.finding());
+    // a payload one byte short (IDX202): missing data, at the input's end
+    let e = parse(&[0, 0, 0x08, 1, 0, 0, 0, 2, 7]).unwrap_err();
+    assert_eq!(
+        (e.rule(), e.offset(), e.length()),
+        (Rule::TruncatedPayload, 9, 0)
+    );
 }
