@@ -367,6 +367,70 @@ mod tests {
     }
 
     #[test]
+    fn a_member_after_the_zero_padding_is_damage_not_a_member() {
+        let mut padded = gz(b"hello ");
+        padded.extend([0; 4]);
+        padded.extend(gz(b"world"));
+        let (out, why, padding) = decode(&padded);
+        assert_eq!((out, padding), (b"hello ".to_vec(), 4));
+        let why = why.unwrap(); // ok: unit test
+        assert!(why.contains("follows the zero padding"), "{why}");
+    }
+
+    #[test]
+    fn bytes_after_a_member_that_start_no_member_are_named_as_such() {
+        let mut junk = gz(b"hello");
+        junk.extend(b"junk");
+        let (out, why, _) = decode(&junk);
+        assert_eq!(out, b"hello");
+        let why = why.unwrap(); // ok: unit test
+        assert!(
+            why.contains("neither another gzip member nor zero padding"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn zeros_before_any_member_are_damage_not_padding() {
+        // (the library decodes only input that starts with the magic; the
+        // decoder itself does not rely on it)
+        let (out, why, padding) = decode(&[0, 0, 0]);
+        assert_eq!((out, padding), (Vec::new(), 0));
+        assert!(why.is_some());
+    }
+
+    #[test]
+    fn damage_read_through_members_is_an_error_that_says_what_is_wrong() {
+        let mut junk = gz(b"hello");
+        junk.extend(b"junk");
+        let mut out = Vec::new();
+        let e = Members::new(&junk[..]).read_to_end(&mut out).unwrap_err(); // ok: unit test
+        assert_eq!(out, b"hello");
+        assert!(is_damage(&e));
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        let shown = e.to_string();
+        assert!(
+            shown.contains("neither another gzip member nor zero padding"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn the_decoders_debug_form_shows_its_members_and_padding() {
+        let mut padded = gz(b"hello");
+        padded.extend([0; 3]);
+        let mut m = Members::new(&padded[..]);
+        let mut buf = [0u8; 64];
+        while !matches!(m.step(&mut buf).unwrap(), Step::End) {} // ok: unit test
+        let shown = format!("{m:?}");
+        assert!(shown.starts_with("Members { core: Inflate {"), "{shown}");
+        assert!(
+            shown.contains("members: 1, padding: 3, done: true"),
+            "{shown}"
+        );
+    }
+
+    #[test]
     fn a_block_without_an_end_of_block_code_is_damage_at_its_header() {
         // fuzz/regressions/inflate_diff/eob-missing-lit-len-code: a final
         // dynamic block whose literal/length code has one symbol (0x1d,

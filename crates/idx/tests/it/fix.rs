@@ -1087,3 +1087,54 @@ fn input_changing_past_its_header_between_passes_is_an_error() {
         other => panic!("expected InputChanged, got {other:?}"),
     }
 }
+
+/// A byte-order swap waits for the next round only when a chosen fix
+/// deletes bytes it would swap. Trailing bytes cut after the payload leave
+/// every element scored: the swap and the cut are chosen in the same round,
+/// in file order, and the input is read once to plan and once to check.
+#[test]
+fn a_swap_that_ends_where_the_cut_begins_is_not_deferred() {
+    // little-endian i16 [1000], then three bytes too many (IDX203)
+    let vals: Vec<i16> = (0..1000).map(|i| (i % 800) as i16 * 37 - 500).collect();
+    let mut payload: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    payload.extend([1, 2, 3]);
+    let bytes = with_header(0x0b, &[1000], &payload);
+    let len = bytes.len() as u64;
+    // IDX501's swap, and the one a stated little-endian order asks for
+    for opts in [unsafe_fixes(), stated_little().with_unsafe_fixes(true)] {
+        let mut input = Counted {
+            inner: Cursor::new(&bytes[..]),
+            read: 0,
+        };
+        let report = idx::plan(&mut input, &opts).unwrap();
+        let applied: Vec<_> = report
+            .applied
+            .iter()
+            .map(|a| (a.offset, a.fix.edits.clone()))
+            .collect();
+        assert_eq!(
+            applied,
+            [
+                (
+                    8,
+                    vec![Edit::SwapBytes {
+                        offset: 8,
+                        length: 2000,
+                        element_size: 2
+                    }]
+                ),
+                (
+                    2008,
+                    vec![Edit::Delete {
+                        offset: 2008,
+                        length: 3
+                    }]
+                ),
+            ],
+            "{opts:?}"
+        );
+        assert!(report.after.findings.is_empty(), "{opts:?}");
+        // a deferred swap would cost a third pass
+        assert!(input.read < 3 * len, "{} bytes read of {len}", input.read);
+    }
+}

@@ -21,3 +21,4 @@ mod rules;
 mod size;
 mod spec;
 mod structure;
+mod views;

@@ -608,6 +608,23 @@ fn idx702_does_not_hide_trailing_bytes_already_seen() {
     assert!(m.starts_with("at least 3 bytes follow"), "{m}");
 }
 
+/// The validator decodes a gzip stream in pieces of 64 KiB of compressed
+/// bytes; a valid stream of several pieces is valid, also when its bytes
+/// come in pushes of other sizes.
+#[test]
+fn a_valid_gzip_stream_longer_than_one_input_piece_has_no_findings() {
+    let mut raw = hx("00 00 08 01 00 03 0d 40"); // u8 [200000]
+    raw.extend((0..200_000u32).map(|i| (i * 7 % 251) as u8));
+    let gz = test_support::gzip_stored(&raw); // stored: longer than the data
+    assert!(gz.len() > 3 * 64 * 1024);
+    assert_eq!(gz_findings(&gz, None), []);
+    let mut v = idx::Validator::new(Options::default().with_decompress(true));
+    for piece in gz.chunks(50_000) {
+        v.feed(piece);
+    }
+    assert_eq!(v.finish().findings, []);
+}
+
 #[test]
 fn idx703_zero_padding_after_the_last_member() {
     let mut b = gzip(&hx("00 00 08 01 00 00 00 01 2a"));
