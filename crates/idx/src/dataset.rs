@@ -136,7 +136,9 @@ pub fn dataset_name(path: &str) -> Option<DatasetName> {
 /// [`crate::validate_reader`] with [`crate::Options::scan_labels`]. With
 /// `decompress`, gzip input (magic `1f 8b`) is decompressed. Returns `None`
 /// when validation found no header or not a labels header the rules accept
-/// (rank 1 of an integer type, or QMNIST's rank 2); a payload cut short is scanned as far as it goes.
+/// (rank 1 of an integer type, or rank 2 of an integer type with a
+/// non-empty second dimension, as QMNIST's); a payload cut short is
+/// scanned as far as it goes.
 ///
 /// # Errors
 /// The reader's I/O errors.

@@ -20,9 +20,14 @@ pub fn conformance(args: &[&str]) -> (i32, String, String) {
 
 /// [`conformance`] as given: a run gives each case its variant.
 pub fn conformance_varied(args: &[&str]) -> (i32, String, String) {
+    // a temporary folder of its own: what the run and its adapters leave
+    // in one (a cheating adapter's state, another run's files) is never
+    // another test's
+    let tmp = tempfile::tempdir().unwrap(); // ok: test helper
     let o = Cmd::new(env!("CARGO_BIN_EXE_idx-conformance"))
         .args(args)
         .dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TMPDIR", tmp.path())
         .out();
     (o.code, o.stdout, o.stderr)
 }
