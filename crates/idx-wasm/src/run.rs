@@ -28,6 +28,10 @@ pub struct Run {
     pushed: Option<(PathBuf, Pushed)>,
     /// The output once the rules over all inputs are applied.
     finished: Option<Output>,
+    /// The results with those rules applied (to a copy: applied to
+    /// `results`, a later input and a second report would add the
+    /// dataset findings again).
+    reported: Vec<FileResult>,
 }
 
 impl Run {
@@ -38,6 +42,7 @@ impl Run {
             results: Vec::new(),
             pushed: None,
             finished: None,
+            reported: Vec::new(),
         }
     }
 
@@ -143,6 +148,7 @@ impl Run {
         if let Some(Ok(c)) = self.results.get_mut(index).map(|r| &mut r.outcome) {
             c.excerpts
                 .insert(row, bytes[..bytes.len().min(16)].to_vec());
+            self.finished = None;
         }
     }
 
@@ -154,13 +160,16 @@ impl Run {
             Some(out) => out,
             None => {
                 let filters = self.filters();
-                self.options.args.report(
+                let mut reported = self.results.clone();
+                let out = self.options.args.report(
                     &self.options.checks,
-                    &mut self.results,
+                    &mut reported,
                     &filters,
                     &[],
                     &[],
-                )
+                );
+                self.reported = reported;
+                out
             }
         };
         self.finished.insert(out)
@@ -174,7 +183,7 @@ impl Run {
     /// The results so far, with the rules over all inputs applied.
     pub fn results(&mut self) -> &[FileResult] {
         self.finish();
-        &self.results
+        &self.reported
     }
 
     /// What the command prints and exits with for the inputs so far: the
@@ -193,7 +202,7 @@ impl Run {
         Ok(idx_validate::render_results(
             format,
             false,
-            &self.results,
+            &self.reported,
             &self.options.checks.ctx,
             &[],
         ))
@@ -297,6 +306,32 @@ mod tests {
             b.extend(x.to_be_bytes());
         }
         b
+    }
+
+    #[test]
+    fn reporting_between_inputs_adds_the_dataset_findings_once() {
+        // MNIST-named labels (10) and images (9): the dataset rules find
+        // the counts unequal; a report after each input, then a third
+        // input, and the pair's findings are the same as in one report
+        let mut images = vec![0, 0, 8, 3, 0, 0, 0, 9, 0, 0, 0, 2, 0, 0, 0, 2];
+        images.extend([1; 36]);
+        let inputs = [
+            ("t10k-labels-idx1-ubyte", mnist_labels()),
+            ("t10k-images-idx3-ubyte", images),
+            ("other.idx", mnist_labels()),
+        ];
+        let mut once = Run::new(RunOptions::default());
+        for (name, b) in &inputs {
+            once.check(name, Cursor::new(&b[..]), Some(b.len() as u64));
+        }
+        let mut often = Run::new(RunOptions::default());
+        for (name, b) in &inputs {
+            often.check(name, Cursor::new(&b[..]), Some(b.len() as u64));
+            often.render("json").unwrap(); // ok: unit test
+        }
+        let want = once.render("json").unwrap(); // ok: unit test
+        assert!(want.contains("IDX8"), "{want}");
+        assert_eq!(often.render("json").unwrap(), want); // ok: unit test
     }
 
     #[test]
