@@ -708,21 +708,21 @@ fn left_justified(entries: &[Entry], n: u32, shift: (u32, u32)) -> (bool, bool) 
     if count < JUSTIFIED_MIN_VALUES {
         return (false, false);
     }
-    // the bits that are the same in every value, between the lowest bit
-    // that differs and the highest
-    let inner = |varying: u64| {
+    // from the lowest bit that differs to the highest: both readings have
+    // as many bits that differ (byte reversal reorders them), so the one
+    // whose span is wider has more bits between them that never do
+    let span = |varying: u64| {
         if varying == 0 {
             return 0;
         }
-        let (low, high) = (varying.trailing_zeros(), 63 - varying.leading_zeros());
-        high - low + 1 - varying.count_ones()
+        64 - varying.leading_zeros() - varying.trailing_zeros()
     };
     let justified = |this: u64, other: u64, shift: u32| {
         let k = this.trailing_zeros();
         // the other way round has more of a hole than this way (values that
         // differ in one byte only have the same hole either way: byte
         // reversal keeps the order of the bits in a byte)
-        this != 0 && k % 8 != 0 && (k % 8 != 7 || shift == 7) && inner(this) < inner(other)
+        this != 0 && k % 8 != 0 && (k % 8 != 7 || shift == 7) && span(this) < span(other)
     };
     let little = differ.swap_bytes() >> (64 - width);
     (
