@@ -9,6 +9,7 @@ use super::{AppliedFix, FixError, FixOptions, FixReport};
 use crate::buffer::fill;
 use crate::finding::{Compression, Report};
 use crate::header::MAX_HEADER_LEN;
+use crate::rules::Rule;
 use crate::validate::{Options, Validator};
 use std::io::{self, Read, Seek, SeekFrom};
 
@@ -203,7 +204,17 @@ pub(super) fn plan_inner<R: Read + Seek>(
     let mut applied: Vec<AppliedFix> = Vec::new();
     let mut declined: Vec<String> = Vec::new();
     let mut stale = false; // `report` does not reflect the latest fixes
-    for _ in 0..MAX_ROUNDS {
+                           // A gzip stream that cannot be decompressed whole (damaged, or past the
+                           // limit) cannot be rewritten: nothing inside it is fixed. With its
+                           // compression kept it is copied as it is; a plain copy cannot be
+                           // written (`FixError::Incomplete`).
+    let whole = !(gzip
+        && before
+            .findings
+            .iter()
+            .any(|f| matches!(f.rule, Rule::GzipDamaged | Rule::DecompressionLimit)));
+    let rounds = if whole { MAX_ROUNDS } else { 0 };
+    for _ in 0..rounds {
         // (each round decides the byte order afresh: only the last round's
         // reasons for declining it stand)
         declined.clear();
@@ -243,6 +254,11 @@ pub(super) fn plan_inner<R: Read + Seek>(
         let (r, s) = validate_planned(input, &plan, gzip, &opts.validate)?;
         check_same(sum, s)?;
         report = r;
+    }
+    if !whole && !select(&report, opts, false, &mut declined).is_empty() {
+        declined.push(
+            "the gzip stream cannot be decompressed whole: nothing inside it is fixed (it is copied as it is)".into(),
+        );
     }
     let dropped = plan.cut.map_or(0, |c| before.stream_len.saturating_sub(c));
     let fr = FixReport {

@@ -1138,3 +1138,41 @@ fn a_swap_that_ends_where_the_cut_begins_is_not_deferred() {
         assert!(input.read < 3 * len, "{} bytes read of {len}", input.read);
     }
 }
+
+/// A gzip stream that cannot be decompressed whole (here its CRC is
+/// wrong: IDX701) holding what a fix would change (little-endian i16, the
+/// writer's byte order stated): nothing inside it can be rewritten. Kept
+/// compressed (the default), it is copied as it is, the fixes declined
+/// with the reason; a plain copy cannot be written. (Found by fuzzing: the
+/// repair refused the default, compressed copy.)
+#[test]
+fn a_damaged_gzip_stream_is_copied_as_it_is_its_fixes_declined() {
+    let mut raw = vec![0, 0, 0x0b, 1, 0, 0, 0, 64];
+    raw.extend((1..=64i16).flat_map(|v| (v * 3).to_le_bytes()));
+    let mut gz = test_support::gzip_fast(&raw);
+    let n = gz.len();
+    gz[n - 8] ^= 0xff; // the CRC-32
+    let checks = idx::Options::default().with_decompress(true);
+    let before = idx::validate_with(&gz, &checks);
+    let rules: Vec<idx::Rule> = before.findings.iter().map(|f| f.rule).collect();
+    assert!(rules.contains(&idx::Rule::GzipDamaged), "{rules:?}");
+    let kept = idx::FixOptions::default()
+        .with_validate(checks)
+        .with_assume_byte_order(Some(idx::ByteOrder::Little));
+    let mut out = Vec::new();
+    let r = idx::repair(std::io::Cursor::new(&gz), &mut out, &kept).unwrap();
+    assert_eq!(out, gz, "copied as it is");
+    assert!(r.applied.is_empty() && !r.changed());
+    assert!(
+        r.declined
+            .iter()
+            .any(|d| d.contains("cannot be decompressed whole")),
+        "{:?}",
+        r.declined
+    );
+    let plain = kept.with_keep_compression(false);
+    match idx::repair(std::io::Cursor::new(&gz), &mut Vec::new(), &plain) {
+        Err(idx::FixError::Incomplete(rule)) => assert_eq!(rule, idx::Rule::GzipDamaged),
+        other => panic!("{other:?}"),
+    }
+}
