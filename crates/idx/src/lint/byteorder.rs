@@ -962,23 +962,49 @@ mod tests {
             .collect()
     }
 
-    /// `n` distinct 10-bit values, left-justified by 6 in i16.
+    /// `n` distinct values of at most 10 bits, left-justified by `k` in
+    /// i16.
     fn shifted(n: u16, k: u32) -> Vec<u16> {
         (1..=n).map(|i| (i * 37 % 1000 + 1) << k).collect()
     }
 
     #[test]
     fn sixteen_values_left_justified_by_part_of_a_byte_decide() {
-        let v = shifted(16, 6);
-        assert_eq!(left_justified(&entries(&v), 2, (0, 0)), (true, false));
-        // the other way round: the same bytes reversed
-        let swapped: Vec<u16> = v.iter().map(|x| x.swap_bytes()).collect();
-        assert_eq!(left_justified(&entries(&swapped), 2, (0, 0)), (false, true));
-        // fifteen could agree on a low bit by chance: nothing is decided
-        assert_eq!(
-            left_justified(&entries(&v[..15]), 2, (0, 0)),
-            (false, false)
-        );
+        for k in [4, 6] {
+            let v = shifted(16, k);
+            assert_eq!(
+                left_justified(&entries(&v), 2, (0, 0)),
+                (true, false),
+                "<< {k}"
+            );
+            // the other way round: the same bytes reversed
+            let swapped: Vec<u16> = v.iter().map(|x| x.swap_bytes()).collect();
+            let got = left_justified(&entries(&swapped), 2, (0, 0));
+            assert_eq!(got, (false, true), "<< {k}, swapped");
+            // fifteen could agree on a low bit by chance: nothing is decided
+            let got = left_justified(&entries(&v[..15]), 2, (0, 0));
+            assert_eq!(got, (false, false), "<< {k}, fifteen");
+        }
+    }
+
+    #[test]
+    fn i32_values_left_justified_by_twelve_bits_decide() {
+        // 20-bit values `<< 12`: the low byte and half the next agree
+        let v: Vec<Entry> = (1..=32u64)
+            .map(|i| Entry {
+                raw: (i * 30_011 % 1_000_000 + 1) << 12,
+                prev: None,
+            })
+            .collect();
+        assert_eq!(left_justified(&v, 4, (0, 0)), (true, false));
+        let swapped: Vec<Entry> = v
+            .iter()
+            .map(|e| Entry {
+                raw: u64::from((e.raw as u32).swap_bytes()),
+                prev: None,
+            })
+            .collect();
+        assert_eq!(left_justified(&swapped, 4, (0, 0)), (false, true));
     }
 
     #[test]
@@ -999,9 +1025,9 @@ mod tests {
 
     #[test]
     fn values_that_vary_in_one_byte_only_decide_nothing() {
-        // bits 6 and 7 vary, nothing above: `40 00` and `00 40` are as
-        // plausible as each other
-        let v: Vec<u16> = (0..16).map(|i| (i % 3 + 1) << 6).collect();
+        // bits 5 to 7 vary, nothing above: `20 00` and `00 20` are as
+        // plausible as each other (none of these is an extreme either way)
+        let v: Vec<u16> = (0..16).map(|i| (2 * (i % 4) + 1) << 5).collect();
         assert_eq!(left_justified(&entries(&v), 2, (0, 0)), (false, false));
     }
 
