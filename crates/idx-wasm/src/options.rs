@@ -190,11 +190,8 @@ mod tests {
 
     #[test]
     fn pairs_is_still_taken_for_pair() {
-        // ok: unit test
-        assert_eq!(
-            flags(r#"{"pairs":[["a","b"]]}"#).unwrap(),
-            ["--pair", "a", "b"]
-        );
+        let got = flags(r#"{"pairs":[["a","b"]]}"#).unwrap(); // ok: unit test, a constant
+        assert_eq!(got, ["--pair", "a", "b"]);
     }
 
     #[test]
