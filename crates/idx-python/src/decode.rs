@@ -335,14 +335,17 @@ pub(crate) fn load_buffer(
 /// released (a `bytes` object's, or a read-only array's): planned as
 /// [`plan`] does, but the reader that read the header then decodes the
 /// payload (the bytes cannot have changed, so the header is not read
-/// twice).
+/// twice). The header is read with the GIL held (parsed in memory, or from
+/// a gzip stream's first bounded piece: less time than releasing the GIL
+/// takes for a raw file); the payload is decoded with it released, once.
 pub(crate) fn load_slice(
     py: Python<'_>,
     bytes: &[u8],
     opts: &idx::ReadOptions,
 ) -> PyResult<Py<PyAny>> {
-    let planned = py.detach(|| -> Result<_, LoadError> {
-        let r = idx::Reader::at(bytes, opts)?;
+    type Planned<'a> =
+        Result<(idx::Reader<idx::At<'a, [u8]>>, Vec<usize>), (idx::Array, Vec<idx::Finding>)>;
+    fn plan(r: idx::Reader<idx::At<'_, [u8]>>) -> Result<Planned<'_>, LoadError> {
         let h = r.header();
         let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
         if r.output_buffer_size().map_err(LoadError::Io)?.is_some() && numpy_holds(&dims, h.dtype())
@@ -350,7 +353,12 @@ pub(crate) fn load_slice(
             return Ok(Ok((r, dims)));
         }
         Ok(Err(r.read_array()?))
-    });
+    }
+    let planned = match idx::Reader::at(bytes, opts) {
+        Ok(r) if r.compression().is_none() => plan(r),
+        Ok(r) => py.detach(|| plan(r)),
+        Err(e) => Err(e.into()),
+    };
     match planned {
         Ok(Ok((r, dims))) => new_array_from(py, r.header().dtype(), &dims, None, |out| {
             r.read_into_parallel(out, load_threads())

@@ -218,10 +218,11 @@ pub(crate) const MAX_DISTINCT: usize = 4096;
 /// Slots of the distinct-value table at most (a power of two, twice
 /// [`MAX_DISTINCT`]).
 const SLOTS: usize = 2 * MAX_DISTINCT;
-/// Slots of the distinct-value table at first: it doubles whenever it is
-/// half full, up to [`SLOTS`], so that a payload settled after a few hundred
-/// values (or holding few distinct ones) never clears the whole table.
-const FIRST_SLOTS: usize = 512;
+/// Slots of the distinct-value table at first (room for the first
+/// checkpoint's values, [`STOP_AT`]): it doubles before it would be more
+/// than half full, up to [`SLOTS`], so that a payload settled at the first
+/// checkpoint clears and probes 1 KiB, not the whole table.
+const FIRST_SLOTS: usize = 2 * STOP_AT[0];
 
 /// The set of bit patterns already scored: open addressing over a table
 /// of at most [`SLOTS`] slots (zero, never scored, marks an empty slot).
@@ -246,6 +247,11 @@ impl Seen {
 
     /// Inserts `v` (non-zero); true when it was new and there was room.
     fn insert(&mut self, v: u64) -> bool {
+        if self.wants_room() {
+            // doubled before a value is added, not after, so that the
+            // first checkpoint's values fill the first table
+            self.grow();
+        }
         let mask = self.slots.len() - 1;
         let mut i = Seen::home(v, mask);
         loop {
@@ -253,9 +259,6 @@ impl Seen {
                 0 if self.len < MAX_DISTINCT => {
                     self.slots[i] = v;
                     self.len += 1;
-                    if 2 * self.len >= self.slots.len() && self.slots.len() < SLOTS {
-                        self.grow();
-                    }
                     return true;
                 }
                 0 => return false,
@@ -263,6 +266,13 @@ impl Seen {
                 _ => i = (i + 1) & mask,
             }
         }
+    }
+
+    /// True when the table is to double before the next value: half full,
+    /// and not yet [`SLOTS`]. Doubling sooner or later than this changes
+    /// the table's size, not which values it holds.
+    fn wants_room(&self) -> bool {
+        2 * self.len >= self.slots.len() && self.slots.len() < SLOTS
     }
 
     /// Doubles the table (the values kept, each in its new place).
