@@ -223,6 +223,9 @@ const SLOTS: usize = 2 * MAX_DISTINCT;
 /// than half full, up to [`SLOTS`], so that a payload settled at the first
 /// checkpoint clears and probes 1 KiB, not the whole table.
 const FIRST_SLOTS: usize = 2 * STOP_AT[0];
+// the probe mask (`len - 1`) needs a power of two
+const _: () = assert!(SLOTS.is_power_of_two());
+const _: () = assert!(FIRST_SLOTS.is_power_of_two());
 
 /// The set of bit patterns already scored: open addressing over a table
 /// of at most [`SLOTS`] slots (zero, never scored, marks an empty slot).
