@@ -95,8 +95,7 @@ unsafe fn take_warnings(w: *mut IdxFindings) -> Vec<(String, idx::Severity, u64,
 /// Runs `data` through the C ABI and checks it against the library.
 pub fn c_abi(data: &[u8]) {
     let lib = idx::ReadOptions::default();
-    let checks = lib.validation(&idx::Options::default());
-    let expected = idx::validate_with(data, &checks);
+    let expected = idx::validate_with(data, &lib.validate);
 
     let mut report: *mut IdxReport = ptr::null_mut();
     let mut err: *mut IdxError = ptr::null_mut();

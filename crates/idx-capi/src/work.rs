@@ -11,9 +11,7 @@ use std::path::Path;
 /// checks it: the spec's rules, the lints and the byte-order test, and the
 /// file name lint when the name is known.
 fn checks(opts: &IdxReadOptions, name: Option<String>) -> Result<idx::Options, IdxError> {
-    Ok(opts
-        .to_idx()?
-        .validation(&idx::Options::default().with_file_name(name)))
+    Ok(opts.to_idx()?.validate.with_file_name(name))
 }
 
 fn io_error(what: &str, path: &Path, e: std::io::Error) -> IdxError {

@@ -58,12 +58,13 @@ impl Input {
     /// The input's I/O errors only; everything wrong with the data is in the
     /// report.
     pub fn validate(&mut self) -> io::Result<Report> {
-        let checks = idx::Options::default()
+        let mut opts = self.opts.clone();
+        opts.validate = opts
+            .validate
             .with_lints(false)
             .with_file_name(self.inner.file_name());
         let len = self.inner.len()?;
-        let (report, validated) =
-            idx::Reader::validate(self.inner.raw()?, Some(len), &self.opts, &checks)?;
+        let (report, validated) = idx::Reader::validate(self.inner.raw()?, Some(len), &opts)?;
         self.validated = validated;
         Ok(report)
     }

@@ -4,7 +4,7 @@
 //! element through a fixed buffer, so memory stays bounded whatever the
 //! size of the file.
 
-use idx::input::fill;
+use idx::__private::fill;
 use idx::{ElementType, Header};
 use std::io::{self, Read, Write};
 

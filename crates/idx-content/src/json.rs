@@ -171,7 +171,7 @@ impl Content {
             }
         };
         // exact element count (0 when any dimension is 0), from the library
-        let n = idx::payload_len(ElementType::U8, &shape);
+        let n = idx::__private::payload_len(ElementType::U8, &shape);
         if n != Some(values.len() as u64) {
             return Err(format!(
                 "shape {shape:?} does not hold {}",

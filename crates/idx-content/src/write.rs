@@ -276,12 +276,12 @@ pub fn write(input: impl Read, out: &mut impl Write) -> Result<(), Error> {
         let mut r = BufReader::new(f);
         let mut rec = [0u8; Elem::LEN];
         let mut index = 0u64;
-        while idx::input::fill(&mut r, &mut rec).map_err(Error::Io)? == Elem::LEN {
+        while idx::__private::fill(&mut r, &mut rec).map_err(Error::Io)? == Elem::LEN {
             encode(t, index, Elem::from_record(&rec), &mut sink.payload).map_err(Error::Content)?;
             index += 1;
         }
     }
-    let want = idx::payload_len(
+    let want = idx::__private::payload_len(
         ElementType::U8,
         &shape.iter().map(|&d| d as u32).collect::<Vec<_>>(),
     );
@@ -291,7 +291,8 @@ pub fn write(input: impl Read, out: &mut impl Write) -> Result<(), Error> {
             idx_text::plural::count(sink.count, "element")
         )));
     }
-    let header = idx::encode_header(t, &dims).map_err(|e| Error::Content(e.to_string()))?;
+    let header =
+        idx::__private::encode_header(t, &dims).map_err(|e| Error::Content(e.to_string()))?;
     let mut payload = sink
         .payload
         .into_inner()

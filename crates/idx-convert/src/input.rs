@@ -2,7 +2,7 @@
 
 use crate::error::Error;
 use crate::Progress;
-use idx::{Header, Options, ReadOptions};
+use idx::{Header, ReadOptions};
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
@@ -32,7 +32,8 @@ impl IdxInput {
     ) -> Result<IdxInput, Error> {
         let mut source = idx_io::Input::open(path).map_err(Error::io(path))?;
         let len = source.len().map_err(Error::io(path))?;
-        let checks = Options::default().with_lints(false);
+        let mut checked = read.clone();
+        checked.validate = checked.validate.with_lints(false);
         progress.start("validating (bytes)", len);
         let f = source.raw().map_err(Error::io(path))?;
         let mut counted = Counted {
@@ -40,8 +41,8 @@ impl IdxInput {
             progress,
             read: 0,
         };
-        let (report, validated) = idx::Reader::validate(&mut counted, Some(len), read, &checks)
-            .map_err(Error::io(path))?;
+        let (report, validated) =
+            idx::Reader::validate(&mut counted, Some(len), &checked).map_err(Error::io(path))?;
         // what the library skipped by the file's length is done too
         let skipped = len.saturating_sub(counted.read);
         counted.progress.advance(skipped);

@@ -324,7 +324,7 @@ fn read_npy_header(r: &mut dyn Read, path: &Path) -> Result<NpyInfo, Error> {
     })
 }
 
-use idx::input::fill;
+use idx::__private::fill;
 
 /// The most bytes of one tile of a Fortran-order conversion.
 pub const TILE: usize = 4 << 20;

@@ -238,7 +238,7 @@ fn reader_answer(np: &Bound<'_, PyModule>, obj: &Bound<'_, PyAny>) -> PyResult<A
         .call_method1("astype", (be,))?
         .call_method0("tobytes")?
         .extract()?;
-    let mut bytes = match idx::encode_header(dtype, &dims) {
+    let mut bytes = match idx::__private::encode_header(dtype, &dims) {
         Ok(h) => h,
         Err(e) => return Ok(Answer::Crash(e.to_string())),
     };

@@ -122,7 +122,8 @@ fn check_pair(
     y: &Bound<'_, PyAny>,
     classes: Option<u32>,
 ) -> PyResult<Vec<(usize, idx::Finding)>> {
-    use idx::dataset::{check_dataset, DatasetFile, DatasetOptions, LabelScanner};
+    use idx::__private::LabelScanner;
+    use idx::dataset::{check_dataset, DatasetFile, DatasetOptions};
     let py = x.py();
     let hi = loaded_header(x)?;
     let hl = loaded_header(y)?;

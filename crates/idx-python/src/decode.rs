@@ -42,7 +42,7 @@ fn plan<S: idx::ReadAt + ?Sized>(src: &S, opts: &idx::ReadOptions) -> Result<Pla
 
 /// The most threads one `load` decodes a payload with (memory bandwidth,
 /// not cores, bounds it beyond that); the library gives each at least
-/// [`idx::MIN_BYTES_PER_THREAD`] of the payload, so a small payload is
+/// [`idx::__private::MIN_BYTES_PER_THREAD`] of the payload, so a small payload is
 /// decoded by the calling thread alone.
 const MAX_LOAD_THREADS: usize = 4;
 
@@ -125,7 +125,7 @@ where
 
 /// Decodes the payload of `h` from `src` (which holds the header at offset
 /// 0, as an `Into` plan) straight into a new native-endian numpy array
-/// ([`empty_array`]) by the library ([`idx::read_array_at`], in parallel
+/// ([`empty_array`]) by the library ([`idx::Reader::read_into_parallel`], in parallel
 /// parts when the payload is large), with the GIL released; then issues
 /// the read's warnings ([`warn_findings`]). `path` names the source in
 /// errors.

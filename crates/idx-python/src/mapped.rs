@@ -62,7 +62,7 @@ fn map(f: &Bound<'_, PyAny>, opts: &idx::ReadOptions) -> PyResult<Py<PyAny>> {
         python(py, &MMAP, "mmap", "mmap")?.call((f.call_method0("fileno")?, 0), Some(&kwargs))?;
     let uint8 = numpy::dtype::<u8>(py);
     let whole: PyReadonlyArray1<'_, u8> = frombuffer(py)?.call1((&mapped, uint8))?.extract()?;
-    let stated = opts.byte_order();
+    let stated = opts.validate.byte_order;
     let bytes = whole
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -80,10 +80,7 @@ fn map(f: &Bound<'_, PyAny>, opts: &idx::ReadOptions) -> PyResult<Py<PyAny>> {
     let (dtype, dims, header_len, warnings) = match parsed {
         Ok(p) => p,
         // the library recognises gzip (IDX402, at the magic)
-        Err(e)
-            if opts.validation(&idx::Options::default()).decompress
-                && e.rule() == Rule::GzipCompressed =>
-        {
+        Err(e) if opts.validate.decompress && e.rule() == Rule::GzipCompressed => {
             return Err(IdxError::new_err(
                 "mmap=True needs an uncompressed file and this one is gzip: \
                  load it without mmap, or decompress it first",
@@ -92,9 +89,9 @@ fn map(f: &Bound<'_, PyAny>, opts: &idx::ReadOptions) -> PyResult<Py<PyAny>> {
         // with severity overrides, validation's first error (the
         // byte-order finding made an error, at the payload's start, comes
         // before a truncation), as every other path refuses the file
-        Err(e) if !opts.severity().is_empty() => {
-            let checks = idx::Options::default().with_lints(false);
-            let report = py.detach(|| idx::validate_with(bytes, &opts.validation(&checks)));
+        Err(e) if !opts.validate.severity.is_empty() => {
+            let checks = opts.validate.clone().with_lints(false);
+            let report = py.detach(|| idx::validate_with(bytes, &checks));
             let first = report
                 .findings
                 .into_iter()
@@ -153,11 +150,10 @@ fn byte_order_findings(
     dtype: ElementType,
     opts: &idx::ReadOptions,
 ) -> Vec<idx::Finding> {
-    if dtype.size() == 1 || opts.byte_order() == Some(idx::ByteOrder::Big) {
+    if dtype.size() == 1 || opts.validate.byte_order == Some(idx::ByteOrder::Big) {
         return Vec::new();
     }
-    let checks = idx::Options::default().with_lints(false);
-    idx::validate_with(bytes, &opts.validation(&checks))
+    idx::validate_with(bytes, &opts.validate.clone().with_lints(false))
         .findings
         .into_iter()
         .filter(|f| f.rule == Rule::LikelyLittleEndian)

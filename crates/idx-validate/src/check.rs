@@ -27,7 +27,7 @@ pub fn looks_like_idx(path: &Path) -> bool {
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     let base = name.strip_suffix(".gz").unwrap_or(&name);
-    if base.ends_with(".idx") || idx::lint::name_claim(base).is_some() {
+    if base.ends_with(".idx") || idx::__private::name_claim(base).is_some() {
         return true;
     }
     let mut magic = [0u8; 4];
@@ -72,7 +72,7 @@ pub fn check(source: &Source, settings: &Settings) -> FileResult {
             // rules (--classes, gaps) need them (its own lints stay off)
             let len = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
             if settings.structure_only && opts.scan_labels.is_none() {
-                idx::validate_structure(f, len, &opts)
+                idx::__private::validate_structure(f, len, &opts)
             } else if settings.structure_only {
                 idx::validate_reader_len(
                     f,

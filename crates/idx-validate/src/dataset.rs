@@ -5,7 +5,8 @@
 //! `idx::dataset`.
 
 use crate::check::{FileResult, Source};
-use idx::dataset::{check_dataset, dataset_name, role, DatasetFile, DatasetOptions, Role};
+use idx::__private::{dataset_name, role, Role};
+use idx::dataset::{check_dataset, DatasetFile, DatasetOptions};
 use std::path::{Path, PathBuf};
 
 /// What the dataset rules need beyond the results.
@@ -67,7 +68,11 @@ pub fn apply(results: &mut [FileResult], walked: &[usize], s: &DatasetSettings) 
             walked: walked.contains(&i),
         })
         .collect();
-    let role_of: Vec<Option<Role>> = (0..files.len()).map(|i| role(&files, &opts, i)).collect();
+    let role_of: Vec<Option<Role>> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| role(&f.path, &opts.pairs, i))
+        .collect();
     for (i, f) in files.iter_mut().enumerate() {
         if role_of[i] == Some(Role::Labels) {
             f.labels = results[i]

@@ -327,7 +327,7 @@ pub fn picture(
 ) -> Result<JsValue, JsError> {
     let len = length(size)?;
     let run = options::parse(options.as_deref().unwrap_or("{}")).map_err(|e| JsError::new(&e))?;
-    let stream = idx::input::open(
+    let stream = idx::__private::open(
         JsSource::new(read_at, len),
         idx::Limits::default().max_decompressed,
     )
@@ -361,15 +361,14 @@ pub fn dump_content(
     use std::io::{Read, Seek, SeekFrom, Write};
     let len = length(size)?;
     let io = |e: std::io::Error| JsError::new(&format!("{name}: {e}"));
-    let opts = idx::ReadOptions::default();
-    let checks = idx::Options::default().with_lints(false).with_file_name(
+    let mut opts = idx::ReadOptions::default();
+    opts.validate = opts.validate.with_lints(false).with_file_name(
         std::path::Path::new(name)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned()),
     );
     let mut src = JsSource::new(read_at, len);
-    let (report, validated) =
-        idx::Reader::validate(&mut src, Some(len), &opts, &checks).map_err(io)?;
+    let (report, validated) = idx::Reader::validate(&mut src, Some(len), &opts).map_err(io)?;
     let mut out = std::io::BufWriter::with_capacity(256 * 1024, JsSink::new(write));
     let (Some(h), Some(v)) = (
         report.header.clone().filter(|_| report.is_valid()),

@@ -1,5 +1,5 @@
 //! The first items of an image file as grey pixels, for a picture: the
-//! header read by the library (`idx::read_header`), the items' bytes decoded
+//! header read by the library (`idx::__private::read_header`), the items' bytes decoded
 //! by it (`idx::decode`), grey levels as `idx show` draws them (u8 as it
 //! is; other types scaled together so the least value is black and the
 //! greatest white). A payload the user states is little-endian
@@ -59,7 +59,7 @@ fn values(dtype: ElementType, bytes: &[u8]) -> Vec<f64> {
 /// rejects, items of more than [`MAX_PICTURE_BYTES`], or a stream that
 /// ends before one whole item.
 pub fn first_items(mut r: impl Read, max_items: u32, order: Option<ByteOrder>) -> Option<Picture> {
-    let h = idx::read_header(&mut r).ok()?;
+    let h = idx::__private::read_header(&mut r).ok()?;
     let (n, height, width) = match *h.dims() {
         [n, rows, cols] => (n.min(max_items), rows, cols),
         [rows, cols] => (1.min(max_items), rows, cols),

@@ -59,7 +59,7 @@ fn bench(c: &mut Criterion) {
         g.bench_with_input(
             BenchmarkId::new("decode (read_array)", name),
             bytes,
-            |b, f| b.iter(|| idx::read_array(black_box(&f[..]))),
+            |b, f| b.iter(|| idx::fuzzing::read_array(black_box(&f[..]))),
         );
         let array = idx::parse(bytes).unwrap().to_array();
         g.bench_with_input(

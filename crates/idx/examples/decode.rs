@@ -1,5 +1,5 @@
 //! Benchmark driver: decode a whole IDX file into an owned native-endian
-//! array with `idx::read_array` (one pass, no copy of the file held); print the seconds taken (read + decode) and
+//! array with `idx::fuzzing::read_array` (one pass, no copy of the file held); print the seconds taken (read + decode) and
 //! a checksum. `cargo run --release -p idx --example decode -- FILE [RUNS]`
 use std::time::Instant;
 
@@ -9,7 +9,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let runs: usize = args.next().map_or(Ok(1), |r| r.parse())?;
     for _ in 0..runs {
         let t = Instant::now();
-        let array = idx::read_array(std::fs::File::open(&path)?)?;
+        let array = idx::fuzzing::read_array(std::fs::File::open(&path)?)?;
         let secs = t.elapsed().as_secs_f64();
         let check = match array.data() {
             idx::Data::U8(v) => v.iter().map(|&x| u64::from(x)).sum::<u64>() as f64,

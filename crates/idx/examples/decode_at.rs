@@ -1,5 +1,5 @@
 //! Benchmark driver: decode a whole IDX file into a fresh buffer with
-//! `idx::read_header` and `idx::read_array_at` (the payload read at offsets
+//! `idx::__private::read_header` and `idx::fuzzing::read_array_at` (the payload read at offsets
 //! in THREADS parallel parts, default: the machine's cores); print the
 //! seconds and a checksum. Unlike `decode_into`'s later runs, the buffer is
 //! fresh memory, so its page faults are in the time, as in a loader that
@@ -17,9 +17,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let t = Instant::now();
     let f = std::fs::File::open(&path)?;
-    let h = idx::read_header(&mut &f)?;
+    let h = idx::__private::read_header(&mut &f)?;
     let mut out = vec![0u8; usize::try_from(h.payload_len())?];
-    idx::read_array_at(&f, &h, &mut out, threads)?;
+    idx::fuzzing::read_array_at(&f, &h, &mut out, threads)?;
     let secs = t.elapsed().as_secs_f64();
     let check: u64 = out.iter().step_by(4096).map(|&b| u64::from(b)).sum();
     println!("{secs:.6} {check} ({threads} threads)");

@@ -1,5 +1,5 @@
-//! Benchmark driver: decode a whole IDX file with `idx::read_header` and
-//! `idx::read_array_into` into one caller-owned buffer, RUNS times (as a
+//! Benchmark driver: decode a whole IDX file with `idx::__private::read_header` and
+//! `idx::fuzzing::read_array_into` into one caller-owned buffer, RUNS times (as a
 //! loader that reuses its output buffer does); print the seconds of each
 //! decode (read + byte swap) and a checksum. The first run also pays for
 //! the buffer's fresh pages; later runs show the decoder alone.
@@ -14,10 +14,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for _ in 0..runs {
         let t = Instant::now();
         let mut f = std::fs::File::open(&path)?;
-        let h = idx::read_header(&mut f)?;
+        let h = idx::__private::read_header(&mut f)?;
         let n = usize::try_from(h.payload_len())?;
         out.resize(n, 0);
-        idx::read_array_into(&mut f, &h, &mut out)?;
+        idx::fuzzing::read_array_into(&mut f, &h, &mut out)?;
         let secs = t.elapsed().as_secs_f64();
         let check: u64 = out.iter().step_by(4096).map(|&b| u64::from(b)).sum();
         println!("{secs:.6} {check}");

@@ -15,146 +15,9 @@
 use crate::finding::{Finding, Related};
 use crate::header::Header;
 pub use crate::label_scan::LabelScan;
-#[doc(hidden)]
-pub use crate::label_scan::LabelScanner;
 use crate::rules::Rule;
-use std::io::{self, Read};
-
-/// What a file is in a dataset, by name.
-///
-/// ```
-/// use idx::dataset::{dataset_name, Role};
-///
-/// assert_eq!(dataset_name("t10k-labels-idx1-ubyte").map(|n| n.role), Some(Role::Labels));
-/// assert_eq!(dataset_name("mnist/train-images.idx3-ubyte.gz").map(|n| n.role), Some(Role::Images));
-/// ```
-#[doc(hidden)] // workspace plumbing: made by the hidden `dataset_name` and `role`
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// `...-images-idx3-ubyte`.
-    Images,
-    /// `...-labels-idx1-ubyte`.
-    Labels,
-}
-
-/// Which split a prefix names.
-///
-/// ```
-/// use idx::dataset::{dataset_name, Split};
-///
-/// let split = |name| dataset_name(name).and_then(|n| n.split);
-/// assert_eq!(split("t10k-images-idx3-ubyte"), Some(Split::Test));
-/// assert_eq!(split("emnist-letters-train-labels-idx1-ubyte"), Some(Split::Train));
-/// assert_eq!(split("my-images-idx3-ubyte"), None);
-/// ```
-#[doc(hidden)] // workspace plumbing: made by the hidden `dataset_name` and `role`
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Split {
-    /// `train`.
-    Train,
-    /// `test` or `t10k`.
-    Test,
-}
-
-/// A file name read by the dataset convention.
-///
-/// ```
-/// let n = idx::dataset::dataset_name("data/emnist_balanced.train-images-idx3-ubyte.GZ").unwrap();
-/// assert_eq!(n.prefix, "emnist-balanced-train"); // separators compare equal
-/// assert_eq!(n.dataset, "emnist-balanced-");
-/// assert!(n.gzip);
-/// assert!(idx::dataset::dataset_name("train.idx").is_none()); // not the convention
-/// ```
-#[doc(hidden)] // workspace plumbing: made by the hidden `dataset_name` and `role`
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DatasetName {
-    /// Images or labels.
-    pub role: Role,
-    /// Everything before the role word, lowercased (`emnist-balanced-train`).
-    pub prefix: String,
-    /// The split the prefix ends with, if any.
-    pub split: Option<Split>,
-    /// The prefix without its split word (the dataset: `emnist-balanced-`).
-    pub dataset: String,
-    /// The name ends in `.gz` (any case).
-    pub gzip: bool,
-}
-
-/// Reads a file name (the last path component of `path`) by the convention:
-/// `<prefix>[-._](images|labels)[-._]idx<digits>[-._]<word>` with an optional
-/// `.gz`. `None` for any other name.
-#[doc(hidden)] // workspace plumbing (idx-validate, idxkit)
-pub fn dataset_name(path: &str) -> Option<DatasetName> {
-    let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    let lower = base.to_ascii_lowercase();
-    let (stem, gzip) = match lower.strip_suffix(".gz") {
-        Some(s) => (s, true),
-        None => (lower.as_str(), false),
-    };
-    let parts: Vec<&str> = stem.split(['-', '.', '_']).collect();
-    let n = parts.len();
-    if n < 3 {
-        return None;
-    }
-    let (role, rank, word) = (parts[n - 3], parts[n - 2], parts[n - 1]);
-    let role = match role {
-        "images" => Role::Images,
-        "labels" => Role::Labels,
-        _ => return None,
-    };
-    let digits = rank.strip_prefix("idx")?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || word.is_empty() {
-        return None;
-    }
-    // the prefix: the name up to the separator before the role word
-    let role_len = parts[n - 3].len() + parts[n - 2].len() + parts[n - 1].len() + 2;
-    // separators compare equal: `emnist_balanced.train` is `emnist-balanced-train`
-    let prefix = stem[..stem.len() - role_len]
-        .trim_end_matches(['-', '.', '_'])
-        .replace(['.', '_'], "-");
-    let prefix = prefix.as_str();
-    let last = prefix.rsplit('-').next().unwrap_or(prefix);
-    let split = match last {
-        "train" => Some(Split::Train),
-        "test" | "t10k" => Some(Split::Test),
-        _ => None,
-    };
-    let dataset = match split {
-        Some(_) => prefix[..prefix.len() - last.len()].to_string(),
-        None => prefix.to_string(),
-    };
-    Some(DatasetName {
-        role,
-        prefix: prefix.to_string(),
-        split,
-        dataset,
-        gzip,
-    })
-}
-/// Scans a labels file's values in one validation pass (a fixed buffer and
-/// an 8 KiB table whatever the size): [`crate::Report::labels`] of
-/// [`crate::validate_reader`] with [`crate::Options::scan_labels`]. With
-/// `decompress`, gzip input (magic `1f 8b`) is decompressed. Returns `None`
-/// when validation found no header or not a labels header the rules accept
-/// (rank 1 of an integer type, or rank 2 of an integer type with a
-/// non-empty second dimension, as QMNIST's); a payload cut short is
-/// scanned as far as it goes.
-///
-/// # Errors
-/// The reader's I/O errors.
-#[doc(hidden)] // workspace plumbing (idx-validate, idxkit)
-pub fn scan_labels<R: Read>(
-    reader: R,
-    decompress: bool,
-    classes: Option<u32>,
-) -> io::Result<Option<LabelScan>> {
-    let opts = crate::Options::default()
-        .with_decompress(decompress)
-        .with_lints(false)
-        .with_byte_order_test(false)
-        .with_scan_labels(Some(classes));
-    Ok(crate::validate_reader(reader, &opts)?.labels)
-}
+pub(crate) mod naming;
+use naming::{dataset_name, role, DatasetName, Role, Split};
 
 /// One file of a dataset check.
 ///
@@ -252,23 +115,6 @@ fn related(path: &str, offset: u64, length: u64) -> Related {
     }
 }
 
-/// The role a file plays: from an explicit pair, else from its name.
-#[doc(hidden)] // workspace plumbing (idx-validate, idxkit)
-pub fn role(files: &[DatasetFile], opts: &DatasetOptions, i: usize) -> Option<Role> {
-    for &(im, lb) in &opts.pairs {
-        if im == i {
-            return Some(Role::Images);
-        }
-        if lb == i {
-            return Some(Role::Labels);
-        }
-    }
-    files
-        .get(i)
-        .and_then(|f| dataset_name(&f.path))
-        .map(|n| n.role)
-}
-
 /// The dataset findings for `files`, each with the index of the file it is
 /// reported on, ordered by file then offset.
 ///
@@ -337,7 +183,7 @@ pub fn check_dataset(files: &[DatasetFile], opts: &DatasetOptions) -> Vec<Datase
         out.extend(count_mismatch(files, im, lb));
     }
     for (i, f) in files.iter().enumerate() {
-        if role(files, opts, i) == Some(Role::Labels) {
+        if role(&f.path, &opts.pairs, i) == Some(Role::Labels) {
             out.extend(label_findings(f, opts).into_iter().map(|x| (i, x)));
         }
     }
@@ -563,6 +409,31 @@ fn lone(f: &DatasetFile, n: &DatasetName) -> Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::{self, Read};
+
+    /// Scans a labels file's values in one validation pass (a fixed buffer and
+    /// an 8 KiB table whatever the size): `Report::labels` of
+    /// `validate_reader` with `Options::scan_labels`. With
+    /// `decompress`, gzip input (magic `1f 8b`) is decompressed. Returns `None`
+    /// when validation found no header or not a labels header the rules accept
+    /// (rank 1 of an integer type, or rank 2 of an integer type with a
+    /// non-empty second dimension, as QMNIST's); a payload cut short is
+    /// scanned as far as it goes.
+    ///
+    /// # Errors
+    /// The reader's I/O errors.
+    fn scan_labels<R: Read>(
+        reader: R,
+        decompress: bool,
+        classes: Option<u32>,
+    ) -> io::Result<Option<LabelScan>> {
+        let opts = crate::Options::default()
+            .with_decompress(decompress)
+            .with_lints(false)
+            .with_byte_order_test(false)
+            .with_scan_labels(Some(classes));
+        Ok(crate::validate_reader(reader, &opts)?.labels)
+    }
 
     fn parts(name: &str) -> Option<(Role, String, Option<Split>, String, bool)> {
         dataset_name(name).map(|n| (n.role, n.prefix, n.split, n.dataset, n.gzip))

@@ -17,9 +17,12 @@ pub const STOP_AT: [usize; 3] = crate::lint::byteorder::STOP_AT;
 pub const STOP_AT_INTEGERS: [usize; 1] = crate::lint::byteorder::STOP_AT_INTEGERS;
 /// How decisively big-endian the values at a checkpoint read to stop.
 pub const STOP_BITS: f64 = crate::lint::byteorder::STOP_BITS;
+/// The lower-level readers under [`Reader`](crate::Reader), for the
+/// tests, examples and benchmarks that measure them alone.
+pub use crate::read::{read_array, read_array_at, read_array_into};
 pub use crate::rules::RETIRED;
 
-/// [`read_array`](crate::read_array) of an input that may be
+/// `read_array` of an input that may be
 /// gzip-compressed, as validation reads it: [`Reader`](crate::Reader) with the options'
 /// `decompress`, `limits` and `byte_order` (a stream that holds
 /// more than the limit fails with the IDX702 finding after at most that
@@ -28,11 +31,9 @@ pub use crate::rules::RETIRED;
 /// # Errors
 /// As [`Reader::read_array`](crate::Reader::read_array).
 pub fn read_input<R: Read>(r: R, opts: &Options) -> Result<Array, crate::ReadError> {
-    let read = crate::ReadOptions::default()
-        .with_decompress(opts.decompress)
-        .with_limits(opts.limits)
-        .with_byte_order(opts.byte_order)
-        .with_severity(opts.severity.clone());
+    let read = crate::ReadOptions {
+        validate: opts.clone(),
+    };
     crate::Reader::new(r, &read)?.read_array().map(|(a, _)| a)
 }
 
@@ -295,10 +296,10 @@ pub fn read_array_target(data: &[u8]) {
     let threads = std::num::NonZeroUsize::MIN.saturating_add(usize::from(n >> 6));
     let n = usize::from(n % 8).min(rest.len());
     let (sizes, file) = rest.split_at(n);
-    let streamed = crate::read_array(ChunkedReader::new(file, sizes));
+    let streamed = read_array(ChunkedReader::new(file, sizes));
     let min_part = 1 + usize::from(sizes.first().copied().unwrap_or(0));
     let align = 1 << (sizes.get(1).copied().unwrap_or(0) % 8);
-    let at = |src: &dyn crate::ReadAt| match crate::read_header(&mut &file[..]) {
+    let at = |src: &dyn crate::ReadAt| match crate::read::read_header(&mut &file[..]) {
         Ok(h) if h.payload_len() <= 1 << 20 => {
             let mut out = vec![0u8; h.payload_len() as usize];
             Some(

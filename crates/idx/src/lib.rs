@@ -87,8 +87,7 @@ mod finding;
 mod fix;
 mod gzip;
 mod header;
-#[doc(hidden)] // workspace plumbing: readers go through `Reader`
-pub mod input;
+mod input;
 mod label_scan;
 mod limits;
 pub mod lint;
@@ -112,23 +111,48 @@ pub use dtype::{Element, ElementType};
 pub use edit::{Applicability, ByteOrder, Edit, Fix};
 pub use finding::{Compression, Finding, Related, Report};
 pub use fix::{plan, prepare, repair, AppliedFix, FixError, FixOptions, FixReport, Planned};
-#[doc(hidden)]
-pub use header::payload_len;
 pub use header::{Header, MAX_HEADER_LEN};
 pub use limits::{Limits, DEFAULT_MAX_DECOMPRESSED};
 pub use parse::{decode, parse, ArrayView, Elements, Error, Items, View};
-/// Lower-level entry points kept for the workspace's tests, fuzz targets and
-/// benchmarks; [`Reader`] is the way to read.
-#[doc(hidden)]
-pub use read::{read_array, read_array_at, read_array_into, read_header, MIN_BYTES_PER_THREAD};
 pub use read::{ReadAt, ReadError};
 pub use reader::{At, Payload, ReadOptions, Reader, Validated};
 pub use rules::{Rule, Severities, Severity};
 pub use validate::{
     validate, validate_reader, validate_reader_len, validate_with, Options, Validator,
 };
-#[doc(hidden)]
-pub use validate::{validate_structure, TRAILING_COUNT_LIMIT};
-#[doc(hidden)]
-pub use write::{encode_header, write_raw};
 pub use write::{to_bytes, write, write_slice, WriteError};
+
+/// Workspace plumbing: what the workspace's front ends and tests share
+/// with the library below its API. Not part of the API; it changes in any
+/// release. Each item says who uses it.
+#[doc(hidden)]
+pub mod __private {
+    /// The dataset convention's names and a file's role in a dataset
+    /// (spec §11; idx-validate, the conformance tests).
+    pub use crate::dataset::naming::{dataset_name, role, DatasetName, Role, Split};
+    /// The exact payload size of a type and dimensions, none when it
+    /// overflows (idx-content's writer and JSON reader).
+    pub use crate::header::payload_len;
+    /// The one "read until full or the end" loop (idx-content, idx-convert).
+    pub use crate::input::fill;
+    /// A stream opened by the validator's one gzip sniff within a limit:
+    /// the page's picture (idx-wasm), the differential fuzzer (idx-conformance).
+    pub use crate::input::{open, Stream};
+    /// The label scan pushed piece by piece (idxkit's dataset check).
+    pub use crate::label_scan::LabelScanner;
+    /// What an MNIST-style name claims of the header (spec 6.3;
+    /// idx-validate's fixes name the rename).
+    pub use crate::lint::name::{name_claim, NameClaim};
+    /// A header read alone, for the page's picture (idx-wasm).
+    pub use crate::read::read_header;
+    /// The least payload worth a thread of its own (idxkit's parallel load).
+    pub use crate::read::MIN_BYTES_PER_THREAD;
+    /// Validation's structure-only mode (idx-validate `--structure-only`).
+    pub use crate::validate::validate_structure;
+    /// The cap on trailing bytes counted (the endless-input tests).
+    pub use crate::validate::TRAILING_COUNT_LIMIT;
+    /// A header's bytes alone (idx-content's writer, idxkit's conformance).
+    pub use crate::write::encode_header;
+    /// A payload written as given, unchecked (the size and convert tests).
+    pub use crate::write::write_raw;
+}

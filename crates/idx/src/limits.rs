@@ -10,8 +10,8 @@
 /// ```
 pub const DEFAULT_MAX_DECOMPRESSED: u64 = 64 << 30;
 
-/// The bounds on one input, held by [`ReadOptions`](crate::ReadOptions),
-/// [`Options`](crate::Options) and so [`FixOptions`](crate::FixOptions):
+/// The bounds on one input, held by [`Options`](crate::Options) and so by
+/// [`ReadOptions`](crate::ReadOptions) and [`FixOptions`](crate::FixOptions):
 /// one type, one default. `Limits::default()` is the safe one (gzip input
 /// decompressed up to [`DEFAULT_MAX_DECOMPRESSED`] bytes, then IDX702);
 /// no limit is an explicit choice.
@@ -25,7 +25,7 @@ pub const DEFAULT_MAX_DECOMPRESSED: u64 = 64 << 30;
 /// // every options value starts from the same default
 /// assert_eq!(idx::Options::default().limits, Limits::default());
 /// assert_eq!(idx::FixOptions::default().validate.limits, Limits::default());
-/// assert_eq!(*idx::ReadOptions::default().limits(), Limits::default());
+/// assert_eq!(idx::ReadOptions::default().validate.limits, Limits::default());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -48,34 +48,40 @@ use std::num::NonZeroUsize;
 
 use crate::limits::Limits;
 
-/// How a [`Reader`] reads: the decompression limit and the byte order the
-/// caller states. The default is the safe one: gzip decompressed up to
-/// [`DEFAULT_MAX_DECOMPRESSED`](crate::DEFAULT_MAX_DECOMPRESSED) bytes, the byte order decided by the
-/// byte-order test.
+/// How a [`Reader`] reads and checks: one [`Options`] value, the one
+/// validation takes, whose default here decompresses gzip (the reader's
+/// front door; validation's own default reports gzip as IDX402). The
+/// reading paths follow its decompression, limits, stated byte order and
+/// severity overrides; [`Reader::validate`] checks with all of it (lints,
+/// expectations, the file name too). The default is the safe one: gzip
+/// decompressed up to [`DEFAULT_MAX_DECOMPRESSED`](crate::DEFAULT_MAX_DECOMPRESSED)
+/// bytes, the byte order decided by the byte-order test.
 ///
 /// ```
 /// let opts = idx::ReadOptions::default()
 ///     .with_limits(idx::Limits::from_setting(Some(0))) // a user's `--max-decompressed 0`: no limit
 ///     .with_byte_order(Some(idx::ByteOrder::Little));
-/// assert_eq!(opts.limits().max_decompressed, None);
-/// assert_eq!(opts.byte_order(), Some(idx::ByteOrder::Little));
-/// assert_eq!(*idx::ReadOptions::default().limits(), idx::Limits::default());
+/// assert_eq!(opts.validate.limits.max_decompressed, None);
+/// assert_eq!(opts.validate.byte_order, Some(idx::ByteOrder::Little));
+/// assert!(idx::ReadOptions::default().validate.decompress);
+/// assert_eq!(idx::ReadOptions::default().validate.limits, idx::Limits::default());
+/// // checks beyond reading: the same value, no conversion
+/// let mut checked = idx::ReadOptions::default();
+/// checked.validate = checked.validate.with_lints(false).with_file_name(Some("x.idx".into()));
+/// assert!(!checked.validate.lints && checked.validate.decompress);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadOptions {
-    decompress: bool,
-    limits: Limits,
-    byte_order: Option<ByteOrder>,
-    severity: Severities,
+    /// The options of reading and of validation alike: what
+    /// [`Reader::validate`] checks with, and whose decompression, limits,
+    /// stated byte order and severity overrides every reading path follows.
+    pub validate: Options,
 }
 
 impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
-            decompress: true,
-            limits: Limits::default(),
-            byte_order: None,
-            severity: Severities::default(),
+            validate: Options::default().with_decompress(true),
         }
     }
 }
@@ -85,21 +91,21 @@ impl ReadOptions {
     /// off, reported as what it is (IDX402): for a caller that wants raw
     /// IDX only.
     pub fn with_decompress(mut self, on: bool) -> Self {
-        self.decompress = on;
+        self.validate.decompress = on;
         self
     }
 
     /// Stop decompressing gzip input after `limit` bytes (IDX702); `None`:
     /// no limit.
     pub fn with_max_decompressed(mut self, limit: Option<u64>) -> Self {
-        self.limits.max_decompressed = limit;
+        self.validate.limits.max_decompressed = limit;
         self
     }
 
     /// Sets the limits ([`Limits::from_setting`] turns a user's
     /// `--max-decompressed N` into them).
     pub fn with_limits(mut self, limits: Limits) -> Self {
-        self.limits = limits;
+        self.validate.limits = limits;
         self
     }
 
@@ -109,7 +115,7 @@ impl ReadOptions {
     /// untested; `Little` reads them as little-endian, with a warning when
     /// they read big-endian.
     pub fn with_byte_order(mut self, stated: Option<ByteOrder>) -> Self {
-        self.byte_order = stated;
+        self.validate.byte_order = stated;
         self
     }
 
@@ -128,43 +134,16 @@ impl ReadOptions {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_severity(mut self, severity: Severities) -> Self {
-        self.severity = severity;
+        self.validate.severity = severity;
         self
-    }
-
-    /// The severity overrides.
-    pub fn severity(&self) -> &Severities {
-        &self.severity
     }
 
     /// How the reading paths judge the byte order.
     fn judging(&self) -> crate::read::Judging {
         crate::read::Judging {
-            stated: self.byte_order,
-            severity: self.severity.clone(),
+            stated: self.validate.byte_order,
+            severity: self.validate.severity.clone(),
         }
-    }
-
-    /// The limits.
-    pub fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    /// The stated byte order.
-    pub fn byte_order(&self) -> Option<ByteOrder> {
-        self.byte_order
-    }
-
-    /// The validation options that check an input as this reader reads it
-    /// (gzip decompressed within the limit, the stated byte order), on top
-    /// of `checks` (lints, expectations, the file name...).
-    pub fn validation(&self, checks: &Options) -> Options {
-        checks
-            .clone()
-            .with_decompress(self.decompress)
-            .with_limits(self.limits)
-            .with_byte_order(self.byte_order)
-            .with_severity(self.severity.clone())
     }
 }
 
@@ -220,7 +199,9 @@ impl<R: Read> Reader<R> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(source: R, opts: &ReadOptions) -> Result<Reader<R>, ReadError> {
-        let mut stream = input::open_cut(source, opts.decompress, opts.limits.max_decompressed)?;
+        let checks = &opts.validate;
+        let mut stream =
+            input::open_cut(source, checks.decompress, checks.limits.max_decompressed)?;
         match read::read_header(&mut stream) {
             Ok(header) => Ok(Reader {
                 stream,
@@ -245,7 +226,7 @@ impl<R: Read> Reader<R> {
     /// How the payload is stored: big-endian unless the caller stated
     /// otherwise.
     fn stored(&self) -> ByteOrder {
-        self.opts.byte_order.unwrap_or(ByteOrder::Big)
+        self.opts.validate.byte_order.unwrap_or(ByteOrder::Big)
     }
 
     /// Reads the payload into `out`, which holds exactly
@@ -307,8 +288,8 @@ impl<R: Read> Reader<R> {
 }
 
 impl Reader<()> {
-    /// Validates a whole input first, every finding with `checks` (lints,
-    /// expectations, the file name) as `opts` reads it: for commands that
+    /// Validates a whole input first, every finding with `opts` (as it
+    /// reads, with its lints, expectations, file name): for commands that
     /// must report every finding before they write anything (`idx dump`,
     /// `idx convert`...). When validation found no error (the byte-order
     /// verdict included), the [`Validated`] it returns opens the input
@@ -322,7 +303,7 @@ impl Reader<()> {
     /// // i16 [3]: 1, 2, 3, big-endian
     /// let file = [0, 0, 0x0b, 1, 0, 0, 0, 3, 0, 1, 0, 2, 0, 3];
     /// let opts = idx::ReadOptions::default();
-    /// let (report, validated) = idx::Reader::validate(&file[..], None, &opts, &idx::Options::default())?;
+    /// let (report, validated) = idx::Reader::validate(&file[..], None, &opts)?;
     /// assert!(report.is_valid());
     /// let mut payload = validated.expect("valid").payload(&file[..])?;
     /// let mut bytes = Vec::new();
@@ -338,9 +319,8 @@ impl Reader<()> {
         source: S,
         len: Option<u64>,
         opts: &ReadOptions,
-        checks: &Options,
     ) -> io::Result<(Report, Option<Validated>)> {
-        let report = crate::validate_reader_len(source, len, &opts.validation(checks))?;
+        let report = crate::validate_reader_len(source, len, &opts.validate)?;
         let validated = match (&report.header, report.has_errors()) {
             (Some(h), false) => Some(Validated {
                 header: h.clone(),
@@ -390,7 +370,7 @@ impl Reader<()> {
                 ),
             )));
         }
-        let stored = opts.byte_order.unwrap_or(ByteOrder::Big);
+        let stored = opts.validate.byte_order.unwrap_or(ByteOrder::Big);
         let size = header.dtype().size();
         let parts = threads
             .get()
@@ -441,13 +421,12 @@ impl Reader<()> {
 ///     &file[..],
 ///     Some(file.len() as u64),
 ///     &idx::ReadOptions::default(),
-///     &idx::Options::default(),
 /// )?;
 /// assert!(report.findings.is_empty());
 /// let validated = validated.expect("no error");
 /// assert_eq!(validated.header().dims(), &[3, 2]);
 /// // an input with an error gives no `Validated`
-/// let (_, none) = idx::Reader::validate(&file[..5], None, &Default::default(), &Default::default())?;
+/// let (_, none) = idx::Reader::validate(&file[..5], None, &Default::default())?;
 /// assert!(none.is_none());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -504,7 +483,7 @@ impl Validated {
 /// // 3 items of 2 bytes: skip the first, stream the rest
 /// let file = idx::to_bytes(&idx::Array::from_vec(vec![3, 2], vec![1u8, 2, 3, 4, 5, 6])?)?;
 /// let (_, validated) =
-///     idx::Reader::validate(&file[..], None, &Default::default(), &Default::default())?;
+///     idx::Reader::validate(&file[..], None, &Default::default())?;
 /// let mut payload = validated.expect("valid").payload(&file[..])?;
 /// payload.skip_items(1)?;
 /// assert_eq!(payload.remaining(), 4);

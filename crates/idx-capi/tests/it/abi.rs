@@ -60,9 +60,9 @@ fn a_file_is_validated_as_idx_validate_does_with_its_name() {
     assert_eq!(s, IdxStatus::IdxOk);
     let want = idx::validate_with(
         &images,
-        &idx::ReadOptions::default().validation(
-            &idx::Options::default().with_file_name(Some("train-labels-idx1-ubyte".into())),
-        ),
+        &idx::ReadOptions::default()
+            .validate
+            .with_file_name(Some("train-labels-idx1-ubyte".into())),
     );
     assert!(want.findings.iter().any(|f| f.rule.code() == "IDX503"));
     // SAFETY: IDX_OK gives a live report with `findings_len` findings
@@ -272,7 +272,7 @@ fn a_read_hands_over_the_byte_order_warning_that_validation_reports() {
     for pair in little[8..].chunks_exact_mut(2) {
         pair.swap(0, 1);
     }
-    let checks = idx::ReadOptions::default().validation(&idx::Options::default());
+    let checks = idx::ReadOptions::default().validate;
     let report = idx::validate_with(&little, &checks);
     let want: Vec<_> = report
         .findings

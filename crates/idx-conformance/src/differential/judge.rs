@@ -169,7 +169,7 @@ pub(super) fn gunzip(b: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     // the library's own opener and decoder, as every front end reads gzip
     // (its first MAX_DECOMPRESSED bytes: a bomb is mutated as its prefix)
-    idx::input::open(b, None)
+    idx::__private::open(b, None)
         .ok()?
         .take(MAX_DECOMPRESSED)
         .read_to_end(&mut out)

@@ -2,7 +2,8 @@
 //! `idx::dataset::check_dataset` over the directory, gives exactly the
 //! manifest's findings.
 
-use idx::dataset::{check_dataset, role, scan_labels, DatasetFile, DatasetOptions, Role};
+use idx::__private::{role, Role};
+use idx::dataset::{check_dataset, DatasetFile, DatasetOptions};
 use idx_conformance::datasets;
 use std::collections::BTreeSet;
 
@@ -39,9 +40,15 @@ fn the_library_reports_exactly_the_expected_dataset_findings() {
             classes: c.classes,
             pairs: vec![],
         };
-        for i in 0..files.len() {
-            if role(&files, &dopts, i) == Some(Role::Labels) {
-                files[i].labels = scan_labels(&c.files[i].1[..], true, c.classes).unwrap();
+        // a labels file's values, scanned in one validation pass
+        let scan = idx::Options::default()
+            .with_decompress(true)
+            .with_lints(false)
+            .with_byte_order_test(false)
+            .with_scan_labels(Some(c.classes));
+        for (i, f) in files.iter_mut().enumerate() {
+            if role(&f.path, &dopts.pairs, i) == Some(Role::Labels) {
+                f.labels = idx::validate_with(&c.files[i].1, &scan).labels;
             }
         }
         for (i, f) in check_dataset(&files, &dopts) {

@@ -31,7 +31,7 @@ fn pair_and_db(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
 
 fn write_idx(path: &Path, t: ElementType, dims: &[usize], payload: &[u8]) {
     let mut out = Vec::new();
-    idx::write_raw(&mut out, t, dims, payload).unwrap(); // test data: consistent by construction
+    idx::__private::write_raw(&mut out, t, dims, payload).unwrap(); // test data: consistent by construction
     fs::write(path, out).unwrap(); // test directory: writable
 }
 
@@ -201,7 +201,9 @@ fn records_are_caffes_rank4_channels_and_signed_labels() {
     assert_eq!(s.images_dims, [3, 2, 1, 2]);
     assert_eq!(s.labels_dtype, ElementType::I32);
     assert_eq!(fs::read(&i2).unwrap(), fs::read(&i).unwrap()); // test outputs
-    let labels = idx::read_array(fs::File::open(&l2).unwrap()).unwrap(); // just written, valid
+    let (labels, _) = idx::Reader::new(fs::File::open(&l2).unwrap(), &Default::default())
+        .and_then(idx::Reader::read_array)
+        .unwrap(); // just written, valid
     assert_eq!(labels.data(), &idx::Data::I32(vec![0, -1, 256]));
 }
 

@@ -83,7 +83,7 @@ fn an_endless_fifo_after_a_valid_payload_reports_at_least_n_trailing_bytes() {
     let want = format!(
         "{}:9: error[IDX203]: at least {} bytes follow the end of the declared payload (counting stopped there)",
         fifo.display(),
-        idx::TRAILING_COUNT_LIMIT
+        idx::__private::TRAILING_COUNT_LIMIT
     );
     assert_eq!(out.lines().collect::<Vec<_>>(), [want.as_str()]);
 }
@@ -93,7 +93,7 @@ fn a_regular_file_s_trailing_bytes_are_counted_exactly_from_its_length() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("big-trailer.idx");
     let mut bytes = vec![0, 0, 8, 1, 0, 0, 0, 1, 0x2a];
-    let extra = 3 * idx::TRAILING_COUNT_LIMIT as usize + 5;
+    let extra = 3 * idx::__private::TRAILING_COUNT_LIMIT as usize + 5;
     bytes.resize(bytes.len() + extra, 0);
     std::fs::write(&p, &bytes).unwrap();
     let (code, out) = finish_within(spawn(&["--format", "short", p.to_str().unwrap()]), 30);

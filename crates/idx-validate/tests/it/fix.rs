@@ -688,6 +688,6 @@ fn regex_lite_match(pattern: &str) -> impl Fn(&str) -> bool {
     assert_eq!(pattern, first, "both hooks match the same files");
     |name: &str| {
         let base = name.strip_suffix(".gz").unwrap_or(name);
-        base.ends_with(".idx") || idx::lint::name_claim(base).is_some()
+        base.ends_with(".idx") || idx::__private::name_claim(base).is_some()
     }
 }

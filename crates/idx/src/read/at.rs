@@ -4,7 +4,7 @@ use std::io::{self, Read};
 
 /// A source read at byte offsets, from several threads at once: a file
 /// (`pread` on Unix, `seek_read` on Windows) or bytes in memory. It is what
-/// [`read_array_at`](crate::read_array_at) reads.
+/// `read_array_at` reads.
 ///
 /// ```
 /// use idx::ReadAt;
@@ -43,7 +43,7 @@ pub trait ReadAt: Sync {
     }
 
     /// The whole source when it is bytes in memory, which
-    /// [`read_array_at`](crate::read_array_at) then decodes from directly, without a copy
+    /// `read_array_at` then decodes from directly, without a copy
     /// through its buffer; `None` (the default) for any other source. When
     /// it is `Some`, it must hold exactly the bytes `read_at` reads.
     fn as_bytes(&self) -> Option<&[u8]> {

@@ -8,9 +8,9 @@ use crate::violations;
 use std::io::{self, Read};
 
 /// Reads the header of a raw IDX stream, and nothing after it: `r` is left
-/// at the first payload byte, ready for [`read_array_into`](crate::read_array_into).
+/// at the first payload byte, ready for `read_array_into`.
 ///
-/// The errors are [`read_array`](crate::read_array)'s for the header (a not-IDX input is
+/// The errors are `read_array`'s for the header (a not-IDX input is
 /// recognised from its first bytes).
 ///
 /// # Errors

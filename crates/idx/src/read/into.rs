@@ -12,7 +12,7 @@ use crate::violations;
 use std::io::{self, Read};
 
 /// Reads the payload of `header` from `r` (positioned just after the
-/// header, as [`read_header`](crate::read_header) leaves it) into `out`, which holds exactly
+/// header, as `read_header` leaves it) into `out`, which holds exactly
 /// `header.payload_len()` bytes and receives the elements in native byte
 /// order; then checks that the stream ends there.
 ///
@@ -22,8 +22,8 @@ use std::io::{self, Read};
 /// a caller that owns the destination (a numpy array) decodes straight into
 /// it. (Reading from the kernel straight into fresh, not yet faulted-in
 /// memory measured about three times slower than this.) Together with
-/// [`read_header`](crate::read_header) it accepts exactly what
-/// [`read_array`](crate::read_array) accepts, with the same errors.
+/// `read_header` it accepts exactly what
+/// `read_array` accepts, with the same errors.
 ///
 /// # Errors
 /// [`ReadError::Invalid`] for a truncated payload (IDX202) or bytes after it
@@ -35,6 +35,7 @@ use std::io::{self, Read};
 /// None but the caller's `out` and a fixed buffer of `CHUNK_LEN`.
 /// The caller sizes `out` from the header: it should know first that the
 /// source holds that much (e.g. a regular file's length).
+#[cfg(any(test, feature = "fuzzing"))]
 pub fn read_array_into<R: Read>(
     r: &mut R,
     header: &Header,
@@ -46,7 +47,7 @@ pub fn read_array_into<R: Read>(
     .map(|_| ())
 }
 
-/// [`read_array_into`](crate::read_array_into) of elements stored in
+/// `read_array_into` of elements stored in
 /// `stored` order, with the byte-order verdict for the byte order the
 /// caller `stated` ([`judge`]); `limited` as for [`check_end`].
 pub(crate) fn read_payload_into<R: Read>(

@@ -15,14 +15,18 @@ mod parts;
 mod swap;
 mod verdict;
 
+#[cfg(any(test, feature = "fuzzing"))] // the tests' and fuzz targets' (`idx::fuzzing`)
 pub use array::read_array;
 pub(crate) use array::read_payload_array;
 pub use at::ReadAt;
 pub use header::read_header;
+#[cfg(any(test, feature = "fuzzing"))] // the tests' and fuzz targets' (`idx::fuzzing`)
 pub use into::read_array_into;
 pub(crate) use into::read_payload_into;
+#[cfg(any(test, feature = "fuzzing"))] // the tests' and fuzz targets' (`idx::fuzzing`)
+pub use parallel::read_array_at;
 pub(crate) use parallel::read_parts_at;
-pub use parallel::{read_array_at, MIN_BYTES_PER_THREAD};
+pub use parallel::MIN_BYTES_PER_THREAD;
 pub(crate) use parts::HUGE_PAGE;
 pub(crate) use swap::to_native_in_place;
 pub(crate) use verdict::{verdict, Judging};
@@ -32,7 +36,7 @@ use crate::parse::Error;
 use std::fmt;
 use std::io;
 
-/// Why [`read_array`] failed.
+/// Why a read ([`Reader`](crate::Reader)) failed.
 ///
 /// ```
 /// use idx::{ReadError, ReadOptions, Reader};

@@ -3,7 +3,7 @@
 
 use super::at::{Cursor, ReadAt};
 use super::into::{check_end, decode_stream, fits, Short};
-use super::parts::{part_starts, HUGE_PAGE, MAX_PARTS};
+use super::parts::{part_starts, MAX_PARTS};
 use super::swap::to_native;
 use super::verdict::{judge, Judging};
 use super::ReadError;
@@ -12,12 +12,12 @@ use crate::finding::Finding;
 use crate::header::Header;
 
 /// The fewest payload bytes worth a thread of their own in
-/// [`read_array_at`]: below this, starting a thread costs more than it
-/// saves.
+/// `read_array_at` (under [`Reader::read_into_parallel`](crate::Reader::read_into_parallel)):
+/// below this, starting a thread costs more than it saves.
 pub const MIN_BYTES_PER_THREAD: usize = 4 << 20;
 
-/// [`read_array_into`](crate::read_array_into) for a source read at
-/// offsets, whose header (as [`read_header`](crate::read_header) read it)
+/// `read_array_into` for a source read at
+/// offsets, whose header (as `read_header` read it)
 /// starts at offset 0: the payload is split into contiguous parts of at
 /// least [`MIN_BYTES_PER_THREAD`] (at most 256 of them, starting on
 /// huge-page boundaries of `out`), handed out one at a time to the calling
@@ -28,7 +28,7 @@ pub const MIN_BYTES_PER_THREAD: usize = 4 << 20;
 /// the scheduler holds back, leaves its parts to the others. Then it checks
 /// that the source ends after the payload.
 /// The same input gives the same result and the same errors as
-/// [`read_array_into`](crate::read_array_into) whatever `threads` is.
+/// `read_array_into` whatever `threads` is.
 ///
 /// Most of the time of decoding a large array into fresh memory goes to the
 /// kernel mapping the destination's pages as they are first written, one
@@ -38,7 +38,7 @@ pub const MIN_BYTES_PER_THREAD: usize = 4 << 20;
 /// 0.51 s with two (example `decode_at`; `bench/rows.sh`, medians of 5).
 ///
 /// # Errors
-/// As [`read_array_into`](crate::read_array_into): a truncated payload (IDX202) is reported at the
+/// As `read_array_into`: a truncated payload (IDX202) is reported at the
 /// first missing byte, bytes after the payload as IDX203;
 /// [`ReadError::Io`] for the source's errors (the first part's, when
 /// several fail), and of kind `InvalidInput`, before anything is read, when
@@ -46,6 +46,7 @@ pub const MIN_BYTES_PER_THREAD: usize = 4 << 20;
 ///
 /// # Allocation
 /// `out` is the caller's; nothing else is allocated but the threads.
+#[cfg(any(test, feature = "fuzzing"))]
 pub fn read_array_at<S: ReadAt + ?Sized>(
     src: &S,
     header: &Header,
@@ -58,7 +59,7 @@ pub fn read_array_at<S: ReadAt + ?Sized>(
         out,
         threads,
         MIN_BYTES_PER_THREAD,
-        HUGE_PAGE,
+        super::parts::HUGE_PAGE,
         &Judging::default(),
     )
     .map(|_| ())
@@ -244,14 +245,14 @@ mod tests {
         // four parts of a 16 MiB+ f32 payload (plus trailing bytes, and
         // then cut short): each the same as with one thread, whichever
         // part threads are refused
-        let count = (4 * crate::MIN_BYTES_PER_THREAD + 3 * (2 << 20)) / 4;
+        let count = (4 * crate::read::MIN_BYTES_PER_THREAD + 3 * (2 << 20)) / 4;
         let mut full = vec![0, 0, 0x0d, 1];
         full.extend_from_slice(&(count as u32).to_be_bytes());
         full.extend((0..count * 4).map(|i| (i * 7 % 251) as u8));
         let mut trailing = full.clone();
         trailing.push(1);
-        let cut = full[..full.len() - 4 * crate::MIN_BYTES_PER_THREAD / 2].to_vec();
-        let h = crate::read_header(&mut &full[..]).unwrap(); // ok: test
+        let cut = full[..full.len() - 4 * crate::read::MIN_BYTES_PER_THREAD / 2].to_vec();
+        let h = crate::read::read_header(&mut &full[..]).unwrap(); // ok: test
         let decode = |bytes: &[u8], threads: usize, refused: usize| {
             REFUSED_SPAWNS.with(|n| n.set(refused));
             let src = Recorded(bytes, Mutex::default());
@@ -318,11 +319,11 @@ mod tests {
         // eight parts' worth of u8 payload and four threads: with the three
         // others held back on their first part, the caller decodes the
         // rest instead of waiting (a fixed split gave it one part in four)
-        let count = 8 * crate::MIN_BYTES_PER_THREAD;
+        let count = 8 * crate::read::MIN_BYTES_PER_THREAD;
         let mut file = vec![0, 0, 0x08, 1];
         file.extend_from_slice(&(count as u32).to_be_bytes());
         file.extend((0..count).map(|i| (i % 253) as u8));
-        let h = crate::read_header(&mut &file[..]).unwrap(); // ok: test
+        let h = crate::read::read_header(&mut &file[..]).unwrap(); // ok: test
         let src = HeldBack {
             bytes: &file,
             caller: std::thread::current().id(),
@@ -333,7 +334,7 @@ mod tests {
         read_array_at(&src, &h, &mut out, four).unwrap(); // ok: test
         assert!(out.iter().enumerate().all(|(i, &b)| b == (i % 253) as u8));
         let reads = src.reads.lock().unwrap(); // ok: test
-        let part = crate::MIN_BYTES_PER_THREAD as u64;
+        let part = crate::read::MIN_BYTES_PER_THREAD as u64;
         let by_caller: HashSet<u64> = reads
             .iter()
             .filter(|&&(t, off)| t == src.caller && off >= 8 && off < 8 + count as u64)

@@ -1,11 +1,11 @@
 //! Where the parallel reader's parts start in the destination.
 
-/// The most parts [`read_array_at`](crate::read_array_at) splits a payload into: parts of
-/// [`MIN_BYTES_PER_THREAD`](crate::MIN_BYTES_PER_THREAD) up to 1 GiB, larger beyond.
+/// The most parts `read_array_at` splits a payload into: parts of
+/// `MIN_BYTES_PER_THREAD` up to 1 GiB, larger beyond.
 pub(super) const MAX_PARTS: usize = 256;
 
 /// The size of a transparent huge page on x86-64 and arm64 (4 KiB base
-/// pages): [`read_array_at`](crate::read_array_at)'s parts start on multiples of it.
+/// pages): `read_array_at`'s parts start on multiples of it.
 pub(crate) const HUGE_PAGE: usize = 2 << 20;
 
 /// Where each of `parts` parts of a destination of `len` bytes at address

@@ -25,7 +25,7 @@ fn a_png_gets_one_finding_that_names_it() {
     let e = idx::parse(&png).unwrap_err();
     assert_eq!(e.finding(), f);
     // and so does the streaming reader
-    let e = idx::read_array(&png[..]).unwrap_err();
+    let e = idx::fuzzing::read_array(&png[..]).unwrap_err();
     assert!(e.to_string().contains("PNG"), "{e}");
 }
 

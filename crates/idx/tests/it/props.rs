@@ -285,7 +285,7 @@ fn report_keeps_head_and_tail_bytes() {
 #[test]
 fn read_array_agrees_with_parse() {
     fn prop(m: Mutated, sizes: Vec<u8>) -> bool {
-        let streamed = idx::read_array(fuzzing::ChunkedReader::new(&m.0, &sizes));
+        let streamed = idx::fuzzing::read_array(fuzzing::ChunkedReader::new(&m.0, &sizes));
         match (parse(&m.0), streamed) {
             (Ok(v), Ok(a)) => v.to_array().bit_eq(&a),
             (Err(e), Err(idx::ReadError::Invalid(g))) => {
@@ -305,7 +305,7 @@ fn read_array_agrees_with_parse() {
 fn read_array_does_not_allocate_by_the_header() {
     // declares 2^48 f64 elements (2 PiB) in a 16-byte file
     let bytes = [0, 0, 0x0e, 3, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0];
-    match idx::read_array(&bytes[..]) {
+    match idx::fuzzing::read_array(&bytes[..]) {
         Err(idx::ReadError::Invalid(e)) => {
             assert_eq!((e.rule(), e.offset()), (Rule::TruncatedPayload, 16))
         }
@@ -368,9 +368,10 @@ fn read_array_decodes_large_payloads_of_every_type_like_parse() {
             bytes.push((state >> 33) as u8);
         }
         let want = parse(&bytes).unwrap().to_array();
-        let whole = idx::read_array(&bytes[..]).unwrap();
+        let whole = idx::fuzzing::read_array(&bytes[..]).unwrap();
         assert!(whole.bit_eq(&want), "type {t}");
-        let pieces = idx::read_array(fuzzing::ChunkedReader::new(&bytes, &[7, 255, 3])).unwrap();
+        let pieces =
+            idx::fuzzing::read_array(fuzzing::ChunkedReader::new(&bytes, &[7, 255, 3])).unwrap();
         assert!(pieces.bit_eq(&want), "type {t}, pieces");
     }
 }

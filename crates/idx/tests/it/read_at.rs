@@ -4,7 +4,8 @@
 //! the first failing part gives the error.
 
 use crate::support::{outcome_of, via_read_into, Outcome};
-use idx::{ReadAt, ReadError, MIN_BYTES_PER_THREAD};
+use idx::__private::MIN_BYTES_PER_THREAD;
+use idx::{ReadAt, ReadError};
 use std::collections::HashSet;
 use std::io;
 use std::num::NonZeroUsize;
@@ -13,10 +14,10 @@ use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 fn via_read_at<S: ReadAt + ?Sized>(src: &S, bytes: &[u8], threads: usize) -> Outcome {
-    let h = idx::read_header(&mut &bytes[..]).map_err(outcome_of)?;
+    let h = idx::__private::read_header(&mut &bytes[..]).map_err(outcome_of)?;
     let mut out = vec![0u8; usize::try_from(h.payload_len()).unwrap()]; // ok: test sizes
     let threads = NonZeroUsize::new(threads).unwrap(); // ok: test inputs
-    idx::read_array_at(src, &h, &mut out, threads).map_err(outcome_of)?;
+    idx::fuzzing::read_array_at(src, &h, &mut out, threads).map_err(outcome_of)?;
     Ok((h.dims().iter().map(|&d| d as usize).collect(), out))
 }
 
@@ -204,11 +205,12 @@ fn without_threads_the_caller_decodes_every_part() {
 fn the_first_failing_part_gives_the_error() {
     let count = 3 * MIN_BYTES_PER_THREAD + 3 * (2 << 20) + 8;
     let full = seeded_encoding(0x08, &[count as u32], 5);
-    let h = idx::read_header(&mut &full[..]).unwrap(); // ok: test
+    let h = idx::__private::read_header(&mut &full[..]).unwrap(); // ok: test
     let third = full.len() as u64 / 3;
     let decode = |src: &Recorded<'_>| {
         let mut out = vec![0u8; count];
-        idx::read_array_at(src, &h, &mut out, NonZeroUsize::new(3).unwrap()) // ok: test
+        idx::fuzzing::read_array_at(src, &h, &mut out, NonZeroUsize::new(3).unwrap())
+        // ok: test
     };
     // one failing read anywhere: its error
     for at in [100u64, third + 5, full.len() as u64 - 2] {
@@ -262,9 +264,9 @@ fn a_file_is_read_at_offsets() {
 #[test]
 fn read_at_refuses_a_destination_of_the_wrong_length() {
     let bytes = seeded_encoding(0x08, &[4], 1);
-    let h = idx::read_header(&mut &bytes[..]).unwrap(); // ok: test
+    let h = idx::__private::read_header(&mut &bytes[..]).unwrap(); // ok: test
     let mut out = [0u8; 3];
-    match idx::read_array_at(&bytes[..], &h, &mut out, NonZeroUsize::MIN) {
+    match idx::fuzzing::read_array_at(&bytes[..], &h, &mut out, NonZeroUsize::MIN) {
         Err(ReadError::Io(e)) => assert_eq!(e.kind(), io::ErrorKind::InvalidInput),
         other => panic!("{other:?}"), // ok: test
     }

@@ -10,7 +10,7 @@ use test_support::gzip_fast;
 /// `read_array`'s outcome as comparable data: the native-endian bytes of the
 /// elements, or the first error's rule and offset.
 fn via_read_array(bytes: &[u8]) -> Result<(Vec<usize>, Vec<u8>), (String, u64)> {
-    match idx::read_array(bytes) {
+    match idx::fuzzing::read_array(bytes) {
         Ok(a) => Ok((a.dims().to_vec(), native_bytes(a.data()))),
         Err(ReadError::Invalid(e)) => Err((e.rule().code().to_string(), e.offset())),
         Err(e) => Err(("io".into(), e.to_string().len() as u64)),
@@ -70,7 +70,7 @@ fn read_into_equals_read_array_on_every_prefix_and_extension() {
 fn read_into_equals_read_array_on_arbitrary_bytes() {
     fn prop(bytes: Vec<u8>) -> TestResult {
         // keep declared sizes small enough to allocate
-        if let Ok(h) = idx::read_header(&mut &bytes[..]) {
+        if let Ok(h) = idx::__private::read_header(&mut &bytes[..]) {
             if h.payload_len() > 1 << 20 {
                 return TestResult::discard();
             }
@@ -99,9 +99,9 @@ fn read_into_swaps_across_chunk_boundaries() {
 fn read_into_refuses_a_destination_of_the_wrong_length() {
     let bytes = encoding(0x08, &[4], &[1]);
     let mut r = &bytes[..];
-    let h = idx::read_header(&mut r).unwrap(); // ok: test
+    let h = idx::__private::read_header(&mut r).unwrap(); // ok: test
     let mut out = [0u8; 3];
-    match idx::read_array_into(&mut r, &h, &mut out) {
+    match idx::fuzzing::read_array_into(&mut r, &h, &mut out) {
         Err(ReadError::Io(e)) => assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput),
         other => panic!("{other:?}"), // ok: test
     }

@@ -96,8 +96,7 @@ fn every_path(bytes: &[u8], read: &ReadOptions) -> Vec<PathResult> {
             .map_err(err)
     });
     // validate, then stream
-    let (report, validated) =
-        Reader::validate(bytes, Some(bytes.len() as u64), read, &Options::default()).unwrap();
+    let (report, validated) = Reader::validate(bytes, Some(bytes.len() as u64), read).unwrap();
     out.push(match validated {
         Some(v) => {
             let mut b = Vec::new();
@@ -378,13 +377,7 @@ fn a_stated_little_endian_payload_streams_big_endian_in_any_pieces() {
     }
     let canonical: Vec<u8> = values.iter().flat_map(|v| v.to_be_bytes()).collect();
     for piece in [1usize, 3, 4, 7, 4096] {
-        let (_, v) = Reader::validate(
-            &file[..],
-            None,
-            &opts(Some(ByteOrder::Little)),
-            &Options::default(),
-        )
-        .unwrap();
+        let (_, v) = Reader::validate(&file[..], None, &opts(Some(ByteOrder::Little))).unwrap();
         let mut p = v.unwrap().payload(&file[..]).unwrap();
         let mut got = Vec::new();
         let mut buf = vec![0u8; piece];
@@ -573,8 +566,7 @@ fn a_validated_input_that_ends_early_on_the_second_read_is_an_error() {
         ("gzip, trailer damaged", &gz[..], &gz[..gz.len() - 3]),
     ] {
         for stated in [None, Some(ByteOrder::Little)] {
-            let (report, validated) =
-                Reader::validate(whole, None, &opts(stated), &Options::default()).unwrap(); // ok: test
+            let (report, validated) = Reader::validate(whole, None, &opts(stated)).unwrap(); // ok: test
             let v = validated.unwrap_or_else(|| panic!("{what}: {report:?}"));
             let mut out = Vec::new();
             let e = v.payload(later).unwrap().read_to_end(&mut out).unwrap_err(); // ok: test
@@ -592,7 +584,7 @@ fn a_validated_input_that_ends_early_on_the_second_read_is_an_error() {
         &big_endian(Kind::Normal, Type::I16, 1000, 7),
     ));
     let stated = opts(Some(ByteOrder::Little));
-    let (_, v) = Reader::validate(&le[..], None, &stated, &Options::default()).unwrap(); // ok: test
+    let (_, v) = Reader::validate(&le[..], None, &stated).unwrap(); // ok: test
     let mut out = Vec::new();
     let e = v
         .expect("valid when stated")

@@ -656,12 +656,12 @@ fn endless_readers_finish_with_lower_bounds() {
         .iter()
         .map(|f| (f.rule.code(), f.offset, f.length))
         .collect();
-    assert_eq!(got, [("IDX203", 9, idx::TRAILING_COUNT_LIMIT)]);
+    assert_eq!(got, [("IDX203", 9, idx::__private::TRAILING_COUNT_LIMIT)]);
     assert!(r.findings[0].message.starts_with("at least "));
     assert!(!r.exact_len);
     // the same through read_array
     let src = std::io::Cursor::new(hx("00 00 08 01 00 00 00 01 2a")).chain(std::io::repeat(7));
-    match idx::read_array(src) {
+    match idx::fuzzing::read_array(src) {
         Err(idx::ReadError::Invalid(e)) => {
             assert_eq!((e.rule(), e.offset()), (Rule::TrailingBytes, 9));
             assert!(e.finding().message.starts_with("at least "));

@@ -8,7 +8,9 @@
 //! computes a size is compared with it: `payload_len`, `Header::new`,
 //! `validate`, `parse`, `read_array`, `Array::new`, `write_raw`, `to_bytes`.
 
-use idx::{parse, payload_len, read_array, validate, Array, Data, ElementType, Header, Rule};
+use idx::__private::payload_len;
+use idx::fuzzing::read_array;
+use idx::{parse, validate, Array, Data, ElementType, Header, Rule};
 use quickcheck::{Arbitrary, Gen, TestResult};
 
 /// The exact payload size, or `None` above `u64::MAX`.
@@ -112,7 +114,7 @@ fn agrees(dtype: ElementType, dims: &[u32]) -> Result<(), String> {
                 return Err(format!("{ctx}: to_bytes differs"));
             }
             let mut raw = Vec::new();
-            idx::write_raw(&mut raw, dtype, &shape, &file[head.len()..])
+            idx::__private::write_raw(&mut raw, dtype, &shape, &file[head.len()..])
                 .map_err(|e| format!("{ctx}: write_raw {e}"))?;
             if raw != file {
                 return Err(format!("{ctx}: write_raw differs"));

@@ -25,8 +25,8 @@ pub fn outcome_of(e: ReadError) -> (String, u64) {
 /// sized from the header, as a caller that checked the source's length).
 pub fn via_read_into(bytes: &[u8]) -> Outcome {
     let mut r = bytes;
-    let h = idx::read_header(&mut r).map_err(outcome_of)?;
+    let h = idx::__private::read_header(&mut r).map_err(outcome_of)?;
     let mut out = vec![0u8; usize::try_from(h.payload_len()).unwrap()]; // ok: test sizes
-    idx::read_array_into(&mut r, &h, &mut out).map_err(outcome_of)?;
+    idx::fuzzing::read_array_into(&mut r, &h, &mut out).map_err(outcome_of)?;
     Ok((h.dims().iter().map(|&d| d as usize).collect(), out))
 }
