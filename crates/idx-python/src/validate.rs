@@ -1,7 +1,7 @@
 //! `validate` and its `Report`.
 
 use crate::args::limit_arg;
-use crate::arrays::numpy_dtype;
+use crate::arrays::{numpy_dtype, NATIVE};
 use crate::errors::os_error;
 use crate::finding::Finding;
 use idx::ElementType;
@@ -60,10 +60,11 @@ impl Report {
     /// The element type as the `numpy.dtype` `load` gives it (native byte
     /// order; the file stores it big-endian), when the header could be read.
     #[getter]
-    fn dtype<'py>(&self, py: Python<'py>) -> Option<Bound<'py, numpy::PyArrayDescr>> {
+    fn dtype<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.checked()
             .and_then(|c| c.report.header.as_ref())
-            .map(|h| numpy_dtype(py, h.dtype()))
+            .map(|h| numpy_dtype(py, h.dtype(), NATIVE))
+            .transpose()
     }
     /// The dimensions, when the header could be read.
     #[getter]

@@ -356,17 +356,6 @@ impl<const N: usize> pulp::WithSimd for NonFinite<'_, N> {
     }
 }
 
-pub(crate) fn numpy_char(t: ElementType) -> &'static str {
-    match t {
-        ElementType::U8 => "u1",
-        ElementType::I8 => "i1",
-        ElementType::I16 => "i2",
-        ElementType::I32 => "i4",
-        ElementType::F32 => "f4",
-        ElementType::F64 => "f8",
-    }
-}
-
 /// What an MNIST-style file name (`train-images-idx3-ubyte`,
 /// `t10k-labels.idx1-ubyte.gz`, ...) says about the header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
