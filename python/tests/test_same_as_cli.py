@@ -233,3 +233,13 @@ def test_the_native_expect_dtype_is_refused_as_the_command_refuses_it():
     assert str(e.value).startswith("expect_dtype: ")
     assert str(e.value)[len("expect_dtype: ") :] in stderr, (str(e.value), stderr)
 
+
+def test_str_of_a_finding_is_the_line_the_idx_command_prints():
+    # one text form per finding: the library's Display, which the `idx`
+    # command prints after the input's name (then its detail lines)
+    p = subprocess.run([str(BIN / "idx"), "dump", str(MIXED)], capture_output=True, text=True)
+    assert p.returncode == 1
+    printed = [line[len(f"{MIXED}: ") :] for line in p.stderr.splitlines() if line.startswith(f"{MIXED}: ")]
+    errors = idxkit.validate(MIXED).errors
+    assert printed and printed == [str(f) for f in errors]
+    assert str(errors[0]) == f"error[{errors[0].rule}]: {errors[0].message} (at offset {errors[0].offset:#x}, byte {errors[0].offset})"
