@@ -74,15 +74,9 @@ __all__ = [
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
 
 
-# IDX element type names and numpy dtypes (big-endian, as in the file).
-_BIG_ENDIAN: Dict[str, "np.dtype[Any]"] = {
-    "u8": np.dtype("u1"),
-    "i8": np.dtype("i1"),
-    "i16": np.dtype(">i2"),
-    "i32": np.dtype(">i4"),
-    "f32": np.dtype(">f4"),
-    "f64": np.dtype(">f8"),
-}
+# IDX element type names and numpy dtypes (big-endian, as in the file), from
+# the Rust library's one table.
+_BIG_ENDIAN: Dict[str, "np.dtype[Any]"] = {name: np.dtype(t) for name, t in _native.NUMPY_DTYPES.items()}
 
 
 MaxDecompressed = Union[int, str, None]
@@ -201,16 +195,9 @@ def save(dest: Union[str, "os.PathLike[str]", BinaryIO, None], array: object, *,
 
 # numpy dtypes (native byte order) and the IDX element type names the
 # native module takes.
-_IDX_NAMES: Dict["np.dtype[Any]", str] = {
-    np.dtype("u1"): "u8",
-    np.dtype("i1"): "i8",
-    np.dtype("i2"): "i16",
-    np.dtype("i4"): "i32",
-    np.dtype("f4"): "f32",
-    np.dtype("f8"): "f64",
-}
+_IDX_NAMES: Dict["np.dtype[Any]", str] = {d.newbyteorder("="): name for name, d in _BIG_ENDIAN.items()}
 
-_IDX_TYPES = "uint8, int8, int16, int32, float32, float64"
+_IDX_TYPES = ", ".join(str(d) for d in _IDX_NAMES)  # "uint8, int8, ..., float64"
 
 
 def _idx_type(dtype: object, what: str) -> str:

@@ -9,6 +9,7 @@ from typing import final
 __all__ = [
     "__version__",
     "NUMPY_MAX_RANK",
+    "NUMPY_DTYPES",
     "IdxError",
     "InvalidFileError",
     "UnsupportedDtypeError",
@@ -37,6 +38,11 @@ __version__: str
 
 NUMPY_MAX_RANK: int
 """The most dimensions the running numpy gives an array (asked of numpy at import)."""
+
+NUMPY_DTYPES: Dict[str, str]
+"""Each IDX element type's name (``"u8"``, ..., ``"f64"``, in type-code order) and
+its numpy type string as IDX stores it (``"|u1"``, ``">i2"``, ...): the Rust
+library's one table (``ElementType::numpy_dtype``)."""
 
 class IdxError(ValueError):
     """Base class of idxkit's errors; a ValueError."""

@@ -58,7 +58,7 @@ except ImportError as e:  # pragma: no cover (the tests have hypothesis)
 
 import idxkit
 
-from ._native import NUMPY_MAX_RANK
+from ._native import NUMPY_DTYPES, NUMPY_MAX_RANK
 
 __all__ = [
     "DTYPES",
@@ -74,9 +74,7 @@ __all__ = [
 ]
 
 #: The numpy dtypes of the IDX element types (native byte order).
-DTYPES: Tuple[np.dtype, ...] = tuple(np.dtype(t) for t in ["u1", "i1", "i2", "i4", "f4", "f8"])
-
-_TYPE_CODES = {"u1": 0x08, "i1": 0x09, "i2": 0x0B, "i4": 0x0C, "f4": 0x0D, "f8": 0x0E}
+DTYPES: Tuple[np.dtype, ...] = tuple(np.dtype(t).newbyteorder("=") for t in NUMPY_DTYPES.values())
 
 #: The mutations :func:`files` applies, as the differential fuzzer's.
 MUTATIONS: Tuple[str, ...] = (

@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 import idxkit
-from conftest import CORPUS
+import idxkit.testing
+from idxkit import _native
+from conftest import CORPUS, NUMPY_DTYPES
 
 LABELS = CORPUS / "valid" / "valid-mnist-labels-u8-10.idx"  # u8
 F32 = CORPUS / "valid" / "valid-f32-rank3.idx"
@@ -103,3 +105,33 @@ def test_unsupported_dtype_messages_use_numpy_names(dtype, advice):
     # no IDX short name that numpy reads as another type
     for short in ("u8", "i8", "i16", "i32", "f32", "f64"):
         assert f" {short}" not in msg and f"{short}," not in msg
+
+
+def test_the_native_table_is_the_idx_types_in_code_order():
+    # the Rust library's one table (ElementType::numpy_dtype), against this
+    # test's own: the six names in type-code order, each stored big-endian
+    assert list(_native.NUMPY_DTYPES) == list(NUMPY_DTYPES)
+    for name, stored in _native.NUMPY_DTYPES.items():
+        assert np.dtype(stored) == np.dtype(NUMPY_DTYPES[name]).newbyteorder(">")
+    assert idxkit.testing.DTYPES == tuple(np.dtype(t) for t in NUMPY_DTYPES.values())
+
+
+@pytest.mark.filterwarnings("ignore::idxkit.ByteOrderWarning")  # a 4-value payload barely distinguishes the orders
+@pytest.mark.parametrize("order", ["big", "little"])
+@pytest.mark.parametrize("name", list(NUMPY_DTYPES))
+def test_every_dtype_idxkit_gives_agrees_with_the_rust_table(name, order, tmp_path):
+    # each element type in each byte order: the dtype load gives (native),
+    # the stored one mmap=True views, Report.dtype, and expect_dtype all
+    # say what numpy says the type is
+    native = np.dtype(NUMPY_DTYPES[name])
+    stored = native.newbyteorder(">" if order == "big" else "<")
+    values = np.array([1, 2, 3, 100], dtype=native)
+    head = idxkit.save(None, values)[:8]
+    path = tmp_path / "a.idx"
+    path.write_bytes(head + values.astype(stored).tobytes())
+    a = idxkit.load(path, assume_byte_order=order)
+    assert a.dtype == native and a.dtype.isnative and a.tolist() == [1, 2, 3, 100]
+    m = idxkit.load(path, mmap=True, assume_byte_order=order)
+    assert m.dtype == stored and m.tolist() == [1, 2, 3, 100]
+    r = idxkit.validate(path, assume_byte_order=order, expect_dtype=stored)
+    assert r.dtype == native and [f.rule for f in r.errors] == []

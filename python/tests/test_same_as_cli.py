@@ -192,3 +192,54 @@ def test_the_byte_order_warning_and_severity_are_the_commands(tmp_path):
     with pytest.raises(ValueError) as e:
         idxkit.validate(path, severity="IDX203=warning")
     assert str(e.value).removeprefix("severity: ") in p.stderr
+
+
+@pytest.mark.parametrize(
+    "kw, flag, value",
+    [
+        # a pair, a string and a mapping: each checked by the command's own
+        # parser, so refused with the command's sentence
+        ("expect_range", "--expect-range", (5, 1)),
+        ("expect_range", "--expect-range", "5..1"),
+        ("expect_range", "--expect-range", "a..b"),
+        ("severity", "--severity", {"IDX999": "error"}),
+        ("severity", "--severity", {"IDX501": "fatal"}),
+        ("severity", "--severity", {"IDX203": "warning"}),
+        ("severity", "--severity", "IDX501"),
+        ("max_decompressed", "--max-decompressed", "12 parsecs"),
+    ],
+)
+def test_a_refused_keyword_argument_says_what_the_command_says(kw, flag, value):
+    arg = value
+    if isinstance(value, tuple):
+        arg = f"{value[0]}..{value[1]}"
+    elif isinstance(value, dict):
+        arg = ",".join(f"{k}={v}" for k, v in value.items())
+    _, stderr = cli_rules(MIXED, f"{flag}={arg}")
+    with pytest.raises(ValueError) as e:
+        idxkit.validate(MIXED, **{kw: value})
+    message = str(e.value)
+    assert message.startswith(f"{kw}: "), message
+    # clap: "error: invalid value '...' for '--flag <NAME>': <the parser's sentence>"
+    assert message[len(kw) + 2 :] in stderr, (message, stderr)
+
+
+def test_the_native_expect_dtype_is_refused_as_the_command_refuses_it():
+    # idxkit passes IDX names from numpy dtypes; the native function checks
+    # the name with the command's parser
+    _, stderr = cli_rules(MIXED, "--expect-dtype=u16")
+    with pytest.raises(ValueError) as e:
+        idxkit._native.validate(str(MIXED), expect_dtype="u16")
+    assert str(e.value).startswith("expect_dtype: ")
+    assert str(e.value)[len("expect_dtype: ") :] in stderr, (str(e.value), stderr)
+
+
+def test_str_of_a_finding_is_the_line_the_idx_command_prints():
+    # one text form per finding: the library's Display, which the `idx`
+    # command prints after the input's name (then its detail lines)
+    p = subprocess.run([str(BIN / "idx"), "dump", str(MIXED)], capture_output=True, text=True)
+    assert p.returncode == 1
+    printed = [line[len(f"{MIXED}: ") :] for line in p.stderr.splitlines() if line.startswith(f"{MIXED}: ")]
+    errors = idxkit.validate(MIXED).errors
+    assert printed and printed == [str(f) for f in errors]
+    assert str(errors[0]) == f"error[{errors[0].rule}]: {errors[0].message} (at offset {errors[0].offset:#x}, byte {errors[0].offset})"

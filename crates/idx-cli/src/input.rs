@@ -141,19 +141,11 @@ pub fn render_byte_order_warning(name: &str, report: &Report) -> String {
 pub fn render_findings<'a>(name: &str, findings: impl Iterator<Item = &'a idx::Finding>) -> String {
     let mut s = String::new();
     for f in findings {
+        // the library's one text form, with its detail lines (`{:#}`)
         if name.is_empty() {
-            s.push_str(&format!("  {f}\n"));
+            s.push_str(&format!("  {f:#}\n"));
         } else {
-            s.push_str(&format!("{name}: {f}\n"));
-        }
-        if let Some(e) = &f.expected {
-            s.push_str(&format!("  = expected: {e}\n"));
-        }
-        if let Some(e) = &f.found {
-            s.push_str(&format!("  = found: {e}\n"));
-        }
-        if let Some(h) = &f.hint {
-            s.push_str(&format!("  = hint: {h}\n"));
+            s.push_str(&format!("{name}: {f:#}\n"));
         }
     }
     s

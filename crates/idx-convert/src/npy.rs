@@ -23,16 +23,10 @@ pub const MAX_NPY_HEADER: usize = 65536;
 /// Payload chunk converted at a time (a multiple of every element size).
 const CHUNK: usize = 256 << 10;
 
-/// NumPy's type string for an IDX element type, little-endian.
+/// NumPy's type string for an IDX element type, little-endian (the
+/// library's one table).
 fn descr(t: ElementType) -> &'static str {
-    match t {
-        ElementType::U8 => "|u1",
-        ElementType::I8 => "|i1",
-        ElementType::I16 => "<i2",
-        ElementType::I32 => "<i4",
-        ElementType::F32 => "<f4",
-        ElementType::F64 => "<f8",
-    }
+    t.numpy_dtype(idx::ByteOrder::Little)
 }
 
 /// The complete `.npy` header (magic, version, length, dict, padding) for a

@@ -41,7 +41,8 @@ pub(crate) fn order_arg(v: Option<&str>) -> PyResult<Option<idx::ByteOrder>> {
 /// `severity=`: per-rule severity overrides (`idx-validate --severity`):
 /// None, a mapping of rule (code or name) to severity (`{"IDX501":
 /// "error"}`), or the command's string (`"IDX501=error"`, pairs separated
-/// by commas). Parsed by the library ([`idx::Severities`]): an unknown rule
+/// by commas). Parsed by the library ([`idx::Severities::from_pairs`], as
+/// the command's flag and configuration table are): an unknown rule
 /// or severity, or a rule whose findings are errors, raises `ValueError`
 /// with its message.
 pub(crate) fn severity_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<idx::Severities> {
@@ -57,19 +58,18 @@ pub(crate) fn severity_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<idx::Severi
             "severity: a mapping of rule to severity ({\"IDX501\": \"error\"}), a string (\"IDX501=error\") or None",
         )
     })?;
-    let mut out = idx::Severities::default();
+    let mut pairs: Vec<(String, String)> = Vec::new();
     for item in mapping.items()?.try_iter()? {
-        let (rule, sev): (String, String) = item?.extract().map_err(|_| {
+        pairs.push(item?.extract().map_err(|_| {
             PyValueError::new_err(
                 "severity: each rule and severity is a str ({\"IDX501\": \"error\"})",
             )
-        })?;
-        let rule = idx::Rule::find(rule.trim())
-            .ok_or_else(|| invalid(format!("{:?} is not a rule's code or name", rule.trim())))?;
-        let sev: idx::Severity = sev.trim().parse().map_err(invalid)?;
-        out.set(rule, sev).map_err(invalid)?;
+        })?);
     }
-    Ok(out)
+    // the one parser of overrides: the command's and the configuration
+    // table's
+    idx::Severities::from_pairs(pairs.iter().map(|(r, s)| (r.as_str(), s.as_str())))
+        .map_err(invalid)
 }
 
 /// `expect_range=`: the inclusive range every element of an i16 or i32
@@ -90,10 +90,8 @@ pub(crate) fn range_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<(i64, i
     let (lo, hi): (i64, i64) = v.extract().map_err(|_| {
         PyValueError::new_err("expect_range: a (lo, hi) pair of ints, a string \"LO..HI\" or None")
     })?;
-    if lo > hi {
-        return Err(PyValueError::new_err(format!(
-            "expect_range: ({lo}, {hi}) is empty: lo is above hi"
-        )));
-    }
-    Ok(Some((lo, hi)))
+    // checked as the command checks `--expect-range LO..HI`
+    idx_validate::config::parse_range(&format!("{lo}..{hi}"))
+        .map(Some)
+        .map_err(|e| PyValueError::new_err(format!("expect_range: {e}")))
 }

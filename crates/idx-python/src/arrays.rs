@@ -109,16 +109,35 @@ fn owned_array<'py, T: numpy::Element>(
     Ok(flat.reshape(IxDyn(dims))?.into_any())
 }
 
-/// The native-endian numpy dtype of an element type.
-pub(crate) fn numpy_dtype(py: Python<'_>, t: ElementType) -> Bound<'_, numpy::PyArrayDescr> {
-    match t {
-        ElementType::U8 => numpy::dtype::<u8>(py),
-        ElementType::I8 => numpy::dtype::<i8>(py),
-        ElementType::I16 => numpy::dtype::<i16>(py),
-        ElementType::I32 => numpy::dtype::<i32>(py),
-        ElementType::F32 => numpy::dtype::<f32>(py),
-        ElementType::F64 => numpy::dtype::<f64>(py),
+static DTYPE: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+
+/// The byte order of the machine (numpy's `=`).
+pub(crate) const NATIVE: idx::ByteOrder = if cfg!(target_endian = "little") {
+    idx::ByteOrder::Little
+} else {
+    idx::ByteOrder::Big
+};
+
+/// The numpy dtype of an element type stored in `order`, from the library's
+/// one table ([`ElementType::numpy_dtype`]).
+pub(crate) fn numpy_dtype(
+    py: Python<'_>,
+    t: ElementType,
+    order: idx::ByteOrder,
+) -> PyResult<Bound<'_, PyAny>> {
+    crate::source::cached(py, &DTYPE, "numpy", "dtype")?.call1((t.numpy_dtype(order),))
+}
+
+/// `_native.NUMPY_DTYPES`: each IDX element type's name (`u8`, ..., `f64`,
+/// in type-code order) and its numpy type string as IDX stores it
+/// (`|u1`, `>i2`, ...: [`ElementType::numpy_dtype`]), the table the
+/// Python layer builds its dtypes from.
+pub(crate) fn numpy_dtypes(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
+    let out = pyo3::types::PyDict::new(py);
+    for t in ElementType::ALL {
+        out.set_item(t.name(), t.numpy_dtype(idx::ByteOrder::Big))?;
     }
+    Ok(out)
 }
 
 /// Moves an owned array into numpy without copying the elements.

@@ -149,14 +149,7 @@ fn fix_options(
     severity: Option<&Bound<'_, PyAny>>,
     expect_range: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<idx::FixOptions> {
-    let order = match assume_byte_order {
-        Some(name) => Some(idx::ByteOrder::from_name(name).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "assume_byte_order {name:?}: \"little\", \"big\" or None"
-            ))
-        })?),
-        None => None,
-    };
+    let order = crate::args::order_arg(assume_byte_order)?;
     let base = idx::FixOptions::default();
     let validate = base
         .validate

@@ -41,6 +41,7 @@ fn idxkit_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("NUMPY_MAX_RANK", numpy_limits(py)?.max_rank)?;
+    m.add("NUMPY_DTYPES", arrays::numpy_dtypes(py)?)?;
     m.add("IdxError", py.get_type::<IdxError>())?;
     m.add("InvalidFileError", py.get_type::<InvalidFileError>())?;
     m.add(

@@ -19,7 +19,6 @@ static OPEN: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static FSTAT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static MMAP: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static ACCESS_READ: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static DTYPE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// Maps a path, or a file object with a file descriptor (`fileno`), and
 /// views its payload.
@@ -116,20 +115,9 @@ fn map(f: &Bound<'_, PyAny>, opts: &idx::ReadOptions) -> PyResult<Py<PyAny>> {
     } else {
         shape.iter().product()
     };
-    let order = if stated == Some(idx::ByteOrder::Little) {
-        "<"
-    } else {
-        ">"
-    };
-    let stored = match dtype {
-        ElementType::U8 => "u1".to_string(),
-        ElementType::I8 => "i1".to_string(),
-        ElementType::I16 => format!("{order}i2"),
-        ElementType::I32 => format!("{order}i4"),
-        ElementType::F32 => format!("{order}f4"),
-        ElementType::F64 => format!("{order}f8"),
-    };
-    let stored = python(py, &DTYPE, "numpy", "dtype")?.call1((stored,))?;
+    // as stored: little-endian when the caller says so, else as IDX says
+    let order = stated.unwrap_or(idx::ByteOrder::Big);
+    let stored = crate::arrays::numpy_dtype(py, dtype, order)?;
     let kwargs = PyDict::new(py);
     kwargs.set_item("dtype", stored)?;
     kwargs.set_item("count", count)?;

@@ -1,10 +1,9 @@
 //! `validate` and its `Report`.
 
 use crate::args::limit_arg;
-use crate::arrays::numpy_dtype;
+use crate::arrays::{numpy_dtype, NATIVE};
 use crate::errors::os_error;
 use crate::finding::Finding;
-use idx::ElementType;
 use idx_validate::check::{self, Checked, FileResult, Settings, Source};
 use idx_validate::render;
 use numpy::PyReadonlyArray1;
@@ -60,10 +59,11 @@ impl Report {
     /// The element type as the `numpy.dtype` `load` gives it (native byte
     /// order; the file stores it big-endian), when the header could be read.
     #[getter]
-    fn dtype<'py>(&self, py: Python<'py>) -> Option<Bound<'py, numpy::PyArrayDescr>> {
+    fn dtype<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.checked()
             .and_then(|c| c.report.header.as_ref())
-            .map(|h| numpy_dtype(py, h.dtype()))
+            .map(|h| numpy_dtype(py, h.dtype(), NATIVE))
+            .transpose()
     }
     /// The dimensions, when the header could be read.
     #[getter]
@@ -184,14 +184,10 @@ pub(crate) fn validate(
         };
     // the one verdict, as the command and every reader give it
     let stated = crate::args::order_arg(assume_byte_order)?;
-    let expect_dtype = match expect_dtype {
-        Some(name) => Some(ElementType::from_name(name).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "expect_dtype {name:?}: one of u8, i8, i16, i32, f32, f64"
-            ))
-        })?),
-        None => None,
-    };
+    let expect_dtype = expect_dtype
+        .map(idx_validate::config::parse_dtype)
+        .transpose()
+        .map_err(|e| PyValueError::new_err(format!("expect_dtype: {e}")))?;
     let expect_shape = expect_shape.map(parse_expect_shape).transpose()?;
     let filter = idx_validate::config::RuleFilter {
         select: rule_selectors(select)?,

@@ -67,7 +67,7 @@ struct Cli {
     #[arg(long, value_name = "N", help_heading = "Checks")]
     max_findings: Option<usize>,
     /// Expected element type: u8, i8, i16, i32, f32 or f64 (IDX601 otherwise).
-    #[arg(long, value_name = "TYPE", value_parser = parse_dtype, help_heading = "Checks")]
+    #[arg(long, value_name = "TYPE", value_parser = config::parse_dtype, help_heading = "Checks")]
     expect_dtype: Option<ElementType>,
     /// Expected shape, e.g. 60000,28,28 or '*,28,28' (IDX602 otherwise).
     #[arg(long, value_name = "DIMS", value_parser = idx_validate::parse_shape, help_heading = "Checks")]
@@ -173,11 +173,6 @@ struct Cli {
     /// Print the man page (roff).
     #[arg(long, help_heading = "Rules and documentation")]
     man: bool,
-}
-
-fn parse_dtype(s: &str) -> Result<ElementType, String> {
-    ElementType::from_name(s)
-        .ok_or_else(|| format!("unknown type {s:?}: one of u8, i8, i16, i32, f32, f64"))
 }
 
 fn parse_url(s: &str) -> Result<String, String> {

@@ -32,6 +32,19 @@ pub fn parse_range(s: &str) -> Result<(i64, i64), String> {
     Ok((lo, hi))
 }
 
+/// An element type's name (`u8`, ..., `f64`): `--expect-dtype`, the
+/// configuration's `expect-dtype` and the Python `expect_dtype=` (which
+/// takes numpy's types and passes their IDX names).
+///
+/// # Errors
+/// A name that is no element type's, as the command says it.
+pub fn parse_dtype(s: &str) -> Result<ElementType, String> {
+    ElementType::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = ElementType::ALL.iter().map(|t| t.name()).collect();
+        format!("unknown type {s:?}: one of {}", names.join(", "))
+    })
+}
+
 /// The file name searched for.
 pub const FILE_NAME: &str = "idx-validate.toml";
 
@@ -299,17 +312,9 @@ pub fn load(path: &Path) -> Result<Config, String> {
     };
     let dtype = |v: &Option<Spanned<String>>| -> Result<Option<ElementType>, String> {
         let Some(v) = v else { return Ok(None) };
-        ElementType::from_name(v.get_ref())
+        parse_dtype(v.get_ref())
             .map(Some)
-            .ok_or_else(|| {
-                err(
-                    v.span(),
-                    format!(
-                        "unknown type {:?}: one of u8, i8, i16, i32, f32, f64",
-                        v.get_ref()
-                    ),
-                )
-            })
+            .map_err(|e| err(v.span(), e))
     };
     let shape = |v: &Option<Spanned<String>>| -> Result<Option<Option<Vec<Option<u32>>>>, String> {
         let Some(v) = v else { return Ok(None) };
@@ -356,17 +361,10 @@ pub fn load(path: &Path) -> Result<Config, String> {
         deny_warnings: raw.deny_warnings,
         severity: match &raw.severity {
             None => idx::Severities::default(),
-            Some(m) => {
-                let pairs: Vec<String> = m
-                    .get_ref()
-                    .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect();
-                pairs
-                    .join(",")
-                    .parse()
-                    .map_err(|e: String| err(m.span(), e))?
-            }
+            Some(m) => idx::Severities::from_pairs(
+                m.get_ref().iter().map(|(k, v)| (k.as_str(), v.as_str())),
+            )
+            .map_err(|e| err(m.span(), e))?,
         },
         expect_range: match &raw.expect_range {
             None => None,

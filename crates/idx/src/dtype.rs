@@ -1,5 +1,6 @@
 //! Element types and their decoding.
 
+use crate::ByteOrder;
 use std::fmt;
 
 /// The element type of an IDX file, stored in byte 2 of the magic.
@@ -105,6 +106,35 @@ impl ElementType {
             ElementType::I32 => "int",
             ElementType::F32 => "float",
             ElementType::F64 => "double",
+        }
+    }
+
+    /// numpy's type string for this type stored in `order` (what
+    /// `numpy.dtype` takes): `|u1` and `|i1` (one byte: no order), `>i2`,
+    /// `>i4`, `>f4`, `>f8` big-endian (as IDX stores them), `<i2`, ...
+    /// little-endian. The one table from IDX types to numpy's: the Python
+    /// package and the byte-order finding's hint use it.
+    ///
+    /// ```
+    /// use idx::{ByteOrder, ElementType};
+    ///
+    /// assert_eq!(ElementType::I16.numpy_dtype(ByteOrder::Big), ">i2");
+    /// assert_eq!(ElementType::F64.numpy_dtype(ByteOrder::Little), "<f8");
+    /// assert_eq!(ElementType::U8.numpy_dtype(ByteOrder::Big), "|u1");
+    /// ```
+    pub const fn numpy_dtype(self, order: ByteOrder) -> &'static str {
+        use ByteOrder::{Big, Little};
+        match (self, order) {
+            (ElementType::U8, _) => "|u1",
+            (ElementType::I8, _) => "|i1",
+            (ElementType::I16, Big) => ">i2",
+            (ElementType::I16, Little) => "<i2",
+            (ElementType::I32, Big) => ">i4",
+            (ElementType::I32, Little) => "<i4",
+            (ElementType::F32, Big) => ">f4",
+            (ElementType::F32, Little) => "<f4",
+            (ElementType::F64, Big) => ">f8",
+            (ElementType::F64, Little) => "<f8",
         }
     }
 

@@ -138,8 +138,42 @@ impl Finding {
     pub fn severity(&self) -> Severity {
         self.severity
     }
+
+    /// The detail lines' labels and texts, those present, in order:
+    /// `expected`, `found`, `hint`. The alternate form of [`Display`]
+    /// (`{:#}`) writes each as `  = label: text`; a front end that lays
+    /// the details out its own way takes the same labels from here.
+    ///
+    /// [`Display`]: fmt::Display
+    pub fn details(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        [
+            ("expected", &self.expected),
+            ("found", &self.found),
+            ("hint", &self.hint),
+        ]
+        .into_iter()
+        .filter_map(|(label, text)| Some((label, text.as_deref()?)))
+    }
 }
 
+/// The one text form of a finding, which every front end prints (the
+/// `idx` command, `str()` of the Python `Finding`): one line,
+/// `severity[CODE]: message (at offset 0x.., byte ..)`; the alternate form
+/// (`{:#}`) adds a line `  = label: text` for each of
+/// [`Finding::details`] (expected, found, hint).
+///
+/// ```
+/// // u8 [2] holding one byte: the payload ends early
+/// let report = idx::validate(&[0, 0, 8, 1, 0, 0, 0, 2, 7]);
+/// let f = &report.findings[0];
+/// assert_eq!(
+///     f.to_string(),
+///     format!("error[IDX202]: {} (at offset 0x9, byte 9)", f.message)
+/// );
+/// let long = format!("{f:#}");
+/// assert!(long.starts_with(&format!("{f}\n  = expected: ")), "{long}");
+/// assert_eq!(long.lines().count(), 1 + f.details().count());
+/// ```
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -150,7 +184,13 @@ impl fmt::Display for Finding {
             self.message,
             self.offset,
             self.offset
-        )
+        )?;
+        if f.alternate() {
+            for (label, text) in self.details() {
+                write!(f, "\n  = {label}: {text}")?;
+            }
+        }
+        Ok(())
     }
 }
 

@@ -358,17 +358,6 @@ impl<const N: usize> pulp::WithSimd for NonFinite<'_, N> {
     }
 }
 
-pub(crate) fn numpy_char(t: ElementType) -> &'static str {
-    match t {
-        ElementType::U8 => "u1",
-        ElementType::I8 => "i1",
-        ElementType::I16 => "i2",
-        ElementType::I32 => "i4",
-        ElementType::F32 => "f4",
-        ElementType::F64 => "f8",
-    }
-}
-
 /// Findings for a file name whose MNIST-style words contradict the header
 /// bytes (`code` is byte 2, `rank` byte 3; `code` is `None` when byte 2 is
 /// not a known type).

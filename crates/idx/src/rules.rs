@@ -269,6 +269,33 @@ impl Severities {
         Ok(())
     }
 
+    /// Parses (rule, severity) pairs: a rule's code or name, and `error`,
+    /// `warning` or `info`; later pairs win. The one parser of overrides:
+    /// `--severity`'s string ([`FromStr`](std::str::FromStr): `CODE=SEVERITY`
+    /// pairs separated by commas), a configuration file's table and the
+    /// Python `severity=` mapping all come here, so each refuses the same
+    /// input with the same sentence.
+    ///
+    /// ```
+    /// use idx::{Rule, Severities, Severity};
+    /// let s = Severities::from_pairs([("likely-little-endian", "Error")])?;
+    /// assert_eq!(s.get(Rule::LikelyLittleEndian), Some(Severity::Error));
+    /// let e = Severities::from_pairs([("IDX999", "error")]).unwrap_err();
+    /// assert_eq!(e, "\"IDX999\" is not a rule's code or name");
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn from_pairs<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Severities, String> {
+        let mut out = Severities::default();
+        for (rule, sev) in pairs {
+            let rule = Rule::find(rule.trim())
+                .ok_or_else(|| format!("{:?} is not a rule's code or name", rule.trim()))?;
+            out.set(rule, sev.trim().parse()?)?;
+        }
+        Ok(out)
+    }
+
     /// The severity asked for `rule`, if any.
     pub fn get(&self, rule: Rule) -> Option<Severity> {
         self.0.get(&rule).copied()
@@ -304,16 +331,16 @@ impl std::str::FromStr for Severities {
     /// `CODE=SEVERITY` pairs separated by commas (`IDX501=error`); a code
     /// or a rule's name; `error`, `warning` or `info`.
     fn from_str(s: &str) -> Result<Self, String> {
-        let mut out = Severities::default();
-        for pair in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (rule, sev) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("{pair:?} is not CODE=SEVERITY (e.g. IDX501=error)"))?;
-            let rule = Rule::find(rule.trim())
-                .ok_or_else(|| format!("{:?} is not a rule's code or name", rule.trim()))?;
-            out.set(rule, sev.trim().parse()?)?;
-        }
-        Ok(out)
+        let pairs = s
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(|pair| {
+                pair.split_once('=')
+                    .ok_or_else(|| format!("{pair:?} is not CODE=SEVERITY (e.g. IDX501=error)"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Severities::from_pairs(pairs)
     }
 }
 

@@ -86,6 +86,27 @@ fn every_subcommand_reads_gzip_and_standard_input() {
 }
 
 #[test]
+fn the_command_prints_a_finding_in_the_librarys_one_text_form() {
+    // what `idx` prints for an invalid input is the library's Display of
+    // each error finding, its alternate form (`{:#}`: the expected, found
+    // and hint lines), after the input's name; the Python `str(finding)`
+    // is its first line (python/tests/test_same_as_cli.py)
+    let f = "corpus/invalid/invalid-truncated-payload.idx";
+    let bytes = std::fs::read(root().join(f)).unwrap();
+    let report = idx::validate(&bytes);
+    let errors: Vec<&idx::Finding> = report
+        .findings
+        .iter()
+        .filter(|x| x.severity() == idx::Severity::Error)
+        .collect();
+    assert!(!errors.is_empty() && errors[0].details().count() >= 2);
+    let want: String = errors.iter().map(|e| format!("{f}: {e:#}\n")).collect();
+    let o = run_env(&["dump", f], &[], &[]);
+    assert_eq!(o.code, 1);
+    assert_eq!(o.stderr, want);
+}
+
+#[test]
 fn invalid_inputs_get_the_findings_on_stderr_and_nothing_on_stdout() {
     let f = "corpus/invalid/invalid-truncated-payload.idx";
     let bytes = std::fs::read(root().join(f)).unwrap();

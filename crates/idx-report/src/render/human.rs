@@ -68,16 +68,22 @@ pub fn hex_row(start: u64, bytes: &[u8]) -> String {
     s
 }
 
-/// Expected and found, escaped: a dataset finding's texts name the other
-/// file of a pair.
+/// Expected and found, on one line under the carets with the library's
+/// labels ([`Finding::details`]; the hint is the `= help:` line), else the
+/// rule's title; escaped: a dataset finding's texts name the other file of
+/// a pair.
 fn label(f: &Finding) -> String {
-    idx_io::escape::text(&match (&f.expected, &f.found) {
-        (Some(e), Some(x)) => format!("expected {e}, found {x}"),
-        (Some(e), None) => format!("expected {e}"),
-        (None, Some(x)) => format!("found {x}"),
-        (None, None) => f.rule.title().to_string(),
-    })
-    .into_owned()
+    let said: Vec<String> = f
+        .details()
+        .filter(|(label, _)| *label != "hint")
+        .map(|(label, text)| format!("{label} {text}"))
+        .collect();
+    let text = if said.is_empty() {
+        f.rule.title().to_string()
+    } else {
+        said.join(", ")
+    };
+    idx_io::escape::text(&text).into_owned()
 }
 
 fn excerpt(out: &mut String, r: &FileResult, f: &Finding, stream_len: u64, paint: &Paint) {

@@ -879,7 +879,8 @@ pub(crate) fn contract(
     stated: Option<ByteOrder>,
 ) -> Option<Finding> {
     let t = dtype.name();
-    let np = super::numpy_char(dtype);
+    // numpy's letter and size (`i2`), the byte order written before it
+    let np = &dtype.numpy_dtype(ByteOrder::Big)[1..];
     let found = |s: &ByteOrderScore| {
         format!(
             "{} scored; against random bytes, read big-endian: {} bits, read little-endian: {} bits",

@@ -435,6 +435,65 @@ fn no_crate_but_idx_sniffs_gzip() {
     );
 }
 
+/// The lines of a Python file outside its docstrings (prose and doctests
+/// name dtypes as a user would) and comments.
+fn python_code_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut inside = false;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let quotes = line.matches("\"\"\"").count();
+        if !inside && quotes == 0 && !line.trim_start().starts_with('#') {
+            out.push((n, line));
+        }
+        inside ^= quotes % 2 == 1;
+    }
+    out
+}
+
+#[test]
+fn the_numpy_type_table_is_idx_alone() {
+    // `ElementType::numpy_dtype` is the one table from IDX element types to
+    // numpy's type strings: idxkit builds its dtypes from the native
+    // module's `NUMPY_DTYPES`, the .npy writer and the byte-order hint ask
+    // the library; no second table (a `"i2"`, `">f4"`, `'<i4'` literal)
+    // appears anywhere else. The conformance crate's adapters and cases
+    // stand alone by design (they describe what other tools write).
+    let mut needles = Vec::new();
+    for t in ["u1", "i1", "i2", "i4", "f4", "f8"] {
+        for order in ["", "<", ">", "|", "="] {
+            for q in ['"', '\''] {
+                needles.push(format!("{q}{order}{t}{q}"));
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for (path, text) in sources() {
+        if path == "crates/idx/src/dtype.rs" || path.starts_with("crates/idx-conformance/") {
+            continue;
+        }
+        let lines: Vec<(usize, &str)> = if path.ends_with(".py") {
+            python_code_lines(&text)
+        } else {
+            // inline unit tests aside: they pin what a table gives
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            code_lines(code).collect()
+        };
+        for (n, line) in lines {
+            if needles.iter().any(|x| line.contains(x.as_str()))
+                || line.contains("numpy::dtype::<i")
+                || line.contains("numpy::dtype::<f")
+            {
+                found.push(format!("{path}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "an IDX-to-numpy type table outside ElementType::numpy_dtype:\n{}",
+        found.join("\n")
+    );
+}
+
 #[test]
 fn inside_idx_the_validator_alone_sniffs_gzip() {
     // one sniff inside the library too: `Validator::sniff` is the one caller
