@@ -191,7 +191,7 @@ def arrays(
     else:
         d = np.dtype(dtype)
         if d.newbyteorder("=") not in DTYPES:
-            raise ValueError(f"{d} is not an IDX element type (IDX holds uint8, int8, int16, int32, float32, float64)")
+            raise ValueError(f"{d} is not an IDX element type (IDX holds {', '.join(str(t) for t in DTYPES)})")
         dts = st.just(d.newbyteorder("="))
     if not byte_orders or set(byte_orders) - set("=<>"):
         raise ValueError("byte_orders takes '=', '<' and '>'")

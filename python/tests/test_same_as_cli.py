@@ -3,6 +3,7 @@ the decompression limit behave exactly as in the `idx-validate` command
 (run here on the same files) and the library."""
 
 import json
+import math
 import subprocess
 import sys
 import zlib
@@ -243,3 +244,25 @@ def test_str_of_a_finding_is_the_line_the_idx_command_prints():
     errors = idxkit.validate(MIXED).errors
     assert printed and printed == [str(f) for f in errors]
     assert str(errors[0]) == f"error[{errors[0].rule}]: {errors[0].message} (at offset {errors[0].offset:#x}, byte {errors[0].offset})"
+
+
+def test_fix_with_a_stated_byte_order_reports_what_the_command_reports(tmp_path):
+    """A big-endian payload stated little-endian: the swap is declined in
+    both, and the warning that the statement contradicts the payload
+    remains in both (it was missing from idxkit's ``after``)."""
+    values = [round(3000 * math.sin(i / 50)) for i in range(4000)]
+    data = b"\x00\x00\x0b\x01" + (4000).to_bytes(4, "big") + b"".join(v.to_bytes(2, "big", signed=True) for v in values)
+    path = tmp_path / "be.idx"
+    path.write_bytes(data)
+    out = tmp_path / "out.idx"
+    p = subprocess.run(
+        [CLI, "--isolated", "--fix", "--assume-byte-order", "little", "--output", str(out), str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 0, p.stderr
+    r = idxkit.fix(data, assume_byte_order="little")
+    assert r.applied == [] and r.data == out.read_bytes() == data
+    remaining = cli_rules(out, "--assume-byte-order", "little")[0]
+    assert remaining == [("IDX501", 8)]
+    assert [(f.rule, f.offset) for f in r.after] == remaining

@@ -5,6 +5,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import pytest
 
 import idxkit
 from conftest import mnist
@@ -51,7 +52,15 @@ def _longest_stall(work):
 def test_the_gil_is_released_while_parsing_and_validating():
     # 256 MiB of f32 payload: a native call of a good part of a second.
     data = idxkit.save(None, np.arange(64 << 20, dtype=np.float32))
-    for work in (lambda: idxkit.load(data), lambda: idxkit.validate(data)):
+    cut = data[:-1]  # decoded whole, then refused (IDX202)
+    gz = idxkit.save(None, np.arange(16 << 20, dtype=np.float32), compress=True)
+
+    def load_cut():
+        with pytest.raises(idxkit.InvalidFileError, match="IDX202"):
+            idxkit.load(cut)
+
+    works = (lambda: idxkit.load(data), lambda: idxkit.validate(data), load_cut, lambda: idxkit.load(gz))
+    for work in works:
         # Holding the GIL for the whole call would stall this thread for all
         # of it, every time; released, it runs on (up to the interpreter's
         # switch interval and the scheduler of a busy machine: best of 5).

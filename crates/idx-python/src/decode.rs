@@ -335,16 +335,19 @@ pub(crate) fn load_buffer(
 /// released (a `bytes` object's, or a read-only array's): planned as
 /// [`plan`] does, but the reader that read the header then decodes the
 /// payload (the bytes cannot have changed, so the header is not read
-/// twice). The header is read with the GIL held (parsed in memory, or from
-/// a gzip stream's first bounded piece: less time than releasing the GIL
-/// takes for a raw file); the payload is decoded with it released, once.
+/// twice). The GIL is held only to parse the header of raw bytes in memory
+/// (at most [`idx::MAX_HEADER_LEN`] bytes read: less time than releasing
+/// the GIL takes); anything else (a gzip stream, refused at its magic
+/// while decompression is off and opened again, an error, a payload
+/// decoded whole) runs with it released, and a raw payload is decoded into
+/// numpy's array with it released, once.
 pub(crate) fn load_slice(
     py: Python<'_>,
     bytes: &[u8],
     opts: &idx::ReadOptions,
 ) -> PyResult<Py<PyAny>> {
     type Planned<'a> =
-        Result<(idx::Reader<idx::At<'a, [u8]>>, Vec<usize>), (idx::Array, Vec<idx::Finding>)>;
+        Result<(idx::Reader<idx::At<'a, [u8]>>, Vec<usize>), idx::Reader<idx::At<'a, [u8]>>>;
     fn plan(r: idx::Reader<idx::At<'_, [u8]>>) -> Result<Planned<'_>, LoadError> {
         let h = r.header();
         let dims: Vec<usize> = h.dims().iter().map(|&d| d as usize).collect();
@@ -352,18 +355,25 @@ pub(crate) fn load_slice(
         {
             return Ok(Ok((r, dims)));
         }
-        Ok(Err(r.read_array()?))
+        Ok(Err(r))
     }
-    let planned = match idx::Reader::at(bytes, opts) {
-        Ok(r) if r.compression().is_none() => plan(r),
-        Ok(r) => py.detach(|| plan(r)),
-        Err(e) => Err(e.into()),
+    let raw = opts.clone().with_decompress(false);
+    let planned = match idx::Reader::at(bytes, &raw) {
+        Ok(r) => plan(r),
+        Err(_) => py.detach(|| {
+            idx::Reader::at(bytes, opts)
+                .map_err(LoadError::from)
+                .and_then(plan)
+        }),
     };
     match planned {
         Ok(Ok((r, dims))) => new_array_from(py, r.header().dtype(), &dims, None, |out| {
             r.read_into_parallel(out, load_threads())
         }),
-        Ok(Err((a, warnings))) => owned_array(py, a, &warnings),
+        Ok(Err(r)) => match py.detach(|| r.read_array()) {
+            Ok((a, warnings)) => owned_array(py, a, &warnings),
+            Err(e) => Err(LoadError::from(e).into_py(py, None)),
+        },
         Err(e) => Err(e.into_py(py, None)),
     }
 }

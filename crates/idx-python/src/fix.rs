@@ -156,7 +156,10 @@ fn fix_options(
         .clone()
         .with_limits(limit_arg(max_decompressed)?)
         .with_severity(crate::args::severity_arg(severity)?)
-        .with_expect_range(crate::args::range_arg(expect_range)?);
+        .with_expect_range(crate::args::range_arg(expect_range)?)
+        // the stated order is checked as well as applied, as `--fix
+        // --assume-byte-order` checks it
+        .with_byte_order(order);
     Ok(base
         .with_unsafe_fixes(unsafe_fixes)
         .with_assume_byte_order(order)

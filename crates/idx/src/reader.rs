@@ -71,6 +71,7 @@ use crate::limits::Limits;
 /// assert!(!checked.validate.lints && checked.validate.decompress);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ReadOptions {
     /// The options of reading and of validation alike: what
     /// [`Reader::validate`] checks with, and whose decompression, limits,
