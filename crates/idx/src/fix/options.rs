@@ -21,7 +21,12 @@ pub struct FixOptions {
     pub unsafe_fixes: bool,
     /// The byte order the writer used for multi-byte elements, when the
     /// user knows it: `Little` byte-swaps the payload (a safe fix, whether
-    /// or not IDX501 fired); `Big` never applies IDX501's fix.
+    /// or not IDX501 fired); `Big` never applies IDX501's fix. This field
+    /// decides the repair only: to have the stated order checked as well
+    /// (the warning that a payload stated little-endian reads big-endian,
+    /// as `idx-validate --fix --assume-byte-order` and `idxkit.fix` report
+    /// it), state it in [`FixOptions::validate`] too
+    /// ([`Options::with_byte_order`]).
     pub assume_byte_order: Option<ByteOrder>,
     /// Write gzip output for gzip input (on by default); off writes the
     /// repaired stream plain.
