@@ -236,6 +236,22 @@ fn idx303_large_dimension() {
     );
 }
 
+#[test]
+fn a_dimension_is_read_from_all_four_of_its_bytes() {
+    // each dimension non-zero in one byte alone: none is zero, none large
+    case(
+        "one byte each",
+        concat!(
+            "00 00 08 04 ", // u8, rank 4
+            "01 00 00 00 ", // dim 0 = 2^24
+            "00 01 00 00 ", // dim 1 = 2^16
+            "00 00 01 00 ", // dim 2 = 2^8
+            "00 00 00 01",  // dim 3 = 1: no payload follows
+        ),
+        &[("IDX202", 20, 0)],
+    );
+}
+
 /// `00 00 08 RR` then `RR` dimensions of 1 and one payload byte.
 fn rank_hex(rank: usize) -> String {
     format!("00 00 08 {rank:02x} {} 2a", "00 00 00 01 ".repeat(rank))
@@ -479,6 +495,85 @@ fn idx601_idx602_expectations() {
 }
 
 #[test]
+fn an_unexpected_shape_is_reported_with_the_shape_expected_wildcards_as_stars() {
+    let opts = Options::default().with_expect_shape(Some(vec![None, Some(28), Some(28)]));
+    let messages = |hex: &str| -> Vec<String> {
+        validate_with(&hx(hex), &opts)
+            .findings
+            .iter()
+            .filter(|f| f.rule.code() == "IDX602")
+            .map(|f| f.message.clone())
+            .collect()
+    };
+    assert_eq!(
+        messages("00 00 08 03  00 00 00 02 00 00 00 1c 00 00 00 1b"),
+        ["dimension 2 is 27, expected 28 (shape [*, 28, 28])"]
+    );
+    assert_eq!(
+        messages("00 00 08 01  00 00 00 00"),
+        ["the rank is 1, expected 3 (shape [*, 28, 28])"]
+    );
+}
+
+#[test]
+fn each_options_builder_sets_its_own_option_and_no_other() {
+    use idx::{ByteOrder, Limits};
+    let d = Options::default;
+    let set = |f: &dyn Fn(&mut Options)| {
+        let mut o = d();
+        f(&mut o);
+        o
+    };
+    let severity: idx::Severities = "IDX501=error".parse().unwrap();
+    let limits = Limits::default().with_max_decompressed(Some(12));
+    let cases = [
+        (d().with_decompress(true), set(&|o| o.decompress = true)),
+        (d().with_limits(limits), set(&|o| o.limits = limits)),
+        (
+            d().with_max_decompressed(Some(12)),
+            set(&|o| o.limits = limits),
+        ),
+        (d().with_lints(false), set(&|o| o.lints = false)),
+        (
+            d().with_byte_order_test(false),
+            set(&|o| o.byte_order_test = false),
+        ),
+        (
+            d().with_byte_order(Some(ByteOrder::Little)),
+            set(&|o| o.byte_order = Some(ByteOrder::Little)),
+        ),
+        (
+            d().with_expect_range(Some((0, 9))),
+            set(&|o| o.expect_range = Some((0, 9))),
+        ),
+        (
+            d().with_severity(severity.clone()),
+            set(&|o| o.severity = severity.clone()),
+        ),
+        (
+            d().with_file_name(Some("x-idx1-ubyte".into())),
+            set(&|o| o.file_name = Some("x-idx1-ubyte".into())),
+        ),
+        (
+            d().with_expect_dtype(Some(ElementType::F32)),
+            set(&|o| o.expect_dtype = Some(ElementType::F32)),
+        ),
+        (
+            d().with_expect_shape(Some(vec![None, Some(3)])),
+            set(&|o| o.expect_shape = Some(vec![None, Some(3)])),
+        ),
+        (
+            d().with_scan_labels(Some(Some(10))),
+            set(&|o| o.scan_labels = Some(Some(10))),
+        ),
+    ];
+    for (k, (built, set)) in cases.iter().enumerate() {
+        assert_eq!(built, set, "builder {k}");
+        assert_ne!(built, &d(), "builder {k}: not the default");
+    }
+}
+
+#[test]
 fn idx7xx_gzip_container() {
     let mut opts = Options::default();
     opts.decompress = true;
@@ -623,6 +718,19 @@ fn a_valid_gzip_stream_longer_than_one_input_piece_has_no_findings() {
         v.feed(piece);
     }
     assert_eq!(v.finish().findings, []);
+}
+
+#[test]
+fn a_validator_decoding_gzip_shows_its_decoder_in_its_debug_form() {
+    let gz = gzip(&hx("00 00 08 01 00 00 00 01 2a"));
+    let mut v = idx::Validator::new(Options::default().with_decompress(true));
+    // (pieces of 64 KiB are gathered before they are decoded: none yet)
+    v.feed(&gz);
+    let shown = format!("{v:?}");
+    assert!(
+        shown.contains("Gzip(GzipStage { inflate: Inflate { members: 0, padding: 0, done: false"),
+        "{shown}"
+    );
 }
 
 #[test]
