@@ -807,6 +807,94 @@ fn a_known_length_still_reads_the_first_trailing_bytes() {
     assert_eq!(memory.findings, known.findings);
 }
 
+/// A reader over bytes in memory that records the room each read offers
+/// and how many bytes it gave.
+struct Recorded<'a> {
+    rest: &'a [u8],
+    offered: Vec<usize>,
+    given: usize,
+}
+
+impl<'a> Recorded<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Recorded {
+            rest: bytes,
+            offered: Vec::new(),
+            given: 0,
+        }
+    }
+}
+
+impl std::io::Read for Recorded<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.offered.push(buf.len());
+        let n = buf.len().min(self.rest.len());
+        buf[..n].copy_from_slice(&self.rest[..n]);
+        self.rest = &self.rest[n..];
+        self.given += n;
+        Ok(n)
+    }
+}
+
+/// A valid u8 file of `len` bytes in all.
+fn u8_file(len: usize) -> Vec<u8> {
+    let n = u32::try_from(len - 8).unwrap();
+    let mut bytes = vec![0, 0, 8, 1];
+    bytes.extend(n.to_be_bytes());
+    bytes.extend((0..len - 8).map(|i| (i % 251) as u8));
+    bytes
+}
+
+#[test]
+fn a_small_input_is_validated_through_the_small_buffer_and_a_large_one_through_the_large() {
+    // 12 KiB: the header, then the rest in one read of at most 16 KiB
+    let small = u8_file(12 * 1024);
+    let mut src = Recorded::new(&small);
+    let r = idx::validate_reader(&mut src, &Options::default()).unwrap();
+    assert!(r.is_valid(), "{r:?}");
+    assert_eq!(src.given, small.len());
+    assert!(src.offered.len() <= 4, "{:?}", src.offered);
+    assert!(
+        src.offered.iter().all(|&n| n <= 16 * 1024),
+        "{:?}",
+        src.offered
+    );
+    // 1 MiB: once a read fills the small buffer, reads of 256 KiB
+    let large = u8_file(1024 * 1024);
+    let mut src = Recorded::new(&large);
+    let r = idx::validate_reader(&mut src, &Options::default()).unwrap();
+    assert!(r.is_valid(), "{r:?}");
+    assert_eq!(src.offered.iter().max(), Some(&(256 * 1024)));
+}
+
+#[test]
+fn structure_only_reads_only_the_header_of_a_raw_source_of_known_length() {
+    let bytes = u8_file(100_000);
+    let n = bytes.len() as u64;
+    let mut src = Recorded::new(&bytes);
+    let r = idx::validate_structure(&mut src, Some(n), &Options::default()).unwrap();
+    assert!(r.is_valid() && r.exact_len, "{r:?}");
+    assert_eq!(r.stream_len, n);
+    assert!(src.given <= idx::MAX_HEADER_LEN, "{} bytes read", src.given);
+    // the length alone says the payload is cut
+    let r = idx::validate_structure(&bytes[..], Some(n - 1), &Options::default()).unwrap();
+    let got: Vec<_> = r.findings.iter().map(|f| (f.rule, f.offset)).collect();
+    assert_eq!(got, [(Rule::TruncatedPayload, n - 1)]);
+}
+
+#[test]
+fn structure_only_reads_a_gzip_source_of_known_length_in_full() {
+    let raw = u8_file(100_000);
+    let gz = gzip(&raw);
+    let opts = Options::default().with_decompress(true);
+    let mut src = Recorded::new(&gz);
+    let r = idx::validate_structure(&mut src, Some(gz.len() as u64), &opts).unwrap();
+    assert_eq!(src.given, gz.len());
+    assert!(r.is_valid() && r.exact_len, "{r:?}");
+    assert_eq!(r.compression, Some(idx::Compression::Gzip));
+    assert_eq!(r.stream_len, raw.len() as u64);
+}
+
 #[test]
 fn spec_section_7_positions() {
     // 7.11: the bytes present are checked, then IDX103
