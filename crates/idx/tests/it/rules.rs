@@ -807,10 +807,11 @@ fn a_known_length_still_reads_the_first_trailing_bytes() {
     assert_eq!(memory.findings, known.findings);
 }
 
-/// A reader over bytes in memory that records the room each read offers
-/// and how many bytes it gave.
+/// A reader over bytes in memory, giving at most `piece` bytes a read,
+/// that records the room each read offers and how many bytes it gave.
 struct Recorded<'a> {
     rest: &'a [u8],
+    piece: usize,
     offered: Vec<usize>,
     given: usize,
 }
@@ -819,6 +820,7 @@ impl<'a> Recorded<'a> {
     fn new(bytes: &'a [u8]) -> Self {
         Recorded {
             rest: bytes,
+            piece: usize::MAX,
             offered: Vec::new(),
             given: 0,
         }
@@ -828,7 +830,7 @@ impl<'a> Recorded<'a> {
 impl std::io::Read for Recorded<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         self.offered.push(buf.len());
-        let n = buf.len().min(self.rest.len());
+        let n = buf.len().min(self.rest.len()).min(self.piece);
         buf[..n].copy_from_slice(&self.rest[..n]);
         self.rest = &self.rest[n..];
         self.given += n;
@@ -865,6 +867,85 @@ fn a_small_input_is_validated_through_the_small_buffer_and_a_large_one_through_t
     let r = idx::validate_reader(&mut src, &Options::default()).unwrap();
     assert!(r.is_valid(), "{r:?}");
     assert_eq!(src.offered.iter().max(), Some(&(256 * 1024)));
+}
+
+/// The findings, the stream length and whether it is exact.
+fn verdict(r: &idx::Report) -> (Vec<idx::Finding>, u64, bool) {
+    (r.findings.clone(), r.stream_len, r.exact_len)
+}
+
+#[test]
+fn a_known_length_skips_the_payload_no_check_needs_with_the_report_of_reading_it() {
+    // i32 [200000], lints off: the byte-order test scores the first values,
+    // after which the rest of the payload is accounted for by the length
+    let opts = Options::default().with_lints(false);
+    let mut bytes = hx("00 00 0c 01 00 03 0d 40");
+    bytes.extend((0..200_000i32).flat_map(|i| (i * 3).to_be_bytes()));
+    let n = bytes.len() as u64;
+    let mut src = Recorded::new(&bytes);
+    let r = idx::validate_reader_len(&mut src, Some(n), &opts).unwrap();
+    assert!(src.given < bytes.len() / 2, "{} bytes read", src.given);
+    assert_eq!(verdict(&r), verdict(&validate_with(&bytes, &opts)));
+    assert_eq!((r.stream_len, r.findings.len()), (n, 0));
+    // a second file appended: the bytes after the payload are read, and
+    // say so, as in memory
+    bytes.extend(hx("00 00 08 01 00 00 00 01 2a"));
+    let mut src = Recorded::new(&bytes);
+    let r = idx::validate_reader_len(&mut src, Some(bytes.len() as u64), &opts).unwrap();
+    assert_eq!(verdict(&r), verdict(&validate_with(&bytes, &opts)));
+    let f = &r.findings[0];
+    assert_eq!((f.rule, f.offset, f.length), (Rule::TrailingBytes, n, 9));
+    assert!(f.hint.as_deref().unwrap().contains("concatenated"), "{f:?}");
+}
+
+#[test]
+fn a_known_length_equal_to_the_bytes_read_when_the_payload_could_be_skipped_is_ignored() {
+    let opts = Options::default().with_lints(false);
+    let mut bytes = hx("00 00 0c 01 00 03 0d 40"); // i32 [200000]
+    bytes.extend((0..200_000i32).flat_map(|i| (i * 3).to_be_bytes()));
+    // the true length, read 1000 bytes at a time: how much is read before
+    // the rest of the payload is accounted for by the length
+    let mut src = Recorded::new(&bytes);
+    src.piece = 1000;
+    idx::validate_reader_len(&mut src, Some(bytes.len() as u64), &opts).unwrap();
+    let read = src.given;
+    assert!(read < bytes.len() / 2, "{read} bytes read");
+    // a length of just those bytes, the source holding more: nothing is
+    // left to skip, so the rest is read and counts
+    let mut src = Recorded::new(&bytes);
+    src.piece = 1000;
+    let r = idx::validate_reader_len(&mut src, Some(read as u64), &opts).unwrap();
+    assert_eq!(src.given, bytes.len());
+    assert_eq!(verdict(&r), verdict(&validate_with(&bytes, &opts)));
+}
+
+#[test]
+fn a_known_length_bounds_the_trailing_bytes_read_after_the_payload() {
+    // u8 [1016], then a second file; the length says 2 trailing bytes: the
+    // reader is not asked for more once they are read
+    let mut bytes = u8_file(1024);
+    bytes.extend(hx("00 00 08 01 00 00 00 01 2a"));
+    let mut src = Recorded::new(&bytes);
+    let r = idx::validate_reader_len(&mut src, Some(1026), &Options::default()).unwrap();
+    assert_eq!(src.given, 1026, "{:?}", src.offered);
+    let f = &r.findings[0];
+    assert_eq!((f.rule, f.offset, f.length), (Rule::TrailingBytes, 1024, 2));
+    assert_eq!(r.stream_len, 1026);
+}
+
+#[test]
+fn a_known_length_shorter_than_the_bytes_already_read_is_ignored() {
+    // u8 [1016] and 10 trailing bytes: the first read (the 1024-byte
+    // header buffer) holds the whole payload; the length says 1000
+    let mut bytes = u8_file(1024);
+    bytes.extend(1..=10);
+    let r = idx::validate_reader_len(&bytes[..], Some(1000), &Options::default()).unwrap();
+    assert_eq!(verdict(&r), verdict(&validate(&bytes)));
+    let f = &r.findings[0];
+    assert_eq!(
+        (f.rule, f.offset, f.length),
+        (Rule::TrailingBytes, 1024, 10)
+    );
 }
 
 #[test]
