@@ -786,6 +786,56 @@ fn endless_readers_finish_with_lower_bounds() {
 }
 
 #[test]
+fn an_unknown_size_stops_reading_after_the_header_exact_only_when_nothing_follows() {
+    // type ff: no payload size; a reader stops after the 1024-byte header
+    // buffer and reads one more byte to tell whether the stream ends there
+    let mut bytes = hx("00 00 ff 01 00 00 00 01");
+    bytes.resize(idx::MAX_HEADER_LEN, 0);
+    let r = idx::validate_reader(&bytes[..], &Options::default()).unwrap();
+    assert!(r.exact_len, "{r:?}");
+    assert_eq!(verdict(&r), verdict(&validate(&bytes)));
+    bytes.push(0);
+    let r = idx::validate_reader(&bytes[..], &Options::default()).unwrap();
+    assert!(!r.exact_len, "{r:?}");
+    assert_eq!(r.stream_len, idx::MAX_HEADER_LEN as u64);
+}
+
+/// Every other read is interrupted (`EINTR`), and is to be retried.
+struct Interrupting<'a> {
+    rest: &'a [u8],
+    now: bool,
+}
+
+impl std::io::Read for Interrupting<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.now = !self.now;
+        if self.now {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        self.rest.read(buf)
+    }
+}
+
+#[test]
+fn an_interrupted_read_is_retried_by_every_streaming_entry_point() {
+    let bytes = u8_file(100_000);
+    let src = || Interrupting {
+        rest: &bytes,
+        now: false,
+    };
+    let opts = Options::default();
+    let n = Some(bytes.len() as u64);
+    for r in [
+        idx::validate_reader(src(), &opts).unwrap(),
+        idx::validate_reader_len(src(), n, &opts).unwrap(),
+        idx::validate_structure(src(), None, &opts).unwrap(),
+    ] {
+        assert!(r.is_valid() && r.exact_len, "{r:?}");
+        assert_eq!(r.stream_len, bytes.len() as u64);
+    }
+}
+
+#[test]
 fn a_known_length_still_reads_the_first_trailing_bytes() {
     // u8 [1016]: header and payload fill the first 1024-byte read exactly,
     // so everything after could be skipped by length; the first trailing
