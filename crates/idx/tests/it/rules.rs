@@ -734,6 +734,40 @@ fn a_validator_decoding_gzip_shows_its_decoder_in_its_debug_form() {
 }
 
 #[test]
+fn the_decompression_limit_stops_validation_before_padding_after_the_member() {
+    // a stored stream whose last 64 KiB input piece holds its trailer
+    // alone, then zero padding: the limit, reached in an earlier piece,
+    // is the one finding (nothing after it is looked at)
+    let file = |n: usize| {
+        let mut raw = hx("00 00 08 01");
+        raw.extend(u32::try_from(n).unwrap().to_be_bytes());
+        raw.extend((0..n).map(|i| (i * 7 % 251) as u8));
+        raw
+    };
+    // the stored stream's overhead, the same for sizes this close
+    let over = test_support::gzip_stored(&file(262_000)).len() - 262_000;
+    let gz = test_support::gzip_stored(&file(4 * 64 * 1024 + 8 - over));
+    assert_eq!((gz.len() - 8) % (64 * 1024), 0, "{}", gz.len());
+    let mut padded = gz.clone();
+    padded.extend([0; 3]);
+    let got = gz_findings(&padded, None);
+    assert_eq!(got.iter().map(|f| f.0).collect::<Vec<_>>(), ["IDX703"]);
+    let got = gz_findings(&padded, Some(100_000));
+    assert_eq!(got, [("IDX702", 100_000, 0)]);
+}
+
+#[test]
+fn an_empty_first_push_leaves_the_container_to_the_bytes_that_follow() {
+    let gz = gzip(&hx("00 00 08 01 00 00 00 01 2a"));
+    let mut v = idx::Validator::new(Options::default().with_decompress(true));
+    v.feed(&[]);
+    v.feed(&gz);
+    let r = v.finish();
+    assert_eq!(r.compression, Some(idx::Compression::Gzip));
+    assert!(r.is_valid(), "{r:?}");
+}
+
+#[test]
 fn idx703_zero_padding_after_the_last_member() {
     let mut b = gzip(&hx("00 00 08 01 00 00 00 01 2a"));
     b.extend([0; 7]);
