@@ -1176,6 +1176,36 @@ fn a_stated_range_proves_an_i16_payload_little_endian_at_its_first_element_outsi
 }
 
 #[test]
+fn the_classes_of_a_rank_1_labels_file_prove_its_byte_order_as_a_stated_range_does() {
+    // i16 labels 0..=9 little-endian: 10 classes give the range 0..=9
+    let labels = |hex: &str, n: u16| {
+        let mut le = hx(hex);
+        for i in 0..n {
+            le.extend_from_slice(&((i % 10) as i16).to_le_bytes());
+        }
+        le
+    };
+    let proofs = |bytes: &[u8], classes: Option<u32>| -> Vec<(Rule, u64, u64)> {
+        let opts = Options::default().with_scan_labels(Some(classes));
+        let r = validate_with(bytes, &opts);
+        r.errors().map(|f| (f.rule, f.offset, f.length)).collect()
+    };
+    let rank1 = labels("00 00 0b 01 00 00 00 0a", 10);
+    assert_eq!(
+        proofs(&rank1, Some(10)),
+        [(Rule::LikelyLittleEndian, 10, 2)]
+    );
+    // 9 classes (0..=8): element 9 (9) is outside both ways, nothing proved
+    assert_eq!(proofs(&rank1, Some(9)), []);
+    // without a number of classes, or with none, nothing to prove against
+    assert_eq!(proofs(&rank1, None), []);
+    assert_eq!(proofs(&rank1, Some(0)), []);
+    // a rank-2 file's values are not labels
+    let rank2 = labels("00 00 0b 02 00 00 00 05 00 00 00 02", 10);
+    assert_eq!(proofs(&rank2, Some(10)), []);
+}
+
+#[test]
 fn a_stated_range_proof_does_not_depend_on_the_chunking() {
     // i16 and i32 little-endian values 0..=9; when spoilt, the last is
     // inside the range only big-endian, so nothing is proved. 600 elements:
