@@ -721,6 +721,29 @@ fn a_valid_gzip_stream_longer_than_one_input_piece_has_no_findings() {
 }
 
 #[test]
+fn skipping_payload_bytes_turns_off_the_lints_that_would_miss_them() {
+    // f32 [4]: a NaN, then 1, 2, 3
+    let mut bytes = hx("00 00 0d 01 00 00 00 04");
+    for x in [f32::NAN, 1.0, 2.0, 3.0] {
+        bytes.extend(x.to_be_bytes());
+    }
+    assert_eq!(validate(&bytes).findings[0].rule, Rule::NonFinite);
+    // the NaN fed, the rest skipped: no lint of a payload seen in part
+    let mut v = idx::Validator::new(Options::default());
+    v.feed(&bytes[..12]);
+    v.skip(12);
+    let r = v.finish();
+    assert_eq!(r.findings, [], "{r:?}");
+    assert_eq!((r.stream_len, r.tail.len()), (24, 0));
+    // skipping nothing changes nothing
+    let mut v = idx::Validator::new(Options::default());
+    v.feed(&bytes[..8]);
+    v.skip(0);
+    v.feed(&bytes[8..]);
+    assert_eq!(v.finish(), validate(&bytes));
+}
+
+#[test]
 fn a_validator_decoding_gzip_shows_its_decoder_in_its_debug_form() {
     let gz = gzip(&hx("00 00 08 01 00 00 00 01 2a"));
     let mut v = idx::Validator::new(Options::default().with_decompress(true));
@@ -1015,6 +1038,23 @@ fn a_known_length_bounds_the_trailing_bytes_read_after_the_payload() {
     let f = &r.findings[0];
     assert_eq!((f.rule, f.offset, f.length), (Rule::TrailingBytes, 1024, 2));
     assert_eq!(r.stream_len, 1026);
+}
+
+#[test]
+fn a_known_length_reads_only_the_first_trailing_bytes_and_counts_the_rest() {
+    // u8 [1016], then 1000 bytes: the first 4 are read (is it a second
+    // file?), the other 996 are counted by the length alone
+    let mut bytes = u8_file(1024);
+    bytes.extend((0..1000).map(|i| (i % 7) as u8 + 1));
+    let mut src = Recorded::new(&bytes);
+    let r = idx::validate_reader_len(&mut src, Some(2024), &Options::default()).unwrap();
+    assert_eq!(src.given, 1028, "{:?}", src.offered);
+    let f = &r.findings[0];
+    assert_eq!(
+        (f.rule, f.offset, f.length),
+        (Rule::TrailingBytes, 1024, 1000)
+    );
+    assert!(r.exact_len);
 }
 
 #[test]
