@@ -1058,6 +1058,25 @@ fn a_known_length_reads_only_the_first_trailing_bytes_and_counts_the_rest() {
 }
 
 #[test]
+fn the_byte_order_test_turned_off_with_the_lints_reports_nothing_on_a_little_endian_payload() {
+    let mut le = hx("00 00 0c 01 00 00 27 10"); // i32 [10000]
+    le.extend((0..10_000i32).flat_map(|i| (i * 1000).to_le_bytes()));
+    let on = Options::default().with_lints(false);
+    let codes = |o: &Options| -> Vec<&str> {
+        validate_with(&le, o)
+            .findings
+            .iter()
+            .map(|f| f.rule.code())
+            .collect()
+    };
+    assert_eq!(codes(&on), ["IDX501"]);
+    assert_eq!(
+        codes(&on.clone().with_byte_order_test(false)),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
 fn a_known_length_shorter_than_the_bytes_already_read_is_ignored() {
     // u8 [1016] and 10 trailing bytes: the first read (the 1024-byte
     // header buffer) holds the whole payload; the length says 1000
