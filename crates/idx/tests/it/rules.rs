@@ -744,6 +744,18 @@ fn skipping_payload_bytes_turns_off_the_lints_that_would_miss_them() {
 }
 
 #[test]
+fn the_validator_keeps_the_first_four_trailing_bytes_alone() {
+    // the header buffer (1024 bytes) full, then trailing bytes in pieces
+    let mut v = idx::Validator::new(Options::default());
+    v.feed(&u8_file(1024));
+    for piece in [1u8, 2, 3, 4, 5, 6, 7, 8, 9, 10].chunks(3) {
+        v.feed(piece);
+    }
+    let shown = format!("{v:?}");
+    assert!(shown.contains("trailing_head: [1, 2, 3, 4],"), "{shown}");
+}
+
+#[test]
 fn a_validator_decoding_gzip_shows_its_decoder_in_its_debug_form() {
     let gz = gzip(&hx("00 00 08 01 00 00 00 01 2a"));
     let mut v = idx::Validator::new(Options::default().with_decompress(true));
