@@ -236,6 +236,22 @@ fn idx303_large_dimension() {
     );
 }
 
+#[test]
+fn a_dimension_is_read_from_all_four_of_its_bytes() {
+    // each dimension non-zero in one byte alone: none is zero, none large
+    case(
+        "one byte each",
+        concat!(
+            "00 00 08 04 ", // u8, rank 4
+            "01 00 00 00 ", // dim 0 = 2^24
+            "00 01 00 00 ", // dim 1 = 2^16
+            "00 00 01 00 ", // dim 2 = 2^8
+            "00 00 00 01",  // dim 3 = 1: no payload follows
+        ),
+        &[("IDX202", 20, 0)],
+    );
+}
+
 /// `00 00 08 RR` then `RR` dimensions of 1 and one payload byte.
 fn rank_hex(rank: usize) -> String {
     format!("00 00 08 {rank:02x} {} 2a", "00 00 00 01 ".repeat(rank))
@@ -479,6 +495,85 @@ fn idx601_idx602_expectations() {
 }
 
 #[test]
+fn an_unexpected_shape_is_reported_with_the_shape_expected_wildcards_as_stars() {
+    let opts = Options::default().with_expect_shape(Some(vec![None, Some(28), Some(28)]));
+    let messages = |hex: &str| -> Vec<String> {
+        validate_with(&hx(hex), &opts)
+            .findings
+            .iter()
+            .filter(|f| f.rule.code() == "IDX602")
+            .map(|f| f.message.clone())
+            .collect()
+    };
+    assert_eq!(
+        messages("00 00 08 03  00 00 00 02 00 00 00 1c 00 00 00 1b"),
+        ["dimension 2 is 27, expected 28 (shape [*, 28, 28])"]
+    );
+    assert_eq!(
+        messages("00 00 08 01  00 00 00 00"),
+        ["the rank is 1, expected 3 (shape [*, 28, 28])"]
+    );
+}
+
+#[test]
+fn each_options_builder_sets_its_own_option_and_no_other() {
+    use idx::{ByteOrder, Limits};
+    let d = Options::default;
+    let set = |f: &dyn Fn(&mut Options)| {
+        let mut o = d();
+        f(&mut o);
+        o
+    };
+    let severity: idx::Severities = "IDX501=error".parse().unwrap();
+    let limits = Limits::default().with_max_decompressed(Some(12));
+    let cases = [
+        (d().with_decompress(true), set(&|o| o.decompress = true)),
+        (d().with_limits(limits), set(&|o| o.limits = limits)),
+        (
+            d().with_max_decompressed(Some(12)),
+            set(&|o| o.limits = limits),
+        ),
+        (d().with_lints(false), set(&|o| o.lints = false)),
+        (
+            d().with_byte_order_test(false),
+            set(&|o| o.byte_order_test = false),
+        ),
+        (
+            d().with_byte_order(Some(ByteOrder::Little)),
+            set(&|o| o.byte_order = Some(ByteOrder::Little)),
+        ),
+        (
+            d().with_expect_range(Some((0, 9))),
+            set(&|o| o.expect_range = Some((0, 9))),
+        ),
+        (
+            d().with_severity(severity.clone()),
+            set(&|o| o.severity = severity.clone()),
+        ),
+        (
+            d().with_file_name(Some("x-idx1-ubyte".into())),
+            set(&|o| o.file_name = Some("x-idx1-ubyte".into())),
+        ),
+        (
+            d().with_expect_dtype(Some(ElementType::F32)),
+            set(&|o| o.expect_dtype = Some(ElementType::F32)),
+        ),
+        (
+            d().with_expect_shape(Some(vec![None, Some(3)])),
+            set(&|o| o.expect_shape = Some(vec![None, Some(3)])),
+        ),
+        (
+            d().with_scan_labels(Some(Some(10))),
+            set(&|o| o.scan_labels = Some(Some(10))),
+        ),
+    ];
+    for (k, (built, set)) in cases.iter().enumerate() {
+        assert_eq!(built, set, "builder {k}");
+        assert_ne!(built, &d(), "builder {k}: not the default");
+    }
+}
+
+#[test]
 fn idx7xx_gzip_container() {
     let mut opts = Options::default();
     opts.decompress = true;
@@ -626,6 +721,88 @@ fn a_valid_gzip_stream_longer_than_one_input_piece_has_no_findings() {
 }
 
 #[test]
+fn skipping_payload_bytes_turns_off_the_lints_that_would_miss_them() {
+    // f32 [4]: a NaN, then 1, 2, 3
+    let mut bytes = hx("00 00 0d 01 00 00 00 04");
+    for x in [f32::NAN, 1.0, 2.0, 3.0] {
+        bytes.extend(x.to_be_bytes());
+    }
+    assert_eq!(validate(&bytes).findings[0].rule, Rule::NonFinite);
+    // the NaN fed, the rest skipped: no lint of a payload seen in part
+    let mut v = idx::Validator::new(Options::default());
+    v.feed(&bytes[..12]);
+    v.skip(12);
+    let r = v.finish();
+    assert_eq!(r.findings, [], "{r:?}");
+    assert_eq!((r.stream_len, r.tail.len()), (24, 0));
+    // skipping nothing changes nothing
+    let mut v = idx::Validator::new(Options::default());
+    v.feed(&bytes[..8]);
+    v.skip(0);
+    v.feed(&bytes[8..]);
+    assert_eq!(v.finish(), validate(&bytes));
+}
+
+#[test]
+fn the_validator_keeps_the_first_four_trailing_bytes_alone() {
+    // the header buffer (1024 bytes) full, then trailing bytes in pieces
+    let mut v = idx::Validator::new(Options::default());
+    v.feed(&u8_file(1024));
+    for piece in [1u8, 2, 3, 4, 5, 6, 7, 8, 9, 10].chunks(3) {
+        v.feed(piece);
+    }
+    let shown = format!("{v:?}");
+    assert!(shown.contains("trailing_head: [1, 2, 3, 4],"), "{shown}");
+}
+
+#[test]
+fn a_validator_decoding_gzip_shows_its_decoder_in_its_debug_form() {
+    let gz = gzip(&hx("00 00 08 01 00 00 00 01 2a"));
+    let mut v = idx::Validator::new(Options::default().with_decompress(true));
+    // (pieces of 64 KiB are gathered before they are decoded: none yet)
+    v.feed(&gz);
+    let shown = format!("{v:?}");
+    assert!(
+        shown.contains("Gzip(GzipStage { inflate: Inflate { members: 0, padding: 0, done: false"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn the_decompression_limit_stops_validation_before_padding_after_the_member() {
+    // a stored stream whose last 64 KiB input piece holds its trailer
+    // alone, then zero padding: the limit, reached in an earlier piece,
+    // is the one finding (nothing after it is looked at)
+    let file = |n: usize| {
+        let mut raw = hx("00 00 08 01");
+        raw.extend(u32::try_from(n).unwrap().to_be_bytes());
+        raw.extend((0..n).map(|i| (i * 7 % 251) as u8));
+        raw
+    };
+    // the stored stream's overhead, the same for sizes this close
+    let over = test_support::gzip_stored(&file(262_000)).len() - 262_000;
+    let gz = test_support::gzip_stored(&file(4 * 64 * 1024 + 8 - over));
+    assert_eq!((gz.len() - 8) % (64 * 1024), 0, "{}", gz.len());
+    let mut padded = gz.clone();
+    padded.extend([0; 3]);
+    let got = gz_findings(&padded, None);
+    assert_eq!(got.iter().map(|f| f.0).collect::<Vec<_>>(), ["IDX703"]);
+    let got = gz_findings(&padded, Some(100_000));
+    assert_eq!(got, [("IDX702", 100_000, 0)]);
+}
+
+#[test]
+fn an_empty_first_push_leaves_the_container_to_the_bytes_that_follow() {
+    let gz = gzip(&hx("00 00 08 01 00 00 00 01 2a"));
+    let mut v = idx::Validator::new(Options::default().with_decompress(true));
+    v.feed(&[]);
+    v.feed(&gz);
+    let r = v.finish();
+    assert_eq!(r.compression, Some(idx::Compression::Gzip));
+    assert!(r.is_valid(), "{r:?}");
+}
+
+#[test]
 fn idx703_zero_padding_after_the_last_member() {
     let mut b = gzip(&hx("00 00 08 01 00 00 00 01 2a"));
     b.extend([0; 7]);
@@ -678,6 +855,56 @@ fn endless_readers_finish_with_lower_bounds() {
 }
 
 #[test]
+fn an_unknown_size_stops_reading_after_the_header_exact_only_when_nothing_follows() {
+    // type ff: no payload size; a reader stops after the 1024-byte header
+    // buffer and reads one more byte to tell whether the stream ends there
+    let mut bytes = hx("00 00 ff 01 00 00 00 01");
+    bytes.resize(idx::MAX_HEADER_LEN, 0);
+    let r = idx::validate_reader(&bytes[..], &Options::default()).unwrap();
+    assert!(r.exact_len, "{r:?}");
+    assert_eq!(verdict(&r), verdict(&validate(&bytes)));
+    bytes.push(0);
+    let r = idx::validate_reader(&bytes[..], &Options::default()).unwrap();
+    assert!(!r.exact_len, "{r:?}");
+    assert_eq!(r.stream_len, idx::MAX_HEADER_LEN as u64);
+}
+
+/// Every other read is interrupted (`EINTR`), and is to be retried.
+struct Interrupting<'a> {
+    rest: &'a [u8],
+    now: bool,
+}
+
+impl std::io::Read for Interrupting<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.now = !self.now;
+        if self.now {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        self.rest.read(buf)
+    }
+}
+
+#[test]
+fn an_interrupted_read_is_retried_by_every_streaming_entry_point() {
+    let bytes = u8_file(100_000);
+    let src = || Interrupting {
+        rest: &bytes,
+        now: false,
+    };
+    let opts = Options::default();
+    let n = Some(bytes.len() as u64);
+    for r in [
+        idx::validate_reader(src(), &opts).unwrap(),
+        idx::validate_reader_len(src(), n, &opts).unwrap(),
+        idx::validate_structure(src(), None, &opts).unwrap(),
+    ] {
+        assert!(r.is_valid() && r.exact_len, "{r:?}");
+        assert_eq!(r.stream_len, bytes.len() as u64);
+    }
+}
+
+#[test]
 fn a_known_length_still_reads_the_first_trailing_bytes() {
     // u8 [1016]: header and payload fill the first 1024-byte read exactly,
     // so everything after could be skipped by length; the first trailing
@@ -697,6 +924,211 @@ fn a_known_length_still_reads_the_first_trailing_bytes() {
         "{fix:?}"
     );
     assert_eq!(memory.findings, known.findings);
+}
+
+/// A reader over bytes in memory, giving at most `piece` bytes a read,
+/// that records the room each read offers and how many bytes it gave.
+struct Recorded<'a> {
+    rest: &'a [u8],
+    piece: usize,
+    offered: Vec<usize>,
+    given: usize,
+}
+
+impl<'a> Recorded<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Recorded {
+            rest: bytes,
+            piece: usize::MAX,
+            offered: Vec::new(),
+            given: 0,
+        }
+    }
+}
+
+impl std::io::Read for Recorded<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.offered.push(buf.len());
+        let n = buf.len().min(self.rest.len()).min(self.piece);
+        buf[..n].copy_from_slice(&self.rest[..n]);
+        self.rest = &self.rest[n..];
+        self.given += n;
+        Ok(n)
+    }
+}
+
+/// A valid u8 file of `len` bytes in all.
+fn u8_file(len: usize) -> Vec<u8> {
+    let n = u32::try_from(len - 8).unwrap();
+    let mut bytes = vec![0, 0, 8, 1];
+    bytes.extend(n.to_be_bytes());
+    bytes.extend((0..len - 8).map(|i| (i % 251) as u8));
+    bytes
+}
+
+#[test]
+fn a_small_input_is_validated_through_the_small_buffer_and_a_large_one_through_the_large() {
+    // 12 KiB: the header, then the rest in one read of at most 16 KiB
+    let small = u8_file(12 * 1024);
+    let mut src = Recorded::new(&small);
+    let r = idx::validate_reader(&mut src, &Options::default()).unwrap();
+    assert!(r.is_valid(), "{r:?}");
+    assert_eq!(src.given, small.len());
+    assert!(src.offered.len() <= 4, "{:?}", src.offered);
+    assert!(
+        src.offered.iter().all(|&n| n <= 16 * 1024),
+        "{:?}",
+        src.offered
+    );
+    // 1 MiB: once a read fills the small buffer, reads of 256 KiB
+    let large = u8_file(1024 * 1024);
+    let mut src = Recorded::new(&large);
+    let r = idx::validate_reader(&mut src, &Options::default()).unwrap();
+    assert!(r.is_valid(), "{r:?}");
+    assert_eq!(src.offered.iter().max(), Some(&(256 * 1024)));
+}
+
+/// The findings, the stream length and whether it is exact.
+fn verdict(r: &idx::Report) -> (Vec<idx::Finding>, u64, bool) {
+    (r.findings.clone(), r.stream_len, r.exact_len)
+}
+
+#[test]
+fn a_known_length_skips_the_payload_no_check_needs_with_the_report_of_reading_it() {
+    // i32 [200000], lints off: the byte-order test scores the first values,
+    // after which the rest of the payload is accounted for by the length
+    let opts = Options::default().with_lints(false);
+    let mut bytes = hx("00 00 0c 01 00 03 0d 40");
+    bytes.extend((0..200_000i32).flat_map(|i| (i * 3).to_be_bytes()));
+    let n = bytes.len() as u64;
+    let mut src = Recorded::new(&bytes);
+    let r = idx::validate_reader_len(&mut src, Some(n), &opts).unwrap();
+    assert!(src.given < bytes.len() / 2, "{} bytes read", src.given);
+    assert_eq!(verdict(&r), verdict(&validate_with(&bytes, &opts)));
+    assert_eq!((r.stream_len, r.findings.len()), (n, 0));
+    // a second file appended: the bytes after the payload are read, and
+    // say so, as in memory
+    bytes.extend(hx("00 00 08 01 00 00 00 01 2a"));
+    let mut src = Recorded::new(&bytes);
+    let r = idx::validate_reader_len(&mut src, Some(bytes.len() as u64), &opts).unwrap();
+    assert_eq!(verdict(&r), verdict(&validate_with(&bytes, &opts)));
+    let f = &r.findings[0];
+    assert_eq!((f.rule, f.offset, f.length), (Rule::TrailingBytes, n, 9));
+    assert!(f.hint.as_deref().unwrap().contains("concatenated"), "{f:?}");
+}
+
+#[test]
+fn a_known_length_equal_to_the_bytes_read_when_the_payload_could_be_skipped_is_ignored() {
+    let opts = Options::default().with_lints(false);
+    let mut bytes = hx("00 00 0c 01 00 03 0d 40"); // i32 [200000]
+    bytes.extend((0..200_000i32).flat_map(|i| (i * 3).to_be_bytes()));
+    // the true length, read 1000 bytes at a time: how much is read before
+    // the rest of the payload is accounted for by the length
+    let mut src = Recorded::new(&bytes);
+    src.piece = 1000;
+    idx::validate_reader_len(&mut src, Some(bytes.len() as u64), &opts).unwrap();
+    let read = src.given;
+    assert!(read < bytes.len() / 2, "{read} bytes read");
+    // a length of just those bytes, the source holding more: nothing is
+    // left to skip, so the rest is read and counts
+    let mut src = Recorded::new(&bytes);
+    src.piece = 1000;
+    let r = idx::validate_reader_len(&mut src, Some(read as u64), &opts).unwrap();
+    assert_eq!(src.given, bytes.len());
+    assert_eq!(verdict(&r), verdict(&validate_with(&bytes, &opts)));
+}
+
+#[test]
+fn a_known_length_bounds_the_trailing_bytes_read_after_the_payload() {
+    // u8 [1016], then a second file; the length says 2 trailing bytes: the
+    // reader is not asked for more once they are read
+    let mut bytes = u8_file(1024);
+    bytes.extend(hx("00 00 08 01 00 00 00 01 2a"));
+    let mut src = Recorded::new(&bytes);
+    let r = idx::validate_reader_len(&mut src, Some(1026), &Options::default()).unwrap();
+    assert_eq!(src.given, 1026, "{:?}", src.offered);
+    let f = &r.findings[0];
+    assert_eq!((f.rule, f.offset, f.length), (Rule::TrailingBytes, 1024, 2));
+    assert_eq!(r.stream_len, 1026);
+}
+
+#[test]
+fn a_known_length_reads_only_the_first_trailing_bytes_and_counts_the_rest() {
+    // u8 [1016], then 1000 bytes: the first 4 are read (is it a second
+    // file?), the other 996 are counted by the length alone
+    let mut bytes = u8_file(1024);
+    bytes.extend((0..1000).map(|i| (i % 7) as u8 + 1));
+    let mut src = Recorded::new(&bytes);
+    let r = idx::validate_reader_len(&mut src, Some(2024), &Options::default()).unwrap();
+    assert_eq!(src.given, 1028, "{:?}", src.offered);
+    let f = &r.findings[0];
+    assert_eq!(
+        (f.rule, f.offset, f.length),
+        (Rule::TrailingBytes, 1024, 1000)
+    );
+    assert!(r.exact_len);
+}
+
+#[test]
+fn the_byte_order_test_turned_off_with_the_lints_reports_nothing_on_a_little_endian_payload() {
+    let mut le = hx("00 00 0c 01 00 00 27 10"); // i32 [10000]
+    le.extend((0..10_000i32).flat_map(|i| (i * 1000).to_le_bytes()));
+    let on = Options::default().with_lints(false);
+    let codes = |o: &Options| -> Vec<&str> {
+        validate_with(&le, o)
+            .findings
+            .iter()
+            .map(|f| f.rule.code())
+            .collect()
+    };
+    assert_eq!(codes(&on), ["IDX501"]);
+    assert_eq!(
+        codes(&on.clone().with_byte_order_test(false)),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn a_known_length_shorter_than_the_bytes_already_read_is_ignored() {
+    // u8 [1016] and 10 trailing bytes: the first read (the 1024-byte
+    // header buffer) holds the whole payload; the length says 1000
+    let mut bytes = u8_file(1024);
+    bytes.extend(1..=10);
+    let r = idx::validate_reader_len(&bytes[..], Some(1000), &Options::default()).unwrap();
+    assert_eq!(verdict(&r), verdict(&validate(&bytes)));
+    let f = &r.findings[0];
+    assert_eq!(
+        (f.rule, f.offset, f.length),
+        (Rule::TrailingBytes, 1024, 10)
+    );
+}
+
+#[test]
+fn structure_only_reads_only_the_header_of_a_raw_source_of_known_length() {
+    let bytes = u8_file(100_000);
+    let n = bytes.len() as u64;
+    let mut src = Recorded::new(&bytes);
+    let r = idx::validate_structure(&mut src, Some(n), &Options::default()).unwrap();
+    assert!(r.is_valid() && r.exact_len, "{r:?}");
+    assert_eq!(r.stream_len, n);
+    assert!(src.given <= idx::MAX_HEADER_LEN, "{} bytes read", src.given);
+    // the length alone says the payload is cut
+    let r = idx::validate_structure(&bytes[..], Some(n - 1), &Options::default()).unwrap();
+    let got: Vec<_> = r.findings.iter().map(|f| (f.rule, f.offset)).collect();
+    assert_eq!(got, [(Rule::TruncatedPayload, n - 1)]);
+}
+
+#[test]
+fn structure_only_reads_a_gzip_source_of_known_length_in_full() {
+    let raw = u8_file(100_000);
+    let gz = gzip(&raw);
+    let opts = Options::default().with_decompress(true);
+    let mut src = Recorded::new(&gz);
+    let r = idx::validate_structure(&mut src, Some(gz.len() as u64), &opts).unwrap();
+    assert_eq!(src.given, gz.len());
+    assert!(r.is_valid() && r.exact_len, "{r:?}");
+    assert_eq!(r.compression, Some(idx::Compression::Gzip));
+    assert_eq!(r.stream_len, raw.len() as u64);
 }
 
 #[test]
@@ -812,6 +1244,36 @@ fn a_stated_range_proves_an_i16_payload_little_endian_at_its_first_element_outsi
     let proofs: Vec<_> = r.errors().map(|f| (f.rule, f.offset, f.length)).collect();
     // element 1 reads 256 big-endian: 8 bytes of header, then 2 per element
     assert_eq!(proofs, [(Rule::LikelyLittleEndian, 10, 2)], "{r:#?}");
+}
+
+#[test]
+fn the_classes_of_a_rank_1_labels_file_prove_its_byte_order_as_a_stated_range_does() {
+    // i16 labels 0..=9 little-endian: 10 classes give the range 0..=9
+    let labels = |hex: &str, n: u16| {
+        let mut le = hx(hex);
+        for i in 0..n {
+            le.extend_from_slice(&((i % 10) as i16).to_le_bytes());
+        }
+        le
+    };
+    let proofs = |bytes: &[u8], classes: Option<u32>| -> Vec<(Rule, u64, u64)> {
+        let opts = Options::default().with_scan_labels(Some(classes));
+        let r = validate_with(bytes, &opts);
+        r.errors().map(|f| (f.rule, f.offset, f.length)).collect()
+    };
+    let rank1 = labels("00 00 0b 01 00 00 00 0a", 10);
+    assert_eq!(
+        proofs(&rank1, Some(10)),
+        [(Rule::LikelyLittleEndian, 10, 2)]
+    );
+    // 9 classes (0..=8): element 9 (9) is outside both ways, nothing proved
+    assert_eq!(proofs(&rank1, Some(9)), []);
+    // without a number of classes, or with none, nothing to prove against
+    assert_eq!(proofs(&rank1, None), []);
+    assert_eq!(proofs(&rank1, Some(0)), []);
+    // a rank-2 file's values are not labels
+    let rank2 = labels("00 00 0b 02 00 00 00 05 00 00 00 02", 10);
+    assert_eq!(proofs(&rank2, Some(10)), []);
 }
 
 #[test]
