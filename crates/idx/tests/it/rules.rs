@@ -897,7 +897,7 @@ fn an_interrupted_read_is_retried_by_every_streaming_entry_point() {
     for r in [
         idx::validate_reader(src(), &opts).unwrap(),
         idx::validate_reader_len(src(), n, &opts).unwrap(),
-        idx::validate_structure(src(), None, &opts).unwrap(),
+        idx::__private::validate_structure(src(), None, &opts).unwrap(),
     ] {
         assert!(r.is_valid() && r.exact_len, "{r:?}");
         assert_eq!(r.stream_len, bytes.len() as u64);
@@ -1108,12 +1108,13 @@ fn structure_only_reads_only_the_header_of_a_raw_source_of_known_length() {
     let bytes = u8_file(100_000);
     let n = bytes.len() as u64;
     let mut src = Recorded::new(&bytes);
-    let r = idx::validate_structure(&mut src, Some(n), &Options::default()).unwrap();
+    let r = idx::__private::validate_structure(&mut src, Some(n), &Options::default()).unwrap();
     assert!(r.is_valid() && r.exact_len, "{r:?}");
     assert_eq!(r.stream_len, n);
     assert!(src.given <= idx::MAX_HEADER_LEN, "{} bytes read", src.given);
     // the length alone says the payload is cut
-    let r = idx::validate_structure(&bytes[..], Some(n - 1), &Options::default()).unwrap();
+    let r =
+        idx::__private::validate_structure(&bytes[..], Some(n - 1), &Options::default()).unwrap();
     let got: Vec<_> = r.findings.iter().map(|f| (f.rule, f.offset)).collect();
     assert_eq!(got, [(Rule::TruncatedPayload, n - 1)]);
 }
@@ -1124,7 +1125,7 @@ fn structure_only_reads_a_gzip_source_of_known_length_in_full() {
     let gz = gzip(&raw);
     let opts = Options::default().with_decompress(true);
     let mut src = Recorded::new(&gz);
-    let r = idx::validate_structure(&mut src, Some(gz.len() as u64), &opts).unwrap();
+    let r = idx::__private::validate_structure(&mut src, Some(gz.len() as u64), &opts).unwrap();
     assert_eq!(src.given, gz.len());
     assert!(r.is_valid() && r.exact_len, "{r:?}");
     assert_eq!(r.compression, Some(idx::Compression::Gzip));
