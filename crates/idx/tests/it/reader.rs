@@ -692,3 +692,142 @@ fn a_statement_on_a_payload_that_barely_distinguishes_the_orders_is_noted() {
         assert_eq!(got.unwrap().1, vec![]);
     }
 }
+
+/// A payload stated little-endian, read in pieces smaller than an element,
+/// from a source cut inside an element: the read fails and says how many
+/// payload bytes are missing, counted from the element it could not finish.
+#[test]
+fn a_cut_inside_an_element_read_in_small_pieces_says_how_many_bytes_are_missing() {
+    let mut file = vec![0, 0, 0x0c, 1, 0, 0, 0, 100];
+    for i in 0..100i32 {
+        file.extend_from_slice(&(i * 1000 - 7).to_le_bytes());
+    }
+    let stated = opts(Some(ByteOrder::Little));
+    let (_, v) = Reader::validate(&file[..], None, &stated).unwrap(); // ok: test
+    let v = v.expect("valid when stated");
+    for cut in [2usize, 6, 7] {
+        let mut p = v.payload(&file[..file.len() - cut]).unwrap(); // ok: test
+        let mut one = [0u8; 1];
+        let e = loop {
+            match p.read(&mut one) {
+                Ok(0) => panic!("cut by {cut}: the payload ended without an error"),
+                Ok(_) => {}
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::InvalidData,
+            "cut by {cut}: {e}"
+        );
+        assert!(
+            e.to_string()
+                .contains(&format!("ends {cut} bytes before its payload does")),
+            "cut by {cut}: {e}"
+        );
+    }
+}
+
+/// Bytes after a validated payload that were not there when it was
+/// validated are named as such, not as a payload that ends early.
+#[test]
+fn bytes_appended_since_validation_are_named_as_bytes_after_the_payload() {
+    let file = [0, 0, 0x08, 1, 0, 0, 0, 3, 1, 2, 3];
+    let (_, v) = Reader::validate(&file[..], None, &ReadOptions::default()).unwrap(); // ok: test
+    let mut longer = file.to_vec();
+    longer.push(9);
+    let mut out = Vec::new();
+    let e = v
+        .expect("valid")
+        .payload(&longer[..])
+        .unwrap() // ok: test
+        .read_to_end(&mut out)
+        .unwrap_err();
+    assert!(e.to_string().contains("bytes follow its payload"), "{e}");
+}
+
+/// `Payload::skip_items` skips whole items, however many reads that takes
+/// (items longer than its buffer), and stops at the payload's end;
+/// `remaining` counts what is left.
+#[test]
+fn skipping_items_skips_exactly_their_bytes_even_past_one_buffer() {
+    let (n, item) = (3u32, 10_000u32);
+    let mut file = vec![0, 0, 0x08, 2];
+    file.extend_from_slice(&n.to_be_bytes());
+    file.extend_from_slice(&item.to_be_bytes());
+    file.extend((0..n * item).map(|i| (i % 251) as u8));
+    let (_, v) = Reader::validate(&file[..], None, &ReadOptions::default()).unwrap(); // ok: test
+    let v = v.expect("valid");
+    let mut p = v.payload(&file[..]).unwrap(); // ok: test
+    assert_eq!(p.remaining(), u64::from(n * item));
+    p.skip_items(0).unwrap(); // ok: test
+    assert_eq!(p.remaining(), u64::from(n * item));
+    p.skip_items(1).unwrap(); // ok: test
+    assert_eq!(p.remaining(), u64::from((n - 1) * item));
+    let mut next = [0u8; 3];
+    p.read_exact(&mut next).unwrap(); // ok: test
+    let at = item as usize;
+    assert_eq!(
+        next,
+        [
+            (at % 251) as u8,
+            ((at + 1) % 251) as u8,
+            ((at + 2) % 251) as u8
+        ]
+    );
+    p.skip_items(5).unwrap(); // ok: test
+    assert_eq!(p.remaining(), 0);
+}
+
+/// The builders of `ReadOptions` reach the reader: decompression off
+/// reports gzip (IDX402), a limit stops a stream past it (IDX702), and
+/// the reader says which container it read.
+#[test]
+fn read_options_builders_decide_how_gzip_is_read() {
+    use std::io::Write;
+    let mut file = vec![0, 0, 0x08, 1, 0, 0, 0x10, 0];
+    file.resize(8 + 4096, 7);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&file).unwrap(); // ok: test
+    let gz = gz.finish().unwrap(); // ok: test
+    let r = Reader::new(&gz[..], &ReadOptions::default()).unwrap(); // ok: test
+    assert_eq!(r.compression(), Some(idx::Compression::Gzip));
+    assert_eq!(r.read_array().unwrap().0.dims(), &[4096]); // ok: test
+    let raw = Reader::new(&file[..], &ReadOptions::default()).unwrap(); // ok: test
+    assert_eq!(raw.compression(), None);
+    let first_rule = |e: ReadError| match e {
+        ReadError::Invalid(f) => f.rule().code(),
+        other => panic!("{other}"),
+    };
+    let off = ReadOptions::default().with_decompress(false);
+    assert_eq!(
+        first_rule(Reader::new(&gz[..], &off).unwrap_err()),
+        "IDX402"
+    );
+    let small = ReadOptions::default().with_limits(idx::Limits::from_setting(Some(1000)));
+    let r = Reader::new(&gz[..], &small).unwrap(); // ok: test
+    assert_eq!(first_rule(r.read_array().unwrap_err()), "IDX702");
+}
+
+/// `decode_in_place` in parallel parts converts every element, whatever
+/// the number of threads, also when the parts do not split evenly into
+/// elements of four bytes.
+#[test]
+fn decoding_in_place_in_parallel_parts_converts_every_element() {
+    use idx::__private::MIN_BYTES_PER_THREAD;
+    let n = 2 * MIN_BYTES_PER_THREAD / 4 + 10;
+    let values: Vec<i32> = (0..n as i32).map(|i| i.wrapping_mul(7919) - 3).collect();
+    let stored: Vec<u8> = values.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let header = idx::Header::new(ElementType::I32, vec![n as u32]).unwrap(); // ok: test
+    let stated = ReadOptions::default().with_byte_order(Some(ByteOrder::Big));
+    for threads in [1usize, 2, 3, 8] {
+        let mut payload = stored.clone();
+        let t = NonZeroUsize::new(threads).unwrap(); // ok: test
+        Reader::decode_in_place(&header, &mut payload, &stated, t).unwrap(); // ok: test
+        let got: Vec<i32> = payload
+            .chunks_exact(4)
+            .map(|c| i32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert!(got == values, "{threads} threads");
+    }
+}
