@@ -831,3 +831,21 @@ fn decoding_in_place_in_parallel_parts_converts_every_element() {
         assert!(got == values, "{threads} threads");
     }
 }
+
+/// `output_buffer_size` is the payload's length when the source holds it
+/// whole (raw), and `None` for gzip or a source cut short.
+#[test]
+fn the_output_buffer_size_is_the_payload_length_of_a_whole_raw_source() {
+    use std::io::Write;
+    let mut file = vec![0, 0, 0x0b, 2, 0, 0, 0, 3, 0, 0, 0, 5];
+    file.extend((0..30u8).map(|i| i.wrapping_mul(37)));
+    let r = Reader::at(&file[..], &ReadOptions::default()).unwrap(); // ok: test
+    assert_eq!(r.output_buffer_size().unwrap(), Some(30)); // ok: test
+    let cut = Reader::at(&file[..file.len() - 1], &ReadOptions::default()).unwrap(); // ok: test
+    assert_eq!(cut.output_buffer_size().unwrap(), None); // ok: test
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&file).unwrap(); // ok: test
+    let gz = gz.finish().unwrap(); // ok: test
+    let g = Reader::at(&gz[..], &ReadOptions::default()).unwrap(); // ok: test
+    assert_eq!(g.output_buffer_size().unwrap(), None); // ok: test
+}
