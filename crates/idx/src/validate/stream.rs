@@ -73,8 +73,9 @@ pub fn validate_structure<R: Read>(
 /// [`validate_reader`] for a source whose length is known, e.g. a regular
 /// file's size from its metadata: once no further byte can change the
 /// findings, the rest is accounted for by `len` instead of being read, and
-/// the report's lengths are exact. A `len` shorter than what the reader
-/// holds is ignored (the bytes read count).
+/// the report's lengths are exact. A `len` shorter than the bytes read by
+/// the time it would be used is ignored: the bytes read count, and bytes
+/// after the payload are counted as without a length.
 ///
 /// # Errors
 /// Only the reader's own I/O errors.
@@ -169,10 +170,12 @@ fn drive<R: Read>(mut v: Validator, mut reader: R, len: Option<u64>) -> io::Resu
             page_aligned(&mut big)
         };
         // the header first, so a bad one stops reading at once; after the
-        // payload, no more than the trailing bytes still to be counted
+        // payload, no more than the trailing bytes still to be counted (a
+        // known length got here only when the source holds more than it
+        // says: counted as without one)
         let room = if v.analysis.is_none() {
             MAX_HEADER_LEN - v.prefix.len()
-        } else if v.settled() && len.is_none() {
+        } else if v.settled() {
             (TRAILING_COUNT_LIMIT - v.trailing.min(TRAILING_COUNT_LIMIT)).max(1) as usize
         } else {
             buf.len()

@@ -1104,6 +1104,20 @@ fn a_known_length_shorter_than_the_bytes_already_read_is_ignored() {
 }
 
 #[test]
+fn a_known_length_shorter_than_the_source_counts_trailing_bytes_as_no_length_does() {
+    // u8 [1016] and 3 MiB of trailing bytes, the length saying 1000: the
+    // trailing bytes are counted up to the same bound as when no length is
+    // given (an exact count would need the whole source read), and the
+    // report says the count is a lower bound
+    let mut bytes = u8_file(1024);
+    bytes.resize(1024 + (3 << 20), 7);
+    let short = idx::validate_reader_len(&bytes[..], Some(1000), &Options::default()).unwrap();
+    let none = idx::validate_reader(&bytes[..], &Options::default()).unwrap();
+    assert_eq!(verdict(&short), verdict(&none));
+    assert!(!short.exact_len);
+}
+
+#[test]
 fn structure_only_reads_only_the_header_of_a_raw_source_of_known_length() {
     let bytes = u8_file(100_000);
     let n = bytes.len() as u64;
@@ -1358,4 +1372,51 @@ fn a_gzip_stream_pushed_in_pieces_of_any_size_gets_the_report_of_the_whole() {
             }
         }
     }
+}
+
+#[test]
+fn a_stated_range_proves_nothing_about_a_payload_cut_short() {
+    // i16 [10] stated 0..9, little-endian 0..6 then the file ends: the
+    // elements read already leave the range big-endian, but a proof is
+    // made only of a whole payload; the cut is the error
+    let mut le = hx("00 00 0b 01 00 00 00 0a");
+    for i in 0..7i16 {
+        le.extend_from_slice(&i.to_le_bytes());
+    }
+    let opts = Options::default().with_expect_range(Some((0, 9)));
+    let r = validate_with(&le, &opts);
+    let errors: Vec<_> = r.errors().map(|f| f.rule).collect();
+    assert_eq!(errors, [Rule::TruncatedPayload], "{r:#?}");
+    // the whole payload: proved
+    for i in 7..10i16 {
+        le.extend_from_slice(&i.to_le_bytes());
+    }
+    let r = validate_with(&le, &opts);
+    let errors: Vec<_> = r.errors().map(|f| f.rule).collect();
+    assert_eq!(errors, [Rule::LikelyLittleEndian], "{r:#?}");
+}
+
+#[test]
+fn the_width_hint_is_not_given_when_the_trailing_bytes_are_another_idx_file() {
+    // u8 [20], then 20 more bytes: exactly twice the declared size, and the
+    // 40 bytes read as i16 are plausible (small values) whether or not the
+    // extra bytes begin with an IDX magic (00 00 08 01: 2049, one outlier)
+    let payload = "00 01 00 02 00 03 00 04 00 05 00 06 00 07 00 08 00 09 00 0a";
+    let trailing_hint = |extra: &str| {
+        let bytes = hx(&format!("00 00 08 01 00 00 00 14 {payload} {extra}"));
+        let r = validate(&bytes);
+        let f: Vec<_> = r
+            .errors()
+            .filter(|f| f.rule == Rule::TrailingBytes)
+            .collect();
+        assert_eq!(f.len(), 1, "{r:#?}");
+        f[0].hint.clone().unwrap_or_default()
+    };
+    let tail = "00 01 00 02 00 03 00 04 00 05 00 06 00 0b 00 0c";
+    // not a file: the other width is named
+    let plain = trailing_hint(&format!("00 07 00 08 {tail}"));
+    assert!(plain.contains("exactly twice the declared size"), "{plain}");
+    // another IDX file appended (its header first): not a width question
+    let appended = trailing_hint(&format!("00 00 08 01 {tail}"));
+    assert!(!appended.contains("declared size"), "{appended}");
 }
