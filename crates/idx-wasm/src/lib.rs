@@ -327,11 +327,8 @@ pub fn picture(
 ) -> Result<JsValue, JsError> {
     let len = length(size)?;
     let run = options::parse(options.as_deref().unwrap_or("{}")).map_err(|e| JsError::new(&e))?;
-    let stream = idx::__private::open(
-        JsSource::new(read_at, len),
-        idx::Limits::default().max_decompressed,
-    )
-    .map_err(|e| JsError::new(&e.to_string()))?;
+    let stream = idx::__private::open(JsSource::new(read_at, len), true, idx::Limits::default())
+        .map_err(|e| JsError::new(&e.to_string()))?;
     let Some(p) = picture::first_items(stream, max_items, run.checks.byte_order) else {
         return Ok(JsValue::UNDEFINED);
     };

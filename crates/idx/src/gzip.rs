@@ -211,11 +211,6 @@ impl<R> Members<R> {
         &self.src
     }
 
-    /// The compressed source, for a decoder that has read nothing.
-    pub(crate) fn into_source(self) -> R {
-        self.src
-    }
-
     /// Zero bytes seen after the last member.
     #[cfg(any(test, feature = "fuzzing"))]
     pub(crate) fn padding(&self) -> u64 {

@@ -5,30 +5,33 @@
 //! sniff ([`Validator`](crate::Validator)'s) what they are, and returns
 //! either the raw stream or the library's own gzip decoder (a pull loop
 //! over the push decoder validation drives, so every reader accepts
-//! exactly the gzip data validation accepts) behind a decompression limit.
-//! [`Reader`](crate::Reader) opens its source here; of the front ends, the
-//! page's picture and the differential fuzzer read a stream through
-//! [`open`], and the others read through `Reader`, `validate*` or the
-//! repair. None sniffs or decompresses on its own.
+//! exactly the gzip data validation accepts) behind the decompression
+//! limit, applied by the same arithmetic as the validator's
+//! ([`Limits`]). [`Reader`](crate::Reader) opens its source here, and so
+//! does the differential fuzzer (to mutate a gzip seed's content); the
+//! front ends read through `Reader`, `validate*` or the repair. None
+//! sniffs or decompresses on its own.
 
 pub use crate::buffer::fill;
+use crate::limits::Limits;
 use std::io::{self, Read};
 
 /// A stream opened by [`open`]: the raw bytes, or the decompressed bytes of
-/// a gzip container.
+/// a gzip container. A gzip stream ends (`Ok(0)`) at the decompression
+/// limit when it holds more ([`Stream::hit_limit`]) and where it is damaged
+/// ([`Stream::damage`]), so that a reader sees the bytes before either as
+/// the validator does (spec 7.19: a finding located before the limit or
+/// the damage is kept) and reports IDX702 or IDX701 itself.
 pub struct Stream<R> {
     inner: Inner<R>,
-    limit: Option<u64>,
+    limits: Limits,
     /// Decompressed bytes returned so far (gzip only).
     out: u64,
-    over: bool,
+    /// The limit, once the stream was found to hold more than it.
+    over: Option<u64>,
     /// Where the gzip stream was found damaged (decompressed bytes before
     /// the damage) and what the decoder said.
     damage: Option<(u64, String)>,
-    /// End the stream at the limit and at damage (the reader's mode)
-    /// instead of failing, so that the reader judges the bytes before
-    /// either as validation does.
-    end_at_limit: bool,
 }
 
 /// The source with its sniffed bytes put back in front.
@@ -43,63 +46,34 @@ impl<R> std::fmt::Debug for Stream<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Stream")
             .field("compression", &self.compression())
-            .field("limit", &self.limit)
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }
 
-/// Opens `r` as IDX input: gzip (recognised by its magic, `1f 8b`) is
-/// decoded by the library's decoder, at most `max_decompressed` bytes
-/// (`None`: no limit); anything else is passed through unchanged. Nothing
-/// is lost: the sniffed bytes are returned first.
-///
-/// A damaged gzip stream reads as an `InvalidData` error after the bytes
-/// decoded before the damage; a stream that holds more than the limit
-/// reads as an error (kind `Other`, [`Stream::hit_limit`] true) after
-/// exactly the limit. Callers that report findings validate instead
-/// ([`validate_reader`](crate::validate_reader)), which locates both as
-/// IDX701 and IDX702.
+/// Opens `r` as IDX input: with `decompress`, gzip (recognised by its
+/// magic, `1f 8b`) is decoded by the library's decoder within `limits`;
+/// anything else is passed through unchanged. Nothing is lost: the sniffed
+/// bytes are returned first.
 ///
 /// # Errors
 /// The source's errors while sniffing.
-pub fn open<R: Read>(mut r: R, max_decompressed: Option<u64>) -> io::Result<Stream<R>> {
+pub fn open<R: Read>(mut r: R, decompress: bool, limits: Limits) -> io::Result<Stream<R>> {
     let mut magic = [0u8; 2];
     let n = fill(&mut r, &mut magic)?;
     let stream = io::Cursor::new(magic).take(n as u64).chain(r);
-    let inner = if crate::validate::Validator::sniff(&magic[..n]).is_some() {
+    let inner = if decompress && crate::validate::Validator::sniff(&magic[..n]).is_some() {
         Inner::Gzip(Box::new(crate::gzip::Members::new(stream)))
     } else {
         Inner::Raw(stream)
     };
     Ok(Stream {
         inner,
-        limit: max_decompressed,
+        limits,
         out: 0,
-        over: false,
+        over: None,
         damage: None,
-        end_at_limit: false,
     })
-}
-
-/// [`open`], but a stream over the limit ends there (`Ok(0)`) with
-/// [`Stream::hit_limit`] set, and a damaged gzip stream ends where the
-/// damage is (`Ok(0)`) with [`Stream::damage`] set, so that a reader sees
-/// the bytes before either as the validator does (spec 7.19: a finding
-/// located before the limit or the damage is kept).
-pub(crate) fn open_cut<R: Read>(
-    r: R,
-    decompress: bool,
-    max_decompressed: Option<u64>,
-) -> io::Result<Stream<R>> {
-    let mut s = open(r, max_decompressed)?;
-    s.end_at_limit = true;
-    if !decompress {
-        if let Inner::Gzip(g) = s.inner {
-            // raw after all: the sniffed bytes and the source, as they were
-            s.inner = Inner::Raw(g.into_source());
-        }
-    }
-    Ok(s)
 }
 
 impl<R> Stream<R> {
@@ -111,17 +85,17 @@ impl<R> Stream<R> {
 
     /// True when reading stopped at the decompression limit.
     pub fn hit_limit(&self) -> bool {
-        self.over
+        self.over.is_some()
     }
 
-    /// The decompression limit.
+    /// The decompression limit the stream held more than, once it did.
     pub(crate) fn limit(&self) -> Option<u64> {
-        self.limit
+        self.over
     }
 
     /// Where a gzip stream was found damaged, in decompressed bytes, and
     /// what the decoder said.
-    pub(crate) fn damage(&self) -> Option<(u64, String)> {
+    pub fn damage(&self) -> Option<(u64, String)> {
         self.damage.clone()
     }
 
@@ -134,68 +108,44 @@ impl<R> Stream<R> {
     }
 }
 
-impl<R: Read> Read for Stream<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match &mut self.inner {
-            Inner::Raw(r) => r.read(buf),
-            Inner::Gzip(g) => {
-                if self.damage.is_some() && self.end_at_limit {
-                    return Ok(0);
-                }
-                let (out, end) = (self.out, self.end_at_limit);
-                let mut damaged = |e: io::Error| {
-                    if !crate::gzip::is_damage(&e) {
-                        return Err(e); // the source's own error
-                    }
-                    self.damage = Some((out, e.to_string()));
-                    if end {
-                        Ok(0)
-                    } else {
-                        Err(e)
-                    }
-                };
-                let Some(limit) = self.limit else {
-                    let n = g.read(buf).or_else(&mut damaged)?;
-                    self.out += n as u64;
-                    return Ok(n);
-                };
-                if self.over {
-                    return if self.end_at_limit {
-                        Ok(0)
-                    } else {
-                        Err(limit_error(limit))
-                    };
-                }
-                let left = limit - self.out;
-                if left == 0 {
-                    // one more byte tells whether the stream holds more
-                    let mut probe = [0u8; 1];
-                    let probed = g.read(&mut probe).or_else(&mut damaged)?;
-                    return match probed {
-                        0 => Ok(0),
-                        _ => {
-                            self.over = true;
-                            if self.end_at_limit {
-                                Ok(0)
-                            } else {
-                                Err(limit_error(limit))
-                            }
-                        }
-                    };
-                }
-                let room = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
-                let n = g.read(&mut buf[..room]).or_else(&mut damaged)?;
-                self.out += n as u64;
-                Ok(n)
+impl<R: Read> Stream<R> {
+    /// One read of the gzip decoder: damage ends the stream there.
+    fn decode(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let Inner::Gzip(g) = &mut self.inner else {
+            return Ok(0);
+        };
+        match g.read(buf) {
+            Ok(n) => Ok(n),
+            Err(e) if crate::gzip::is_damage(&e) => {
+                self.damage = Some((self.out, e.to_string()));
+                Ok(0)
             }
+            Err(e) => Err(e), // the source's own error
         }
     }
 }
 
-fn limit_error(limit: u64) -> io::Error {
-    io::Error::other(format!(
-        "the gzip stream decompresses to more than {limit} bytes (IDX702; raise the limit to read it)"
-    ))
+impl<R: Read> Read for Stream<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Inner::Raw(r) = &mut self.inner {
+            return r.read(buf);
+        }
+        if buf.is_empty() || self.damage.is_some() || self.over.is_some() {
+            return Ok(0);
+        }
+        let (room, cut) = self.limits.cut(self.out, buf.len());
+        if room == 0 {
+            // at the limit: one more byte tells whether the stream holds more
+            let mut probe = [0u8; 1];
+            if self.decode(&mut probe)? > 0 {
+                self.over = cut;
+            }
+            return Ok(0);
+        }
+        let n = self.decode(&mut buf[..room])?;
+        self.out += n as u64;
+        Ok(n)
+    }
 }
 
 #[cfg(test)]
@@ -209,14 +159,20 @@ mod tests {
         e.finish().unwrap() // ok: unit test
     }
 
-    fn all<R: Read>(mut s: Stream<R>) -> (Vec<u8>, Option<io::ErrorKind>, bool) {
+    fn limit(n: Option<u64>) -> Limits {
+        Limits::default().with_max_decompressed(n)
+    }
+
+    /// Everything the stream gives, read 3 bytes at a time, and whether it
+    /// was gzip.
+    fn all<R: Read>(mut s: Stream<R>) -> (Vec<u8>, bool) {
         let mut out = Vec::new();
         let mut buf = [0u8; 3];
         loop {
             match s.read(&mut buf) {
-                Ok(0) => return (out, None, s.compression().is_some()),
+                Ok(0) => return (out, s.compression().is_some()),
                 Ok(n) => out.extend_from_slice(&buf[..n]),
-                Err(e) => return (out, Some(e.kind()), s.compression().is_some()),
+                Err(e) => panic!("{e}"), // ok: unit test
             }
         }
     }
@@ -229,7 +185,10 @@ mod tests {
             b"\x1f",
             b"\x00\x00\x08\x01\x00\x00\x00\x01\x07",
         ] {
-            assert_eq!(all(open(b, None).unwrap()), (b.to_vec(), None, false)); // ok: unit test
+            assert_eq!(
+                all(open(b, true, limit(None)).unwrap()),
+                (b.to_vec(), false)
+            ); // ok: unit test
         }
     }
 
@@ -237,33 +196,83 @@ mod tests {
     fn gzip_is_decoded_by_the_library_decoder_padding_included() {
         let mut g = gz(b"\x00\x00\x08\x01\x00\x00\x00\x01\x07");
         g.extend([0, 0, 0]); // zero padding after the last member (spec 7.18)
-        let (out, err, gzip) = all(open(&g[..], None).unwrap()); // ok: unit test
+        let (out, gzip) = all(open(&g[..], true, limit(None)).unwrap()); // ok: unit test
         assert_eq!(
-            (out.as_slice(), err, gzip),
-            (&b"\x00\x00\x08\x01\x00\x00\x00\x01\x07"[..], None, true)
+            (out.as_slice(), gzip),
+            (&b"\x00\x00\x08\x01\x00\x00\x00\x01\x07"[..], true)
         );
+        // not decompressed when asked not to: the bytes as they are
+        let (out, gzip) = all(open(&g[..], false, limit(None)).unwrap()); // ok: unit test
+        assert_eq!((out, gzip), (g, false));
     }
 
     #[test]
-    fn the_limit_stops_after_exactly_its_bytes_and_says_so() {
+    fn the_limit_ends_the_stream_after_exactly_its_bytes_and_says_so() {
         let g = gz(&[5u8; 100]);
-        let mut s = open(&g[..], Some(10)).unwrap(); // ok: unit test
-        let mut out = Vec::new();
-        let err = s.read_to_end(&mut out).unwrap_err(); // ok: unit test
-        assert_eq!(out, [5u8; 10]);
-        assert!(s.hit_limit());
-        assert!(err.to_string().contains("IDX702"));
+        for piece in [1, 3, 7, 100, 4096] {
+            let mut s = open(&g[..], true, limit(Some(10))).unwrap(); // ok: unit test
+            let mut out = Vec::new();
+            let mut buf = vec![0u8; piece];
+            loop {
+                match s.read(&mut buf).unwrap() {
+                    // ok: unit test
+                    0 => break,
+                    n => out.extend_from_slice(&buf[..n]),
+                }
+            }
+            assert_eq!(out, [5u8; 10], "pieces of {piece}");
+            assert!(s.hit_limit() && s.damage().is_none());
+            assert_eq!(s.limit(), Some(10));
+            // the end stays the end
+            assert_eq!(s.read(&mut buf).unwrap(), 0); // ok: unit test
+        }
         // exactly at the limit is not over it
-        let (out, err, _) = all(open(&g[..], Some(100)).unwrap()); // ok: unit test
-        assert_eq!((out.len(), err), (100, None));
+        let mut s = open(&g[..], true, limit(Some(100))).unwrap(); // ok: unit test
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).unwrap(); // ok: unit test
+        assert_eq!(out.len(), 100);
+        assert!(!s.hit_limit() && s.limit().is_none());
+        // a raw stream has no decompression limit
+        let raw = [7u8; 50];
+        let (out, _) = all(open(&raw[..], true, limit(Some(10))).unwrap()); // ok: unit test
+        assert_eq!(out, raw);
     }
 
     #[test]
-    fn damage_is_invalid_data_after_the_decoded_prefix() {
+    fn damage_ends_the_stream_after_the_decoded_prefix_and_says_where() {
         let g = gz(&[7u8; 50]);
         let cut = &g[..g.len() - 4];
-        let (out, err, _) = all(open(cut, None).unwrap()); // ok: unit test
+        let mut s = open(cut, true, limit(None)).unwrap(); // ok: unit test
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).unwrap(); // ok: unit test
         assert_eq!(out, [7u8; 50]);
-        assert_eq!(err, Some(io::ErrorKind::InvalidData));
+        let (at, why) = s.damage().unwrap(); // ok: unit test
+        assert_eq!(at, 50);
+        assert!(!why.is_empty() && !s.hit_limit());
+    }
+
+    /// A source that fails after its bytes.
+    struct Failing<'a>(&'a [u8]);
+
+    impl Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("the disk failed"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_sources_own_errors_are_errors_not_damage() {
+        let g = gz(&[7u8; 50]);
+        let mut s = open(Failing(&g[..g.len() - 4]), true, limit(None)).unwrap(); // ok: unit test
+        let mut out = Vec::new();
+        let e = s.read_to_end(&mut out).unwrap_err(); // ok: unit test
+        assert_eq!(e.to_string(), "the disk failed");
+        assert!(s.damage().is_none());
     }
 }

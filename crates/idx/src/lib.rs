@@ -136,7 +136,7 @@ pub mod __private {
     /// The one "read until full or the end" loop (idx-content, idx-convert).
     pub use crate::input::fill;
     /// A stream opened by the validator's one gzip sniff within a limit:
-    /// the page's picture (idx-wasm), the differential fuzzer (idx-conformance).
+    /// the differential fuzzer's gzip seeds (idx-conformance).
     pub use crate::input::{open, Stream};
     /// The label scan pushed piece by piece (idxkit's dataset check).
     pub use crate::label_scan::LabelScanner;

@@ -59,4 +59,18 @@ impl Limits {
         self.max_decompressed = limit;
         self
     }
+
+    /// Of `n` decompressed bytes that follow `done` ones: how many stay
+    /// within the decompression limit, and the limit when it cuts them
+    /// short. The one place the limit is applied: the validator's gzip
+    /// stage and the reader's gzip stream both ask it.
+    pub(crate) fn cut(&self, done: u64, n: usize) -> (usize, Option<u64>) {
+        match self.max_decompressed {
+            Some(limit) if done.saturating_add(n as u64) > limit => {
+                // less than n: fits a usize
+                (limit.saturating_sub(done) as usize, Some(limit))
+            }
+            _ => (n, None),
+        }
+    }
 }

@@ -201,8 +201,7 @@ impl<R: Read> Reader<R> {
     /// ```
     pub fn new(source: R, opts: &ReadOptions) -> Result<Reader<R>, ReadError> {
         let checks = &opts.validate;
-        let mut stream =
-            input::open_cut(source, checks.decompress, checks.limits.max_decompressed)?;
+        let mut stream = input::open(source, checks.decompress, checks.limits)?;
         match read::read_header(&mut stream) {
             Ok(header) => Ok(Reader {
                 stream,

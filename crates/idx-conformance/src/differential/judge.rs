@@ -168,11 +168,13 @@ pub fn did(
 pub(super) fn gunzip(b: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     // the library's own opener and decoder, as every front end reads gzip
-    // (its first MAX_DECOMPRESSED bytes: a bomb is mutated as its prefix)
-    idx::__private::open(b, None)
-        .ok()?
+    // (its first MAX_DECOMPRESSED bytes: a bomb is mutated as its prefix;
+    // a damaged stream is not decoded)
+    let limits = idx::Limits::default().with_max_decompressed(Some(MAX_DECOMPRESSED));
+    let mut s = idx::__private::open(b, true, limits).ok()?;
+    s.by_ref()
         .take(MAX_DECOMPRESSED)
         .read_to_end(&mut out)
         .ok()?;
-    Some(out)
+    s.damage().is_none().then_some(out)
 }

@@ -52,16 +52,15 @@ impl Validator {
     /// Feeds decompressed bytes, stopping at the decompression limit
     /// (IDX702). Returns false when the limit stopped validation.
     fn feed_limited(&mut self, bytes: &[u8]) -> bool {
-        if let Some(limit) = self.opts.limits.max_decompressed {
-            if self.total + bytes.len() as u64 > limit {
-                let keep = (limit - self.total) as usize; // < bytes.len(), fits
-                self.feed_plain(&bytes[..keep]);
+        let (keep, cut) = self.opts.limits.cut(self.total, bytes.len());
+        self.feed_plain(&bytes[..keep]);
+        match cut {
+            Some(limit) => {
                 self.stop(decompression_limit(limit), true);
-                return false;
+                false
             }
+            None => true,
         }
-        self.feed_plain(bytes);
-        true
     }
 
     /// Takes the next compressed bytes `input` (`last`: no byte follows
