@@ -140,7 +140,8 @@ impl Finding {
     }
 
     /// The detail lines' labels and texts, those present, in order:
-    /// `expected`, `found`, `hint`. The alternate form of [`Display`]
+    /// `expected`, `found`, and `help` ([`Finding::hint`], labelled as
+    /// rustc labels its suggestions). The alternate form of [`Display`]
     /// (`{:#}`) writes each as `  = label: text`; a front end that lays
     /// the details out its own way takes the same labels from here.
     ///
@@ -149,7 +150,7 @@ impl Finding {
         [
             ("expected", &self.expected),
             ("found", &self.found),
-            ("hint", &self.hint),
+            ("help", &self.hint),
         ]
         .into_iter()
         .filter_map(|(label, text)| Some((label, text.as_deref()?)))
@@ -160,7 +161,7 @@ impl Finding {
 /// `idx` command, `str()` of the Python `Finding`): one line,
 /// `severity[CODE]: message (at offset 0x.., byte ..)`; the alternate form
 /// (`{:#}`) adds a line `  = label: text` for each of
-/// [`Finding::details`] (expected, found, hint).
+/// [`Finding::details`] (expected, found, help).
 ///
 /// ```
 /// // u8 [2] holding one byte: the payload ends early

@@ -123,7 +123,7 @@ fn invalid_inputs_get_the_findings_on_stderr_and_nothing_on_stdout() {
             o.stderr.contains("error[IDX202]")
                 && o.stderr.contains("(at offset 0x")
                 && o.stderr.contains("  = expected: ")
-                && o.stderr.contains("  = hint: "),
+                && o.stderr.contains("  = help: "),
             "{args:?}: {}",
             o.stderr
         );

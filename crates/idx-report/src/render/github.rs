@@ -51,15 +51,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         Severity::Warning => "warning",
                         Severity::Info => "notice",
                     };
-                    let mut msg = format!(
-                        "{prefix}{} (at byte {}){}",
-                        f.message,
-                        f.offset,
-                        super::offset_note(c)
-                    );
-                    if let Some(h) = &f.hint {
-                        msg.push_str(&format!("\nhelp: {h}"));
-                    }
+                    let msg = format!("{prefix}{}", super::finding_text(c, f));
                     let _ = writeln!(
                         s,
                         "::{level} {file}title={}::{}",

@@ -69,13 +69,13 @@ pub fn hex_row(start: u64, bytes: &[u8]) -> String {
 }
 
 /// Expected and found, on one line under the carets with the library's
-/// labels ([`Finding::details`]; the hint is the `= help:` line), else the
+/// labels ([`Finding::details`]; its `help` is the `= help:` line), else the
 /// rule's title; escaped: a dataset finding's texts name the other file of
 /// a pair.
 fn label(f: &Finding) -> String {
     let said: Vec<String> = f
         .details()
-        .filter(|(label, _)| *label != "hint")
+        .filter(|(label, _)| *label != "help")
         .map(|(label, text)| format!("{label} {text}"))
         .collect();
     let text = if said.is_empty() {

@@ -74,17 +74,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         Severity::Info => false,
                     };
                     if fails {
-                        let body = format!(
-                            "{}[{}] at byte {} (length {}){}\nexpected: {}\nfound: {}\nhelp: {}",
-                            f.severity(),
-                            f.rule.code(),
-                            f.offset,
-                            f.length,
-                            super::offset_note(c),
-                            f.expected.as_deref().unwrap_or("-"),
-                            f.found.as_deref().unwrap_or("-"),
-                            f.hint.as_deref().unwrap_or("-")
-                        );
+                        let body = super::finding_text(c, f);
                         let _ = writeln!(
                             s,
                             "      <failure type=\"{}\" message=\"{}\">{}</failure>",
@@ -102,15 +92,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                         f.severity() == Severity::Info
                             || (f.severity() == Severity::Warning && !ctx.deny_warnings)
                     })
-                    .map(|f| {
-                        format!(
-                            "{}[{}] at byte {}: {}",
-                            f.severity(),
-                            f.rule.code(),
-                            f.offset,
-                            f.message
-                        )
-                    })
+                    .map(|f| format!("{f}{}", super::offset_note(c)))
                     .collect();
                 if !others.is_empty() {
                     let _ = writeln!(

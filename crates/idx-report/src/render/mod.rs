@@ -11,6 +11,7 @@ pub mod stats;
 
 use crate::check::{Checked, FileResult};
 use idx::{Header, Severity};
+use std::fmt::Write as _;
 
 /// What every renderer needs to know besides the results.
 #[derive(Debug, Clone, Default)]
@@ -161,6 +162,17 @@ pub fn offset_note(c: &Checked) -> &'static str {
     } else {
         ""
     }
+}
+
+/// A finding in the library's one text form (`{:#}`: the line, then each
+/// of [`idx::Finding::details`] as `  = label: text`), the line followed by
+/// [`offset_note`]: the body of a JUnit failure and of a GitHub annotation.
+pub fn finding_text(c: &Checked, f: &idx::Finding) -> String {
+    let mut s = format!("{f}{}", offset_note(c));
+    for (label, text) in f.details() {
+        let _ = write!(s, "\n  = {label}: {text}");
+    }
+    s
 }
 
 /// The bytes of a path as the file system has them: exact on Unix (a

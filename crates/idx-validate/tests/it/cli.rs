@@ -337,7 +337,7 @@ fn keys_from(format: &str, out: &str) -> BTreeSet<(String, String, u64)> {
                 let title = props.split("title=").nth(1).unwrap();
                 let msg = line.splitn(3, "::").nth(2).unwrap();
                 let off = msg
-                    .split("(at byte ")
+                    .split(", byte ")
                     .nth(1)
                     .unwrap()
                     .split(')')
@@ -366,10 +366,10 @@ fn keys_from(format: &str, out: &str) -> BTreeSet<(String, String, u64)> {
                             let ty = attr("type").unwrap();
                             let text = reader.read_text(e.name()).unwrap();
                             let off = text
-                                .split("at byte ")
+                                .split(", byte ")
                                 .nth(1)
                                 .unwrap()
-                                .split(' ')
+                                .split(')')
                                 .next()
                                 .unwrap();
                             s.insert((case.clone(), ty, off.parse().unwrap()));

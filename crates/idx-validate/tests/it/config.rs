@@ -68,7 +68,7 @@ fn the_ci_guide_action_example_passes_on_real_mnist_as_written() {
     let o = run_in(t.path(), &argv);
     assert_eq!(o.code, 1);
     // one images file (MNIST's test set): one IDX602, on it alone
-    assert_eq!(o.stdout.matches("IDX602").count(), 1, "{}", o.stdout);
+    assert_eq!(o.stdout.matches("title=IDX602").count(), 1, "{}", o.stdout);
     assert!(
         o.stdout.contains("t10k-images-idx3-ubyte.gz") && !o.stdout.contains("labels"),
         "{}",

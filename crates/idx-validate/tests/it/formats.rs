@@ -75,3 +75,53 @@ fn random_bytes_stop_after_one_finding() {
     let f = v["files"][0]["findings"].as_array().unwrap();
     assert_eq!(f.len(), 1, "{f:#?}");
 }
+
+/// The message of the first GitHub annotation of `out`, its escapes
+/// decoded.
+fn first_annotation(out: &str) -> String {
+    let line = out.lines().find(|l| l.starts_with("::")).unwrap();
+    let msg = line.splitn(3, "::").nth(2).unwrap();
+    msg.replace("%0A", "\n")
+        .replace("%0D", "\r")
+        .replace("%3A", ":")
+        .replace("%2C", ",")
+        .replace("%25", "%")
+}
+
+#[test]
+fn github_and_junit_give_a_finding_in_the_librarys_one_text_form() {
+    let f = "corpus/invalid/invalid-trailing-byte.idx";
+    let bytes = std::fs::read(root().join(f)).unwrap();
+    let finding = &idx::validate(&bytes).findings[0];
+    let long = format!("{finding:#}");
+    assert!(long.contains("\n  = help: "), "{long}");
+    let run = |fmt: &str, path: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_idx-validate"))
+            .args(["--format", fmt, path])
+            .current_dir(root())
+            .output()
+            .unwrap();
+        String::from_utf8(o.stdout).unwrap()
+    };
+    assert_eq!(first_annotation(&run("github", f)), long);
+    let junit = run("junit", f);
+    let body = junit
+        .split("\">")
+        .find_map(|s| s.split_once("</failure>"))
+        .unwrap()
+        .0
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&");
+    assert_eq!(body, long);
+    // gzip: the same, the line saying where its offset is
+    let dir = tempfile::tempdir().unwrap();
+    let gz = dir.path().join("t.idx.gz");
+    std::fs::write(&gz, test_support::gzip(&bytes)).unwrap();
+    let noted = long.replacen(")\n", ") (offset in the decompressed stream)\n", 1);
+    assert_eq!(
+        first_annotation(&run("github", gz.to_str().unwrap())),
+        noted
+    );
+}

@@ -389,7 +389,7 @@ fn github_names_no_file_it_cannot_carry_and_escapes_the_name_in_the_message() {
     );
     assert!(!lines[0].contains("file="), "{}", lines[0]);
     assert!(
-        lines[1].starts_with("::error file=a%2Cb%3Ac%25d.idx,title=IDX102::unknown"),
+        lines[1].starts_with("::error file=a%2Cb%3Ac%25d.idx,title=IDX102::error[IDX102]: unknown"),
         "{}",
         lines[1]
     );
