@@ -130,8 +130,11 @@ impl<R: Read> Read for Stream<R> {
         if let Inner::Raw(r) = &mut self.inner {
             return r.read(buf);
         }
-        if buf.is_empty() || self.damage.is_some() || self.over.is_some() {
+        if buf.is_empty() {
             return Ok(0);
+        }
+        if self.damage.is_some() || self.over.is_some() {
+            return Ok(0); // the end stays the end
         }
         let (room, cut) = self.limits.cut(self.out, buf.len());
         if room == 0 {
@@ -249,6 +252,60 @@ mod tests {
         let (at, why) = s.damage().unwrap(); // ok: unit test
         assert_eq!(at, 50);
         assert!(!why.is_empty() && !s.hit_limit());
+    }
+
+    #[test]
+    fn damage_is_the_end_even_when_a_valid_member_follows() {
+        // member 1 with its CRC broken, then a valid member 2: the stream
+        // ends at member 1's damage, and stays ended
+        let mut g = gz(&[1u8; 20]);
+        let crc_at = g.len() - 8;
+        g[crc_at] ^= 0xff;
+        g.extend(gz(&[2u8; 30]));
+        let mut s = open(&g[..], true, limit(None)).unwrap(); // ok: unit test
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).unwrap(); // ok: unit test
+        assert_eq!(out, [1u8; 20]);
+        assert_eq!(s.damage().map(|d| d.0), Some(20));
+        let mut buf = [0u8; 64];
+        for _ in 0..3 {
+            assert_eq!(s.read(&mut buf).unwrap(), 0); // ok: unit test
+        }
+    }
+
+    #[test]
+    fn an_empty_read_takes_nothing_from_the_stream() {
+        let data: Vec<u8> = (0..100u8).collect();
+        let g = gz(&data);
+        for max in [None, Some(100), Some(10)] {
+            let mut s = open(&g[..], true, limit(max)).unwrap(); // ok: unit test
+            let mut out = Vec::new();
+            let mut buf = [0u8; 7];
+            loop {
+                assert_eq!(s.read(&mut []).unwrap(), 0); // ok: unit test
+                match s.read(&mut buf).unwrap() {
+                    // ok: unit test
+                    0 => break,
+                    n => out.extend_from_slice(&buf[..n]),
+                }
+            }
+            let want = max.map_or(100, |m| m as usize);
+            assert_eq!(out, data[..want], "limit {max:?}");
+            assert_eq!(s.hit_limit(), max == Some(10));
+        }
+    }
+
+    #[test]
+    fn a_stream_shows_its_container_and_limits() {
+        let g = gz(b"x");
+        let s = open(&g[..], true, limit(Some(5))).unwrap(); // ok: unit test
+        let shown = format!("{s:?}");
+        assert!(
+            shown.starts_with(
+                "Stream { compression: Some(Gzip), limits: Limits { max_decompressed: Some(5) }"
+            ),
+            "{shown}"
+        );
     }
 
     /// A source that fails after its bytes.
