@@ -136,14 +136,14 @@ pub mod __private {
     /// The one "read until full or the end" loop (idx-content, idx-convert).
     pub use crate::input::fill;
     /// A stream opened by the validator's one gzip sniff within a limit:
-    /// the page's picture (idx-wasm), the differential fuzzer (idx-conformance).
+    /// the differential fuzzer (idx-conformance).
     pub use crate::input::{open, Stream};
     /// The label scan pushed piece by piece (idxkit's dataset check).
     pub use crate::label_scan::LabelScanner;
     /// What an MNIST-style name claims of the header (spec 6.3;
     /// idx-validate's fixes name the rename).
     pub use crate::lint::name::{name_claim, NameClaim};
-    /// A header read alone, for the page's picture (idx-wasm).
+    /// A header read alone (idx's benchmark examples and tests).
     pub use crate::read::read_header;
     /// The least payload worth a thread of its own (idxkit's parallel load).
     pub use crate::read::MIN_BYTES_PER_THREAD;
