@@ -59,9 +59,9 @@ fn values(dtype: ElementType, bytes: &[u8]) -> Vec<f64> {
 /// the same `len` bytes from their start, plain or gzip), read as `opts`
 /// say: validated by the library, then read through its payload, as
 /// `idx show` reads an input. `None` when the library finds an error (a
-/// gzip stream past `opts`' decompression limit, a payload stated
-/// little-endian that `opts` make an error...), and as [`first_items`]
-/// says.
+/// gzip stream past `opts`' decompression limit, gzip with decompression
+/// off, the byte-order test's warning made an error by `opts`'
+/// severities...), and as [`first_items`] says.
 ///
 /// # Errors
 /// The source's I/O errors, and an input that changed between the two
