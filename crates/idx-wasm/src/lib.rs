@@ -14,7 +14,8 @@
 //!   bytes, or pushed in chunks; then `render(format)` and `exitStatus()`.
 //! - [`explain`], [`list_rules`], [`rules`]: the rules and their text.
 //! - [`repair()`]: the safe fixes, written chunk by chunk to a callback.
-//! - [`picture()`]: the first items of an image file as grey pixels.
+//! - [`picture()`]: the first items of an image file as grey pixels, read
+//!   as `idx show` reads them ([`picture::read`]).
 #![forbid(unsafe_code)]
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
@@ -312,12 +313,14 @@ pub fn repair(
 }
 
 /// The first `maxItems` items of an image file (`size` bytes read through
-/// `readAt`; gzip decompressed by the library) as grey pixels:
-/// `{width, height, count, pixels: Uint8Array}`, or `undefined` when the
-/// file holds no pictures (see [`picture::first_items`]). Multi-byte
-/// elements are read as IDX says (big-endian), or little-endian when the
-/// run's `options` (the JSON of [`Checker::new`]) state
-/// `"assumeByteOrder": "little"`, as the library's readers read them.
+/// `readAt`) as grey pixels: `{width, height, count, pixels: Uint8Array}`,
+/// or `undefined` when the file holds no pictures. The file is read as
+/// `idx show` reads it, with the run's `options` (the JSON of
+/// [`Checker::new`]; `undefined` for the defaults): validated by the
+/// library with the options its checks use (`maxDecompressed`,
+/// `noDecompress`, `assumeByteOrder`, the severities), then its payload
+/// read, so a file the library finds an error in has no picture (see
+/// [`picture::read`]).
 #[wasm_bindgen]
 pub fn picture(
     size: f64,
@@ -327,9 +330,10 @@ pub fn picture(
 ) -> Result<JsValue, JsError> {
     let len = length(size)?;
     let run = options::parse(options.as_deref().unwrap_or("{}")).map_err(|e| JsError::new(&e))?;
-    let stream = idx::__private::open(JsSource::new(read_at, len), true, idx::Limits::default())
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    let Some(p) = picture::first_items(stream, max_items, run.checks.byte_order) else {
+    let opened = || JsSource::new(read_at.clone(), len);
+    let Some(p) = picture::read(opened, len, max_items, &run.read_options())
+        .map_err(|e| JsError::new(&e.to_string()))?
+    else {
         return Ok(JsValue::UNDEFINED);
     };
     let o = Object::new();

@@ -51,6 +51,16 @@ impl RunOptions {
         let checks = args.checks()?;
         Ok(RunOptions { args, checks })
     }
+
+    /// The library's reading options of this run: the options its checks
+    /// validate an input with (the decompression limit, `noDecompress`,
+    /// the byte order stated, the severities and expectations), the
+    /// advisory lints off, as `idx` reads an input.
+    pub fn read_options(&self) -> idx::ReadOptions {
+        let mut opts = idx::ReadOptions::default();
+        opts.validate = self.checks.for_input(None).0.options.with_lints(false);
+        opts
+    }
 }
 
 impl Default for RunOptions {
@@ -303,6 +313,26 @@ mod tests {
         let first = r.before.errors().next().map(|e| (e.rule.code(), e.offset));
         assert_eq!(first, Some(("IDX702", 1024)));
         assert!(!r.changed() && out.len() <= bomb.len(), "never expanded");
+    }
+
+    #[test]
+    fn the_pictures_read_options_are_the_checks() {
+        // the picture reads an input as the run checks it: its limit,
+        // decompression, stated byte order and severities, lints off
+        let o = parse(
+            r#"{"maxDecompressed":"1KiB","noDecompress":true,"assumeByteOrder":"little",
+                "severity":{"IDX501":"error"}}"#,
+        )
+        .unwrap(); // ok: unit test
+        let r = o.read_options();
+        assert_eq!(r.validate.limits.max_decompressed, Some(1024));
+        assert!(!r.validate.decompress);
+        assert_eq!(r.validate.byte_order, Some(idx::ByteOrder::Little));
+        assert_eq!(r.validate.severity, o.checks.settings.options.severity);
+        assert!(!r.validate.lints);
+        let d = parse("{}").unwrap().read_options(); // ok: unit test
+        assert!(d.validate.decompress && d.validate.byte_order.is_none());
+        assert_eq!(d.validate.limits, idx::Limits::default());
     }
 
     #[test]

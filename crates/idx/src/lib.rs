@@ -143,7 +143,7 @@ pub mod __private {
     /// What an MNIST-style name claims of the header (spec 6.3;
     /// idx-validate's fixes name the rename).
     pub use crate::lint::name::{name_claim, NameClaim};
-    /// A header read alone, for the page's picture (idx-wasm).
+    /// A header read alone (idx's benchmark examples and tests).
     pub use crate::read::read_header;
     /// The least payload worth a thread of its own (idxkit's parallel load).
     pub use crate::read::MIN_BYTES_PER_THREAD;
