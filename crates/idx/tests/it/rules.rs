@@ -1420,3 +1420,25 @@ fn the_width_hint_is_not_given_when_the_trailing_bytes_are_another_idx_file() {
     let appended = trailing_hint(&format!("00 00 08 01 {tail}"));
     assert!(!appended.contains("declared size"), "{appended}");
 }
+
+#[test]
+fn a_gzip_stream_exactly_as_long_as_the_limit_is_within_it_in_every_path() {
+    // u8 [100] decompresses to 108 bytes: a limit of 108 holds it whole,
+    // 107 does not (IDX702 after exactly the limit), in validation and in
+    // the reader alike
+    let raw = u8_file(108);
+    let gz = gzip(&raw);
+    assert_eq!(gz_findings(&gz, Some(108)), []);
+    assert_eq!(gz_findings(&gz, Some(107)), [("IDX702", 107, 0)]);
+    let read = |limit: u64| {
+        let opts = idx::ReadOptions::default().with_max_decompressed(Some(limit));
+        idx::Reader::new(&gz[..], &opts)
+            .and_then(|r| r.read_array())
+            .map(|(a, _)| a)
+    };
+    assert_eq!(read(108).unwrap().data(), &idx::Data::U8(raw[8..].to_vec()));
+    match read(107) {
+        Err(idx::ReadError::Invalid(e)) => assert_eq!(e.rule().code(), "IDX702"),
+        other => panic!("{other:?}"),
+    }
+}
