@@ -216,3 +216,30 @@ fn every_corpus_file_has_agreeing_messages() {
     }
     assert!(n > 50, "only {n} corpus files");
 }
+
+#[test]
+fn a_findings_long_form_adds_its_expected_found_and_help_lines() {
+    // u8 [2] holding one byte: the payload ends early
+    let r = idx::validate(&hx("00 00 08 01 00 00 00 02 07"));
+    let f = &r.findings[0];
+    let details: Vec<(&str, &str)> = f.details().collect();
+    let labels: Vec<&str> = details.iter().map(|d| d.0).collect();
+    assert_eq!(labels, ["expected", "found", "help"]);
+    assert_eq!(details[0].1, f.expected.as_deref().unwrap());
+    assert_eq!(details[1].1, f.found.as_deref().unwrap());
+    assert_eq!(details[2].1, f.hint.as_deref().unwrap());
+    let mut want = f.to_string();
+    for (label, text) in &details {
+        want.push_str(&format!("\n  = {label}: {text}"));
+    }
+    assert_eq!(format!("{f:#}"), want);
+    assert_eq!(
+        f.to_string(),
+        format!("error[IDX202]: {} (at offset 0x9, byte 9)", f.message)
+    );
+    // a finding without details: its line alone
+    let mut bare = f.clone();
+    (bare.expected, bare.found, bare.hint) = (None, None, None);
+    assert_eq!(bare.details().count(), 0);
+    assert_eq!(format!("{bare:#}"), bare.to_string());
+}
