@@ -30,7 +30,7 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 target=${CARGO_TARGET_DIR:-target}
-cargo build -q --release -p idx-validate
+cargo build -q --release -p idx-validate -p idx-cli
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix=$(scripts/install-capi.sh "$work/prefix")
@@ -116,7 +116,7 @@ run "$work/c-san.txt" "$work/validate-c-san" "${files[@]}"
 run "$work/cpp-san.txt" "$work/validate-cpp-san" "${files[@]}"
 python3 scripts/compare-c.py "$work/json" "$work/c.txt" "$work/cpp.txt" "$work/c-san.txt" "$work/cpp-san.txt"
 
-echo "-- the IdxUbyte<N> migration example: a valid pair, and a truncated file refused with its finding"
+echo "-- the IdxUbyte<N> migration example: a valid pair, and a truncated file refused with its finding (as idx dump prints it)"
 images=corpus/valid/valid-u8-rank3.idx
 labels=corpus/valid/valid-u8-rank1.idx
 for bin in migrate migrate-san; do
@@ -126,6 +126,10 @@ for bin in migrate migrate-san; do
     echo "$bin read a truncated file" >&2; exit 1
   fi
   grep -q 'IDX202' "$work/$bin.err" || { echo "$bin: no IDX202 in: $(cat "$work/$bin.err")" >&2; exit 1; }
+  # the C++ wrapper's `<<` is the library's one text form: idx dump's line
+  want=$("$target/release/idx" dump corpus/invalid/invalid-truncated-payload-mnist-labels.idx 2>&1 >/dev/null | head -1 || true)
+  [ "$(head -1 "$work/$bin.err")" = "$want" ] \
+    || { echo "$bin: '$(head -1 "$work/$bin.err")' is not idx dump's '$want'" >&2; exit 1; }
 done
 echo "(examples: ${SECONDS}s)"
 

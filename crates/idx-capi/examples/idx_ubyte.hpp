@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
+#include <iostream>
 
 template <std::uint8_t N> struct IdxUbyteData {
     std::uint8_t *data = nullptr;
@@ -101,8 +102,7 @@ template <std::uint8_t N> class IdxUbyte {
             }
         } catch (const idxc::Error &e) {
             if (const auto &f = e.finding())
-                std::fprintf(stderr, "%s @ byte %llu: %s[%s]: %s\n", file, static_cast<unsigned long long>(f->offset),
-                             idxc::to_string(f->severity), f->rule.c_str(), f->message.c_str());
+                std::cerr << file << ": " << *f << '\n';
             else
                 std::fprintf(stderr, "%s: %s\n", file, e.what());
             ret.clear();

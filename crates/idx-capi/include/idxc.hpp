@@ -55,9 +55,15 @@ struct Finding {
     }
 };
 
-// `error[IDX202]: message (at byte 10)`
+// The library's one text form of a finding (Rust's `Display`, the line
+// `idx dump` and `str()` in Python print):
+// `error[IDX202]: message (at offset 0xa, byte 10)`
 inline std::ostream &operator<<(std::ostream &o, const Finding &f) {
-    return o << to_string(f.severity) << '[' << f.rule << "]: " << f.message << " (at byte " << f.offset << ')';
+    const auto flags = o.flags();
+    o << to_string(f.severity) << '[' << f.rule << "]: " << f.message << " (at offset 0x" << std::hex
+      << f.offset << std::dec << ", byte " << f.offset << ')';
+    o.flags(flags);
+    return o;
 }
 
 // A checked header.
