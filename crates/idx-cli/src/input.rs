@@ -135,7 +135,7 @@ pub fn render_byte_order_warning(name: &str, report: &Report) -> String {
     )
 }
 
-/// `findings` of the input `name`, each with its `expected`/`found`/`hint`
+/// `findings` of the input `name`, each with its `expected`/`found`/`help`
 /// lines (`name` empty: the finding alone, indented, for a list under a
 /// message that names the input).
 pub fn render_findings<'a>(name: &str, findings: impl Iterator<Item = &'a idx::Finding>) -> String {

@@ -319,8 +319,10 @@ pub fn repair(
 /// [`Checker::new`]; `undefined` for the defaults): validated by the
 /// library with the options its checks use (`maxDecompressed`,
 /// `noDecompress`, `assumeByteOrder`, the severities), then its payload
-/// read, so a file the library finds an error in has no picture (see
-/// [`picture::read`]).
+/// read, so a file the library finds an error in has no picture, even one
+/// the run's `select`/`ignore` hide (see [`picture::read`]). The whole
+/// input is validated again for it (a gzip file decompressed a second time),
+/// as `idx show` does.
 #[wasm_bindgen]
 pub fn picture(
     size: f64,

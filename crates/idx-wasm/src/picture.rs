@@ -61,7 +61,9 @@ fn values(dtype: ElementType, bytes: &[u8]) -> Vec<f64> {
 /// `idx show` reads an input. `None` when the library finds an error (a
 /// gzip stream past `opts`' decompression limit, gzip with decompression
 /// off, the byte-order test's warning made an error by `opts`'
-/// severities...), and as [`first_items`] says.
+/// severities...), and as [`first_items`] says. The library decides alone:
+/// a run's `select`/`ignore` hide findings from its report, not from the
+/// library, so a file whose only error the run ignores has no picture.
 ///
 /// # Errors
 /// The source's I/O errors, and an input that changed between the two
@@ -177,6 +179,18 @@ mod tests {
         // stated big, the same bytes are read as IDX says: -1, 0, 256
         let p = picture_of(&b, 9, r#"{"assumeByteOrder":"big"}"#).unwrap(); // ok: unit test
         assert_eq!(p.pixels, [0, 1, 255]);
+    }
+
+    #[test]
+    fn an_error_the_run_ignores_still_stops_the_picture() {
+        // u8 [2, 2, 2] and one byte after the payload (IDX203): the run may
+        // ignore the rule, the library still refuses the file's payload
+        let mut b = vec![0, 0, 8, 3, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2];
+        b.extend(1..=8u8);
+        assert!(picture_of(&b, 2, "{}").is_some());
+        b.push(9);
+        assert_eq!(picture_of(&b, 2, "{}"), None);
+        assert_eq!(picture_of(&b, 2, r#"{"ignore":["IDX203"]}"#), None);
     }
 
     #[test]

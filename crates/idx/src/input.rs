@@ -8,9 +8,10 @@
 //! exactly the gzip data validation accepts) behind the decompression
 //! limit, applied by the same arithmetic as the validator's
 //! ([`Limits`]). [`Reader`](crate::Reader) opens its source here, and so
-//! does the differential fuzzer (to mutate a gzip seed's content); the
-//! front ends read through `Reader`, `validate*` or the repair. None
-//! sniffs or decompresses on its own.
+//! does the differential fuzzer (for a gzip input's content: to mutate a
+//! seed, and as the reference's content); the front ends read through
+//! `Reader`, `validate*` or the repair. None sniffs or decompresses on its
+//! own.
 
 pub use crate::buffer::fill;
 use crate::limits::Limits;
@@ -188,10 +189,8 @@ mod tests {
             b"\x1f",
             b"\x00\x00\x08\x01\x00\x00\x00\x01\x07",
         ] {
-            assert_eq!(
-                all(open(b, true, limit(None)).unwrap()),
-                (b.to_vec(), false)
-            ); // ok: unit test
+            let s = open(b, true, limit(None)).unwrap(); // ok: unit test
+            assert_eq!(all(s), (b.to_vec(), false));
         }
     }
 
@@ -217,11 +216,11 @@ mod tests {
             let mut out = Vec::new();
             let mut buf = vec![0u8; piece];
             loop {
-                match s.read(&mut buf).unwrap() {
-                    // ok: unit test
-                    0 => break,
-                    n => out.extend_from_slice(&buf[..n]),
+                let n = s.read(&mut buf).unwrap(); // ok: unit test
+                if n == 0 {
+                    break;
                 }
+                out.extend_from_slice(&buf[..n]);
             }
             assert_eq!(out, [5u8; 10], "pieces of {piece}");
             assert!(s.hit_limit() && s.damage().is_none());
@@ -283,11 +282,11 @@ mod tests {
             let mut buf = [0u8; 7];
             loop {
                 assert_eq!(s.read(&mut []).unwrap(), 0); // ok: unit test
-                match s.read(&mut buf).unwrap() {
-                    // ok: unit test
-                    0 => break,
-                    n => out.extend_from_slice(&buf[..n]),
+                let n = s.read(&mut buf).unwrap(); // ok: unit test
+                if n == 0 {
+                    break;
                 }
+                out.extend_from_slice(&buf[..n]);
             }
             let want = max.map_or(100, |m| m as usize);
             assert_eq!(out, data[..want], "limit {max:?}");
@@ -306,6 +305,53 @@ mod tests {
             ),
             "{shown}"
         );
+    }
+
+    /// A source that counts the bytes taken from it.
+    struct Counted<'a> {
+        rest: &'a [u8],
+        taken: std::rc::Rc<std::cell::Cell<usize>>,
+    }
+
+    impl Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.rest.read(buf)?;
+            self.taken.set(self.taken.get() + n);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_end_at_the_limit_reads_no_more_of_the_source() {
+        // 400 KB that do not compress: several input pieces of the decoder
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let data: Vec<u8> = (0..400_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 32) as u8
+            })
+            .collect();
+        let g = gz(&data);
+        let taken = std::rc::Rc::new(std::cell::Cell::new(0));
+        let src = Counted {
+            rest: &g,
+            taken: taken.clone(),
+        };
+        let mut s = open(src, true, limit(Some(10))).unwrap(); // ok: unit test
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).unwrap(); // ok: unit test
+        assert!(s.hit_limit() && out.len() == 10);
+        let at_end = taken.get();
+        assert!(at_end < g.len(), "{at_end} of {} bytes", g.len());
+        // reads after the end take nothing more from the source (each
+        // would probe one more byte: 200,000 of them need more input)
+        let mut buf = [0u8; 4096];
+        for _ in 0..200_000 {
+            assert_eq!(s.read(&mut buf).unwrap(), 0); // ok: unit test
+        }
+        assert_eq!(taken.get(), at_end);
     }
 
     /// A source that fails after its bytes.

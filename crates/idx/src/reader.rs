@@ -731,7 +731,7 @@ fn settle<R, T>(stream: &Stream<R>, r: Result<T, ReadError>) -> Result<T, ReadEr
     if let Some((at, why)) = stream.damage() {
         return Err(ReadError::Invalid(violations::gzip_damaged(at, why).into()));
     }
-    if let (true, Some(limit)) = (stream.hit_limit(), stream.limit()) {
+    if let Some(limit) = stream.limit() {
         return Err(ReadError::Invalid(
             violations::decompression_limit(limit).into(),
         ));
@@ -755,7 +755,7 @@ fn locate<R>(stream: &Stream<R>, e: ReadError) -> ReadError {
             return ReadError::Invalid(violations::gzip_damaged(at, why).into());
         }
     }
-    if let (true, Some(limit)) = (stream.hit_limit(), stream.limit()) {
+    if let Some(limit) = stream.limit() {
         if truncation(&e) {
             return ReadError::Invalid(violations::decompression_limit(limit).into());
         }

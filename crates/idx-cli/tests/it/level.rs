@@ -89,7 +89,7 @@ fn every_subcommand_reads_gzip_and_standard_input() {
 fn the_command_prints_a_finding_in_the_librarys_one_text_form() {
     // what `idx` prints for an invalid input is the library's Display of
     // each error finding, its alternate form (`{:#}`: the expected, found
-    // and hint lines), after the input's name; the Python `str(finding)`
+    // and help lines), after the input's name; the Python `str(finding)`
     // is its first line (python/tests/test_same_as_cli.py)
     let f = "corpus/invalid/invalid-truncated-payload.idx";
     let bytes = std::fs::read(root().join(f)).unwrap();

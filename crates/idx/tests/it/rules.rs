@@ -1422,7 +1422,7 @@ fn the_width_hint_is_not_given_when_the_trailing_bytes_are_another_idx_file() {
 }
 
 #[test]
-fn a_gzip_stream_exactly_as_long_as_the_limit_is_within_it_in_every_path() {
+fn a_gzip_stream_exactly_as_long_as_the_limit_is_within_it_in_validation_and_the_reader() {
     // u8 [100] decompresses to 108 bytes: a limit of 108 holds it whole,
     // 107 does not (IDX702 after exactly the limit), in validation and in
     // the reader alike
