@@ -451,3 +451,25 @@ fn a_decisively_big_endian_payload_is_settled_at_a_checkpoint() {
     );
     assert_eq!(t.verdict(), Verdict::Certain, "{t:?}");
 }
+
+/// Samples left-justified by seven bits (9-bit ADC samples `<< 7` in i16):
+/// seven low zero bits leave one varying bit in the low byte, which flags
+/// with a sign-bit marker also have, so they are set aside only when the
+/// values without them are close to their neighbours, as a sampled signal
+/// is; then the big-endian payload is not called little-endian, at every
+/// noise level.
+#[test]
+fn samples_left_justified_by_seven_bits_are_set_aside_when_smooth() {
+    for noise in [0.0, 4.0, 16.0, 40.0] {
+        let mut rng = Rng(7);
+        let adc: Vec<i16> = (0..8000)
+            .map(|i| {
+                let x = 200.0 * (i as f64 / 40.0).sin() + noise * (rng.unit() - 0.5);
+                (x.round() as i16) << 7
+            })
+            .collect();
+        let be = payload(&adc, |v| v.to_be_bytes().to_vec());
+        let s = scored(Type::I16, &be);
+        assert_eq!(s.verdict(), Verdict::None, "noise {noise}: {s:?}");
+    }
+}
