@@ -1176,3 +1176,32 @@ fn a_damaged_gzip_stream_is_copied_as_it_is_its_fixes_declined() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Each way a repair fails says what failed; only an I/O error has a
+/// source, the error it wraps.
+#[test]
+fn a_fix_error_says_what_failed_and_only_an_io_error_has_a_source() {
+    use std::error::Error;
+    let unplugged = FixError::from(io::Error::other("device unplugged"));
+    assert!(matches!(unplugged, FixError::Io(_)));
+    assert_eq!(unplugged.to_string(), "device unplugged");
+    assert_eq!(
+        unplugged.source().map(|e| e.to_string()).as_deref(),
+        Some("device unplugged")
+    );
+    let damaged = FixError::Incomplete(Rule::GzipDamaged);
+    assert_eq!(
+        damaged.to_string(),
+        "the gzip stream cannot be decompressed whole (IDX701): no plain copy can be written"
+    );
+    assert!(damaged.source().is_none());
+    let changed = FixError::InputChanged {
+        planned: (10, 0xab),
+        found: (11, 0x1234_5678),
+    };
+    assert_eq!(
+        changed.to_string(),
+        "the input changed while it was read (10 bytes, CRC-32 000000ab when planned; 11 bytes, CRC-32 12345678 when written)"
+    );
+    assert!(changed.source().is_none());
+}
