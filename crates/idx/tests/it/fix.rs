@@ -1205,3 +1205,61 @@ fn a_fix_error_says_what_failed_and_only_an_io_error_has_a_source() {
     );
     assert!(changed.source().is_none());
 }
+
+/// A payload whose elements read the same either way (every i16 a pair of
+/// equal bytes) scores 0 bits: it does not read more plausibly
+/// little-endian, so a stated little-endian order swaps nothing, and says
+/// why.
+#[test]
+fn a_statement_about_a_payload_that_reads_the_same_either_way_is_declined() {
+    let payload: Vec<u8> = (1..=64u8).flat_map(|k| [k, k]).collect();
+    let bytes = with_header(0x0b, &[64], &payload);
+    let score = validate(&bytes).byte_order.expect("scored");
+    assert_eq!(score.bits, 0.0);
+    let (report, out) = repair_bytes(&bytes, &stated_little());
+    assert!(report.applied.is_empty(), "{:?}", report.applied);
+    assert_eq!(out, bytes);
+    assert_eq!(report.declined.len(), 1, "{:?}", report.declined);
+    assert!(
+        report.declined[0].contains("it reads big-endian (no less plausibly than little-endian"),
+        "{:?}",
+        report.declined
+    );
+}
+
+/// A stated little-endian order swaps only what has bytes to swap: nothing
+/// in a one-byte payload or an empty one, and in a payload cut inside an
+/// element only the whole elements.
+#[test]
+fn a_stated_byte_order_swaps_only_whole_multi_byte_elements() {
+    let u8s = with_header(0x08, &[64], &(1..=64u8).collect::<Vec<_>>());
+    let empty = with_header(0x0b, &[0], &[]);
+    for bytes in [u8s, empty] {
+        let (report, out) = repair_bytes(&bytes, &stated_little());
+        assert!(report.applied.is_empty(), "{:?}", report.applied);
+        assert_eq!(out, bytes);
+    }
+    // i32 [6], little-endian, cut 2 bytes into element 5: too few
+    // elements for IDX501, so the statement's own swap
+    let vals = [300i32, 1000, 40000, 123, 5555, 9];
+    let le: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let bytes = with_header(0x0c, &[6], &le[..22]);
+    let report = idx::plan(Cursor::new(&bytes), &stated_little()).unwrap();
+    let swaps: Vec<_> = report
+        .applied
+        .iter()
+        .map(|a| (a.rule, a.fix.edits.clone()))
+        .filter(|(_, e)| matches!(e[..], [Edit::SwapBytes { .. }]))
+        .collect();
+    assert_eq!(
+        swaps,
+        [(
+            None,
+            vec![Edit::SwapBytes {
+                offset: 8,
+                length: 20,
+                element_size: 4
+            }]
+        )]
+    );
+}
