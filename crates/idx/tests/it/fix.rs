@@ -1263,3 +1263,47 @@ fn a_stated_byte_order_swaps_only_whole_multi_byte_elements() {
         )]
     );
 }
+
+/// IDX501's swap rests on a statistical test (an unsafe fix); the writer's
+/// byte order stated little-endian makes the same swap safe, and its
+/// description says why.
+#[test]
+fn a_stated_little_endian_order_makes_idx501s_swap_safe_and_says_so() {
+    let written = tech_report_writer(&array(ElementType::I16));
+    let idx501 = |opts: &FixOptions| {
+        let report = idx::plan(Cursor::new(&written), opts).unwrap();
+        report
+            .applied
+            .into_iter()
+            .find(|a| a.rule == Some(Rule::LikelyLittleEndian))
+            .expect("IDX501's fix applied")
+            .fix
+    };
+    let tested = idx501(&unsafe_fixes());
+    let stated = idx501(&stated_little());
+    assert_eq!(tested.applicability, Applicability::Unsafe);
+    assert_eq!(stated.applicability, Applicability::Safe);
+    assert_eq!(stated.edits, tested.edits);
+    assert_eq!(
+        stated.description,
+        format!(
+            "{} (the writer's byte order was stated)",
+            tested.description
+        )
+    );
+}
+
+/// Only the reserved bytes wait for every other error's fix: a fix the
+/// options allow is applied though another error's fix is not allowed
+/// (here IDX501's swap, safe under the stated order, beside trailing
+/// bytes whose deletion is unsafe).
+#[test]
+fn an_allowed_fix_is_applied_though_another_errors_fix_is_not_allowed() {
+    let mut written = tech_report_writer(&array(ElementType::I16));
+    written.extend([1, 2, 3]);
+    let report = idx::plan(Cursor::new(&written), &stated_little()).unwrap();
+    let rules: Vec<_> = report.applied.iter().map(|a| a.rule).collect();
+    assert_eq!(rules, [Some(Rule::LikelyLittleEndian)]);
+    let left: Vec<_> = report.after.findings.iter().map(|f| f.rule).collect();
+    assert_eq!(left, [Rule::TrailingBytes]);
+}
