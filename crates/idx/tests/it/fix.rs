@@ -1307,3 +1307,61 @@ fn an_allowed_fix_is_applied_though_another_errors_fix_is_not_allowed() {
     let left: Vec<_> = report.after.findings.iter().map(|f| f.rule).collect();
     assert_eq!(left, [Rule::TrailingBytes]);
 }
+
+/// The reserved bytes wait for every other error that has a fix: an
+/// error no fix answers (a type other than the one expected) leaves them
+/// fixable.
+#[test]
+fn reserved_bytes_do_not_wait_for_an_error_without_a_fix() {
+    let mut bytes = to_bytes(&array(ElementType::U8)).unwrap();
+    bytes[1] = 0x01;
+    let expect_i16 = idx::Options::default()
+        .with_decompress(true)
+        .with_expect_dtype(Some(ElementType::I16));
+    let opts = unsafe_fixes().with_validate(expect_i16);
+    let report = idx::plan(Cursor::new(&bytes), &opts).unwrap();
+    let found: Vec<_> = report
+        .before
+        .findings
+        .iter()
+        .map(|f| (f.rule, f.severity(), f.fix.is_some()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (Rule::ReservedBytes, idx::Severity::Error, true),
+            (Rule::UnexpectedType, idx::Severity::Error, false)
+        ]
+    );
+    let rules: Vec<_> = report.applied.iter().map(|a| a.rule).collect();
+    assert_eq!(rules, [Some(Rule::ReservedBytes)]);
+}
+
+/// Trailing bytes whose fix is a deletion leave the element width as it
+/// is: a stated little-endian order still swaps the payload (only a
+/// length error answered by another type code puts the width in question).
+#[test]
+fn trailing_bytes_cut_off_leave_a_stated_swap_to_be_made() {
+    let vals = [300i32, 1000, 40000, 123, 5555, 9];
+    let mut payload: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    payload.extend([1, 2, 3]);
+    let bytes = with_header(0x0c, &[6], &payload);
+    let report = idx::plan(Cursor::new(&bytes), &stated_little()).unwrap();
+    assert!(report.declined.is_empty(), "{:?}", report.declined);
+    let applied: Vec<_> = report
+        .applied
+        .iter()
+        .map(|a| (a.rule, a.fix.edits.clone()))
+        .collect();
+    assert_eq!(
+        applied,
+        [(
+            None,
+            vec![Edit::SwapBytes {
+                offset: 8,
+                length: 24,
+                element_size: 4
+            }]
+        )]
+    );
+}
