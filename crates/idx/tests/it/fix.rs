@@ -1365,3 +1365,25 @@ fn trailing_bytes_cut_off_leave_a_stated_swap_to_be_made() {
         )]
     );
 }
+
+/// While the element width is in question (a length error whose fix is
+/// another type code), a stated little-endian order swaps nothing and says
+/// why; with no order stated nothing is declined.
+#[test]
+fn a_stated_swap_waits_while_the_element_width_is_in_question() {
+    let vals: Vec<f64> = (0..12).map(|i| f64::from(i) * 0.75 - 2.0).collect();
+    let f64_be: Vec<u8> = vals.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let bytes = with_header(0x0d, &[3, 4], &f64_be); // f64 under an f32 header
+    let stated = idx::plan(Cursor::new(&bytes), &stated_little()).unwrap();
+    assert!(stated.applied.is_empty(), "{:?}", stated.applied);
+    assert_eq!(stated.declined.len(), 1, "{:?}", stated.declined);
+    assert!(
+        stated.declined[0].contains("its element width is in question"),
+        "{:?}",
+        stated.declined
+    );
+    for opts in [FixOptions::default(), unsafe_fixes()] {
+        let report = idx::plan(Cursor::new(&bytes), &opts).unwrap();
+        assert!(report.declined.is_empty(), "{:?}", report.declined);
+    }
+}
