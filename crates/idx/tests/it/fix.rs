@@ -1364,6 +1364,19 @@ fn trailing_bytes_cut_off_leave_a_stated_swap_to_be_made() {
             }]
         )]
     );
+    // and with the trailing bytes cut too: the statement's swap is chosen
+    // with the cut, in the same round (a swap put off to a round of its
+    // own would cost a third pass over the input)
+    let both = stated_little().with_unsafe_fixes(true);
+    let mut input = Counted {
+        inner: Cursor::new(&bytes[..]),
+        read: 0,
+    };
+    let report = idx::plan(&mut input, &both).unwrap();
+    let rules: Vec<_> = report.applied.iter().map(|a| a.rule).collect();
+    assert_eq!(rules, [Some(Rule::TrailingBytes), None]);
+    let len = bytes.len() as u64;
+    assert!(input.read < 3 * len, "{} bytes read of {len}", input.read);
 }
 
 /// While the element width is in question (a length error whose fix is
