@@ -1377,6 +1377,12 @@ fn trailing_bytes_cut_off_leave_a_stated_swap_to_be_made() {
     assert_eq!(rules, [Some(Rule::TrailingBytes), None]);
     let len = bytes.len() as u64;
     assert!(input.read < 3 * len, "{} bytes read of {len}", input.read);
+    // the trailing bytes kept (their deletion not allowed) are not swapped
+    let be: Vec<u8> = vals.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let tail = [1, 2, 3, 4, 5];
+    let with_tail = |p: &[u8]| with_header(0x0c, &[6], &[p, &tail[..]].concat());
+    let (_, out) = repair_bytes(&with_tail(&payload[..24]), &stated_little());
+    assert_eq!(out, with_tail(&be));
 }
 
 /// While the element width is in question (a length error whose fix is
