@@ -165,3 +165,130 @@ pub enum Verdict {
     /// is no proof; a stated range or a severity override makes an error).
     Certain,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A score that reads certainly little-endian: every guard passes.
+    fn certain() -> ByteOrderScore {
+        ByteOrderScore {
+            bits: CERTAIN_BITS,
+            z: 9.0,
+            big_bits: -3.0,
+            little_bits: 40.0,
+            smoother_big: 0.0,
+            smoother_z: 0.0,
+            elements: 100,
+            left_justified_big: false,
+            left_justified_little: false,
+        }
+    }
+
+    #[test]
+    fn the_verdict_steps_at_the_likely_and_certain_thresholds() {
+        let at = |bits| ByteOrderScore { bits, ..certain() }.verdict();
+        assert_eq!(at(CERTAIN_BITS), Verdict::Certain);
+        assert_eq!(at(CERTAIN_BITS - 0.5), Verdict::Likely);
+        assert_eq!(at(LIKELY_BITS), Verdict::Likely);
+        assert_eq!(at(LIKELY_BITS - 0.5), Verdict::None);
+        assert_eq!(at(-CERTAIN_BITS), Verdict::None);
+    }
+
+    #[test]
+    fn too_few_elements_say_nothing_and_the_minimum_is_enough() {
+        let with = |elements| {
+            ByteOrderScore {
+                elements,
+                ..certain()
+            }
+            .verdict()
+        };
+        assert_eq!(with(MIN_ELEMENTS - 1), Verdict::None);
+        assert_eq!(with(0), Verdict::None);
+        assert_eq!(with(MIN_ELEMENTS), Verdict::Certain);
+        assert_eq!(with(4096), Verdict::Certain);
+    }
+
+    #[test]
+    fn a_score_no_better_than_noise_counts_only_when_consistent() {
+        let with = |little_bits, z| {
+            ByteOrderScore {
+                little_bits,
+                z,
+                ..certain()
+            }
+            .verdict()
+        };
+        // worse than noise and inconsistent: nothing
+        assert_eq!(with(-1.0, MIN_Z - 0.5), Verdict::None);
+        // worse than noise but consistent enough
+        assert_eq!(with(-1.0, MIN_Z), Verdict::Certain);
+        assert_eq!(with(-1.0, 9.0), Verdict::Certain);
+        // no worse than noise: the consistency is not asked
+        assert_eq!(with(0.0, 1.0), Verdict::Certain);
+        assert_eq!(with(10.0, 1.0), Verdict::Certain);
+    }
+
+    #[test]
+    fn a_payload_smoother_big_endian_is_vetoed_only_when_both_thresholds_are_reached() {
+        let with = |smoother_big, smoother_z| {
+            ByteOrderScore {
+                smoother_big,
+                smoother_z,
+                ..certain()
+            }
+            .verdict()
+        };
+        assert_eq!(with(VETO_BITS, VETO_Z), Verdict::None);
+        assert_eq!(with(VETO_BITS + 5.0, VETO_Z + 5.0), Verdict::None);
+        assert_eq!(with(VETO_BITS - 0.5, VETO_Z), Verdict::Certain);
+        assert_eq!(with(VETO_BITS, VETO_Z - 0.5), Verdict::Certain);
+        assert_eq!(with(VETO_BITS, 0.0), Verdict::Certain);
+        assert_eq!(with(0.0, VETO_Z + 5.0), Verdict::Certain);
+    }
+
+    #[test]
+    fn left_justified_big_endian_vetoes_unless_the_twin_is_left_justified_too() {
+        let with = |big, little| {
+            ByteOrderScore {
+                left_justified_big: big,
+                left_justified_little: little,
+                ..certain()
+            }
+            .verdict()
+        };
+        assert_eq!(with(true, false), Verdict::None);
+        assert_eq!(with(true, true), Verdict::Certain);
+        assert_eq!(with(false, true), Verdict::Certain);
+        assert_eq!(with(false, false), Verdict::Certain);
+    }
+
+    #[test]
+    fn the_mirrored_score_trades_every_reading_for_the_other() {
+        let s = ByteOrderScore {
+            bits: 30.0,
+            z: 6.0,
+            big_bits: -2.0,
+            little_bits: 28.0,
+            smoother_big: -4.0,
+            smoother_z: -1.5,
+            elements: 77,
+            left_justified_big: false,
+            left_justified_little: true,
+        };
+        let m = ByteOrderScore {
+            bits: -30.0,
+            z: -6.0,
+            big_bits: 28.0,
+            little_bits: -2.0,
+            smoother_big: 4.0,
+            smoother_z: 1.5,
+            elements: 77,
+            left_justified_big: true,
+            left_justified_little: false,
+        };
+        assert_eq!(s.mirrored(), m);
+        assert_eq!(m.mirrored(), s);
+    }
+}

@@ -207,3 +207,57 @@ fn stated_swap(report: &Report) -> Option<AppliedFix> {
         ),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fix(edits: Vec<Edit>) -> Fix {
+        Fix::new(Applicability::Safe, String::new(), edits)
+    }
+
+    const SWAP: Edit = Edit::SwapBytes {
+        offset: 8,
+        length: 20,
+        element_size: 4,
+    };
+
+    fn cut(offset: u64) -> Edit {
+        Edit::Delete { offset, length: 3 }
+    }
+
+    #[test]
+    fn a_cut_past_the_swaps_end_leaves_the_swap_as_it_is() {
+        for c in [28, 29, 40, 1000] {
+            let mut p = Plan::default();
+            p.add(&fix(vec![SWAP]));
+            p.add(&fix(vec![cut(c)]));
+            assert_eq!((p.swap, p.cut), (Some((8, 20, 4)), Some(c)), "cut at {c}");
+            let mut q = Plan::default();
+            q.add(&fix(vec![cut(c), SWAP]));
+            assert_eq!(q, p, "cut at {c}, added first");
+        }
+    }
+
+    #[test]
+    fn a_cut_inside_the_swap_keeps_the_whole_elements_before_it() {
+        for (c, len) in [
+            (27, 16),
+            (24, 16),
+            (19, 8),
+            (12, 4),
+            (11, 0),
+            (8, 0),
+            (5, 0),
+        ] {
+            let mut p = Plan::default();
+            p.add(&fix(vec![SWAP, cut(c)]));
+            assert_eq!(p.swap, Some((8, len, 4)), "cut at {c}");
+        }
+        // the earliest cut wins
+        let mut p = Plan::default();
+        p.add(&fix(vec![SWAP, cut(24), cut(40)]));
+        p.add(&fix(vec![cut(30)]));
+        assert_eq!((p.swap, p.cut), (Some((8, 16, 4)), Some(24)));
+    }
+}

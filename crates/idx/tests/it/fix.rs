@@ -1176,3 +1176,233 @@ fn a_damaged_gzip_stream_is_copied_as_it_is_its_fixes_declined() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Each way a repair fails says what failed; only an I/O error has a
+/// source, the error it wraps.
+#[test]
+fn a_fix_error_says_what_failed_and_only_an_io_error_has_a_source() {
+    use std::error::Error;
+    let unplugged = FixError::from(io::Error::other("device unplugged"));
+    assert!(matches!(unplugged, FixError::Io(_)));
+    assert_eq!(unplugged.to_string(), "device unplugged");
+    assert_eq!(
+        unplugged.source().map(|e| e.to_string()).as_deref(),
+        Some("device unplugged")
+    );
+    let damaged = FixError::Incomplete(Rule::GzipDamaged);
+    assert_eq!(
+        damaged.to_string(),
+        "the gzip stream cannot be decompressed whole (IDX701): no plain copy can be written"
+    );
+    assert!(damaged.source().is_none());
+    let changed = FixError::InputChanged {
+        planned: (10, 0xab),
+        found: (11, 0x1234_5678),
+    };
+    assert_eq!(
+        changed.to_string(),
+        "the input changed while it was read (10 bytes, CRC-32 000000ab when planned; 11 bytes, CRC-32 12345678 when written)"
+    );
+    assert!(changed.source().is_none());
+}
+
+/// A payload whose elements read the same either way (every i16 a pair of
+/// equal bytes) scores 0 bits: it does not read more plausibly
+/// little-endian, so a stated little-endian order swaps nothing, and says
+/// why.
+#[test]
+fn a_statement_about_a_payload_that_reads_the_same_either_way_is_declined() {
+    let payload: Vec<u8> = (1..=64u8).flat_map(|k| [k, k]).collect();
+    let bytes = with_header(0x0b, &[64], &payload);
+    let score = validate(&bytes).byte_order.expect("scored");
+    assert_eq!(score.bits, 0.0);
+    let (report, out) = repair_bytes(&bytes, &stated_little());
+    assert!(report.applied.is_empty(), "{:?}", report.applied);
+    assert_eq!(out, bytes);
+    assert_eq!(report.declined.len(), 1, "{:?}", report.declined);
+    assert!(
+        report.declined[0].contains("it reads big-endian (no less plausibly than little-endian"),
+        "{:?}",
+        report.declined
+    );
+}
+
+/// A stated little-endian order swaps only what has bytes to swap: nothing
+/// in a one-byte payload or an empty one, and in a payload cut inside an
+/// element only the whole elements.
+#[test]
+fn a_stated_byte_order_swaps_only_whole_multi_byte_elements() {
+    let u8s = with_header(0x08, &[64], &(1..=64u8).collect::<Vec<_>>());
+    let empty = with_header(0x0b, &[0], &[]);
+    for bytes in [u8s, empty] {
+        let (report, out) = repair_bytes(&bytes, &stated_little());
+        assert!(report.applied.is_empty(), "{:?}", report.applied);
+        assert_eq!(out, bytes);
+    }
+    // i32 [6], little-endian, cut 2 bytes into element 5: too few
+    // elements for IDX501, so the statement's own swap
+    let vals = [300i32, 1000, 40000, 123, 5555, 9];
+    let le: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let bytes = with_header(0x0c, &[6], &le[..22]);
+    let report = idx::plan(Cursor::new(&bytes), &stated_little()).unwrap();
+    let swaps: Vec<_> = report
+        .applied
+        .iter()
+        .map(|a| (a.rule, a.fix.edits.clone()))
+        .filter(|(_, e)| matches!(e[..], [Edit::SwapBytes { .. }]))
+        .collect();
+    assert_eq!(
+        swaps,
+        [(
+            None,
+            vec![Edit::SwapBytes {
+                offset: 8,
+                length: 20,
+                element_size: 4
+            }]
+        )]
+    );
+}
+
+/// IDX501's swap rests on a statistical test (an unsafe fix); the writer's
+/// byte order stated little-endian makes the same swap safe, and its
+/// description says why.
+#[test]
+fn a_stated_little_endian_order_makes_idx501s_swap_safe_and_says_so() {
+    let written = tech_report_writer(&array(ElementType::I16));
+    let idx501 = |opts: &FixOptions| {
+        let report = idx::plan(Cursor::new(&written), opts).unwrap();
+        report
+            .applied
+            .into_iter()
+            .find(|a| a.rule == Some(Rule::LikelyLittleEndian))
+            .expect("IDX501's fix applied")
+            .fix
+    };
+    let tested = idx501(&unsafe_fixes());
+    let stated = idx501(&stated_little());
+    assert_eq!(tested.applicability, Applicability::Unsafe);
+    assert_eq!(stated.applicability, Applicability::Safe);
+    assert_eq!(stated.edits, tested.edits);
+    assert_eq!(
+        stated.description,
+        format!(
+            "{} (the writer's byte order was stated)",
+            tested.description
+        )
+    );
+}
+
+/// Only the reserved bytes wait for every other error's fix: a fix the
+/// options allow is applied though another error's fix is not allowed
+/// (here IDX501's swap, safe under the stated order, beside trailing
+/// bytes whose deletion is unsafe).
+#[test]
+fn an_allowed_fix_is_applied_though_another_errors_fix_is_not_allowed() {
+    let mut written = tech_report_writer(&array(ElementType::I16));
+    written.extend([1, 2, 3]);
+    let report = idx::plan(Cursor::new(&written), &stated_little()).unwrap();
+    let rules: Vec<_> = report.applied.iter().map(|a| a.rule).collect();
+    assert_eq!(rules, [Some(Rule::LikelyLittleEndian)]);
+    let left: Vec<_> = report.after.findings.iter().map(|f| f.rule).collect();
+    assert_eq!(left, [Rule::TrailingBytes]);
+}
+
+/// The reserved bytes wait for every other error that has a fix: an
+/// error no fix answers (a type other than the one expected) leaves them
+/// fixable.
+#[test]
+fn reserved_bytes_do_not_wait_for_an_error_without_a_fix() {
+    let mut bytes = to_bytes(&array(ElementType::U8)).unwrap();
+    bytes[1] = 0x01;
+    let expect_i16 = idx::Options::default()
+        .with_decompress(true)
+        .with_expect_dtype(Some(ElementType::I16));
+    let opts = unsafe_fixes().with_validate(expect_i16);
+    let report = idx::plan(Cursor::new(&bytes), &opts).unwrap();
+    let found: Vec<_> = report
+        .before
+        .findings
+        .iter()
+        .map(|f| (f.rule, f.severity(), f.fix.is_some()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (Rule::ReservedBytes, idx::Severity::Error, true),
+            (Rule::UnexpectedType, idx::Severity::Error, false)
+        ]
+    );
+    let rules: Vec<_> = report.applied.iter().map(|a| a.rule).collect();
+    assert_eq!(rules, [Some(Rule::ReservedBytes)]);
+}
+
+/// Trailing bytes whose fix is a deletion leave the element width as it
+/// is: a stated little-endian order still swaps the payload (only a
+/// length error answered by another type code puts the width in question).
+#[test]
+fn trailing_bytes_cut_off_leave_a_stated_swap_to_be_made() {
+    let vals = [300i32, 1000, 40000, 123, 5555, 9];
+    let mut payload: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    payload.extend([1, 2, 3]);
+    let bytes = with_header(0x0c, &[6], &payload);
+    let report = idx::plan(Cursor::new(&bytes), &stated_little()).unwrap();
+    assert!(report.declined.is_empty(), "{:?}", report.declined);
+    let applied: Vec<_> = report
+        .applied
+        .iter()
+        .map(|a| (a.rule, a.fix.edits.clone()))
+        .collect();
+    assert_eq!(
+        applied,
+        [(
+            None,
+            vec![Edit::SwapBytes {
+                offset: 8,
+                length: 24,
+                element_size: 4
+            }]
+        )]
+    );
+    // and with the trailing bytes cut too: the statement's swap is chosen
+    // with the cut, in the same round (a swap put off to a round of its
+    // own would cost a third pass over the input)
+    let both = stated_little().with_unsafe_fixes(true);
+    let mut input = Counted {
+        inner: Cursor::new(&bytes[..]),
+        read: 0,
+    };
+    let report = idx::plan(&mut input, &both).unwrap();
+    let rules: Vec<_> = report.applied.iter().map(|a| a.rule).collect();
+    assert_eq!(rules, [Some(Rule::TrailingBytes), None]);
+    let len = bytes.len() as u64;
+    assert!(input.read < 3 * len, "{} bytes read of {len}", input.read);
+    // the trailing bytes kept (their deletion not allowed) are not swapped
+    let be: Vec<u8> = vals.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let tail = [1, 2, 3, 4, 5];
+    let with_tail = |p: &[u8]| with_header(0x0c, &[6], &[p, &tail[..]].concat());
+    let (_, out) = repair_bytes(&with_tail(&payload[..24]), &stated_little());
+    assert_eq!(out, with_tail(&be));
+}
+
+/// While the element width is in question (a length error whose fix is
+/// another type code), a stated little-endian order swaps nothing and says
+/// why; with no order stated nothing is declined.
+#[test]
+fn a_stated_swap_waits_while_the_element_width_is_in_question() {
+    let vals: Vec<f64> = (0..12).map(|i| f64::from(i) * 0.75 - 2.0).collect();
+    let f64_be: Vec<u8> = vals.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let bytes = with_header(0x0d, &[3, 4], &f64_be); // f64 under an f32 header
+    let stated = idx::plan(Cursor::new(&bytes), &stated_little()).unwrap();
+    assert!(stated.applied.is_empty(), "{:?}", stated.applied);
+    assert_eq!(stated.declined.len(), 1, "{:?}", stated.declined);
+    assert!(
+        stated.declined[0].contains("its element width is in question"),
+        "{:?}",
+        stated.declined
+    );
+    for opts in [FixOptions::default(), unsafe_fixes()] {
+        let report = idx::plan(Cursor::new(&bytes), &opts).unwrap();
+        assert!(report.declined.is_empty(), "{:?}", report.declined);
+    }
+}
