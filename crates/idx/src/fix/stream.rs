@@ -5,13 +5,13 @@ use crate::buffer::{fill, CHUNK_LEN};
 use crate::header::MAX_HEADER_LEN;
 use std::io::{self, Read, Seek, SeekFrom};
 
-/// Streams `input` through `plan` into `sink`, a chunk at a time; returns
-/// the bytes of `input` read.
+/// Streams `input` through `plan` into `sink`, a chunk at a time: the
+/// output's bytes, each once, in order.
 pub(super) fn stream<R: Read>(
     plan: &Plan,
     mut input: R,
     mut sink: impl FnMut(&[u8]) -> io::Result<()>,
-) -> io::Result<u64> {
+) -> io::Result<()> {
     let mut buf = vec![0u8; CHUNK_LEN + 8];
     let mut have = 0usize; // bytes held back at the front of buf
     let mut base = 0u64; // input offset of buf[0]
@@ -56,7 +56,7 @@ pub(super) fn stream<R: Read>(
         have = total - emit;
         base = hi;
         if eof {
-            return Ok(base + have as u64);
+            return Ok(());
         }
     }
 }
