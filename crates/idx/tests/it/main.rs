@@ -8,6 +8,7 @@
 mod support;
 
 mod byteorder;
+mod dataset;
 mod fix;
 mod formats;
 mod fuzz_replay;
