@@ -12,6 +12,7 @@ mod dataset;
 mod fix;
 mod formats;
 mod fuzz_replay;
+mod label_scan;
 mod lints;
 mod messages;
 mod props;
