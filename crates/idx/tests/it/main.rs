@@ -9,6 +9,7 @@ mod support;
 
 mod byteorder;
 mod dataset;
+mod finding_texts;
 mod fix;
 mod formats;
 mod fuzz_replay;
