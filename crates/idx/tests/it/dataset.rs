@@ -224,6 +224,25 @@ fn an_explicit_pair_overrides_the_names() {
 }
 
 #[test]
+fn an_explicit_pair_leaves_the_other_files_to_be_paired_by_name() {
+    let files = [
+        images("x.idx", 3),
+        labels("y.idx", 3),
+        images("train-images-idx3-ubyte", 5),
+        labels("train-labels-idx1-ubyte", 4),
+    ];
+    assert_eq!(check(&files, &pairs(vec![(0, 1)])), [(3, "IDX801", 4, 4)]);
+    // and the labels file of the explicit pair first
+    let files = [
+        labels("y.idx", 3),
+        images("x.idx", 3),
+        labels("train-labels-idx1-ubyte", 4),
+        images("train-images-idx3-ubyte", 5),
+    ];
+    assert_eq!(check(&files, &pairs(vec![(1, 0)])), [(2, "IDX801", 4, 4)]);
+}
+
+#[test]
 fn a_rank_1_or_qmnist_rank_2_integer_labels_file_has_no_label_findings() {
     for dims in [vec![4], vec![4, 8], vec![0], vec![0, 1]] {
         for t in [
