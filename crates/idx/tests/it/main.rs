@@ -8,9 +8,12 @@
 mod support;
 
 mod byteorder;
+mod dataset;
+mod finding_texts;
 mod fix;
 mod formats;
 mod fuzz_replay;
+mod label_scan;
 mod lints;
 mod messages;
 mod props;
