@@ -140,8 +140,8 @@ impl Finding {
     }
 
     /// The detail lines' labels and texts, those present, in order:
-    /// `expected`, `found`, and `help` ([`Finding::hint`], labelled as
-    /// rustc labels its suggestions). The alternate form of [`Display`]
+    /// `expected`, `found`, and `help` (the `hint` field, labelled as rustc
+    /// labels its suggestions). The alternate form of [`Display`]
     /// (`{:#}`) writes each as `  = label: text`; a front end that lays
     /// the details out its own way takes the same labels from here.
     ///
