@@ -109,28 +109,30 @@ impl<R> Stream<R> {
     }
 }
 
-impl<R: Read> Stream<R> {
-    /// One read of the gzip decoder: damage ends the stream there.
-    fn decode(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let Inner::Gzip(g) = &mut self.inner else {
-            return Ok(0);
-        };
-        match g.read(buf) {
-            Ok(n) => Ok(n),
-            Err(e) if crate::gzip::is_damage(&e) => {
-                self.damage = Some((self.out, e.to_string()));
-                Ok(0)
-            }
-            Err(e) => Err(e), // the source's own error
+/// One read of the gzip decoder `g`, `out` bytes into the stream: damage
+/// ends the stream there (recorded in `damage`).
+fn decode<S: Read>(
+    g: &mut crate::gzip::Members<S>,
+    damage: &mut Option<(u64, String)>,
+    out: u64,
+    buf: &mut [u8],
+) -> io::Result<usize> {
+    match g.read(buf) {
+        Ok(n) => Ok(n),
+        Err(e) if crate::gzip::is_damage(&e) => {
+            *damage = Some((out, e.to_string()));
+            Ok(0)
         }
+        Err(e) => Err(e), // the source's own error
     }
 }
 
 impl<R: Read> Read for Stream<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if let Inner::Raw(r) = &mut self.inner {
-            return r.read(buf);
-        }
+        let g = match &mut self.inner {
+            Inner::Raw(r) => return r.read(buf),
+            Inner::Gzip(g) => g,
+        };
         if buf.is_empty() {
             return Ok(0);
         }
@@ -141,12 +143,12 @@ impl<R: Read> Read for Stream<R> {
         if room == 0 {
             // at the limit: one more byte tells whether the stream holds more
             let mut probe = [0u8; 1];
-            if self.decode(&mut probe)? > 0 {
+            if decode(g, &mut self.damage, self.out, &mut probe)? > 0 {
                 self.over = cut;
             }
             return Ok(0);
         }
-        let n = self.decode(&mut buf[..room])?;
+        let n = decode(g, &mut self.damage, self.out, &mut buf[..room])?;
         self.out += n as u64;
         Ok(n)
     }
