@@ -95,8 +95,8 @@ pub struct ByteOrderScore {
     /// middle of every value read the wrong way round. Such a payload is
     /// never called little-endian, however small its values read that way
     /// (the bits themselves say how it was written). Seven agreeing bits
-    /// count only when the neighbours are close without them (spec 6.1:
-    /// flags with a sign bit look the same read the wrong way round).
+    /// (9-bit samples `<< 7`) count too, from four values (spec 6.1: the
+    /// twins of flags with a sign bit look the same, and go undetected).
     pub left_justified_big: bool,
     /// The same, the other way round: left-justified read little-endian,
     /// with a hole read big-endian (the twin of a left-justified payload).

@@ -17,9 +17,9 @@
 //!   at least two other columns vary, the elements are read without it;
 //! - **left-justified values decide**: an integer payload whose
 //!   big-endian values agree on their lowest bits (part of a byte: 10-bit
-//!   samples `<< 6` in i16) while its little-endian reading has those bits
-//!   in the middle of every value is never called little-endian
-//!   ([`ByteOrderScore::left_justified_big`]);
+//!   samples `<< 6` in i16, 9-bit ones `<< 7`) while its little-endian
+//!   reading has those bits in the middle of every value is never called
+//!   little-endian ([`ByteOrderScore::left_justified_big`]);
 //! - **smoothness can veto**: a payload that reads smoother big-endian
 //!   relative to its values ([`ByteOrderScore::smoother_big`]) is never
 //!   called little-endian, whatever its magnitudes say;
@@ -519,7 +519,7 @@ impl Scorer {
             };
             let shift = trailing_shifts(&self.entries, &plain);
             let sums = sum_terms(&self.entries, &IntReading { shift, ..plain });
-            (sums, left_justified(&self.entries, n, shift))
+            (sums, left_justified(&self.entries, n))
         };
         let Sums {
             big,
@@ -682,7 +682,19 @@ fn trailing_shifts(entries: &[Entry], r: &IntReading<'_>) -> (u32, u32) {
 /// Fewest distinct values (neither an extreme nor all ones) whose bits can
 /// show them left-justified: with fewer, low bits that are the same in all
 /// of them by chance are too likely (the lowest bit of 16 values: `2^-15`).
+/// Seven agreeing bits need fewer ([`SEVEN_MIN_VALUES`]).
 const JUSTIFIED_MIN_VALUES: usize = 16;
+
+/// Fewest distinct values that show seven agreeing low bits of a byte
+/// (`k % 8 == 7`): four values agree on seven bits by chance with
+/// probability `2^-21`, below the `2^-15` of [`JUSTIFIED_MIN_VALUES`]. Only
+/// seven: a few values that vary little agree on the low bits of the byte
+/// that changes slowest (a smooth gradient of RGB565 pixels, whose red
+/// field steps the high byte by 8; fixed point over a narrow range), but
+/// two values of a byte that agree on seven bits differ by 128 in it, which
+/// no narrow range makes: read the other way round, only the top bit of
+/// that byte varies (for i16, the sign bit: values `v` and `MIN + v`).
+const SEVEN_MIN_VALUES: usize = 4;
 
 /// Whether each reading of the `n`-byte integers `entries` (big-endian,
 /// little-endian) is left-justified by part of a byte: the values agree on
@@ -698,15 +710,20 @@ const JUSTIFIED_MIN_VALUES: usize = 16;
 /// integers vary in their low bits and agree in their high ones (zero or
 /// sign bits), or agree in their lowest bits too (left-justified,
 /// rounded). The type's extremes and all ones (-1: a missing-value marker,
-/// the same either way round) are left out, as markers. Seven agreeing
-/// bits leave one varying bit in their byte, which is also what flags
-/// with the sign bit as a marker look like read the wrong way round: those
-/// count only for a reading whose seven low bits [`trailing_shifts`] set
-/// aside (`shift`, big-endian and little-endian: its neighbours are close
-/// relative to their values, as samples are and flags are not; pixels
-/// with sharp edges, such as MNIST's times 128, are not, and are left to
-/// the statistics).
-fn left_justified(entries: &[Entry], n: u32, shift: (u32, u32)) -> (bool, bool) {
+/// the same either way round) are left out, as markers. The byte above
+/// the lowest varying bit must vary too: a varying bit under eight that
+/// never do is a field of its own (a flag), not the lowest bit of samples.
+///
+/// Seven agreeing bits (9-bit samples `<< 7` in i16, 8-bit ones times 128)
+/// count as any others do, whether or not neighbours are close: read the
+/// other way round they are values of one byte and the sign bit set in some
+/// of them, nothing between (`0x8000 + v`), and the rule only keeps the
+/// left-justified reading from being called little-endian. Flags with the
+/// sign bit as a marker look like that; stored big-endian they are never
+/// held back by it (their own reading has the hole), only their twins go
+/// undetected, which is what the rule gives up for samples whose neighbours
+/// are not close (MNIST's strokes; dim pictures).
+fn left_justified(entries: &[Entry], n: u32) -> (bool, bool) {
     let width = 8 * n;
     let ones = u64::MAX >> (64 - width);
     let mut first: Option<u64> = None;
@@ -718,9 +735,6 @@ fn left_justified(entries: &[Entry], n: u32, shift: (u32, u32)) -> (bool, bool) 
         differ |= e.raw ^ *first.get_or_insert(e.raw);
         count += 1;
     }
-    if count < JUSTIFIED_MIN_VALUES {
-        return (false, false);
-    }
     // from the lowest bit that differs to the highest: both readings have
     // as many bits that differ (byte reversal reorders them), so the one
     // whose span is wider has more bits between them that never do
@@ -730,18 +744,26 @@ fn left_justified(entries: &[Entry], n: u32, shift: (u32, u32)) -> (bool, bool) 
         }
         64 - varying.leading_zeros() - varying.trailing_zeros()
     };
-    let justified = |this: u64, other: u64, shift: u32| {
+    let justified = |this: u64, other: u64| {
         let k = this.trailing_zeros();
+        let enough = if k % 8 == 7 {
+            SEVEN_MIN_VALUES
+        } else {
+            JUSTIFIED_MIN_VALUES
+        };
         // the other way round has more of a hole than this way (values that
         // differ in one byte only have the same hole either way: byte
-        // reversal keeps the order of the bits in a byte)
-        this != 0 && k % 8 != 0 && (k % 8 != 7 || shift == 7) && span(this) < span(other)
+        // reversal keeps the order of the bits in a byte); i32 flags with
+        // a sign bit, read the wrong way round, agree on seven bits too,
+        // with bits 8 to 23 constant above them
+        this != 0
+            && k % 8 != 0
+            && this.checked_shr(k + 1).unwrap_or(0) & 0xff != 0
+            && count >= enough
+            && span(this) < span(other)
     };
     let little = differ.swap_bytes() >> (64 - width);
-    (
-        justified(differ, little, shift.0),
-        justified(little, differ, shift.1),
-    )
+    (justified(differ, little), justified(little, differ))
 }
 
 /// Mean relative smoothness (bits) a reading needs to have its low zero
@@ -963,7 +985,7 @@ pub(crate) fn contract(
 
 #[cfg(test)]
 mod tests {
-    use super::{left_justified, Entry};
+    use super::{left_justified, score, ElementType, Entry, Verdict};
 
     /// The i16 values `v` as scored entries (no neighbours: the rule reads
     /// bits only).
@@ -986,17 +1008,13 @@ mod tests {
     fn sixteen_values_left_justified_by_part_of_a_byte_decide() {
         for k in [4, 6] {
             let v = shifted(16, k);
-            assert_eq!(
-                left_justified(&entries(&v), 2, (0, 0)),
-                (true, false),
-                "<< {k}"
-            );
+            assert_eq!(left_justified(&entries(&v), 2), (true, false), "<< {k}");
             // the other way round: the same bytes reversed
             let swapped: Vec<u16> = v.iter().map(|x| x.swap_bytes()).collect();
-            let got = left_justified(&entries(&swapped), 2, (0, 0));
+            let got = left_justified(&entries(&swapped), 2);
             assert_eq!(got, (false, true), "<< {k}, swapped");
             // fifteen could agree on a low bit by chance: nothing is decided
-            let got = left_justified(&entries(&v[..15]), 2, (0, 0));
+            let got = left_justified(&entries(&v[..15]), 2);
             assert_eq!(got, (false, false), "<< {k}, fifteen");
         }
     }
@@ -1010,7 +1028,7 @@ mod tests {
                 prev: None,
             })
             .collect();
-        assert_eq!(left_justified(&v, 4, (0, 0)), (true, false));
+        assert_eq!(left_justified(&v, 4), (true, false));
         let swapped: Vec<Entry> = v
             .iter()
             .map(|e| Entry {
@@ -1018,7 +1036,7 @@ mod tests {
                 prev: None,
             })
             .collect();
-        assert_eq!(left_justified(&swapped, 4, (0, 0)), (false, true));
+        assert_eq!(left_justified(&swapped, 4), (false, true));
     }
 
     #[test]
@@ -1027,14 +1045,82 @@ mod tests {
         // reading: with them the values would agree on no low bit
         let mut v = shifted(16, 6);
         v.extend([0xffff, 0x7fff, 0x8000]);
-        assert_eq!(left_justified(&entries(&v), 2, (0, 0)), (true, false));
+        assert_eq!(left_justified(&entries(&v), 2), (true, false));
     }
 
     #[test]
-    fn seven_agreeing_bits_count_only_when_set_aside_as_smooth() {
-        let v = shifted(16, 7);
-        assert_eq!(left_justified(&entries(&v), 2, (0, 0)), (false, false));
-        assert_eq!(left_justified(&entries(&v), 2, (7, 0)), (true, false));
+    fn seven_agreeing_bits_decide_from_four_values() {
+        for n in [4, 8, 16] {
+            let v = shifted(n, 7);
+            assert_eq!(left_justified(&entries(&v), 2), (true, false), "{n}");
+            let swapped: Vec<u16> = v.iter().map(|x| x.swap_bytes()).collect();
+            let got = left_justified(&entries(&swapped), 2);
+            assert_eq!(got, (false, true), "{n}, swapped");
+        }
+        // three could agree by chance (`2^-14`)
+        let v = shifted(3, 7);
+        assert_eq!(left_justified(&entries(&v), 2), (false, false));
+        // fewer agreeing bits still need sixteen values: a few values that
+        // vary little agree on the low bits of their slowest byte
+        for k in [1, 3, 6] {
+            let v = shifted(8, k);
+            assert_eq!(left_justified(&entries(&v), 2), (false, false), "<< {k}");
+        }
+    }
+
+    #[test]
+    fn a_lone_varying_bit_below_a_constant_byte_is_no_sample() {
+        // i32 flags in the low byte with the sign bit as a marker, read
+        // the wrong way round: bit 7 (the sign bit) and the top byte vary,
+        // bits 8 to 23 never do; seven agreeing bits, but bit 7 is a field
+        // of its own, not the lowest bit of left-justified samples
+        let flags: Vec<u32> = (1..=32u32)
+            .map(|i| (i * 37 % 255 + 1) | if i % 3 == 0 { 1 << 31 } else { 0 })
+            .collect();
+        let twin: Vec<Entry> = flags
+            .iter()
+            .map(|&v| Entry {
+                raw: u64::from(v.swap_bytes()),
+                prev: None,
+            })
+            .collect();
+        assert_eq!(left_justified(&twin, 4), (false, false));
+        let le: Vec<u8> = flags.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let t = score(ElementType::I32, &le).unwrap();
+        assert_ne!(t.verdict(), Verdict::None, "{t:?}");
+        // samples left-justified by seven bits in i32 (`<< 7`): the byte
+        // above bit 7 varies, and they decide
+        let samples: Vec<Entry> = (1..=32u64)
+            .map(|i| Entry {
+                raw: (i * 7_919 % 100_000 + 1) << 7,
+                prev: None,
+            })
+            .collect();
+        assert_eq!(left_justified(&samples, 4), (true, false));
+    }
+
+    /// 8-bit pixels with sharp edges (each value anywhere in 1..=255, as
+    /// at the edges of MNIST's strokes) times 128 in i16: the values
+    /// without their seven zero bits are not close to their neighbours,
+    /// and read little-endian they are small numbers, half of them with
+    /// the sign bit set (`0x8000 + v`). The seven agreeing bits alone keep
+    /// them from being called little-endian; their twin is not held back.
+    #[test]
+    fn pixels_times_128_with_sharp_edges_are_not_called_little_endian() {
+        let mut x = 12_345u32;
+        let g: Vec<i16> = (0..600)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                1 + ((x >> 16) % 255) as i16
+            })
+            .collect();
+        let be: Vec<u8> = g.iter().flat_map(|v| (v * 128).to_be_bytes()).collect();
+        let s = score(ElementType::I16, &be).unwrap();
+        assert_eq!(s.verdict(), Verdict::None, "{s:?}");
+        assert!(s.left_justified_big && !s.left_justified_little, "{s:?}");
+        let le: Vec<u8> = g.iter().flat_map(|v| (v * 128).to_le_bytes()).collect();
+        let t = score(ElementType::I16, &le).unwrap();
+        assert!(!t.left_justified_big && t.left_justified_little, "{t:?}");
     }
 
     #[test]
@@ -1042,7 +1128,7 @@ mod tests {
         // bits 5 to 7 vary, nothing above: `20 00` and `00 20` are as
         // plausible as each other (none of these is an extreme either way)
         let v: Vec<u16> = (0..16).map(|i| (2 * (i % 4) + 1) << 5).collect();
-        assert_eq!(left_justified(&entries(&v), 2, (0, 0)), (false, false));
+        assert_eq!(left_justified(&entries(&v), 2), (false, false));
     }
 
     #[test]
@@ -1054,6 +1140,6 @@ mod tests {
         let v: Vec<u16> = (1..=40)
             .map(|i| if i % 2 == 0 { i } else { 0x200 | i })
             .collect();
-        assert_eq!(left_justified(&entries(&v), 2, (0, 0)), (false, false));
+        assert_eq!(left_justified(&entries(&v), 2), (false, false));
     }
 }

@@ -376,10 +376,8 @@ fn scaled_pixels(bits: u32, n: usize, seed: u64) -> Vec<i16> {
 /// never called little-endian, however small their little-endian
 /// magnitudes (without this, 58 of these 72 payloads
 /// were warned). Their twins are left-justified the other way round,
-/// and are not held back by it. (`<< 7` looks like flags with a sign bit
-/// read the wrong way round, so it is left to the statistics when its
-/// neighbours are not close; these pixels scaled to 9 bits are even, so
-/// `<< 7` makes them `g << 8`: byte for byte the little-endian twin of
+/// and are not held back by it. (These pixels scaled to 9 bits are even,
+/// so `<< 7` makes them `g << 8`: byte for byte the little-endian twin of
 /// plain 8-bit pixels, which no test tells apart, spec 6.1.)
 #[test]
 fn pixels_left_justified_by_part_of_a_byte_are_never_called_little_endian() {
