@@ -6,7 +6,7 @@ use super::expect::expectations;
 use super::Options;
 use crate::edit::ByteOrder;
 use crate::finding::{Compression, Finding, Report, TAIL_LEN};
-use crate::header::{starts_with_idx_magic, MAGIC_LEN, MAX_HEADER_LEN};
+use crate::header::{starts_with_idx_magic, Header, MAGIC_LEN, MAX_HEADER_LEN};
 use crate::label_scan::LabelScanner;
 use crate::lint::{self, PayloadLinter};
 use crate::rules::Rule;
@@ -306,6 +306,51 @@ impl Validator {
             }
         }
         self.prefix = prefix;
+    }
+
+    /// A validator fed `header`'s bytes and analysed, for the payload that
+    /// follows them (the lower-level readers given a header already read).
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(crate) fn after_header(opts: Options, header: &Header) -> Self {
+        let mut v = Validator::plain(opts);
+        v.feed(&header.to_bytes());
+        v.analyse_now();
+        v
+    }
+
+    /// Analyses the header on the bytes fed so far, if it is not analysed
+    /// yet: for a pull reader that fed exactly the header's bytes (or the
+    /// whole stream, which ended within them), before it feeds the payload.
+    pub(crate) fn analyse_now(&mut self) {
+        if self.analysis.is_none() {
+            self.analyse_prefix();
+        }
+    }
+
+    /// The header the analysed bytes give (`None` before the analysis, or
+    /// when they give none).
+    pub(crate) fn header(&self) -> Option<&Header> {
+        self.analysis.as_ref().and_then(|a| a.header.as_ref())
+    }
+
+    /// The analysed header's findings as [`finish`](Validator::finish)
+    /// reports them: severities applied, in the order of their offsets.
+    pub(crate) fn header_findings(&self) -> Vec<Finding> {
+        let Some(a) = &self.analysis else {
+            return Vec::new();
+        };
+        let mut found = a.findings.clone();
+        for f in &mut found {
+            f.severity = self.opts.severity.apply(f.rule, f.severity);
+        }
+        found.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
+        found
+    }
+
+    /// Marks the stream's length as a lower bound: reading stopped before
+    /// its end (the trailing bytes' count bound, a reader's limit).
+    pub(crate) fn cut_short(&mut self) {
+        self.exact_len = false;
     }
 
     /// Accounts for bytes after the header: payload, then trailing bytes.
