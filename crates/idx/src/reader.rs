@@ -181,7 +181,8 @@ pub struct Reader<R> {
     /// The one validation engine, with the reading paths' checks
     /// ([`Options`]' `reading`): fed the header's bytes, it gave the header;
     /// fed the payload and what follows, it gives the read's verdict.
-    engine: Validator,
+    /// (boxed: a reader is moved whole from call to call)
+    engine: Box<Validator>,
 }
 
 impl<R: Read> Reader<R> {
@@ -216,9 +217,9 @@ impl<R: Read> Reader<R> {
     pub fn new(source: R, opts: &ReadOptions) -> Result<Reader<R>, ReadError> {
         let checks = &opts.validate;
         let mut stream = input::open(source, checks.decompress, checks.limits)?;
-        let mut engine = Validator::plain(checks.reading());
+        let mut engine = Box::new(Validator::plain(checks.reading()));
         if let Some(c) = stream.compression() {
-            engine = engine.with_compression(c);
+            engine.set_compression(c);
         }
         match read::read_head(&mut stream, &mut engine) {
             Ok(header) => Ok(Reader {

@@ -35,7 +35,9 @@ use std::io::Read;
 /// nothing.
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
-    let mut engine = Validator::plain(crate::validate::Options::default().reading());
+    let mut engine = Box::new(Validator::plain(
+        crate::validate::Options::default().reading(),
+    ));
     let h = super::header::read_head(&mut r, &mut engine)?;
     read_payload_array(&mut r, &h, ByteOrder::Big, engine, |_| false).map(|(a, _)| a)
 }
@@ -50,7 +52,7 @@ pub(crate) fn read_payload_array<R: Read>(
     r: &mut R,
     h: &Header,
     stored: ByteOrder,
-    mut engine: Validator,
+    mut engine: Box<Validator>,
     limited: fn(&R) -> bool,
 ) -> Result<(Array, Vec<Finding>), ReadError> {
     let e = &mut engine;

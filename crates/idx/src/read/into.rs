@@ -43,7 +43,10 @@ pub fn read_array_into<R: Read>(
     header: &Header,
     out: &mut [u8],
 ) -> Result<(), ReadError> {
-    let engine = Validator::after_header(validate::Options::default().reading(), header);
+    let engine = Box::new(Validator::after_header(
+        validate::Options::default().reading(),
+        header,
+    ));
     read_payload_into(r, header, out, ByteOrder::Big, engine, |_| false).map(|_| ())
 }
 
@@ -58,7 +61,7 @@ pub(crate) fn read_payload_into<R: Read>(
     header: &Header,
     out: &mut [u8],
     stored: ByteOrder,
-    mut engine: Validator,
+    mut engine: Box<Validator>,
     limited: fn(&R) -> bool,
 ) -> Result<Vec<Finding>, ReadError> {
     fits(header, out)?;
@@ -73,8 +76,8 @@ pub(crate) fn read_payload_into<R: Read>(
 /// The engine's report as a read's outcome: of the findings reading
 /// judges by ([`judged_by_reading`]), the first error is the read's error,
 /// the others the read's warnings.
-pub(crate) fn conclude(engine: Validator) -> Result<Vec<Finding>, ReadError> {
-    let mut findings = engine.finish().findings;
+pub(crate) fn conclude(mut engine: Box<Validator>) -> Result<Vec<Finding>, ReadError> {
+    let mut findings = engine.findings();
     findings.retain(judged_by_reading);
     match findings
         .iter()

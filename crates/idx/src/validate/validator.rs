@@ -379,8 +379,13 @@ impl Validator {
 
     /// Marks the stream as the decompressed content of `c`.
     pub(crate) fn with_compression(mut self, c: Compression) -> Self {
-        self.compression = Some(c);
+        self.set_compression(c);
         self
+    }
+
+    /// Marks the stream as the decompressed content of `c` (in place).
+    pub(crate) fn set_compression(&mut self, c: Compression) {
+        self.compression = Some(c);
     }
 
     /// Payload bytes still to come (0 without a header).
@@ -453,6 +458,21 @@ impl Validator {
 
     /// The report for everything fed.
     pub fn finish(mut self) -> Report {
+        self.report(true)
+    }
+
+    /// The findings for everything fed, as [`finish`](Validator::finish)
+    /// reports them (a reader's verdict, which has no use for the rest of
+    /// the report: the payload's byte-order score is not computed again,
+    /// the stream's last bytes not copied, the validator not moved). The validator is spent: feed it no more.
+    pub(crate) fn findings(&mut self) -> Vec<Finding> {
+        self.report(false).findings
+    }
+
+    /// The report, leaving the validator spent; `full`: with the payload's
+    /// byte-order score ([`Report::byte_order`]) and the stream's last
+    /// bytes ([`Report::tail`]), which only the findings' reader skips.
+    fn report(&mut self, full: bool) -> Report {
         match std::mem::replace(&mut self.input, Input::Plain) {
             Input::Sniffing(Some(h)) => self.feed_plain(&[h]),
             Input::Gzip(mut gz) => self.push_gzip(&mut gz, &[], true),
@@ -536,7 +556,7 @@ impl Validator {
             f.severity = self.opts.severity.apply(f.rule, f.severity);
         }
         findings.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
-        let kept = if self.skipped {
+        let kept = if self.skipped || !full {
             0
         } else {
             (self.total.min(TAIL_LEN as u64)) as usize
@@ -548,11 +568,12 @@ impl Validator {
             compression: self.compression,
             findings,
             tail: self.tail[TAIL_LEN - kept..].to_vec(),
-            head: self.prefix,
-            labels: self.labels.map(LabelScanner::finish),
+            head: std::mem::take(&mut self.prefix),
+            labels: self.labels.take().map(LabelScanner::finish),
             byte_order: self
                 .linter
                 .as_ref()
+                .filter(|_| full)
                 .and_then(PayloadLinter::byte_order_score),
         };
         attach(
