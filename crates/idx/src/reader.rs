@@ -17,10 +17,11 @@
 //! ([`Reader::read_array`]), each chunk fed to the same validator as
 //! stored before it is converted, then the bytes after it: the read's
 //! error and warnings are the validator's. In parallel parts from a
-//! positioned source ([`Reader::read_into_parallel`]) and for a payload
-//! read by other means ([`Reader::decode_in_place`]) the payload is judged
-//! by the byte-order verdict of `read::verdict` and the reader's own end
-//! check, which give the same rule, offset and message. Commands that must
+//! positioned source ([`Reader::read_into_parallel`]) the payload is
+//! judged by the byte-order verdict of `read::verdict` and the reader's own
+//! end check, which give the same rule, offset and message; a payload read
+//! by other means ([`Reader::decode_in_place`]) is fed to the validator
+//! whole, as stored, before it is converted. Commands that must
 //! report every finding before they write anything validate first and
 //! then stream ([`Reader::validate`], [`Validated::payload`]).
 //!
@@ -399,6 +400,10 @@ impl Reader<()> {
                 ),
             )));
         }
+        // judged by the one engine, fed the payload as stored before it is
+        // converted (it looks no further than its byte-order sample needs)
+        let mut engine = Box::new(Validator::after_header(opts.validate.reading(), header));
+        engine.feed(payload);
         let stored = opts.validate.byte_order.unwrap_or(ByteOrder::Big);
         let size = header.dtype().size();
         let parts = threads
@@ -437,7 +442,7 @@ impl Reader<()> {
                 }
             });
         }
-        read::verdict(header, payload, stored, &opts.judging())
+        read::conclude(engine)
     }
 }
 

@@ -5,9 +5,8 @@
 //! byte swap to native order (`swap`). The header, the whole array and
 //! the payload read into memory are judged by the one validation engine
 //! ([`Validator`](crate::Validator)), fed the bytes as they are read
-//! (`header`, `into`, `array`); the parallel parts and a payload decoded in
-//! place end with the byte-order verdict of `verdict` and the end check of
-//! `into`. [`Reader`](crate::Reader) is the way in for front ends; these
+//! (`header`, `into`, `array`); the parallel parts end with the byte-order
+//! verdict of `verdict` and the end check of `into`. [`Reader`](crate::Reader) is the way in for front ends; these
 //! are its parts.
 
 mod array;
@@ -27,14 +26,14 @@ pub(crate) use header::read_head;
 pub use header::read_header;
 #[cfg(any(test, feature = "fuzzing"))] // the tests' and fuzz targets' (`idx::fuzzing`)
 pub use into::read_array_into;
-pub(crate) use into::read_payload_into;
+pub(crate) use into::{conclude, read_payload_into};
 #[cfg(any(test, feature = "fuzzing"))] // the tests' and fuzz targets' (`idx::fuzzing`)
 pub use parallel::read_array_at;
 pub(crate) use parallel::read_parts_at;
 pub use parallel::MIN_BYTES_PER_THREAD;
 pub(crate) use parts::HUGE_PAGE;
 pub(crate) use swap::to_native_in_place;
-pub(crate) use verdict::{verdict, Judging};
+pub(crate) use verdict::Judging;
 
 use crate::finding::Finding;
 use crate::parse::Error;

@@ -309,8 +309,8 @@ impl Validator {
     }
 
     /// A validator fed `header`'s bytes and analysed, for the payload that
-    /// follows them (the lower-level readers given a header already read).
-    #[cfg(any(test, feature = "fuzzing"))]
+    /// follows them (a payload read by other means, the lower-level
+    /// readers given a header already read).
     pub(crate) fn after_header(opts: Options, header: &Header) -> Self {
         let mut v = Validator::plain(opts);
         v.feed(&header.to_bytes());

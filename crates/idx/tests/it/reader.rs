@@ -854,8 +854,9 @@ fn the_output_buffer_size_is_the_payload_length_of_a_whole_raw_source() {
 /// the warnings of a read that succeeded.
 type Said = Result<Vec<idx::Finding>, Box<idx::Finding>>;
 
-/// What `read_array` and `read_into` say of `bytes` under `read`.
-fn reader_says(bytes: &[u8], read: &ReadOptions) -> [Said; 2] {
+/// What `read_array` and `read_into` say of `bytes` under `read`, and
+/// `decode_in_place` of a raw input that holds its payload exactly.
+fn reader_says(bytes: &[u8], read: &ReadOptions) -> Vec<Said> {
     let err = |e: ReadError| match e {
         ReadError::Invalid(e) => Box::new(e.finding().clone()),
         other => panic!("{other}"),
@@ -870,7 +871,17 @@ fn reader_says(bytes: &[u8], read: &ReadOptions) -> [Said; 2] {
             r.read_into(&mut v)
         })
         .map_err(err);
-    [array, into]
+    let mut said = vec![array, into];
+    if let Ok(r) = Reader::new(bytes, read) {
+        let h = r.header().clone();
+        if r.compression().is_none() && h.file_len() == Some(bytes.len() as u64) {
+            let mut payload = bytes[h.header_len()..].to_vec();
+            said.push(
+                Reader::decode_in_place(&h, &mut payload, read, NonZeroUsize::MIN).map_err(err),
+            );
+        }
+    }
+    said
 }
 
 /// What validation says of `bytes` with the reading paths' checks (the
@@ -891,9 +902,9 @@ fn validation_says(bytes: &[u8], read: &ReadOptions) -> Said {
 /// findings only the engine makes whole (the element-width hint on a
 /// payload cut short or followed by more, another file's magic after it,
 /// the byte-order test's finding with its every field, the suggested
-/// fixes), `read_array` and `read_into` give validation's first error, or
-/// its warnings, finding for finding: rule, severity, offset, message,
-/// expected and found, hint, fix.
+/// fixes), `read_array`, `read_into` and `decode_in_place` give
+/// validation's first error, or its warnings, finding for finding: rule,
+/// severity, offset, message, expected and found, hint, fix.
 #[test]
 fn the_reader_says_what_validation_says_finding_for_finding() {
     use std::io::Write;
