@@ -1,18 +1,29 @@
 //! One way to read an IDX input: [`Reader`], shaped like image-png's
 //! `Decoder`.
 //!
-//! [`Reader::new`] takes any source and [`ReadOptions`] whose default is
-//! safe ([`Limits::default`]: the same limit validation and repair apply):
-//! it recognises gzip by the validator's one sniff (`input::open`), decodes
-//! it with the validator's gzip engine within the limit, and reads and
-//! checks the header (whose item geometry, [`Header::items`] and
-//! [`Header::item_len`], says what a caller reads of it). Then the
-//! payload goes
-//! straight into the caller's memory ([`Reader::read_into`], or in parallel
-//! parts from a positioned source, [`Reader::read_into_parallel`]) or into
-//! an owned array ([`Reader::read_array`]). Commands that must report every
-//! finding before they write anything validate first and then stream
-//! ([`Reader::validate`], [`Validated::payload`]).
+//! A reader is a loop over the one validation engine,
+//! [`Validator`](crate::Validator) (as image-png's pull decoder is over
+//! its push one): [`Reader::new`] takes any source and [`ReadOptions`]
+//! whose default is safe ([`Limits::default`]: the same limit validation
+//! and repair apply), recognises gzip by the validator's one sniff
+//! (`input::open`) and decodes it with the validator's gzip engine within
+//! the limit, then reads exactly the header's bytes and feeds them to a
+//! validator with the reading paths' checks (the spec's rules and the
+//! byte-order test, under the stated byte order and the severity
+//! overrides): the header is the one it analysed (whose item geometry,
+//! [`Header::items`] and [`Header::item_len`], says what a caller reads of
+//! it), an error its first. Then the payload goes straight into the
+//! caller's memory ([`Reader::read_into`]) or into an owned array
+//! ([`Reader::read_array`]), each chunk fed to the same validator as
+//! stored before it is converted, then the bytes after it: the read's
+//! error and warnings are the validator's. In parallel parts from a
+//! positioned source ([`Reader::read_into_parallel`]) the payload is
+//! judged by the byte-order verdict of `read::verdict` and the reader's own
+//! end check, which give the same rule, offset and message; a payload read
+//! by other means ([`Reader::decode_in_place`]) is fed to the validator
+//! whole, as stored, before it is converted. Commands that must
+//! report every finding before they write anything validate first and
+//! then stream ([`Reader::validate`], [`Validated::payload`]).
 //!
 //! Every path follows the one verdict of spec 6.1: a payload that the
 //! statistical byte-order test calls little-endian is decoded as IDX says,
@@ -41,7 +52,7 @@ use crate::header::Header;
 use crate::input::{self, Stream};
 use crate::read::{self, ReadAt, ReadError};
 use crate::rules::{Rule, Severities};
-use crate::validate::Options;
+use crate::validate::{Options, Validator};
 use crate::violations;
 use std::io::{self, Read};
 use std::num::NonZeroUsize;
@@ -168,6 +179,11 @@ pub struct Reader<R> {
     stream: Stream<R>,
     header: Header,
     opts: ReadOptions,
+    /// The one validation engine, with the reading paths' checks
+    /// ([`Options`]' `reading`): fed the header's bytes, it gave the header;
+    /// fed the payload and what follows, it gives the read's verdict.
+    /// (boxed: a reader is moved whole from call to call)
+    engine: Box<Validator>,
 }
 
 impl<R: Read> Reader<R> {
@@ -202,11 +218,16 @@ impl<R: Read> Reader<R> {
     pub fn new(source: R, opts: &ReadOptions) -> Result<Reader<R>, ReadError> {
         let checks = &opts.validate;
         let mut stream = input::open(source, checks.decompress, checks.limits)?;
-        match read::read_header(&mut stream) {
+        let mut engine = Box::new(Validator::plain(checks.reading()));
+        if let Some(c) = stream.compression() {
+            engine.set_compression(c);
+        }
+        match read::read_head(&mut stream, &mut engine) {
             Ok(header) => Ok(Reader {
                 stream,
                 header,
                 opts: opts.clone(),
+                engine,
             }),
             Err(e) => Err(locate(&stream, e)),
         }
@@ -249,12 +270,17 @@ impl<R: Read> Reader<R> {
     /// None but a fixed buffer: the caller sizes `out` from the header, and
     /// should know first that the source holds that much
     /// ([`Reader::output_buffer_size`] says so for a positioned source).
-    pub fn read_into(mut self, out: &mut [u8]) -> Result<Vec<Finding>, ReadError> {
+    pub fn read_into(self, out: &mut [u8]) -> Result<Vec<Finding>, ReadError> {
         let stored = self.stored();
-        let judging = self.opts.judging();
-        let (stream, header) = (&mut self.stream, &self.header);
-        let r = read::read_payload_into(stream, header, out, stored, &judging, Stream::hit_limit);
-        settle(&self.stream, r)
+        let Reader {
+            mut stream,
+            header,
+            engine,
+            ..
+        } = self;
+        let r =
+            read::read_payload_into(&mut stream, &header, out, stored, engine, Stream::hit_limit);
+        settle(&stream, r)
     }
 
     /// Reads the payload into an owned, native-endian array, which grows
@@ -278,12 +304,16 @@ impl<R: Read> Reader<R> {
     /// }
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn read_array(mut self) -> Result<(Array, Vec<Finding>), ReadError> {
+    pub fn read_array(self) -> Result<(Array, Vec<Finding>), ReadError> {
         let stored = self.stored();
-        let judging = self.opts.judging();
-        let (stream, header) = (&mut self.stream, &self.header);
-        let r = read::read_payload_array(stream, header, stored, &judging, Stream::hit_limit);
-        settle(&self.stream, r)
+        let Reader {
+            mut stream,
+            header,
+            engine,
+            ..
+        } = self;
+        let r = read::read_payload_array(&mut stream, &header, stored, engine, Stream::hit_limit);
+        settle(&stream, r)
     }
 }
 
@@ -370,6 +400,10 @@ impl Reader<()> {
                 ),
             )));
         }
+        // judged by the one engine, fed the payload as stored before it is
+        // converted (it looks no further than its byte-order sample needs)
+        let mut engine = Box::new(Validator::after_header(opts.validate.reading(), header));
+        engine.feed(payload);
         let stored = opts.validate.byte_order.unwrap_or(ByteOrder::Big);
         let size = header.dtype().size();
         let parts = threads
@@ -408,7 +442,7 @@ impl Reader<()> {
                 }
             });
         }
-        read::verdict(header, payload, stored, &opts.judging())
+        read::conclude(engine)
     }
 }
 

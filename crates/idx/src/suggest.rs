@@ -13,6 +13,9 @@ use crate::text::{bytes, dims_str};
 /// `second_file` says whether the trailing bytes start with an IDX magic
 /// (the validator saw them even when it skipped the rest of the file).
 pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Width>) {
+    if report.findings.is_empty() {
+        return; // fixes and hints go on findings: none to go on
+    }
     if report
         .findings
         .iter()

@@ -51,7 +51,15 @@ impl NonZeroWords {
                     self.bytes.extend_from_slice(&self.carry);
                 }
                 self.carry_len = 0;
-                // whole zero words are skipped without copying
+                // whole zero words are skipped without copying: 64 bytes
+                // at a time first (a test the compiler vectorises: a
+                // payload of zeros costs a fraction of its copy), then
+                // word by word
+                let zero_blocks = bytes
+                    .chunks_exact(64)
+                    .position(|c| c.iter().fold(0u8, |a, &b| a | b) != 0)
+                    .unwrap_or(bytes.len() / 64);
+                bytes = &bytes[64 * zero_blocks..];
                 while bytes.len() >= 8 && bytes[..8].iter().all(|&b| b == 0) {
                     bytes = &bytes[8..];
                 }
@@ -224,5 +232,36 @@ mod tests {
             .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 | 0x81)
             .collect();
         assert_eq!(hint(ElementType::I16, 32, 64, &noise), None);
+    }
+
+    /// The zero words skipped 64 bytes at a time leave the sample as word
+    /// by word: the same words, whatever the pieces fed and wherever the
+    /// non-zero words lie after runs of zeros.
+    #[test]
+    fn zero_runs_skipped_in_blocks_leave_the_same_sample() {
+        let mut bytes = vec![0u8; 8 * 37];
+        bytes.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 9]);
+        bytes.extend(std::iter::repeat_n(0u8, 8 * 200));
+        bytes.extend_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8]);
+        bytes.extend(std::iter::repeat_n(0u8, 8 * 8));
+        bytes.extend_from_slice(&[7, 0, 0, 0, 0, 0, 0, 0]);
+        let mut one = NonZeroWords::default();
+        for b in &bytes {
+            one.feed(std::slice::from_ref(b));
+        }
+        let want = [
+            [0, 0, 0, 0, 0, 0, 0, 9],
+            [1, 2, 3, 4, 5, 6, 7, 8],
+            [7, 0, 0, 0, 0, 0, 0, 0],
+        ]
+        .concat();
+        assert_eq!(one.bytes, want);
+        for piece in [1usize, 3, 8, 64, 100, 4096] {
+            let mut w = NonZeroWords::default();
+            for c in bytes.chunks(piece) {
+                w.feed(c);
+            }
+            assert_eq!(w.bytes, want, "pieces of {piece}");
+        }
     }
 }

@@ -1,9 +1,8 @@
 //! Whole arrays: a raw stream decoded into an owned, native-endian
 //! [`Array`] as it is read, memory reserved only as payload bytes arrive.
 
-use super::into::check_end;
+use super::into::{conclude, feed_end};
 use super::swap::reverse_elements;
-use super::verdict::{judge, native_bytes, Judging};
 use super::{invalid, ReadError};
 use crate::array::{Array, Data};
 use crate::buffer;
@@ -11,6 +10,7 @@ use crate::dtype::{Element, ElementType};
 use crate::edit::ByteOrder;
 use crate::finding::Finding;
 use crate::header::Header;
+use crate::validate::Validator;
 use crate::violations;
 use std::io::Read;
 
@@ -35,40 +35,37 @@ use std::io::Read;
 /// nothing.
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn read_array<R: Read>(mut r: R) -> Result<Array, ReadError> {
-    let h = super::read_header(&mut r)?;
-    read_payload_array(&mut r, &h, ByteOrder::Big, &Judging::default(), |_| false).map(|(a, _)| a)
+    let mut engine = Box::new(Validator::plain(
+        crate::validate::Options::default().reading(),
+    ));
+    let h = super::header::read_head(&mut r, &mut engine)?;
+    read_payload_array(&mut r, &h, ByteOrder::Big, engine, |_| false).map(|(a, _)| a)
 }
 
 /// The payload of `h` from `r` (just after the header) into an owned
-/// native-endian array, from elements stored in `stored` order; then the
-/// end of the stream is checked, and the byte-order verdict for the byte
-/// order the caller `stated` given ([`judge`]); `limited` as for
-/// [`check_end`].
+/// native-endian array, from elements stored in `stored` order, judged by
+/// `engine` (fed the header): the bytes read are fed to it as stored, then
+/// the bytes after the payload ([`feed_end`]); its first error is the
+/// read's error, its other findings the read's warnings ([`conclude`]).
+/// `limited` as for [`feed_end`].
 pub(crate) fn read_payload_array<R: Read>(
     r: &mut R,
     h: &Header,
     stored: ByteOrder,
-    judging: &Judging,
+    mut engine: Box<Validator>,
     limited: fn(&R) -> bool,
 ) -> Result<(Array, Vec<Finding>), ReadError> {
-    let pos = h.header_len() as u64;
+    let e = &mut engine;
     let dtype = h.dtype();
-    let (mut data, ended) = match dtype {
-        ElementType::U8 => payload::<u8, R>(r, h, pos, limited).map(|(v, e)| (Data::U8(v), e))?,
-        ElementType::I8 => payload::<i8, R>(r, h, pos, limited).map(|(v, e)| (Data::I8(v), e))?,
-        ElementType::I16 => {
-            payload::<i16, R>(r, h, pos, limited).map(|(v, e)| (Data::I16(v), e))?
-        }
-        ElementType::I32 => {
-            payload::<i32, R>(r, h, pos, limited).map(|(v, e)| (Data::I32(v), e))?
-        }
-        ElementType::F32 => {
-            payload::<f32, R>(r, h, pos, limited).map(|(v, e)| (Data::F32(v), e))?
-        }
-        ElementType::F64 => {
-            payload::<f64, R>(r, h, pos, limited).map(|(v, e)| (Data::F64(v), e))?
-        }
+    let mut data = match dtype {
+        ElementType::U8 => Data::U8(payload::<u8, R>(r, h, e, limited)?),
+        ElementType::I8 => Data::I8(payload::<i8, R>(r, h, e, limited)?),
+        ElementType::I16 => Data::I16(payload::<i16, R>(r, h, e, limited)?),
+        ElementType::I32 => Data::I32(payload::<i32, R>(r, h, e, limited)?),
+        ElementType::F32 => Data::F32(payload::<f32, R>(r, h, e, limited)?),
+        ElementType::F64 => Data::F64(payload::<f64, R>(r, h, e, limited)?),
     };
+    let warnings = conclude(engine)?;
     if stored == ByteOrder::Little {
         // decoded as big-endian: every element's bytes reversed
         match &mut data {
@@ -79,23 +76,23 @@ pub(crate) fn read_payload_array<R: Read>(
             Data::F64(v) => reverse_elements(bytemuck::cast_slice_mut(v), 8),
         }
     }
-    let warnings = judge(h, native_bytes(&data), stored, judging, ended)?;
     let shape = h.dims().iter().map(|&d| d as usize).collect();
-    // invariant: exactly product(dims) elements were decoded
+    // invariant: the engine found no error, so the payload was read whole
+    // (exactly product(dims) elements were decoded)
     let a =
         Array::new(shape, data).map_err(|_| invalid(violations::size_overflow(dtype, h.dims())))?;
     Ok((a, warnings))
 }
 
 /// The elements of the payload decoded (all, or those before a
-/// truncation) and how the read ended (a truncation, trailing bytes);
-/// `Err` for the source's errors.
+/// truncation), each read fed to `engine` as stored, then the bytes after
+/// a whole payload; `Err` for the source's errors.
 fn payload<T: Element, R: Read>(
     r: &mut R,
     h: &Header,
-    start: u64,
+    engine: &mut Validator,
     limited: fn(&R) -> bool,
-) -> Result<(Vec<T>, Result<(), ReadError>), ReadError> {
+) -> Result<Vec<T>, ReadError> {
     let size = T::TYPE.size();
     let declared = h.payload_len();
     let count = usize::try_from(h.element_count()).unwrap_or(usize::MAX);
@@ -114,6 +111,7 @@ fn payload<T: Element, R: Read>(
         if k == 0 {
             break;
         }
+        engine.feed(&buf[carry..carry + k]);
         seen += k as u64;
         let have = carry + k;
         let whole = have / size * size;
@@ -128,12 +126,8 @@ fn payload<T: Element, R: Read>(
         buf.copy_within(whole..have, 0);
         carry = have - whole;
     }
-    if seen < declared {
-        let cut = invalid(violations::truncated_payload(h, seen, start + seen));
-        return Ok((out, Err(cut)));
+    if seen == declared {
+        feed_end(r, engine, &mut storage, limited)?;
     }
-    match check_end(r, h, start, &mut storage, limited) {
-        Err(ReadError::Io(e)) => Err(ReadError::Io(e)),
-        ended => Ok((out, ended)),
-    }
+    Ok(out)
 }

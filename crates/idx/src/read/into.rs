@@ -1,13 +1,15 @@
 //! The payload streamed into the caller's memory, converted a chunk at a
-//! time, and the end-of-stream check every reading path shares.
+//! time and fed as stored to the validation engine, which judges it with
+//! the bytes after it ([`feed_end`], [`conclude`]); and the end check of
+//! the parallel path ([`check_end`]).
 
 use super::swap::to_native_in_place;
-use super::verdict::{judge, Judging};
-use super::{invalid, ReadError};
+use super::{invalid, judged_by_reading, ReadError};
 use crate::edit::ByteOrder;
 use crate::finding::Finding;
 use crate::header::Header;
-use crate::validate;
+use crate::rules::Severity;
+use crate::validate::{self, Validator};
 use crate::violations;
 use std::io::{self, Read};
 
@@ -41,36 +43,49 @@ pub fn read_array_into<R: Read>(
     header: &Header,
     out: &mut [u8],
 ) -> Result<(), ReadError> {
-    read_payload_into(r, header, out, ByteOrder::Big, &Judging::default(), |_| {
-        false
-    })
-    .map(|_| ())
+    let engine = Box::new(Validator::after_header(
+        validate::Options::default().reading(),
+        header,
+    ));
+    read_payload_into(r, header, out, ByteOrder::Big, engine, |_| false).map(|_| ())
 }
 
-/// `read_array_into` of elements stored in
-/// `stored` order, with the byte-order verdict for the byte order the
-/// caller `stated` ([`judge`]); `limited` as for [`check_end`].
+/// `read_array_into` of elements stored in `stored` order, judged by
+/// `engine` (the one validation engine, fed the header): each chunk is fed
+/// to it as stored before it is converted, then the bytes after the
+/// payload ([`feed_end`]); its first error is the read's error, its other
+/// findings (the byte-order test's IDX501) the read's warnings
+/// ([`conclude`]). `limited` as for [`feed_end`].
 pub(crate) fn read_payload_into<R: Read>(
     r: &mut R,
     header: &Header,
     out: &mut [u8],
     stored: ByteOrder,
-    judging: &Judging,
+    mut engine: Box<Validator>,
     limited: fn(&R) -> bool,
 ) -> Result<Vec<Finding>, ReadError> {
     fits(header, out)?;
-    let (decoded, ended) = match decode_stream(r, out, header.dtype().size(), stored) {
-        Ok(()) => {
-            let start = header.header_len() as u64;
-            (
-                out.len(),
-                check_end(r, header, start, &mut Vec::new(), limited),
-            )
-        }
-        Err(Short::End(k)) => (k, Err(Short::End(k).at(header, 0))),
+    match decode_stream(r, out, header.dtype().size(), stored, |b| engine.feed(b)) {
+        Ok(()) => feed_end(r, &mut engine, &mut Vec::new(), limited)?,
+        Err(Short::End(_)) => {}
         Err(Short::Io(e)) => return Err(ReadError::Io(e)),
-    };
-    judge(header, &out[..decoded], stored, judging, ended)
+    }
+    conclude(engine)
+}
+
+/// The engine's report as a read's outcome: of the findings reading
+/// judges by ([`judged_by_reading`]), the first error is the read's error,
+/// the others the read's warnings.
+pub(crate) fn conclude(mut engine: Box<Validator>) -> Result<Vec<Finding>, ReadError> {
+    let mut findings = engine.findings();
+    findings.retain(judged_by_reading);
+    match findings
+        .iter()
+        .position(|f| f.severity() == Severity::Error)
+    {
+        Some(i) => Err(invalid(findings.remove(i))),
+        None => Ok(findings),
+    }
 }
 
 /// Why decoding a stretch of the payload stopped short.
@@ -98,16 +113,19 @@ impl Short {
 /// Reads `out.len()` payload bytes from `r` straight into `out`, a
 /// 256 KiB chunk at a time, and byte-swaps each
 /// chunk's elements of `size` bytes in place while it is still in the
-/// cache: one copy, the kernel's.
+/// cache: one copy, the kernel's. `feed` sees each chunk's bytes as
+/// stored, before they are converted (the engine's byte-order test).
 pub(super) fn decode_stream<R: Read>(
     r: &mut R,
     out: &mut [u8],
     size: usize,
     stored: ByteOrder,
+    mut feed: impl FnMut(&[u8]),
 ) -> Result<(), Short> {
     let mut seen = 0usize;
     for part in out.chunks_mut(crate::buffer::CHUNK_LEN) {
         let k = crate::buffer::fill(r, part).map_err(Short::Io)?;
+        feed(&part[..k]);
         to_native_in_place(&mut part[..k], size, stored);
         seen += k;
         if k < part.len() {
@@ -175,6 +193,49 @@ pub(super) fn check_end<R: Read>(
             &tail[..t],
             cut || limited(r),
         )));
+    }
+    Ok(())
+}
+
+/// After a complete payload: the bytes that follow, fed to `engine` (which
+/// reports them, IDX203), read through `buf` (grown to `CHUNK_LEN` when it
+/// is smaller and there are trailing bytes) up to
+/// [`TRAILING_COUNT_LIMIT`](validate::TRAILING_COUNT_LIMIT), so that an
+/// endless source finishes (spec 7.24). The count is a lower bound when a
+/// byte follows that many, or when `r` ended at a limit of its own
+/// (`limited`: the reader's decompression limit), as validation says.
+pub(crate) fn feed_end<R: Read>(
+    r: &mut R,
+    engine: &mut Validator,
+    buf: &mut Vec<u8>,
+    limited: fn(&R) -> bool,
+) -> io::Result<()> {
+    let mut tail = [0u8; 4];
+    let t = crate::buffer::fill(r, &mut tail)?;
+    if t == 0 {
+        return Ok(());
+    }
+    engine.feed(&tail[..t]);
+    if buf.len() < crate::buffer::CHUNK_LEN {
+        buf.resize(crate::buffer::CHUNK_LEN, 0);
+    }
+    let mut extra = t as u64;
+    let mut cut = false;
+    loop {
+        if extra >= validate::TRAILING_COUNT_LIMIT {
+            cut = crate::buffer::fill(r, &mut buf[..1])? > 0;
+            break;
+        }
+        let want = (validate::TRAILING_COUNT_LIMIT - extra).min(buf.len() as u64) as usize;
+        let k = crate::buffer::fill(r, &mut buf[..want])?;
+        if k == 0 {
+            break;
+        }
+        engine.feed(&buf[..k]);
+        extra += k as u64;
+    }
+    if cut || limited(r) {
+        engine.cut_short();
     }
     Ok(())
 }

@@ -1,10 +1,13 @@
 //! Reading raw IDX streams straight into memory, one job per file: the
 //! header ([`read_header`]), a whole owned array ([`read_array`]), the
 //! payload into the caller's memory ([`read_array_into`]), positioned
-//! sources ([`ReadAt`]) read in parallel parts ([`read_array_at`]), the
-//! byte swap to native order (`swap`), and the byte-order
-//! verdict every path ends with. [`Reader`](crate::Reader) is the way in
-//! for front ends; these are its parts.
+//! sources ([`ReadAt`]) read in parallel parts ([`read_array_at`]), and the
+//! byte swap to native order (`swap`). The header, the whole array and
+//! the payload read into memory are judged by the one validation engine
+//! ([`Validator`](crate::Validator)), fed the bytes as they are read
+//! (`header`, `into`, `array`); the parallel parts end with the byte-order
+//! verdict of `verdict` and the end check of `into`. [`Reader`](crate::Reader) is the way in for front ends; these
+//! are its parts.
 
 mod array;
 mod at;
@@ -19,20 +22,22 @@ mod verdict;
 pub use array::read_array;
 pub(crate) use array::read_payload_array;
 pub use at::ReadAt;
+pub(crate) use header::read_head;
 pub use header::read_header;
 #[cfg(any(test, feature = "fuzzing"))] // the tests' and fuzz targets' (`idx::fuzzing`)
 pub use into::read_array_into;
-pub(crate) use into::read_payload_into;
+pub(crate) use into::{conclude, read_payload_into};
 #[cfg(any(test, feature = "fuzzing"))] // the tests' and fuzz targets' (`idx::fuzzing`)
 pub use parallel::read_array_at;
 pub(crate) use parallel::read_parts_at;
 pub use parallel::MIN_BYTES_PER_THREAD;
 pub(crate) use parts::HUGE_PAGE;
 pub(crate) use swap::to_native_in_place;
-pub(crate) use verdict::{verdict, Judging};
+pub(crate) use verdict::Judging;
 
 use crate::finding::Finding;
 use crate::parse::Error;
+use crate::rules::{Rule, Severity};
 use std::fmt;
 use std::io;
 
@@ -87,6 +92,17 @@ impl From<io::Error> for ReadError {
     fn from(e: io::Error) -> Self {
         ReadError::Io(e)
     }
+}
+
+/// Whether a reading path judges by `f`, one of the engine's findings: the
+/// spec's rules (errors the bytes prove) and the byte-order verdict
+/// (IDX501, a warning unless the options make it an error). The header's
+/// portability warnings (IDX3xx) are validation's to report
+/// ([`Reader::validate`](crate::Reader::validate)): a read neither returns
+/// them nor is refused for them, whatever the severity overrides, as
+/// every reading path (the parallel one too) has it.
+fn judged_by_reading(f: &Finding) -> bool {
+    f.rule.severity() == Severity::Error || f.rule == Rule::LikelyLittleEndian
 }
 
 fn invalid(f: Finding) -> ReadError {

@@ -89,7 +89,7 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
                 src,
                 pos: start + from as u64,
             };
-            return decode_stream(&mut r, part, size, stored);
+            return decode_stream(&mut r, part, size, stored, |_| {});
         };
         // in memory: decoded from where it lies
         let at = usize::try_from(start).map_or(bytes.len(), |s| s.saturating_add(from));

@@ -1,7 +1,6 @@
 //! The byte-order verdict every reading path ends with (IDX501).
 
 use super::ReadError;
-use crate::array::Data;
 use crate::edit::ByteOrder;
 use crate::finding::Finding;
 use crate::header::Header;
@@ -14,18 +13,6 @@ use crate::rules::{Severities, Severity};
 pub(crate) struct Judging {
     pub(crate) stated: Option<ByteOrder>,
     pub(crate) severity: Severities,
-}
-
-/// The elements of `d` as bytes in native order (empty for one-byte types,
-/// which the byte-order test does not look at).
-pub(crate) fn native_bytes(d: &Data) -> &[u8] {
-    match d {
-        Data::U8(_) | Data::I8(_) => &[],
-        Data::I16(v) => bytemuck::cast_slice(v),
-        Data::I32(v) => bytemuck::cast_slice(v),
-        Data::F32(v) => bytemuck::cast_slice(v),
-        Data::F64(v) => bytemuck::cast_slice(v),
-    }
 }
 
 /// The byte-order verdict on a payload decoded into native order (`native`,

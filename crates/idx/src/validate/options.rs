@@ -70,6 +70,23 @@ pub struct Options {
     pub scan_labels: Option<Option<u32>>,
 }
 
+impl Options {
+    /// The checks every reading path ([`Reader`](crate::Reader)) makes, as
+    /// the one engine's options: the spec's rules and the byte-order test
+    /// (IDX501) under the stated byte order and the severity overrides of
+    /// `self`, and nothing else (no advisory lint, expectation, label scan
+    /// or file name: [`Reader::validate`](crate::Reader::validate) checks
+    /// with those).
+    pub(crate) fn reading(&self) -> Options {
+        Options {
+            limits: self.limits,
+            byte_order: self.byte_order,
+            severity: self.severity.clone(),
+            ..Options::default().with_lints(false)
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {

@@ -6,7 +6,7 @@ use super::expect::expectations;
 use super::Options;
 use crate::edit::ByteOrder;
 use crate::finding::{Compression, Finding, Report, TAIL_LEN};
-use crate::header::{starts_with_idx_magic, MAGIC_LEN, MAX_HEADER_LEN};
+use crate::header::{starts_with_idx_magic, Header, MAGIC_LEN, MAX_HEADER_LEN};
 use crate::label_scan::LabelScanner;
 use crate::lint::{self, PayloadLinter};
 use crate::rules::Rule;
@@ -308,6 +308,51 @@ impl Validator {
         self.prefix = prefix;
     }
 
+    /// A validator fed `header`'s bytes and analysed, for the payload that
+    /// follows them (a payload read by other means, the lower-level
+    /// readers given a header already read).
+    pub(crate) fn after_header(opts: Options, header: &Header) -> Self {
+        let mut v = Validator::plain(opts);
+        v.feed(&header.to_bytes());
+        v.analyse_now();
+        v
+    }
+
+    /// Analyses the header on the bytes fed so far, if it is not analysed
+    /// yet: for a pull reader that fed exactly the header's bytes (or the
+    /// whole stream, which ended within them), before it feeds the payload.
+    pub(crate) fn analyse_now(&mut self) {
+        if self.analysis.is_none() {
+            self.analyse_prefix();
+        }
+    }
+
+    /// The header the analysed bytes give (`None` before the analysis, or
+    /// when they give none).
+    pub(crate) fn header(&self) -> Option<&Header> {
+        self.analysis.as_ref().and_then(|a| a.header.as_ref())
+    }
+
+    /// The analysed header's findings as [`finish`](Validator::finish)
+    /// reports them: severities applied, in the order of their offsets.
+    pub(crate) fn header_findings(&self) -> Vec<Finding> {
+        let Some(a) = &self.analysis else {
+            return Vec::new();
+        };
+        let mut found = a.findings.clone();
+        for f in &mut found {
+            f.severity = self.opts.severity.apply(f.rule, f.severity);
+        }
+        found.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
+        found
+    }
+
+    /// Marks the stream's length as a lower bound: reading stopped before
+    /// its end (the trailing bytes' count bound, a reader's limit).
+    pub(crate) fn cut_short(&mut self) {
+        self.exact_len = false;
+    }
+
     /// Accounts for bytes after the header: payload, then trailing bytes.
     fn body(&mut self, bytes: &[u8]) {
         let Some(h) = self.analysis.as_ref().and_then(|a| a.header.as_ref()) else {
@@ -334,8 +379,13 @@ impl Validator {
 
     /// Marks the stream as the decompressed content of `c`.
     pub(crate) fn with_compression(mut self, c: Compression) -> Self {
-        self.compression = Some(c);
+        self.set_compression(c);
         self
+    }
+
+    /// Marks the stream as the decompressed content of `c` (in place).
+    pub(crate) fn set_compression(&mut self, c: Compression) {
+        self.compression = Some(c);
     }
 
     /// Payload bytes still to come (0 without a header).
@@ -408,6 +458,21 @@ impl Validator {
 
     /// The report for everything fed.
     pub fn finish(mut self) -> Report {
+        self.report(true)
+    }
+
+    /// The findings for everything fed, as [`finish`](Validator::finish)
+    /// reports them (a reader's verdict, which has no use for the rest of
+    /// the report: the payload's byte-order score is not computed again,
+    /// the stream's last bytes not copied, the validator not moved). The validator is spent: feed it no more.
+    pub(crate) fn findings(&mut self) -> Vec<Finding> {
+        self.report(false).findings
+    }
+
+    /// The report, leaving the validator spent; `full`: with the payload's
+    /// byte-order score ([`Report::byte_order`]) and the stream's last
+    /// bytes ([`Report::tail`]), which only the findings' reader skips.
+    fn report(&mut self, full: bool) -> Report {
         match std::mem::replace(&mut self.input, Input::Plain) {
             Input::Sniffing(Some(h)) => self.feed_plain(&[h]),
             Input::Gzip(mut gz) => self.push_gzip(&mut gz, &[], true),
@@ -491,7 +556,7 @@ impl Validator {
             f.severity = self.opts.severity.apply(f.rule, f.severity);
         }
         findings.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
-        let kept = if self.skipped {
+        let kept = if self.skipped || !full {
             0
         } else {
             (self.total.min(TAIL_LEN as u64)) as usize
@@ -503,11 +568,12 @@ impl Validator {
             compression: self.compression,
             findings,
             tail: self.tail[TAIL_LEN - kept..].to_vec(),
-            head: self.prefix,
-            labels: self.labels.map(LabelScanner::finish),
+            head: std::mem::take(&mut self.prefix),
+            labels: self.labels.take().map(LabelScanner::finish),
             byte_order: self
                 .linter
                 .as_ref()
+                .filter(|_| full)
                 .and_then(PayloadLinter::byte_order_score),
         };
         attach(

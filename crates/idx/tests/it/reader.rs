@@ -849,3 +849,115 @@ fn the_output_buffer_size_is_the_payload_length_of_a_whole_raw_source() {
     let g = Reader::at(&gz[..], &ReadOptions::default()).unwrap(); // ok: test
     assert_eq!(g.output_buffer_size().unwrap(), None); // ok: test
 }
+
+/// What a reading path says of an input, as findings: the first error, or
+/// the warnings of a read that succeeded.
+type Said = Result<Vec<idx::Finding>, Box<idx::Finding>>;
+
+/// What `read_array` and `read_into` say of `bytes` under `read`, and
+/// `decode_in_place` of a raw input that holds its payload exactly.
+fn reader_says(bytes: &[u8], read: &ReadOptions) -> Vec<Said> {
+    let err = |e: ReadError| match e {
+        ReadError::Invalid(e) => Box::new(e.finding().clone()),
+        other => panic!("{other}"),
+    };
+    let array = Reader::new(bytes, read)
+        .and_then(Reader::read_array)
+        .map(|(_, w)| w)
+        .map_err(err);
+    let into = Reader::new(bytes, read)
+        .and_then(|r| {
+            let mut v = vec![0u8; r.header().payload_len() as usize];
+            r.read_into(&mut v)
+        })
+        .map_err(err);
+    let mut said = vec![array, into];
+    if let Ok(r) = Reader::new(bytes, read) {
+        let h = r.header().clone();
+        if r.compression().is_none() && h.file_len() == Some(bytes.len() as u64) {
+            let mut payload = bytes[h.header_len()..].to_vec();
+            said.push(
+                Reader::decode_in_place(&h, &mut payload, read, NonZeroUsize::MIN).map_err(err),
+            );
+        }
+    }
+    said
+}
+
+/// What validation says of `bytes` with the reading paths' checks (the
+/// spec's rules and the byte-order test, no advisory lint): its first
+/// error, or all its findings (none of the header's portability warnings
+/// here, which reading leaves to validation).
+fn validation_says(bytes: &[u8], read: &ReadOptions) -> Said {
+    let checks = read.validate.clone().with_lints(false);
+    let report = idx::validate_with(bytes, &checks);
+    let first = report.errors().next().cloned();
+    match first {
+        Some(e) => Err(Box::new(e)),
+        None => Ok(report.findings),
+    }
+}
+
+/// The reader is a loop over the validation engine: on inputs whose
+/// findings only the engine makes whole (the element-width hint on a
+/// payload cut short or followed by more, another file's magic after it,
+/// the byte-order test's finding with its every field, the suggested
+/// fixes), `read_array`, `read_into` and `decode_in_place` give
+/// validation's first error, or its warnings, finding for finding: rule,
+/// severity, offset, message, expected and found, hint, fix.
+#[test]
+fn the_reader_says_what_validation_says_finding_for_finding() {
+    use std::io::Write;
+    let gz = |b: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(b).unwrap(); // ok: test
+        e.finish().unwrap() // ok: test
+    };
+    // i16 [8] holding i32 [8] (twice the bytes: the width hint on IDX203)
+    let mut wider = vec![0, 0, 0x0b, 1, 0, 0, 0, 8];
+    wider.extend((1..=8i32).flat_map(i32::to_be_bytes));
+    // i32 [8] holding i16 [8] (half the bytes: the width hint on IDX202)
+    let mut narrower = vec![0, 0, 0x0c, 1, 0, 0, 0, 8];
+    narrower.extend((1..=8i16).flat_map(i16::to_be_bytes));
+    let writer = report_writer_file();
+    let mut writer_more = writer.clone();
+    writer_more.extend_from_slice(&[0, 0, 0x0d, 1]);
+    let cases: Vec<(&str, Vec<u8>, ReadOptions)> = vec![
+        ("twice the bytes", wider.clone(), ReadOptions::default()),
+        ("gzip, twice the bytes", gz(&wider), ReadOptions::default()),
+        ("half the bytes", narrower, ReadOptions::default()),
+        ("little-endian f32", writer.clone(), ReadOptions::default()),
+        (
+            "little-endian f32, strict",
+            writer,
+            strict(ReadOptions::default()),
+        ),
+        (
+            "little-endian f32, another file after it",
+            writer_more,
+            ReadOptions::default(),
+        ),
+    ];
+    for (what, bytes, read) in &cases {
+        let plain = if bytes.starts_with(&[0x1f, 0x8b]) {
+            let mut d = Vec::new();
+            flate2::read::GzDecoder::new(&bytes[..])
+                .read_to_end(&mut d)
+                .unwrap(); // ok: test
+            d
+        } else {
+            bytes.clone()
+        };
+        let want = validation_says(&plain, read);
+        assert!(
+            match &want {
+                Ok(w) => !w.is_empty(),
+                Err(_) => true,
+            },
+            "{what}: a finding to compare"
+        );
+        for got in reader_says(bytes, read) {
+            assert_eq!(got, want, "{what}");
+        }
+    }
+}
