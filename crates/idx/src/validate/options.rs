@@ -55,7 +55,10 @@ pub struct Options {
     /// readings (spec 6.1).
     pub expect_range: Option<(i64, i64)>,
     /// Per-rule severity overrides (`--severity IDX501=error`): an advisory
-    /// finding made an error fails the run, and readers refuse the input.
+    /// finding made an error fails the run. Readers judge only the spec's
+    /// errors and the byte-order test: they refuse an input whose IDX501
+    /// an override makes an error, and neither return nor refuse for the
+    /// header's portability warnings (IDX3xx), whatever their override.
     pub severity: Severities,
     /// The file name, for the MNIST naming lint (IDX503).
     pub file_name: Option<String>,
