@@ -1406,3 +1406,23 @@ fn a_stated_swap_waits_while_the_element_width_is_in_question() {
         assert!(report.declined.is_empty(), "{:?}", report.declined);
     }
 }
+
+/// The payload under little-endian dimensions starts after all of them:
+/// with rank 3 and a short payload, its first bytes are the payload's own.
+#[test]
+fn little_endian_dimensions_of_rank_3_score_the_payload_right_after_them() {
+    let vals: Vec<f32> = (0..8).map(|i| i as f32 * 0.75 + 1.0).collect();
+    let mut b = vec![0, 0, 0x0d, 3];
+    for _ in 0..3 {
+        b.extend_from_slice(&2u32.to_le_bytes());
+    }
+    b.extend(vals.iter().flat_map(|v| v.to_le_bytes()));
+    let r = validate(&b);
+    let h = r
+        .findings
+        .iter()
+        .find_map(|f| f.hint.as_deref().filter(|h| h.contains("byte-swapped")))
+        .unwrap_or_else(|| panic!("{:?}", r.findings));
+    assert!(h.contains("[2, 2, 2]"), "{h}");
+    assert!(h.contains("; its f32 payload"), "{h}");
+}
