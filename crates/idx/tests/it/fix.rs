@@ -1525,3 +1525,24 @@ fn a_truncated_payloads_fix_drops_exactly_the_partial_item() {
         between.description
     );
 }
+
+/// Under a whole header stored little-endian, the payload scored starts
+/// after all the dimensions: with rank 3 and a short payload, its first
+/// bytes are the payload's own.
+#[test]
+fn a_byte_swapped_header_of_rank_3_scores_the_payload_right_after_it() {
+    let vals: Vec<f32> = (0..8).map(|i| i as f32 * 0.75 + 1.0).collect();
+    let mut b = vec![3, 0x0d, 0, 0];
+    for _ in 0..3 {
+        b.extend_from_slice(&2u32.to_le_bytes());
+    }
+    b.extend(vals.iter().flat_map(|v| v.to_le_bytes()));
+    let r = validate(&b);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::ByteSwappedHeader)
+        .unwrap_or_else(|| panic!("{:?}", r.findings));
+    let hint = f.hint.as_deref().unwrap_or_default();
+    assert!(hint.contains("; its f32 payload"), "{hint}");
+}
