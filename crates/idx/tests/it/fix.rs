@@ -1546,3 +1546,23 @@ fn a_byte_swapped_header_of_rank_3_scores_the_payload_right_after_it() {
     let hint = f.hint.as_deref().unwrap_or_default();
     assert!(hint.contains("; its f32 payload"), "{hint}");
 }
+
+/// ... and over too few elements it says the order cannot be told, not
+/// that the payload reads one way or the other.
+#[test]
+fn a_byte_swapped_header_over_too_few_elements_leaves_the_payloads_order_untold() {
+    let mut b = vec![1, 0x0d, 0, 0];
+    b.extend_from_slice(&2u32.to_le_bytes());
+    b.extend([1.0f32, 2.0].iter().flat_map(|v| v.to_le_bytes()));
+    let r = validate(&b);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::ByteSwappedHeader)
+        .unwrap_or_else(|| panic!("{:?}", r.findings));
+    let hint = f.hint.as_deref().unwrap_or_default();
+    assert!(
+        hint.contains("; the byte order of its f32 payload cannot be told from its first bytes"),
+        "{hint}"
+    );
+}
