@@ -260,4 +260,109 @@ mod tests {
         p.add(&fix(vec![cut(30)]));
         assert_eq!((p.swap, p.cut), (Some((8, 16, 4)), Some(24)));
     }
+
+    fn finding(rule: Rule, offset: u64, applicability: Applicability, edits: Vec<Edit>) -> Finding {
+        let mut f = Finding::new(rule, offset, 2, "");
+        f.fix = Some(Fix::new(applicability, String::new(), edits));
+        f
+    }
+
+    fn report(findings: Vec<Finding>) -> Report {
+        Report {
+            header: None,
+            stream_len: 100,
+            exact_len: true,
+            compression: None,
+            findings,
+            head: Vec::new(),
+            tail: Vec::new(),
+            labels: None,
+            byte_order: None,
+        }
+    }
+
+    fn rules(out: &[AppliedFix]) -> Vec<Option<Rule>> {
+        out.iter().map(|a| a.rule).collect()
+    }
+
+    /// The reserved bytes' fix (unsafe) with IDX501's, which is withheld
+    /// once the payload was swapped.
+    fn reserved_and_idx501(severity: Severity) -> Report {
+        let reserved = finding(
+            Rule::ReservedBytes,
+            0,
+            Applicability::Unsafe,
+            vec![Edit::Replace {
+                offset: 0,
+                bytes: vec![0, 0],
+            }],
+        );
+        let idx501 = finding(
+            Rule::LikelyLittleEndian,
+            8,
+            Applicability::Unsafe,
+            vec![SWAP],
+        )
+        .with_severity(severity);
+        report(vec![reserved, idx501])
+    }
+
+    #[test]
+    fn the_reserved_bytes_wait_for_an_errors_fix_that_is_withheld_but_not_a_warnings() {
+        let opts = FixOptions::default().with_unsafe_fixes(true);
+        let mut declined = Vec::new();
+        // not yet swapped: both fixes taken
+        let r = reserved_and_idx501(Severity::Error);
+        let out = select(&r, &opts, false, &mut declined);
+        assert_eq!(
+            rules(&out),
+            [Some(Rule::ReservedBytes), Some(Rule::LikelyLittleEndian)]
+        );
+        // swapped: IDX501's fix withheld, an error: the reserved bytes wait
+        let out = select(&r, &opts, true, &mut declined);
+        assert_eq!(rules(&out), []);
+        // a warning's fix withheld does not hold them back
+        let r = reserved_and_idx501(Severity::Warning);
+        let out = select(&r, &opts, true, &mut declined);
+        assert_eq!(rules(&out), [Some(Rule::ReservedBytes)]);
+        assert!(declined.is_empty(), "{declined:?}");
+    }
+
+    #[test]
+    fn a_header_rewrite_is_taken_alone_without_the_other_fixes() {
+        // little-endian dimensions rewritten (safe, header fields), the
+        // reserved bytes (unsafe, replaced) and trailing bytes (safe, cut)
+        let reserved = finding(
+            Rule::ReservedBytes,
+            0,
+            Applicability::Unsafe,
+            vec![Edit::Replace {
+                offset: 0,
+                bytes: vec![0, 0],
+            }],
+        );
+        let rewrite = finding(
+            Rule::ByteSwappedHeader,
+            4,
+            Applicability::Safe,
+            vec![Edit::Replace {
+                offset: 4,
+                bytes: vec![0, 0, 0, 9],
+            }],
+        );
+        let trailing = finding(Rule::TrailingBytes, 17, Applicability::Safe, vec![cut(17)]);
+        let r = report(vec![reserved, rewrite, trailing]);
+        let opts = FixOptions::default().with_unsafe_fixes(true);
+        let out = select(&r, &opts, false, &mut Vec::new());
+        assert_eq!(rules(&out), [Some(Rule::ByteSwappedHeader)]);
+        assert!(is_header_rewrite(&out[0]));
+        // without the rewrite, the others are taken
+        let r = report(vec![r.findings[0].clone(), r.findings[2].clone()]);
+        let out = select(&r, &opts, false, &mut Vec::new());
+        assert_eq!(
+            rules(&out),
+            [Some(Rule::ReservedBytes), Some(Rule::TrailingBytes)]
+        );
+        assert!(!out.iter().any(is_header_rewrite));
+    }
 }

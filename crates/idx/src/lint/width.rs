@@ -212,6 +212,49 @@ mod tests {
         assert!(h.contains("exactly twice the declared size"), "{h}");
         assert!(h.contains("f64 values written under an f32 header"), "{h}");
         assert!(h.contains("big-endian f64"), "{h}");
+        // (the note on 64-bit integers is for those alone)
+        assert!(!h.contains("64-bit integer"), "{h}");
+    }
+
+    #[test]
+    fn small_negative_i16_values_under_a_u8_header_read_as_i16() {
+        let sample: Vec<u8> = [-3i16, 7, -120, 255, -255, 1]
+            .iter()
+            .flat_map(|v| v.to_be_bytes())
+            .collect();
+        let w = hint(ElementType::U8, 6, 12, &sample).unwrap(); // ok: unit test
+        assert_eq!((w.dtype, w.little), (Some(ElementType::I16), false));
+        assert!(
+            w.text.contains("i16 values written under a u8 header"),
+            "{}",
+            w.text
+        );
+        assert!(w.text.contains("big-endian i16"), "{}", w.text);
+    }
+
+    #[test]
+    fn an_integer_is_plausible_only_below_half_its_width_in_bits() {
+        // 256 = 2^8 is not a plausible i16 (it needs more than half of its
+        // 16 bits); read little-endian these elements are 1
+        let sample: Vec<u8> = [256i16; 6].iter().flat_map(|v| v.to_be_bytes()).collect();
+        let w = hint(ElementType::U8, 6, 12, &sample).unwrap(); // ok: unit test
+        assert_eq!((w.dtype, w.little), (Some(ElementType::I16), true));
+        // 255 is plausible as it stands
+        let sample: Vec<u8> = [255i16; 6].iter().flat_map(|v| v.to_be_bytes()).collect();
+        let w = hint(ElementType::U8, 6, 12, &sample).unwrap(); // ok: unit test
+        assert_eq!((w.dtype, w.little), (Some(ElementType::I16), false));
+    }
+
+    #[test]
+    fn four_non_zero_elements_are_enough_for_a_verdict_and_three_are_not() {
+        let four = be_f64(&[0.5, 1.5, 2.25, 3.0]);
+        let w = hint(ElementType::F32, 16, 32, &four).unwrap(); // ok: unit test
+        assert_eq!((w.dtype, w.little), (Some(ElementType::F64), false));
+        // zero elements do not count
+        let mut three = be_f64(&[0.5, 1.5, 2.25, 0.0]);
+        assert_eq!(hint(ElementType::F32, 16, 32, &three), None);
+        three.extend(be_f64(&[0.0; 4]));
+        assert_eq!(hint(ElementType::F32, 32, 64, &three), None);
     }
 
     #[test]
@@ -263,5 +306,43 @@ mod tests {
             }
             assert_eq!(w.bytes, want, "pieces of {piece}");
         }
+    }
+
+    #[test]
+    fn no_width_wider_than_eight_bytes_is_suggested() {
+        // f64 twice over and i32 four times over would be 16-byte elements
+        let sample = be_f64(&[0.5, 1.5, 2.25, 3.0, 4.0, 100.0, 7.0, 9.5]);
+        assert_eq!(hint(ElementType::F64, 32, 64, &sample), None);
+        assert_eq!(hint(ElementType::I32, 16, 64, &sample), None);
+        // (eight bytes are: f32 twice over reads as f64)
+        assert!(hint(ElementType::F32, 32, 64, &sample).is_some());
+    }
+
+    #[test]
+    fn the_sample_keeps_the_non_zero_words_in_order_and_skips_the_zero_ones() {
+        let mut w = NonZeroWords::default();
+        // a word with a zero byte counts as non-zero; whole zero words are
+        // left out, whether carried or skipped at once
+        let mut input = vec![1, 2, 3, 4, 5, 6, 7, 8];
+        input.extend([0; 16]);
+        input.extend([9, 0, 0, 0, 0, 0, 0, 10]);
+        input.extend([11; 8]);
+        w.feed(&input[..3]);
+        w.feed(&input[3..]);
+        w.feed(&[0; 8]);
+        w.feed(&[12; 4]);
+        let mut want = vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0, 10];
+        want.extend([11; 8]);
+        assert_eq!(w.bytes, want);
+        // (the half word fed last is carried, not kept)
+    }
+
+    #[test]
+    fn the_sample_stops_at_its_size() {
+        let mut w = NonZeroWords::default();
+        w.feed(&[7; SAMPLE_BYTES + 64]);
+        assert_eq!(w.bytes.len(), SAMPLE_BYTES);
+        w.feed(&[7; 8]);
+        assert_eq!(w.bytes.len(), SAMPLE_BYTES);
     }
 }

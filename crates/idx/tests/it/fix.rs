@@ -1406,3 +1406,163 @@ fn a_stated_swap_waits_while_the_element_width_is_in_question() {
         assert!(report.declined.is_empty(), "{:?}", report.declined);
     }
 }
+
+/// The payload under little-endian dimensions starts after all of them:
+/// with rank 3 and a short payload, its first bytes are the payload's own.
+#[test]
+fn little_endian_dimensions_of_rank_3_score_the_payload_right_after_them() {
+    let vals: Vec<f32> = (0..8).map(|i| i as f32 * 0.75 + 1.0).collect();
+    let mut b = vec![0, 0, 0x0d, 3];
+    for _ in 0..3 {
+        b.extend_from_slice(&2u32.to_le_bytes());
+    }
+    b.extend(vals.iter().flat_map(|v| v.to_le_bytes()));
+    let r = validate(&b);
+    let h = r
+        .findings
+        .iter()
+        .find_map(|f| f.hint.as_deref().filter(|h| h.contains("byte-swapped")))
+        .unwrap_or_else(|| panic!("{:?}", r.findings));
+    assert!(h.contains("[2, 2, 2]"), "{h}");
+    assert!(h.contains("; its f32 payload"), "{h}");
+}
+
+/// The width's fix swaps exactly the payload the stream holds: little-endian
+/// f32 values under an f64 header of the same dimension (half the declared
+/// payload) get the type code f32 and a swap of their 4000 bytes.
+#[test]
+fn a_width_fix_swaps_exactly_the_payload_present() {
+    let vals: Vec<f32> = (0..1000)
+        .map(|i| (i as f32 * 0.01).cos() * 2.0 - 0.5)
+        .collect();
+    let le: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let r = validate(&with_header(0x0e, &[1000], &le));
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::TruncatedPayload)
+        .unwrap();
+    let fix = f.fix.as_ref().unwrap();
+    assert_eq!(
+        fix.edits,
+        [
+            Edit::Replace {
+                offset: 2,
+                bytes: vec![0x0d]
+            },
+            Edit::SwapBytes {
+                offset: 8,
+                length: 4000,
+                element_size: 4
+            }
+        ]
+    );
+}
+
+/// A whole header stored little-endian whose dimensions read the same
+/// either way (here the one dimension 0) is still rewritten big-endian.
+#[test]
+fn a_byte_swapped_header_whose_dimensions_read_the_same_either_way_is_rewritten() {
+    let bytes = [1, 0x08, 0, 0, 0, 0, 0, 0];
+    let r = validate(&bytes);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::ByteSwappedHeader)
+        .unwrap_or_else(|| panic!("{:?}", r.findings));
+    let fix = f.fix.as_ref().unwrap_or_else(|| panic!("{f:?}"));
+    assert_eq!(
+        fix.edits,
+        [Edit::Replace {
+            offset: 0,
+            bytes: vec![0, 0, 0x08, 1, 0, 0, 0, 0]
+        }]
+    );
+}
+
+/// A payload cut short keeps its complete items: the first dimension is
+/// lowered to their count, and only the bytes of a partial item after them
+/// are dropped (none when the cut falls between items).
+#[test]
+fn a_truncated_payloads_fix_drops_exactly_the_partial_item() {
+    // u8 [4, 3]: items of 3 bytes after a 12-byte header
+    let fix_of = |present: usize| {
+        let bytes = with_header(0x08, &[4, 3], &vec![7u8; present]);
+        let r = validate(&bytes);
+        let f = r
+            .findings
+            .iter()
+            .find(|f| f.rule == Rule::TruncatedPayload)
+            .unwrap();
+        f.fix.clone().unwrap()
+    };
+    let lower = Edit::Replace {
+        offset: 4,
+        bytes: vec![0, 0, 0, 2],
+    };
+    let cut = fix_of(8);
+    assert_eq!(
+        cut.edits,
+        [
+            lower.clone(),
+            Edit::Delete {
+                offset: 18,
+                length: 2
+            }
+        ]
+    );
+    assert!(
+        cut.description
+            .ends_with("and drop the 2 bytes of the partial item"),
+        "{}",
+        cut.description
+    );
+    let between = fix_of(6);
+    assert_eq!(between.edits, [lower]);
+    assert!(
+        !between.description.contains("partial"),
+        "{}",
+        between.description
+    );
+}
+
+/// Under a whole header stored little-endian, the payload scored starts
+/// after all the dimensions: with rank 3 and a short payload, its first
+/// bytes are the payload's own.
+#[test]
+fn a_byte_swapped_header_of_rank_3_scores_the_payload_right_after_it() {
+    let vals: Vec<f32> = (0..8).map(|i| i as f32 * 0.75 + 1.0).collect();
+    let mut b = vec![3, 0x0d, 0, 0];
+    for _ in 0..3 {
+        b.extend_from_slice(&2u32.to_le_bytes());
+    }
+    b.extend(vals.iter().flat_map(|v| v.to_le_bytes()));
+    let r = validate(&b);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::ByteSwappedHeader)
+        .unwrap_or_else(|| panic!("{:?}", r.findings));
+    let hint = f.hint.as_deref().unwrap_or_default();
+    assert!(hint.contains("; its f32 payload"), "{hint}");
+}
+
+/// ... and over too few elements it says the order cannot be told, not
+/// that the payload reads one way or the other.
+#[test]
+fn a_byte_swapped_header_over_too_few_elements_leaves_the_payloads_order_untold() {
+    let mut b = vec![1, 0x0d, 0, 0];
+    b.extend_from_slice(&2u32.to_le_bytes());
+    b.extend([1.0f32, 2.0].iter().flat_map(|v| v.to_le_bytes()));
+    let r = validate(&b);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::ByteSwappedHeader)
+        .unwrap_or_else(|| panic!("{:?}", r.findings));
+    let hint = f.hint.as_deref().unwrap_or_default();
+    assert!(
+        hint.contains("; the byte order of its f32 payload cannot be told from its first bytes"),
+        "{hint}"
+    );
+}

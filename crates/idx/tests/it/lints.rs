@@ -373,3 +373,111 @@ fn packed_pixels_are_not_diagnosed_as_i16_pairs() {
         assert!(!hint.contains("width"), "{hint}");
     }
 }
+
+/// The reserved bytes' fix is offered only when every other error has a
+/// fix: an IDX501 error that a diagnosed element width answers counts as
+/// fixed (i16 counts under an i32 header, IDX501 made an error).
+#[test]
+fn reserved_bytes_are_fixable_beside_an_idx501_error_the_width_diagnosis_answers() {
+    let counts: Vec<i16> = (0..10_000)
+        .map(|i| (400.0 + 300.0 * (f64::from(i) / 500.0).sin()) as i16)
+        .collect();
+    let payload: Vec<u8> = counts.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let mut bytes = file(0x0c, 5000, payload);
+    bytes[1] = 7;
+    let severity: idx::Severities = "IDX501=error".parse().unwrap();
+    let r = idx::validate_with(&bytes, &idx::Options::default().with_severity(severity));
+    let f = |rule| r.findings.iter().find(|f| f.rule == rule).unwrap();
+    let lint = f(Rule::LikelyLittleEndian);
+    assert_eq!(lint.severity(), idx::Severity::Error);
+    assert!(lint.fix.is_none(), "{:?}", lint.fix);
+    let hint = lint.hint.as_deref().unwrap_or_default();
+    assert!(
+        hint.contains("reads far better as little-endian i16 values")
+            && hint.contains("over its first 1016 bytes"),
+        "{hint}"
+    );
+    assert!(f(Rule::ReservedBytes).fix.is_some(), "{:?}", r.findings);
+}
+
+/// ... but not beside an error left without a fix: 64-bit integers under
+/// a u8 header (IDX has no such type, so the width's hint has no fix), or
+/// an IDX501 error saying a stated little-endian order reads big-endian.
+#[test]
+fn reserved_bytes_are_not_fixable_beside_an_error_without_a_fix() {
+    let vals: Vec<i64> = (0..100).collect();
+    let mut bytes = file(
+        0x08,
+        100,
+        vals.iter().flat_map(|v| v.to_be_bytes()).collect(),
+    );
+    bytes[1] = 7;
+    let r = validate(&bytes);
+    let trailing = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::TrailingBytes)
+        .unwrap();
+    assert!(trailing
+        .hint
+        .as_deref()
+        .unwrap_or_default()
+        .contains("64-bit integers"));
+    assert!(trailing.fix.is_none());
+    let reserved = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::ReservedBytes)
+        .unwrap();
+    assert!(reserved.fix.is_none(), "{:?}", reserved.fix);
+
+    // big-endian f64 under an f32 header (the width's fix: type f64),
+    // stated little-endian: the f32 reading says big-endian
+    let vals: Vec<f64> = (0..200)
+        .map(|i| 1.0 + (f64::from(i) / 20.0).sin())
+        .collect();
+    let mut bytes = file(
+        0x0d,
+        200,
+        vals.iter().flat_map(|v| v.to_be_bytes()).collect(),
+    );
+    bytes[1] = 7;
+    let opts = idx::Options::default()
+        .with_byte_order(Some(idx::ByteOrder::Little))
+        .with_severity("IDX501=error".parse().unwrap());
+    let r = idx::validate_with(&bytes, &opts);
+    let f = |rule| r.findings.iter().find(|f| f.rule == rule).unwrap();
+    assert!(f(Rule::TrailingBytes).fix.is_some(), "{:?}", r.findings);
+    let lint = f(Rule::LikelyLittleEndian);
+    assert_eq!(lint.severity(), idx::Severity::Error);
+    assert!(lint.byte_order.is_some_and(|s| s.bits < 0.0), "{lint:?}");
+    assert!(f(Rule::ReservedBytes).fix.is_none(), "{:?}", r.findings);
+}
+
+/// The width diagnosis needs the i16 reading far better than the i32 one
+/// (by `CERTAIN_BITS`): these noisy i16 counts read about as well either
+/// way (2015.5 bits as i16, 2014.8 as i32), so the i32 finding stands,
+/// with its swap.
+#[test]
+fn i16_counts_reading_no_better_as_i16_than_as_i32_are_no_width_mismatch() {
+    let mut state = 3u64;
+    let counts: Vec<i16> = (0..10_000)
+        .map(|i| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let rate = 400.0 + 300.0 * (f64::from(i) / 200.0).sin();
+            (rate + ((state >> 40) % 22) as f64) as i16
+        })
+        .collect();
+    let payload: Vec<u8> = counts.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let r = validate(&file(0x0c, 5000, payload));
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::LikelyLittleEndian)
+        .unwrap();
+    let hint = f.hint.as_deref().unwrap_or_default();
+    assert!(!hint.contains("i16"), "{hint}");
+    assert!(f.fix.is_some(), "{f:?}");
+}

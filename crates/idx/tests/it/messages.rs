@@ -243,3 +243,35 @@ fn a_findings_long_form_adds_its_expected_found_and_help_lines() {
     assert_eq!(bare.details().count(), 0);
     assert_eq!(format!("{bare:#}"), bare.to_string());
 }
+
+/// A report gives back the bytes it kept, from its head (the first 1024)
+/// or its tail (the last 64), and no others: here a u8 [3000] file.
+#[test]
+fn a_report_gives_back_the_bytes_it_kept_at_its_head_and_tail_and_no_others() {
+    let mut bytes = vec![0, 0, 0x08, 1, 0, 0, 0x0b, 0xb8];
+    bytes.extend((0..3000u32).map(|i| (i % 251) as u8));
+    let r = idx::validate(&bytes);
+    let n = bytes.len() as u64;
+    assert_eq!((r.head.len(), r.tail.len(), r.stream_len), (1024, 64, n));
+    for (offset, len) in [
+        (0, 4),
+        (1020, 4),
+        (n - 64, 64),
+        (n - 64, 1),
+        (n - 3, 3),
+        (n - 2, 2),
+        (n - 1, 1),
+        (n, 0),
+    ] {
+        let (o, l) = (offset as usize, len);
+        assert_eq!(
+            r.bytes_at(offset, len),
+            Some(&bytes[o..o + l]),
+            "{offset}+{len}"
+        );
+    }
+    for (offset, len) in [(1021, 4), (n - 65, 2), (n - 2, 3), (n, 1), (u64::MAX, 2)] {
+        assert_eq!(r.bytes_at(offset, len), None, "{offset}+{len}");
+    }
+    assert_eq!(idx::Compression::Gzip.as_str(), "gzip");
+}
