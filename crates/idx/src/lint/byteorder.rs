@@ -985,7 +985,7 @@ pub(crate) fn contract(
 
 #[cfg(test)]
 mod tests {
-    use super::{left_justified, score, ElementType, Entry, Verdict};
+    use super::{left_justified, score, ElementType, Entry, Verdict, MAX_DISTINCT};
 
     /// The i16 values `v` as scored entries (no neighbours: the rule reads
     /// bits only).
@@ -1129,6 +1129,34 @@ mod tests {
         // plausible as each other (none of these is an extreme either way)
         let v: Vec<u16> = (0..16).map(|i| (2 * (i % 4) + 1) << 5).collect();
         assert_eq!(left_justified(&entries(&v), 2), (false, false));
+    }
+
+    /// A payload whose sampled elements stop one block short of
+    /// [`MAX_DISTINCT`] distinct values and whose elements outside the
+    /// samples (the extra non-zero ones, scored one by one) bring more
+    /// than the rest: the 4,096th distinct value is the last one scored.
+    #[test]
+    fn no_more_than_max_distinct_values_are_scored() {
+        use crate::lint::{EXTRA_ELEMENTS, SAMPLE_BLOCK, SAMPLE_LEN};
+        let blocks = MAX_DISTINCT as u64 / SAMPLE_LEN - 1;
+        let mut v = vec![0i16; (blocks * SAMPLE_BLOCK) as usize];
+        let mut next = 0i16;
+        let mut fill = |at: u64, len: u64| {
+            for x in &mut v[at as usize..(at + len) as usize] {
+                next += 1;
+                *x = next;
+            }
+        };
+        for b in 0..blocks {
+            fill(b * SAMPLE_BLOCK, SAMPLE_LEN);
+        }
+        // the last sampled block's extra elements: 768 past the 4,096th
+        fill((blocks - 1) * SAMPLE_BLOCK + SAMPLE_LEN, EXTRA_ELEMENTS);
+        assert!(next as usize > MAX_DISTINCT);
+        // stored little-endian, so no checkpoint settles the test early
+        let le: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let s = score(ElementType::I16, &le).unwrap();
+        assert_eq!(s.elements, MAX_DISTINCT as u64, "{s:?}");
     }
 
     #[test]

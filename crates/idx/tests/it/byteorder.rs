@@ -471,3 +471,19 @@ fn samples_left_justified_by_seven_bits_are_set_aside_when_smooth() {
         assert_eq!(s.verdict(), Verdict::None, "noise {noise}: {s:?}");
     }
 }
+
+/// The same samples, their seven zero bits set aside: the values read the
+/// way they were stored are the smooth ones, so the evidence (not only the
+/// verdict, which the agreeing bits hold back anyway) is for that order.
+#[test]
+fn samples_left_justified_by_seven_bits_read_the_way_they_were_stored() {
+    let adc: Vec<i16> = (0..8000)
+        .map(|i| ((200.0 * (i as f64 / 40.0).sin()).round() as i16) << 7)
+        .collect();
+    let be = payload(&adc, |v| v.to_be_bytes().to_vec());
+    let s = scored(Type::I16, &be);
+    assert!(s.bits < 0.0, "{s:?}");
+    let le = payload(&adc, |v| v.to_le_bytes().to_vec());
+    let t = scored(Type::I16, &le);
+    assert!(t.bits > 0.0, "{t:?}");
+}
