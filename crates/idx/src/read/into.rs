@@ -152,8 +152,7 @@ pub(super) fn fits(header: &Header, out: &[u8]) -> Result<u64, ReadError> {
 }
 
 /// After a complete payload: anything more is an error (IDX203), counted
-/// for the message up to a bound, through `buf` (grown to `CHUNK_LEN` when
-/// it is smaller and there are trailing bytes). `limited` says whether `r`
+/// for the message up to a bound ([`trailing`]). `limited` says whether `r`
 /// ended at a limit of its own (the reader's decompression limit): the
 /// bytes counted are then "at least" that many, as validation says.
 pub(super) fn check_end<R: Read>(
@@ -163,47 +162,26 @@ pub(super) fn check_end<R: Read>(
     buf: &mut Vec<u8>,
     limited: fn(&R) -> bool,
 ) -> Result<(), ReadError> {
-    let declared = h.payload_len();
     let mut tail = [0u8; 4];
     let t = crate::buffer::fill(r, &mut tail)?;
-    if t > 0 {
-        if buf.len() < crate::buffer::CHUNK_LEN {
-            buf.resize(crate::buffer::CHUNK_LEN, 0);
-        }
-        // counted up to a bound, so an endless source finishes (spec 7.24)
-        let mut extra = t as u64;
-        let mut cut = false;
-        loop {
-            if extra >= validate::TRAILING_COUNT_LIMIT {
-                cut = crate::buffer::fill(r, &mut buf[..1])? > 0;
-                break;
-            }
-            let want = (validate::TRAILING_COUNT_LIMIT - extra).min(buf.len() as u64) as usize;
-            let k = crate::buffer::fill(r, &mut buf[..want])?;
-            if k == 0 {
-                break;
-            }
-            extra += k as u64;
-        }
-        let end = start + declared;
-        return Err(invalid(violations::trailing_bytes(
-            h,
-            end,
-            extra,
-            &tail[..t],
-            cut || limited(r),
-        )));
+    if t == 0 {
+        return Ok(());
     }
-    Ok(())
+    let (extra, cut) = trailing(r, t as u64, buf, |_| ())?;
+    Err(invalid(violations::trailing_bytes(
+        h,
+        start + h.payload_len(),
+        extra,
+        &tail[..t],
+        cut || limited(r),
+    )))
 }
 
 /// After a complete payload: the bytes that follow, fed to `engine` (which
-/// reports them, IDX203), read through `buf` (grown to `CHUNK_LEN` when it
-/// is smaller and there are trailing bytes) up to
-/// [`TRAILING_COUNT_LIMIT`](validate::TRAILING_COUNT_LIMIT), so that an
-/// endless source finishes (spec 7.24). The count is a lower bound when a
-/// byte follows that many, or when `r` ended at a limit of its own
-/// (`limited`: the reader's decompression limit), as validation says.
+/// reports them, IDX203), counted up to a bound ([`trailing`]). The count
+/// is a lower bound when reading stopped at that bound, or when `r` ended
+/// at a limit of its own (`limited`: the reader's decompression limit), as
+/// validation says.
 pub(crate) fn feed_end<R: Read>(
     r: &mut R,
     engine: &mut Validator,
@@ -216,26 +194,38 @@ pub(crate) fn feed_end<R: Read>(
         return Ok(());
     }
     engine.feed(&tail[..t]);
-    if buf.len() < crate::buffer::CHUNK_LEN {
-        buf.resize(crate::buffer::CHUNK_LEN, 0);
-    }
-    let mut extra = t as u64;
-    let mut cut = false;
-    loop {
-        if extra >= validate::TRAILING_COUNT_LIMIT {
-            cut = crate::buffer::fill(r, &mut buf[..1])? > 0;
-            break;
-        }
-        let want = (validate::TRAILING_COUNT_LIMIT - extra).min(buf.len() as u64) as usize;
-        let k = crate::buffer::fill(r, &mut buf[..want])?;
-        if k == 0 {
-            break;
-        }
-        engine.feed(&buf[..k]);
-        extra += k as u64;
-    }
+    let (_, cut) = trailing(r, t as u64, buf, |bytes| engine.feed(bytes))?;
     if cut || limited(r) {
         engine.cut_short();
     }
     Ok(())
+}
+
+/// The rest of the trailing bytes after the first `seen`, read through
+/// `buf` (grown to `CHUNK_LEN` when it is smaller) and handed to `each`,
+/// up to [`TRAILING_COUNT_LIMIT`](validate::TRAILING_COUNT_LIMIT) in all,
+/// so that an endless source finishes (spec 7.24): how many there were,
+/// and whether a byte followed the bound (the count is then a lower bound).
+fn trailing<R: Read>(
+    r: &mut R,
+    seen: u64,
+    buf: &mut Vec<u8>,
+    mut each: impl FnMut(&[u8]),
+) -> io::Result<(u64, bool)> {
+    if buf.len() < crate::buffer::CHUNK_LEN {
+        buf.resize(crate::buffer::CHUNK_LEN, 0);
+    }
+    let mut extra = seen;
+    loop {
+        if extra >= validate::TRAILING_COUNT_LIMIT {
+            return Ok((extra, crate::buffer::fill(r, &mut buf[..1])? > 0));
+        }
+        let want = (validate::TRAILING_COUNT_LIMIT - extra).min(buf.len() as u64) as usize;
+        let k = crate::buffer::fill(r, &mut buf[..want])?;
+        if k == 0 {
+            return Ok((extra, false));
+        }
+        each(&buf[..k]);
+        extra += k as u64;
+    }
 }
