@@ -45,7 +45,7 @@ pub(crate) fn read_head<R: Read>(r: &mut R, engine: &mut Validator) -> Result<He
                 Ok(0) => break,
                 Ok(m) => k += m,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if k == 0 && n == 0 => return Err(e.into()),
+                // (the bytes read so far say what the input is)
                 Err(_) => break,
             }
         }

@@ -961,3 +961,58 @@ fn the_reader_says_what_validation_says_finding_for_finding() {
         }
     }
 }
+
+/// A source that hands out its pieces in turn: bytes, or an error.
+#[derive(Debug)]
+struct Pieces(std::collections::VecDeque<Result<&'static [u8], std::io::ErrorKind>>);
+
+impl Read for Pieces {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self.0.pop_front() {
+            None => Ok(0),
+            Some(Err(kind)) => Err(kind.into()),
+            Some(Ok(bytes)) => {
+                let n = bytes.len().min(buf.len());
+                buf[..n].copy_from_slice(&bytes[..n]);
+                if n < bytes.len() {
+                    self.0.push_front(Ok(&bytes[n..]));
+                }
+                Ok(n)
+            }
+        }
+    }
+}
+
+/// An input that is not IDX is judged by the bytes its source gave before
+/// it failed (what validation says of them), not by what a retry would
+/// read; an interruption is retried.
+#[test]
+fn a_not_idx_input_whose_source_fails_is_judged_by_the_bytes_before_the_failure() {
+    use std::io::ErrorKind::{Interrupted, Other};
+    let rest: &[u8] = b"\x24\0\0\0WEBPVP8 ";
+    let first_error = |bytes: &[u8]| {
+        let report = idx::validate(bytes);
+        let f = report
+            .findings
+            .iter()
+            .find(|f| f.severity() == Severity::Error);
+        f.map(|f| f.rule).expect("an error") // ok: test
+    };
+    let rule_of = |pieces: Vec<Result<&'static [u8], std::io::ErrorKind>>| {
+        match Reader::new(Pieces(pieces.into()), &ReadOptions::default()) {
+            Err(ReadError::Invalid(e)) => e.rule(),
+            other => panic!("{other:?}"), // ok: test
+        }
+    };
+    // "RIFF" alone is not recognised; with the rest it is a WebP picture
+    assert_ne!(first_error(b"RIFF"), Rule::ImageFile);
+    assert_eq!(first_error(b"RIFF\x24\0\0\0WEBPVP8 "), Rule::ImageFile);
+    assert_eq!(
+        rule_of(vec![Ok(b"RIFF"), Err(Other), Ok(rest)]),
+        first_error(b"RIFF")
+    );
+    assert_eq!(
+        rule_of(vec![Ok(b"RIFF"), Err(Interrupted), Ok(rest)]),
+        Rule::ImageFile
+    );
+}
