@@ -845,6 +845,29 @@ fn endless_readers_finish_with_lower_bounds() {
         }
         other => panic!("{other:?}"),
     }
+    // and through the Reader's two reads, counted to the same bound
+    let limit = idx::__private::TRAILING_COUNT_LIMIT;
+    for into in [false, true] {
+        let src = std::io::Cursor::new(hx("00 00 08 01 00 00 00 01 2a")).chain(std::io::repeat(7));
+        let reader = idx::Reader::new(src, &idx::ReadOptions::default()).unwrap(); // ok: test
+        let read = if into {
+            reader.read_into(&mut [0u8; 1]).map(|_| ())
+        } else {
+            reader.read_array().map(|_| ())
+        };
+        match read {
+            Err(idx::ReadError::Invalid(e)) => {
+                let f = e.finding();
+                assert_eq!(
+                    (f.rule.code(), f.offset, f.length),
+                    ("IDX203", 9, limit),
+                    "{into}"
+                );
+                assert!(f.message.starts_with("at least "), "{}", f.message);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
     // a known length makes it exact without reading the rest
     let mut bytes = hx("00 00 08 01 00 00 00 01 2a");
     bytes.resize(9 + 3_000_000, 0);
