@@ -1465,3 +1465,51 @@ fn a_gzip_stream_exactly_as_long_as_the_limit_is_within_it_in_validation_and_the
         other => panic!("{other:?}"),
     }
 }
+
+/// Trailing bytes are counted exactly up to the bound and as a lower bound
+/// past it, by validation of a stream and by every read of the Reader (the
+/// parallel one too): exactly the bound is an exact count.
+#[test]
+fn trailing_bytes_up_to_the_bound_are_counted_exactly_and_past_it_as_at_least() {
+    let limit = idx::__private::TRAILING_COUNT_LIMIT;
+    for extra in [limit, limit + 1] {
+        let mut bytes = hx("00 00 08 01 00 00 00 01 2a");
+        bytes.resize(9 + extra as usize, 7);
+        let cut = extra > limit;
+        let r = idx::validate_reader(&bytes[..], &Options::default()).unwrap(); // ok: test
+        let f = &r.findings[0];
+        assert_eq!((f.rule.code(), f.length), ("IDX203", limit), "{extra}");
+        assert_eq!(f.message.starts_with("at least "), cut, "{}", f.message);
+        let opts = idx::ReadOptions::default();
+        let reads: [(&str, Result<(), idx::ReadError>); 3] = [
+            (
+                "read_array",
+                idx::Reader::new(&bytes[..], &opts)
+                    .and_then(|r| r.read_array())
+                    .map(|_| ()),
+            ),
+            (
+                "read_into",
+                idx::Reader::new(&bytes[..], &opts)
+                    .and_then(|r| r.read_into(&mut [0u8; 1]))
+                    .map(|_| ()),
+            ),
+            (
+                "read_into_parallel",
+                idx::Reader::at(&&bytes[..], &opts)
+                    .and_then(|r| r.read_into_parallel(&mut [0u8; 1], std::num::NonZeroUsize::MIN))
+                    .map(|_| ()),
+            ),
+        ];
+        for (what, read) in reads {
+            match read {
+                Err(idx::ReadError::Invalid(e)) => {
+                    let g = e.finding();
+                    assert_eq!((g.rule, g.length), (f.rule, f.length), "{what} {extra}");
+                    assert_eq!(g.message, f.message, "{what} {extra}");
+                }
+                other => panic!("{what} {extra}: {other:?}"),
+            }
+        }
+    }
+}
