@@ -1016,3 +1016,44 @@ fn a_not_idx_input_whose_source_fails_is_judged_by_the_bytes_before_the_failure(
         Rule::ImageFile
     );
 }
+
+/// A read judges the spec's errors and the byte-order test only: the
+/// header's portability warnings (IDX3xx, here a rank-0 file's) are
+/// validation's to report, never a read's warning or refusal, whatever
+/// their severity override.
+#[test]
+fn a_read_neither_returns_nor_refuses_for_portability_warnings() {
+    // u8, rank 0: one element
+    let bytes = [0, 0, 0x08, 0, 42];
+    let strict = ReadOptions::default().with_severity("IDX301=error".parse().unwrap()); // ok: test
+    let v = idx::validate_with(&bytes, &strict.validate);
+    assert!(v
+        .findings
+        .iter()
+        .any(|f| f.rule.code() == "IDX301" && f.severity() == Severity::Error));
+    for o in [ReadOptions::default(), strict] {
+        let (a, warnings) = Reader::new(&bytes[..], &o).unwrap().read_array().unwrap(); // ok: test
+        assert!(a.dims().is_empty());
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let mut out = [0u8; 1];
+        let warnings = Reader::new(&bytes[..], &o)
+            .unwrap()
+            .read_into(&mut out)
+            .unwrap(); // ok: test
+        assert_eq!((out, warnings.len()), ([42], 0));
+    }
+}
+
+/// A header of an unknown element type is refused on its magic alone: the
+/// reader takes no more of the source than those four bytes.
+#[test]
+fn an_unknown_element_type_is_refused_after_the_magic_alone() {
+    // type 0x07, rank 1, a dimension, then data
+    let bytes = [0, 0, 0x07, 1, 0, 0, 0, 2, 9, 9];
+    let mut r = &bytes[..];
+    match idx::__private::read_header(&mut r) {
+        Err(ReadError::Invalid(e)) => assert_eq!(e.rule().code(), "IDX102"),
+        other => panic!("{other:?}"), // ok: test
+    }
+    assert_eq!(r.len(), bytes.len() - 4);
+}
