@@ -79,10 +79,10 @@ impl Options {
     /// (IDX501) under the stated byte order and the severity overrides of
     /// `self`, and nothing else (no advisory lint, expectation, label scan
     /// or file name: [`Reader::validate`](crate::Reader::validate) checks
-    /// with those).
+    /// with those). The limits are not among them: the reader's engine is
+    /// fed bytes already decompressed, by a stream that applies `self`'s.
     pub(crate) fn reading(&self) -> Options {
         Options {
-            limits: self.limits,
             byte_order: self.byte_order,
             severity: self.severity.clone(),
             ..Options::default().with_lints(false)
