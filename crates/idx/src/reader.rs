@@ -218,10 +218,9 @@ impl<R: Read> Reader<R> {
     pub fn new(source: R, opts: &ReadOptions) -> Result<Reader<R>, ReadError> {
         let checks = &opts.validate;
         let mut stream = input::open(source, checks.decompress, checks.limits)?;
+        // (fed the decompressed stream; a read's verdict is its findings,
+        // which do not depend on the container, so it is not told of one)
         let mut engine = Box::new(Validator::plain(checks.reading()));
-        if let Some(c) = stream.compression() {
-            engine.set_compression(c);
-        }
         match read::read_head(&mut stream, &mut engine) {
             Ok(header) => Ok(Reader {
                 stream,

@@ -379,13 +379,8 @@ impl Validator {
 
     /// Marks the stream as the decompressed content of `c`.
     pub(crate) fn with_compression(mut self, c: Compression) -> Self {
-        self.set_compression(c);
-        self
-    }
-
-    /// Marks the stream as the decompressed content of `c` (in place).
-    pub(crate) fn set_compression(&mut self, c: Compression) {
         self.compression = Some(c);
+        self
     }
 
     /// Payload bytes still to come (0 without a header).
