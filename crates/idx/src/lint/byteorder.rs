@@ -1086,7 +1086,7 @@ mod tests {
             .collect();
         assert_eq!(left_justified(&twin, 4), (false, false));
         let le: Vec<u8> = flags.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let t = score(ElementType::I32, &le).unwrap();
+        let t = score(ElementType::I32, &le).unwrap(); // ok: unit test
         assert_ne!(t.verdict(), Verdict::None, "{t:?}");
         // samples left-justified by seven bits in i32 (`<< 7`): the byte
         // above bit 7 varies, and they decide
@@ -1115,11 +1115,11 @@ mod tests {
             })
             .collect();
         let be: Vec<u8> = g.iter().flat_map(|v| (v * 128).to_be_bytes()).collect();
-        let s = score(ElementType::I16, &be).unwrap();
+        let s = score(ElementType::I16, &be).unwrap(); // ok: unit test
         assert_eq!(s.verdict(), Verdict::None, "{s:?}");
         assert!(s.left_justified_big && !s.left_justified_little, "{s:?}");
         let le: Vec<u8> = g.iter().flat_map(|v| (v * 128).to_le_bytes()).collect();
-        let t = score(ElementType::I16, &le).unwrap();
+        let t = score(ElementType::I16, &le).unwrap(); // ok: unit test
         assert!(!t.left_justified_big && t.left_justified_little, "{t:?}");
     }
 
@@ -1155,7 +1155,7 @@ mod tests {
         assert!(next as usize > MAX_DISTINCT);
         // stored little-endian, so no checkpoint settles the test early
         let le: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let s = score(ElementType::I16, &le).unwrap();
+        let s = score(ElementType::I16, &le).unwrap(); // ok: unit test
         assert_eq!(s.elements, MAX_DISTINCT as u64, "{s:?}");
     }
 
