@@ -217,14 +217,26 @@ pub unsafe extern "C" fn idx_validate_buffer(
 /// `report` is NULL or a report from `idx_validate_*` not freed yet.
 #[no_mangle]
 pub unsafe extern "C" fn idx_report_free(report: *mut IdxReport) {
-    if report.is_null() {
+    // SAFETY: a report pointer is the first field of a boxed repr(C)
+    // OwnedReport made by Box::into_raw (idx_validate_*), not freed yet by
+    // this function's contract.
+    unsafe { free_box(report.cast::<OwnedReport>()) }
+}
+
+/// Gives `ptr` (NULL: nothing) back to the box it was leaked from and
+/// drops it, never unwinding into C (a panicking destructor is caught and
+/// the memory leaked).
+///
+/// # Safety
+/// `ptr` is NULL or was made by `Box::into_raw` of a `Box<T>` and is not
+/// freed yet: the box is rebuilt once.
+unsafe fn free_box<T>(ptr: *mut T) {
+    if ptr.is_null() {
         return;
     }
     let _ = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: a report pointer is the first field of a boxed repr(C)
-        // OwnedReport made by Box::into_raw (idx_validate_*), not freed yet
-        // by this function's contract: the cast gives back that box, once.
-        drop(unsafe { Box::from_raw(report.cast::<OwnedReport>()) });
+        // SAFETY: this function's contract.
+        drop(unsafe { Box::from_raw(ptr) });
     }));
 }
 
@@ -443,15 +455,10 @@ pub unsafe extern "C" fn idx_reader_read_array(
 /// `findings` is NULL or from `idx_reader_read_*`, not freed yet.
 #[no_mangle]
 pub unsafe extern "C" fn idx_findings_free(findings: *mut IdxFindings) {
-    if findings.is_null() {
-        return;
-    }
-    let _ = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: a findings pointer is the first field of a boxed repr(C)
-        // OwnedFindings made by Box::into_raw (put_findings), not freed yet
-        // by the contract: the cast gives back that box, once.
-        drop(unsafe { Box::from_raw(findings.cast::<OwnedFindings>()) });
-    }));
+    // SAFETY: a findings pointer is the first field of a boxed repr(C)
+    // OwnedFindings made by Box::into_raw (put_findings), not freed yet by
+    // the contract.
+    unsafe { free_box(findings.cast::<OwnedFindings>()) }
 }
 
 /// Frees an array (NULL: nothing).
@@ -460,15 +467,10 @@ pub unsafe extern "C" fn idx_findings_free(findings: *mut IdxFindings) {
 /// `array` is NULL or from `idx_reader_read_array`, not freed yet.
 #[no_mangle]
 pub unsafe extern "C" fn idx_array_free(array: *mut IdxArray) {
-    if array.is_null() {
-        return;
-    }
-    let _ = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: an array pointer is the first field of a boxed repr(C)
-        // OwnedArray made by Box::into_raw (idx_reader_read_array), not
-        // freed yet by the contract: the cast gives back that box, once.
-        drop(unsafe { Box::from_raw(array.cast::<OwnedArray>()) });
-    }));
+    // SAFETY: an array pointer is the first field of a boxed repr(C)
+    // OwnedArray made by Box::into_raw (idx_reader_read_array), not freed
+    // yet by the contract.
+    unsafe { free_box(array.cast::<OwnedArray>()) }
 }
 
 /// Frees a reader (NULL: nothing).
@@ -477,14 +479,9 @@ pub unsafe extern "C" fn idx_array_free(array: *mut IdxArray) {
 /// `reader` is NULL or a reader from `idx_reader_open_*` not freed yet.
 #[no_mangle]
 pub unsafe extern "C" fn idx_reader_free(reader: *mut IdxReader) {
-    if reader.is_null() {
-        return;
-    }
-    let _ = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: made by Box::into_raw in idx_reader_open_*, not freed yet
-        // by the contract: given back to its box once.
-        drop(unsafe { Box::from_raw(reader) });
-    }));
+    // SAFETY: made by Box::into_raw in idx_reader_open_*, not freed yet by
+    // the contract.
+    unsafe { free_box(reader) }
 }
 
 /// The array of element type `dtype` (an `IdxElementType` value),
@@ -656,14 +653,9 @@ pub unsafe extern "C" fn idx_error_finding(err: *const IdxError) -> *const IdxFi
 /// `err` is NULL or an error from this library not freed yet.
 #[no_mangle]
 pub unsafe extern "C" fn idx_error_free(err: *mut IdxError) {
-    if err.is_null() {
-        return;
-    }
-    let _ = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: made by Box::into_raw in `guard`, not freed yet by the
-        // contract: given back to its box once.
-        drop(unsafe { Box::from_raw(err) });
-    }));
+    // SAFETY: made by Box::into_raw in `guard`, not freed yet by the
+    // contract.
+    unsafe { free_box(err) }
 }
 
 #[cfg(test)]

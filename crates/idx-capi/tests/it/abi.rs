@@ -155,6 +155,7 @@ fn null_pointers_and_wrong_sizes_are_misuse_with_a_message() {
         idx_reader_free(ptr::null_mut());
         idx_bytes_free(ptr::null_mut());
         idx_findings_free(ptr::null_mut());
+        idx_array_free(ptr::null_mut());
         idx_error_free(ptr::null_mut());
         assert!(idx_reader_header(ptr::null()).is_null());
     }
