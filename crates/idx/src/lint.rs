@@ -6,6 +6,7 @@
 //! partial element, so streaming and in-memory validation give the same
 //! result by construction.
 
+use crate::buffer::Carry;
 use crate::dtype::ElementType;
 use crate::edit::ByteOrder;
 use crate::finding::Finding;
@@ -35,8 +36,7 @@ pub(crate) const EXTRA_ELEMENTS: u64 = 1024;
 pub(crate) struct PayloadLinter {
     dtype: ElementType,
     start: u64,
-    carry: [u8; 8],
-    carry_len: usize,
+    carry: Carry,
     elements: u64,
     /// The byte-order test.
     scorer: byteorder::Scorer,
@@ -66,8 +66,7 @@ impl PayloadLinter {
         PayloadLinter {
             dtype,
             start,
-            carry: [0; 8],
-            carry_len: 0,
+            carry: Carry::default(),
             elements: 0,
             scorer: byteorder::Scorer::new(dtype),
             non_finite_lint: non_finite,
@@ -116,29 +115,17 @@ impl PayloadLinter {
     }
 
     /// Feeds the next payload bytes.
-    pub fn feed(&mut self, mut bytes: &[u8]) {
+    pub fn feed(&mut self, bytes: &[u8]) {
         let size = self.dtype.size();
         self.seen += bytes.len() as u64;
         if size == 1 || self.done() {
             return;
         }
-        if self.carry_len > 0 {
-            let take = (size - self.carry_len).min(bytes.len());
-            self.carry[self.carry_len..self.carry_len + take].copy_from_slice(&bytes[..take]);
-            self.carry_len += take;
-            bytes = &bytes[take..];
-            if self.carry_len < size {
-                return;
-            }
-            let carry = self.carry;
-            self.elements_of(&carry[..size]);
-            self.carry_len = 0;
+        let (first, whole) = self.carry.split(size, bytes);
+        if let Some(e) = first {
+            self.elements_of(&e[..size]);
         }
-        let whole = bytes.len() / size * size;
-        self.elements_of(&bytes[..whole]);
-        let rest = &bytes[whole..];
-        self.carry[..rest.len()].copy_from_slice(rest);
-        self.carry_len = rest.len();
+        self.elements_of(whole);
     }
 
     /// Whole elements, the first of which is element `self.elements`.

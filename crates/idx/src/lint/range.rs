@@ -5,6 +5,7 @@
 //! statistics: one element out of range in the stored order, and every
 //! element inside in the other, is the proof.
 
+use crate::buffer::Carry;
 use crate::dtype::ElementType;
 use crate::finding::Finding;
 use crate::rules::{Rule, Severity};
@@ -17,8 +18,7 @@ pub(crate) struct RangeScan {
     start: u64,
     lo: i64,
     hi: i64,
-    carry: [u8; 4],
-    carry_len: usize,
+    carry: Carry,
     elements: u64,
     /// The first element whose big-endian reading is outside the range:
     /// (index, big-endian value, little-endian value).
@@ -37,8 +37,7 @@ impl RangeScan {
             start,
             lo,
             hi,
-            carry: [0; 4],
-            carry_len: 0,
+            carry: Carry::default(),
             elements: 0,
             first_out: None,
             little_inside: true,
@@ -74,33 +73,21 @@ impl RangeScan {
     }
 
     /// Feeds the next payload bytes.
-    pub(crate) fn feed(&mut self, mut bytes: &[u8]) {
+    pub(crate) fn feed(&mut self, bytes: &[u8]) {
         let size = self.dtype.size();
         if self.done() {
             return;
         }
-        if self.carry_len > 0 {
-            let take = (size - self.carry_len).min(bytes.len());
-            self.carry[self.carry_len..self.carry_len + take].copy_from_slice(&bytes[..take]);
-            self.carry_len += take;
-            bytes = &bytes[take..];
-            if self.carry_len < size {
-                return;
-            }
-            let c = self.carry;
-            self.element(&c[..size]);
-            self.carry_len = 0;
+        let (first, whole) = self.carry.split(size, bytes);
+        if let Some(e) = first {
+            self.element(&e[..size]);
         }
-        let mut chunks = bytes.chunks_exact(size);
-        for c in &mut chunks {
-            self.element(c);
+        for c in whole.chunks_exact(size) {
             if self.done() {
                 return;
             }
+            self.element(c);
         }
-        let rest = chunks.remainder();
-        self.carry[..rest.len()].copy_from_slice(rest);
-        self.carry_len = rest.len();
     }
 
     /// The proof, when the whole payload was fed: an IDX501 error.
