@@ -204,4 +204,28 @@ mod tests {
         long.extend_from_slice("é tail".as_bytes());
         assert_eq!(rule(&long), Some(Rule::TextFile));
     }
+
+    #[test]
+    fn html_is_named_by_either_opening_and_other_markup_apart() {
+        let what = |b: &[u8]| text(b).map(|f| f.message); // the first words name it
+        for page in [
+            &b"<html><body>gone</body></html>"[..],
+            b"<!DOCTYPE html>\n<p>x",
+        ] {
+            let m = what(page).unwrap(); // ok: unit test
+            assert!(m.contains("an HTML page"), "{m}");
+        }
+        let m = what(b"<svg></svg>").unwrap(); // ok: unit test
+        assert!(m.contains("markup (HTML or XML)"), "{m}");
+    }
+
+    #[test]
+    fn only_a_character_cut_by_the_end_after_some_text_is_text() {
+        // a byte that is no UTF-8 after a text start: binary, not text
+        assert!(text(b"hello\xff world").is_none());
+        // the start of a character and nothing before it: nothing to call text
+        assert!(text(&[0xc3]).is_none());
+        // text, then a character cut by the end: text
+        assert!(text(b"hello \xc3").is_some());
+    }
 }
