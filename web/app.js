@@ -69,10 +69,6 @@ function el(tag, props = {}, ...children) {
   return n;
 }
 
-function hex(n) {
-  return "0x" + n.toString(16);
-}
-
 function drawPicture(p) {
   const cols = Math.min(p.count, 8);
   const rows = Math.ceil(p.count / cols);
@@ -101,16 +97,14 @@ function drawPicture(p) {
   return c;
 }
 
-function findingBox(f, texts) {
+/** A finding's box: its text as the human report has it (`text`, the
+ * module's rendering; its first line in bold), and the rule's text from
+ * the spec. */
+function findingBox(f, text, texts) {
   const box = el("div", { className: `finding ${f.severity}` });
   box.dataset.rule = f.rule;
-  box.append(el("p", {}, el("strong", { textContent: `${f.severity}[${f.rule}]: ` }), f.message));
-  const lines = [`at ${hex(f.offset)} (byte ${f.offset}), ${f.length} byte${f.length === 1 ? "" : "s"}`];
-  if (f.expected !== null) lines.push(`expected: ${f.expected}`);
-  if (f.found !== null) lines.push(`found:    ${f.found}`);
-  if (f.hint !== null) lines.push(`help:     ${f.hint}`);
-  if (f.fix) lines.push(`fix (${f.fix.applicability}): ${f.fix.description}`);
-  box.append(el("pre", { textContent: lines.join("\n") }));
+  const cut = text.indexOf("\n") + 1;
+  box.append(el("pre", { className: "text" }, el("strong", { textContent: text.slice(0, cut) }), text.slice(cut)));
   if (texts[f.rule]) {
     box.append(el("details", {}, el("summary", { textContent: `${f.rule}: the rule in the spec` }),
       el("pre", { textContent: texts[f.rule] })));
@@ -134,7 +128,7 @@ function runOptions() {
 }
 
 function show(files, done, options) {
-  const { report, texts, pictures } = done;
+  const { report, texts, findingTexts, pictures } = done;
   const s = report.summary;
   $("summary").textContent = `${s.files} file${s.files === 1 ? "" : "s"} checked: ${s.valid} valid, ${s.invalid} invalid, ${s.unreadable} unreadable`;
   download($("download-json"), done.json, "application/json");
@@ -156,7 +150,7 @@ function show(files, done, options) {
     if (pictures[i]) {
       card.append(el("p", { className: "small", textContent: `the first ${pictures[i].count} item${pictures[i].count === 1 ? "" : "s"}:` }), drawPicture(pictures[i]));
     }
-    for (const x of f.findings) card.append(findingBox(x, texts));
+    f.findings.forEach((x, k) => card.append(findingBox(x, findingTexts[i][k], texts)));
     for (const [rule, n] of Object.entries(f.suppressed ?? {})) {
       card.append(el("p", { className: "small", textContent: `${n} more ${rule} finding${n === 1 ? "" : "s"} not shown` }));
     }

@@ -103,6 +103,8 @@ async function check({ id, files, options }) {
     const report = JSON.parse(json);
     const rules = new Set(report.files.flatMap((f) => f.findings.map((x) => x.rule)));
     const texts = Object.fromEntries([...rules].map((r) => [r, explain(r)]));
+    // each finding's text as the human report has it, file by file
+    const findingTexts = report.files.map((_, i) => checker.findingTexts(i));
     const pictures = [];
     const transfer = [];
     for (const [i, { file }] of files.entries()) {
@@ -121,7 +123,7 @@ async function check({ id, files, options }) {
       if (p) transfer.push(p.pixels.buffer);
     }
     postMessage({
-      type: "done", id, json, report, texts, pictures,
+      type: "done", id, json, report, texts, findingTexts, pictures,
       human: checker.render("human"),
       sarif: checker.render("sarif"),
       exitStatus: checker.exitStatus(),

@@ -10,11 +10,13 @@
 //    Input.dispatchDragEvent with files). Checks the downloaded JSON report
 //    equals `idx-validate --format json` on the same files under the same
 //    names, byte for byte, and the SARIF its SARIF but for the tool's name;
-//    the findings shown; the picture's pixels (MNIST's first 16 digits);
+//    the findings shown, each one's text that of `idx-validate --format
+//    human` for it, character for character; the picture's pixels (MNIST's first 16 digits);
 //    the repaired file equals `idx-validate --fix --output`. Then a file
 //    whose only findings are warnings (the byte-order test's IDX501, a
 //    little-endian f32 picture) through the file input, under the page's
-//    controls: valid with the warning listed and its picture drawn; with
+//    controls: valid with the warning listed (its text the human
+//    report's) and its picture drawn; with
 //    "byte-order warnings fail", invalid and no picture; with the byte
 //    order stated little or big, idx-validate --assume-byte-order's
 //    report (little: the picture read little-endian, the repair's byte
@@ -85,6 +87,25 @@ spawnSync("mkdir", ["-p", named]);
 drops.forEach((p, i) => symlinkSync(p, join(named, names[i])));
 const native = (args) => spawnSync(nativeBin, ["--isolated", ...args], { cwd: named, encoding: "utf8", maxBuffer: 1 << 26 });
 const nativeJson = native(["--format", "json", ...names]).stdout;
+const nativeHuman = native(["--format", "human", "--color", "never", ...names]).stdout;
+// each finding of idx-validate's human report, as it prints it: from its
+// `error[IDX...]:` line to the blank line after it
+function humanFindings(text) {
+  const out = [];
+  let block = null;
+  for (const line of text.split("\n")) {
+    if (block === null && /^(error|warning|info)\[IDX\d+\]: /.test(line)) block = "";
+    if (block === null) continue;
+    if (line === "") {
+      out.push(block);
+      block = null;
+    } else block += line + "\n";
+  }
+  return out;
+}
+// (in the page) each finding's text in the card `c`: its box but the
+// rule's text from the spec
+const findingTextsIn = (c) => `[...${c}.querySelectorAll(".finding")].map((f) => [...f.childNodes].filter((n) => n.nodeName !== "DETAILS").map((n) => n.textContent).join(""))`;
 const nativeSarif = native(["--format", "sarif", ...names]).stdout;
 spawnSync(nativeBin, ["--isolated", "--fix", "--output", join(scratch, "fixed"), join(named, basename(fixable))]);
 const nativeFixed = readFileSync(join(scratch, "fixed"));
@@ -140,6 +161,7 @@ const page = await evaluate(`(async () => {
     path: c.dataset.path, verdict: c.dataset.verdict,
     rules: [...c.querySelectorAll(".finding")].map((f) => f.dataset.rule),
     specText: [...c.querySelectorAll(".finding details pre")].map((p) => p.textContent),
+    texts: ${findingTextsIn("c")},
   }));
   const canvas = document.querySelector(".file canvas.picture");
   let picture = null;
@@ -165,6 +187,14 @@ report.files.forEach((f, i) => {
   check(c.path === f.path && c.verdict === f.verdict, `file ${i}: shown ${c.path} ${c.verdict}, reported ${f.path} ${f.verdict}`);
   check(JSON.stringify(c.rules) === JSON.stringify(f.findings.map((x) => x.rule)), `${f.path}: findings shown ${c.rules}, reported ${f.findings.map((x) => x.rule)}`);
 });
+// each finding's text is idx-validate's human text of it, character for character
+{
+  const shown = page.cards.flatMap((c) => c.texts);
+  const printed = humanFindings(nativeHuman);
+  check(printed.length > 0 && printed.some((t) => t.includes("^")), `idx-validate's human report has no finding with an excerpt:\n${nativeHuman.slice(0, 600)}`);
+  check(JSON.stringify(shown) === JSON.stringify(printed),
+    `the findings' text differs from idx-validate's human report:\n${shown.join("\n")}\n---\n${printed.join("\n")}`);
+}
 check(report.files[0].verdict === "valid" && report.files[1].verdict === "valid", "MNIST's t10k pair is not valid");
 check(report.files[2].verdict === "invalid", `${invalid} is not invalid`);
 const withText = page.cards[2];
@@ -225,6 +255,7 @@ async function checkWith(strict, order) {
       json: await (await fetch(document.getElementById("download-json").href)).text(),
       path: c.dataset.path, verdict: c.dataset.verdict,
       findings: [...c.querySelectorAll(".finding")].map((f) => ({ rule: f.dataset.rule, severity: f.className.replace("finding ", ""), text: f.textContent })),
+      texts: ${findingTextsIn("c")},
       repairable: !!c.querySelector("button"),
       picture,
     };
@@ -246,6 +277,9 @@ for (const [strict, order, flags] of [
   check(got.path === f.path && got.verdict === f.verdict, `${what}: shown ${got.verdict}, reported ${f.verdict}`);
   check(JSON.stringify(got.findings.map((x) => [x.rule, x.severity])) === JSON.stringify(f.findings.map((x) => [x.rule, x.severity])),
     `${what}: findings shown ${JSON.stringify(got.findings.map((x) => [x.rule, x.severity]))}`);
+  const printed = humanFindings(native(["--format", "human", "--color", "never", ...flags, leName]).stdout);
+  check(JSON.stringify(got.texts) === JSON.stringify(printed),
+    `${what}: the findings' text differs from idx-validate's human report:\n${got.texts.join("\n")}\n---\n${printed.join("\n")}`);
   // a picture of a file called valid (warnings or not), never of one called invalid
   check(!!got.picture === (f.verdict === "valid"), `${what}: ${f.verdict}, ${got.picture ? "a picture drawn" : "no picture"}`);
   if (!order) {

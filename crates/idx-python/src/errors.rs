@@ -41,10 +41,10 @@ create_exception!(
     "The byte-order test (IDX501, spec 6.1) reads a multi-byte payload as little-endian: a statistical test, not a proof, so the file is decoded as IDX says and this warning is issued (its message has the rule, the score and the hint). `warnings.filterwarnings(\"error\", category=idxkit.ByteOrderWarning)` makes it an exception; `severity={\"IDX501\": \"error\"}` makes load refuse the file with InvalidFileError."
 );
 
-/// How a read warning is worded: `IDX501: <message> (at offset 0x8, byte
-/// 8)`, the finding's rule, message (with the score, as the JSON report
-/// rounds it) and location, as `InvalidFileError` words an error.
-fn warning_text(f: &idx::Finding) -> String {
+/// How a finding is worded in a read's warning and in `InvalidFileError`:
+/// `IDX501: <message> (at offset 0x8, byte 8)`, the finding's rule,
+/// message (with the score, as the JSON report rounds it) and location.
+fn finding_line(f: &idx::Finding) -> String {
     format!(
         "{}: {} (at offset {:#x}, byte {})",
         f.rule.code(),
@@ -60,7 +60,7 @@ fn warning_text(f: &idx::Finding) -> String {
 /// an error is raised (`Err`).
 pub(crate) fn warn_findings(py: Python<'_>, findings: &[idx::Finding]) -> PyResult<()> {
     for f in findings {
-        let text = std::ffi::CString::new(warning_text(f).replace('\0', " "))
+        let text = std::ffi::CString::new(finding_line(f).replace('\0', " "))
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
         PyErr::warn(py, py.get_type::<ByteOrderWarning>().as_any(), &text, 2)?;
     }
@@ -221,13 +221,7 @@ pub(crate) fn output_error_noting(py: Python<'_>, e: &idx_io::OutputError, note:
 
 pub(crate) fn invalid_file_error(py: Python<'_>, findings: &[idx::Finding]) -> PyErr {
     let msg = match findings.first() {
-        Some(f) => format!(
-            "{}: {} (at offset {:#x}, byte {})",
-            f.rule.code(),
-            f.message,
-            f.offset,
-            f.offset
-        ),
+        Some(f) => finding_line(f),
         None => "invalid IDX data".to_string(),
     };
     let err = InvalidFileError::new_err(msg);

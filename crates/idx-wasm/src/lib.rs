@@ -11,7 +11,9 @@
 //!   caller; [`Exit`] is what it prints and exits with.
 //! - [`Checker`]: one run over several inputs, each read synchronously at
 //!   offsets through a JavaScript callback ([`source::JsSource`]), given as
-//!   bytes, or pushed in chunks; then `render(format)` and `exitStatus()`.
+//!   bytes, or pushed in chunks; then `render(format)`, `findingTexts(i)`
+//!   (each finding of input `i` as the human report shows it) and
+//!   `exitStatus()`.
 //! - [`explain`], [`list_rules`], [`rules`]: the rules and their text.
 //! - [`repair()`]: the safe fixes, written chunk by chunk to a callback.
 //! - [`picture()`]: the first items of an image file as grey pixels, read
@@ -124,6 +126,14 @@ impl Checker {
     /// `human`, `short`, `json`, `jsonl`, `sarif`, `junit` or `github`.
     pub fn render(&mut self, format: &str) -> Result<String, JsError> {
         self.run.render(format).map_err(|e| JsError::new(&e))
+    }
+
+    /// Each finding of input `index`, in order, as the `human` report
+    /// shows it (from its `error[IDX...]:` line to its `= rule:` line, the
+    /// blank line after it left out): the page shows these.
+    #[wasm_bindgen(js_name = findingTexts)]
+    pub fn finding_texts(&mut self, index: usize) -> Vec<String> {
+        self.run.finding_texts(index)
     }
 
     /// The command's exit status for the inputs so far: 0 valid, 1 invalid,

@@ -208,6 +208,18 @@ impl Run {
         ))
     }
 
+    /// Each finding of input `index`, in order, as the report in the
+    /// `human` format shows it (`idx_report::render::human::findings`,
+    /// the rules over all inputs applied): the text of a finding on the
+    /// page. Nothing for an index out of range or an unreadable input.
+    pub fn finding_texts(&mut self, index: usize) -> Vec<String> {
+        self.finish();
+        self.reported
+            .get(index)
+            .map(|r| idx_report::render::human::findings(r, &self.options.checks.ctx))
+            .unwrap_or_default()
+    }
+
     /// The command's exit status for these results: 0 valid, 1 invalid,
     /// 2 unreadable (`idx_validate::resolve::exit_status`).
     pub fn exit_status(&mut self) -> u8 {
@@ -361,6 +373,37 @@ mod tests {
         r.add_excerpt(i, 0x7d0, &b[0x7d0..0x7e0]);
         assert!(r.excerpt_rows(i).is_empty());
         assert_eq!(r.render("human").unwrap(), whole.render("human").unwrap()); // ok: unit test
+    }
+
+    #[test]
+    fn each_findings_text_is_its_block_of_the_human_report() {
+        let b = f32_with_a_nan_at_500();
+        let mut r = Run::new(RunOptions::default());
+        r.check("a.idx", Cursor::new(&b[..]), Some(b.len() as u64));
+        r.check("b.idx", Cursor::new([0u8, 0, 9, 1, 0, 0, 0, 1, 7, 7]), None);
+        let human = r.render("human").unwrap(); // ok: unit test
+        let mut blocks = Vec::new();
+        for i in 0..2 {
+            let texts = r.finding_texts(i);
+            assert!(!texts.is_empty(), "input {i}: no finding");
+            let all: String = texts.iter().map(|t| format!("{t}\n")).collect();
+            assert!(human.contains(&all), "{all}\n---\n{human}");
+            blocks.extend(texts);
+        }
+        for t in &blocks {
+            let first = t.lines().next().unwrap_or_default();
+            assert!(
+                ["error[", "warning[", "info["]
+                    .iter()
+                    .any(|s| first.starts_with(s)),
+                "{t}"
+            );
+        }
+        assert!(
+            blocks.iter().any(|t| t.contains("000007d0  ")),
+            "{blocks:?}"
+        );
+        assert!(r.finding_texts(2).is_empty());
     }
 
     #[test]

@@ -213,6 +213,81 @@ fn structure(out: &mut String, r: &FileResult, paint: &Paint) {
     }
 }
 
+/// Each finding of a checked input, in order, as the human format shows it
+/// (its lines, from `error[IDX...]:` to its `= spec:` or `= rule:` line;
+/// [`render`] writes these, each followed by a blank line): what the web
+/// page shows in a finding's box. Nothing for an unreadable input.
+pub fn findings(r: &FileResult, ctx: &Context) -> Vec<String> {
+    let paint = Paint { on: ctx.color };
+    let Ok(c) = &r.outcome else {
+        return Vec::new();
+    };
+    let gz = c.report.compression.is_some();
+    c.report
+        .findings
+        .iter()
+        .map(|f| {
+            let mut out = String::new();
+            let sev = f.severity();
+            let mark = if applicable(f, ctx.unsafe_fixes) {
+                "[*] "
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "{}: {mark}{}",
+                paint.sev(sev, &format!("{sev}[{}]", f.rule.code())),
+                paint.bold(&idx_io::escape::text(&f.message))
+            );
+            let _ = writeln!(out, "  {} {}", paint.blue("-->"), location(r, f, gz));
+            let _ = writeln!(out, "{}", paint.blue("   |"));
+            excerpt(&mut out, r, f, c.report.stream_len, &paint);
+            if let Some(o) = &f.related {
+                let _ = writeln!(
+                    out,
+                    "   {} also about {} @ {:#x} (byte {}, {} bytes)",
+                    paint.blue("= note:"),
+                    idx_io::escape::text(&o.path),
+                    o.offset,
+                    o.offset,
+                    o.length
+                );
+            }
+            if let Some(h) = &f.hint {
+                let _ = writeln!(
+                    out,
+                    "   {} {}",
+                    paint.blue("= help:"),
+                    idx_io::escape::text(h)
+                );
+            }
+            if let Some(fix) = &f.fix {
+                let _ = writeln!(
+                    out,
+                    "   {} {}",
+                    paint.blue(&format!("= fix ({}):", fix.applicability)),
+                    idx_io::escape::text(&fix.description)
+                );
+            }
+            match spec_link(ctx, f.rule) {
+                Some(url) => {
+                    let _ = writeln!(out, "   {} {url}", paint.blue("= spec:"));
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "   {} idx-validate --explain {}",
+                        paint.blue("= rule:"),
+                        f.rule.code()
+                    );
+                }
+            }
+            out
+        })
+        .collect()
+}
+
 /// Renders the human format.
 pub fn render(results: &[FileResult], ctx: &Context) -> String {
     let paint = Paint { on: ctx.color };
@@ -240,62 +315,8 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                     structure(&mut out, r, &paint);
                     out.push('\n');
                 }
-                for f in &c.report.findings {
-                    let sev = f.severity();
-                    let mark = if applicable(f, ctx.unsafe_fixes) {
-                        "[*] "
-                    } else {
-                        ""
-                    };
-                    let _ = writeln!(
-                        out,
-                        "{}: {mark}{}",
-                        paint.sev(sev, &format!("{sev}[{}]", f.rule.code())),
-                        paint.bold(&idx_io::escape::text(&f.message))
-                    );
-                    let _ = writeln!(out, "  {} {}", paint.blue("-->"), location(r, f, gz));
-                    let _ = writeln!(out, "{}", paint.blue("   |"));
-                    excerpt(&mut out, r, f, c.report.stream_len, &paint);
-                    if let Some(o) = &f.related {
-                        let _ = writeln!(
-                            out,
-                            "   {} also about {} @ {:#x} (byte {}, {} bytes)",
-                            paint.blue("= note:"),
-                            idx_io::escape::text(&o.path),
-                            o.offset,
-                            o.offset,
-                            o.length
-                        );
-                    }
-                    if let Some(h) = &f.hint {
-                        let _ = writeln!(
-                            out,
-                            "   {} {}",
-                            paint.blue("= help:"),
-                            idx_io::escape::text(h)
-                        );
-                    }
-                    if let Some(fix) = &f.fix {
-                        let _ = writeln!(
-                            out,
-                            "   {} {}",
-                            paint.blue(&format!("= fix ({}):", fix.applicability)),
-                            idx_io::escape::text(&fix.description)
-                        );
-                    }
-                    match spec_link(ctx, f.rule) {
-                        Some(url) => {
-                            let _ = writeln!(out, "   {} {url}", paint.blue("= spec:"));
-                        }
-                        None => {
-                            let _ = writeln!(
-                                out,
-                                "   {} idx-validate --explain {}",
-                                paint.blue("= rule:"),
-                                f.rule.code()
-                            );
-                        }
-                    }
+                for block in findings(r, ctx) {
+                    out.push_str(&block);
                     out.push('\n');
                 }
                 if let Some(rep) = &c.repair {
