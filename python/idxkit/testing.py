@@ -580,7 +580,7 @@ def check_writer(
             if lint is not None:
                 why += f" (the reference's {lint.severity} IDX501 says so too)"
         elif first is not None:
-            rule, why = first.rule, f"{first.message} (at byte {first.offset})"
+            rule, why = first.rule, str(first)
         else:
             rule, why = "§3", "the bytes differ from the canonical encoding"
         detail = (

@@ -45,10 +45,10 @@ def test_valid_cases_load_to_the_manifest_content_bit_for_bit(m):
         # read as little-endian by the byte-order test (IDX501, a warning):
         # loaded as IDX says, with the warning; refused only when asked
         assert [f.severity for f in byte_order] == ["warning"]
-        with pytest.warns(idxkit.ByteOrderWarning, match="IDX501: ") as caught:
+        with pytest.warns(idxkit.ByteOrderWarning, match=r"warning\[IDX501\]: ") as caught:
             a = idxkit.load(m["path"])
         assert [str(w.message) for w in caught if w.category is idxkit.ByteOrderWarning][0].startswith(
-            "IDX501: " + byte_order[0].message
+            "warning[IDX501]: " + byte_order[0].message
         )
         with pytest.raises(idxkit.InvalidFileError) as info:
             idxkit.load(m["path"], severity={"IDX501": "error"})

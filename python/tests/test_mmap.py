@@ -73,7 +73,7 @@ def test_mmap_of_a_payload_that_reads_little_endian_warns_and_is_still_a_view():
     with pytest.warns(idxkit.ByteOrderWarning) as caught:
         m = idxkit.load(path, mmap=True)
     assert [str(w.message) for w in caught] == [
-        f"IDX501: {expected.message} (at offset {expected.offset:#x}, byte {expected.offset})"
+        f"warning[IDX501]: {expected.message} (at offset {expected.offset:#x}, byte {expected.offset})"
     ]
     assert not m.flags.owndata and any(isinstance(b, mmap.mmap) for b in _base_chain(m))
     assert m.dtype == np.dtype(">f4")

@@ -111,7 +111,7 @@ def check_round_trip(tmp_path, a, compress=False):
         got, warned = load_quietly(load)
         assert got.shape == a.shape, name
         assert bits(native(got)) == bits(want), name
-        assert warned == [f"IDX501: {f.message} (at offset {f.offset:#x}, byte {f.offset})" for f in byte_order], name
+        assert warned == [f"warning[IDX501]: {f.message} (at offset {f.offset:#x}, byte {f.offset})" for f in byte_order], name
     return byte_order
 
 
@@ -203,7 +203,7 @@ def test_correct_files_that_look_swapped_load_with_at_most_the_warning(tmp_path,
     with warnings.catch_warnings():
         warnings.simplefilter("error", idxkit.ByteOrderWarning)
         if byte_order:
-            with pytest.raises(idxkit.ByteOrderWarning, match="IDX501: .*score"):
+            with pytest.raises(idxkit.ByteOrderWarning, match=r"warning\[IDX501\]: .*score"):
                 idxkit.load(data)
         else:
             assert bits(idxkit.load(data)) == bits(native(a))
@@ -231,7 +231,7 @@ def test_the_technical_report_writers_file_loads_as_idx_says_with_the_warning_or
         with pytest.raises(idxkit.InvalidFileError) as e:
             idxkit.load(source, severity={"IDX501": "error"})
         assert (e.value.findings[0].rule, e.value.findings[0].severity) == ("IDX501", "error")
-        with pytest.warns(idxkit.ByteOrderWarning, match=r"IDX501: .*score [0-9.]+ bits.*a statistical test, not a proof"):
+        with pytest.warns(idxkit.ByteOrderWarning, match=r"warning\[IDX501\]: .*score [0-9.]+ bits.*a statistical test, not a proof"):
             got = idxkit.load(source)
         assert bits(got) == bits(native(as_idx_says))
         # the writer's intent, stated

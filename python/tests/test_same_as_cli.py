@@ -183,7 +183,7 @@ def test_the_byte_order_warning_and_severity_are_the_commands(tmp_path):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 idxkit.load(path)
-            assert [str(w.message) for w in caught] == [f"IDX501: {cli[0]['message']} (at offset 0x8, byte 8)"]
+            assert [str(w.message) for w in caught] == [f"warning[IDX501]: {cli[0]['message']} (at offset 0x8, byte 8)"]
         else:
             with pytest.raises(idxkit.InvalidFileError, match="IDX501"):
                 idxkit.load(path, severity=severity)

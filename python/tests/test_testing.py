@@ -153,6 +153,20 @@ def test_check_writer_finds_the_native_order_writer_with_a_shrunk_reproducer():
         report.assert_ok()
 
 
+def test_a_writer_whose_bytes_break_a_rule_is_told_the_references_finding_in_its_words():
+    def short_writer(a):
+        return idxkit.save(None, a)[:-1]  # drops the last payload byte
+
+    report = idxkit.check_writer(short_writer, strategy=arrays(), settings=FIXED)
+    # an empty array loses a dimension byte, the others a payload byte
+    assert sorted((f.status, f.rule) for f in report.failures) == [("wrong-bytes", "IDX104"), ("wrong-bytes", "IDX202")]
+    for failure in report.failures:
+        got = short_writer(failure.example)
+        first = next(f for f in idxkit.validate(got).findings if f.severity == "error")
+        # the finding's one text form, as str() and every front end give it
+        assert failure.detail.startswith(str(first) + "; "), failure.detail
+
+
 def test_check_reader_finds_the_reader_that_ignores_trailing_bytes_with_a_shrunk_reproducer():
     report = idxkit.check_reader(lenient_reader, strategy=files(), pass_as="bytes", settings=FIXED)
     assert not report.ok

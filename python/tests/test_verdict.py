@@ -74,7 +74,9 @@ def test_every_load_decodes_the_writers_file_as_idx_says_with_validates_warning(
             got = load()
         assert [w.category for w in caught] == [idxkit.ByteOrderWarning], name
         text = str(caught[0].message)
-        assert text.startswith("IDX501: " + expected.message), (name, text)
+        # one text form: the warning says what str() of validate's finding says
+        assert text == str(expected), (name, text)
+        assert text.startswith("warning[IDX501]: " + expected.message), (name, text)
         assert f"byte {expected.offset}" in text, name
         # reported where load was called, not inside idxkit
         assert caught[0].filename == __file__, (name, caught[0].filename)
@@ -89,7 +91,7 @@ def test_the_warning_is_a_user_warning_a_filter_makes_an_exception(tmp_path):
     for name, load in sources(tmp_path, writer_file()):
         with warnings.catch_warnings():
             warnings.simplefilter("error", idxkit.ByteOrderWarning)
-            with pytest.raises(idxkit.ByteOrderWarning, match="IDX501: .*score"):
+            with pytest.raises(idxkit.ByteOrderWarning, match=r"warning\[IDX501\]: .*score"):
                 load()
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # any other warning would raise
@@ -241,3 +243,10 @@ def test_a_little_endian_file_cut_short_or_longer_is_refused_as_validate_says_ev
             load(severity={"IDX501": "error"})
         got = e.value.findings[0]
         assert (got.rule, got.offset, got.message) == (strict.rule, strict.offset, strict.message), name
+
+
+def test_a_refusal_says_what_str_of_its_first_finding_says():
+    with pytest.raises(idxkit.InvalidFileError) as e:
+        idxkit.load(writer_file()[:-1])
+    assert str(e.value) == str(e.value.findings[0])
+    assert str(e.value).startswith("error[IDX202]: ")

@@ -66,7 +66,7 @@ pub(crate) fn load_pair<'py>(
     else {
         return Ok((x.unbind(), y.unbind()));
     };
-    let mut message = format!("{}: {}", first.rule.code(), first.message);
+    let mut message = first.to_string();
     let swapped = check_pair(&labels, &y, &images, &x, classes)?;
     if !swapped
         .iter()

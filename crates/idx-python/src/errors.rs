@@ -41,26 +41,15 @@ create_exception!(
     "The byte-order test (IDX501, spec 6.1) reads a multi-byte payload as little-endian: a statistical test, not a proof, so the file is decoded as IDX says and this warning is issued (its message has the rule, the score and the hint). `warnings.filterwarnings(\"error\", category=idxkit.ByteOrderWarning)` makes it an exception; `severity={\"IDX501\": \"error\"}` makes load refuse the file with InvalidFileError."
 );
 
-/// How a finding is worded in a read's warning and in `InvalidFileError`:
-/// `IDX501: <message> (at offset 0x8, byte 8)`, the finding's rule,
-/// message (with the score, as the JSON report rounds it) and location.
-fn finding_line(f: &idx::Finding) -> String {
-    format!(
-        "{}: {} (at offset {:#x}, byte {})",
-        f.rule.code(),
-        f.message,
-        f.offset,
-        f.offset
-    )
-}
-
 /// Issues the warnings a read returned (the byte-order test's IDX501), as
-/// [`ByteOrderWarning`]s, with the GIL held: `stacklevel` 2 names the line
+/// [`ByteOrderWarning`]s whose text is the finding's one text form (the
+/// library's `Display`, `str(finding)` in Python: `warning[IDX501]: <message>
+/// (at offset 0x8, byte 8)`), with the GIL held: `stacklevel` 2 names the line
 /// that called the `idxkit` function. A warning the caller's filters make
 /// an error is raised (`Err`).
 pub(crate) fn warn_findings(py: Python<'_>, findings: &[idx::Finding]) -> PyResult<()> {
     for f in findings {
-        let text = std::ffi::CString::new(finding_line(f).replace('\0', " "))
+        let text = std::ffi::CString::new(f.to_string().replace('\0', " "))
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
         PyErr::warn(py, py.get_type::<ByteOrderWarning>().as_any(), &text, 2)?;
     }
@@ -219,9 +208,12 @@ pub(crate) fn output_error_noting(py: Python<'_>, e: &idx_io::OutputError, note:
     }
 }
 
+/// `InvalidFileError` for a read's `findings`: the message is the first
+/// one's text (`error[IDX202]: ... (at offset ...)`, as `str(finding)`),
+/// `.findings` all of them.
 pub(crate) fn invalid_file_error(py: Python<'_>, findings: &[idx::Finding]) -> PyErr {
     let msg = match findings.first() {
-        Some(f) => finding_line(f),
+        Some(f) => f.to_string(),
         None => "invalid IDX data".to_string(),
     };
     let err = InvalidFileError::new_err(msg);
