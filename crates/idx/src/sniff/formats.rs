@@ -325,4 +325,43 @@ mod tests {
         long.resize(4 + 80 + 1, 0);
         assert!(implausible(&long).is_none());
     }
+
+    #[test]
+    fn a_rank_is_absurd_above_16_only_when_the_whole_stream_lacks_its_dimensions() {
+        // reserved bytes wrong, a known type: the rank is the second fault
+        let with = |rank: u8, len: usize| {
+            let mut b = vec![0u8, 1, 8, rank];
+            b.resize(len, 0);
+            implausible(&b).is_some()
+        };
+        assert!(!with(16, 8), "rank 16 is plausible");
+        assert!(with(17, 4 + 4 * 17 - 1), "one byte short of 17 dimensions");
+        assert!(!with(17, 4 + 4 * 17), "17 dimensions all there");
+        // a prefix of the sniff's whole length may be cut from a longer
+        // stream: its rank's dimensions may follow
+        assert!(!with(200, crate::sniff::SNIFF_LEN));
+        assert!(with(200, crate::sniff::SNIFF_LEN - 1));
+    }
+
+    #[test]
+    fn what_unknown_bytes_look_like_is_said_from_three_quarters_printable() {
+        let found = |b: &[u8]| implausible(b).and_then(|f| f.found).unwrap_or_default();
+        // 6 of 8 bytes printable (type code 0x41 unknown): text-like
+        assert!(found(b"\x01\x02ABCDEF").contains("mostly printable"));
+        // 5 of 8: binary
+        assert!(found(b"\x01\x02ABCDE\x03").contains("binary data"));
+        // printable means graphic or whitespace, either
+        assert!(found(b"\x01\x02A B\tC\nD").contains("mostly printable"));
+    }
+
+    #[test]
+    fn a_lost_first_byte_is_said_only_when_a_magic_follows_a_zero() {
+        let hint = |b: &[u8]| implausible(b).and_then(|f| f.hint).unwrap_or_default();
+        // 00 08 03 ...: the magic 00 00 08 03 without its first byte
+        assert!(hint(b"\x00\x08\x03\x00\x00\x00").contains("shifted"));
+        // a zero, then no type code
+        assert!(hint(b"\x00\x01\x02\x03").contains("not an IDX file"));
+        // a type code after a non-zero byte
+        assert!(hint(b"\x05\x08\x02\x03").contains("not an IDX file"));
+    }
 }
