@@ -134,6 +134,14 @@ function walkTree() {
     "sub/d.idx": labels(10, 2),
     "sub/old/e.idx": labels(10, 1),
     "sub/Z.idx": labels(2),
+    // walking sub: its parent's .ignore and .gitignore apply
+    "sub/ignored-by-ignore.idx": labels(3),
+    "sub/c.tmp": labels(3),
+    // a git worktree: .git names its git directory, whose commondir holds info/exclude
+    "main.git/info/exclude": "by-worktree.idx\n",
+    "main.git/worktrees/wt/commondir": "../..\n",
+    "worktree/by-worktree.idx": labels(3),
+    "worktree/kept.idx": labels(3),
     "sub/b.IDX": labels(2),
     "link-to-sub": { link: "sub" },
     "loop": { link: "." },
@@ -146,6 +154,7 @@ function walkTree() {
     "only-text/a.txt": "text\n",
   };
   const dir = tree("walk", files);
+  writeFileSync(join(dir, "worktree/.git"), `gitdir: ${join(dir, "main.git/worktrees/wt")}\n`);
   // a FIFO in the walk, where mkfifo is there
   spawnSync("mkfifo", [join(dir, "sub/pipe.idx")]);
   return dir;
@@ -167,6 +176,7 @@ test("directory walks take and leave out what the native walk does, in its order
     ["--allow-empty", "empty"],
     ["only-text"],
     ["nested"],
+    ["worktree"],
     ["--pair", "a.idx", "t10k-labels-idx1-ubyte", "sub"],
   ];
   for (const format of ["human", "json", "github"]) {
@@ -180,7 +190,8 @@ test("directory walks take and leave out what the native walk does, in its order
   const paths = json.files.map((f) => f.path);
   assert.ok(paths.includes("./a.idx") && paths.includes("./magic.bin") && paths.includes("./sub/ignored-by-git.idx"), paths.join(" "));
   assert.ok(paths.includes("./link-to-sub/d.idx"), paths.join(" "));
-  for (const gone of ["ignored-by-ignore.idx", "excluded-by-info.idx", "./ignored-by-git.idx", "c.tmp", "build/", ".hidden", "notes.txt", "nested/repo/kept.idx"]) {
+  assert.ok(paths.includes("./worktree/kept.idx"), paths.join(" "));
+  for (const gone of ["ignored-by-ignore.idx", "excluded-by-info.idx", "./ignored-by-git.idx", "c.tmp", "build/", ".hidden", "notes.txt", "nested/repo/kept.idx", "by-worktree"]) {
     assert.ok(!paths.some((p) => p.includes(gone)), `${gone} in ${paths.join(" ")}`);
   }
   // and the configuration's exclude, from the current directory

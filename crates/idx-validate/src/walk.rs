@@ -266,8 +266,7 @@ pub trait WalkFs {
 /// `Gitignore`s, in its order of precedence, from the walked directories
 /// and from the root's parents; `--exclude` as its `Override`; hidden
 /// entries; entries sorted by name; symbolic links followed, loops
-/// detected). Not read: git's global excludes file (`core.excludesFile`),
-/// and `info/exclude` of a worktree whose `.git` is a file.
+/// detected). Not read: git's global excludes file (`core.excludesFile`).
 ///
 /// # Errors
 /// An `--exclude` glob that does not parse.
@@ -333,14 +332,35 @@ fn level(dir: &Path, opts: &WalkOptions, fs: &dyn WalkFs, absolute: bool) -> Lev
     Level {
         ignore: gitignore_of(dir, &dir.join(".ignore"), fs),
         git_ignore: gitignore_of(dir, &dir.join(".gitignore"), fs),
-        git_exclude: if git == Some(Kind::File) {
-            empty()
-        } else {
-            gitignore_of(dir, &dir.join(".git/info/exclude"), fs)
+        git_exclude: match git_commondir(dir, git, fs) {
+            Some(git_dir) => gitignore_of(dir, &git_dir.join("info/exclude"), fs),
+            None => empty(),
         },
         has_git: git.is_some() || has_jj,
         absolute,
     }
+}
+
+/// The directory holding `info/exclude` for `dir` (the crate's
+/// `resolve_git_commondir`): `dir/.git`, or for a worktree (`.git` a file
+/// `gitdir: PATH`) the `commondir` that PATH names.
+fn git_commondir(dir: &Path, git: Option<Kind>, fs: &dyn WalkFs) -> Option<PathBuf> {
+    if git != Some(Kind::File) {
+        return Some(dir.join(".git"));
+    }
+    let first = |p: &Path| {
+        fs.read_to_string(p)
+            .ok()
+            .and_then(|t| t.lines().next().map(str::to_string))
+    };
+    let line = first(&dir.join(".git"))?;
+    let real = PathBuf::from(line.strip_prefix("gitdir: ")?);
+    let common = first(&real.join("commondir"))?;
+    Some(if common.starts_with('.') {
+        real.join(common)
+    } else {
+        PathBuf::from(common)
+    })
 }
 
 /// The crate's `Ignore::matched_ignore`: the deepest directory's rule wins,
@@ -632,6 +652,9 @@ mod tests {
             ("sub/.gitignore", b"!ignored.idx\n"),
             ("sub/ignored.idx", &labels),
             ("sub/Z.idx", &labels),
+            // walking sub: its parent's .ignore and .gitignore apply
+            ("sub/by-ignore.idx", &labels),
+            ("sub/c.tmp", &labels),
             ("sub/old/e.idx", &labels),
             ("nested/repo/.gitignore", b"kept.idx\n"),
             ("nested/repo/kept.idx", &labels),
@@ -644,6 +667,19 @@ mod tests {
             std::fs::write(p, b).unwrap(); // ok: unit test
         }
         std::fs::create_dir_all(t.join("nested/repo/.git")).unwrap(); // ok: unit test
+                                                                      // a worktree: `.git` names its git directory, whose `commondir`
+                                                                      // holds `info/exclude`
+        let common = d.path().join("main.git");
+        std::fs::create_dir_all(common.join("info")).unwrap(); // ok: unit test
+        std::fs::create_dir_all(common.join("worktrees/wt")).unwrap(); // ok: unit test
+        std::fs::write(common.join("info/exclude"), "by-worktree.idx\n").unwrap(); // ok: unit test
+        std::fs::write(common.join("worktrees/wt/commondir"), "../..\n").unwrap(); // ok: unit test
+        let wt = t.join("worktree");
+        std::fs::create_dir_all(&wt).unwrap(); // ok: unit test
+        let gitdir = format!("gitdir: {}\n", common.join("worktrees/wt").display());
+        std::fs::write(wt.join(".git"), gitdir).unwrap(); // ok: unit test
+        std::fs::write(wt.join("by-worktree.idx"), labels).unwrap(); // ok: unit test
+        std::fs::write(wt.join("kept.idx"), labels).unwrap(); // ok: unit test
         std::fs::create_dir_all(t.join("empty")).unwrap(); // ok: unit test
         std::os::unix::fs::symlink("sub", t.join("link")).unwrap(); // ok: unit test
         std::os::unix::fs::symlink(".", t.join("loop")).unwrap(); // ok: unit test
@@ -665,6 +701,7 @@ mod tests {
             vec![t.clone()],
             vec![t.join("sub")],
             vec![t.join("nested"), t.join("empty"), t.join("only-text")],
+            vec![wt.clone()],
             vec![t.join("a.idx"), PathBuf::from("-")],
         ] {
             for o in &cases {
@@ -684,6 +721,10 @@ mod tests {
         );
         assert!(
             all.contains("symbolic link loop") && all.contains("broken"),
+            "{all}"
+        );
+        assert!(
+            all.contains("worktree/kept.idx") && !all.contains("by-worktree"),
             "{all}"
         );
     }
