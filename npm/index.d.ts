@@ -134,14 +134,35 @@ export const BYTES_NAME: "<bytes>";
  * else check each of `inputs()` and `finish()`.
  */
 export class Command {
-  constructor(argv: string[]);
+  /** `host`: the file system the command finds its configuration and walks directories in (node.js's `host`); without it, none is found and every path is a file. */
+  constructor(argv: string[], host?: Host);
   done(): Exit | undefined;
-  inputs(): string[];
+  /** The inputs to read, in order; `stdin`: standard input (`-`), pushed with beginStdin/push/end. */
+  inputs(): { path: string; stdin: boolean }[];
   checkSource(name: string, size: number, readAt: (offset: number, target: Uint8Array) => number): void;
   unreadable(name: string, why: string): void;
+  beginStdin(): void;
+  push(chunk: Uint8Array): void;
+  end(): void;
   finish(): Exit;
   free(): void;
 }
+/** A refusal of the file system: the message as the native command words it, and Node's code. */
+export interface HostError {
+  error: string;
+  code: string;
+}
+/** What the command asks of a file system (crates/idx-wasm/src/host.rs). */
+export interface Host {
+  cwd(): string;
+  stat(path: string): { kind: "dir" | "file" | "fifo" | "socket" | "block" | "char" | "other"; id: string } | HostError;
+  readDir(path: string): string[] | HostError;
+  read(path: string): Uint8Array | HostError;
+  realpath(path: string): string | HostError;
+  magic(path: string): Uint8Array | null;
+}
+/** Node only: Node's file system as a Host. */
+export const host: Host;
 /** What a run of the command printed and exits with. */
 export interface Exit {
   readonly stdout: Uint8Array;

@@ -1,6 +1,6 @@
 // Node 18+: the module is read from the package's folder, synchronously, on
 // import; files are read at offsets with fs.readSync, in bounded memory.
-import { readFileSync, openSync, fstatSync, readSync, closeSync } from "node:fs";
+import { readFileSync, openSync, fstatSync, readSync, closeSync, statSync, readdirSync, realpathSync } from "node:fs";
 import { initSync } from "./idx_wasm.js";
 import * as api from "./api.js";
 import { Checker, Command } from "./idx_wasm.js";
@@ -17,6 +17,99 @@ export function ioMessage(e) {
     ELOOP: ["Too many levels of symbolic links", 40],
   }[e.code];
   return rust ? `${rust[0]} (os error ${rust[1]})` : e.message;
+}
+
+/** A Node file-system error as the module's host returns it. */
+function refused(e) {
+  if (!e.code) throw e;
+  return { error: ioMessage(e), code: e.code };
+}
+
+/** What a stat says a path is, in the module's words. */
+function kindOf(st) {
+  if (st.isDirectory()) return "dir";
+  if (st.isFile()) return "file";
+  if (st.isFIFO()) return "fifo";
+  if (st.isSocket()) return "socket";
+  if (st.isBlockDevice()) return "block";
+  if (st.isCharacterDevice()) return "char";
+  return "other";
+}
+
+/**
+ * The file system as the module's Command asks for it (see
+ * crates/idx-wasm/src/host.rs): the command's own configuration discovery
+ * and directory walk run in the module; this only stats, lists and reads.
+ */
+export const host = {
+  cwd: () => process.cwd(),
+  stat(path) {
+    try {
+      const st = statSync(path, { bigint: true });
+      return { kind: kindOf(st), id: `${st.dev}:${st.ino}` };
+    } catch (e) {
+      return refused(e);
+    }
+  },
+  readDir(path) {
+    try {
+      return readdirSync(path);
+    } catch (e) {
+      return refused(e);
+    }
+  },
+  read(path) {
+    try {
+      return readFileSync(path);
+    } catch (e) {
+      return refused(e);
+    }
+  },
+  realpath(path) {
+    try {
+      return realpathSync.native(path);
+    } catch (e) {
+      return refused(e);
+    }
+  },
+  magic(path) {
+    let fd;
+    try {
+      fd = openSync(path, "r");
+      const b = new Uint8Array(4);
+      return fdReader(fd)(0, b) === 4 ? b : null;
+    } catch {
+      return null;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  },
+};
+
+/**
+ * Pushes standard input into `command` chunk by chunk (bounded memory), as
+ * the input `-`: read synchronously from descriptor 0 until its end.
+ */
+export function checkStdin(command) {
+  command.beginStdin();
+  const chunk = new Uint8Array(1 << 16);
+  for (;;) {
+    let n;
+    try {
+      n = readSync(0, chunk, 0, chunk.length, null);
+    } catch (e) {
+      if (e.code === "EAGAIN") {
+        // a non-blocking pipe with nothing yet: wait a little
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        continue;
+      }
+      if (e.code === "EOF") break;
+      throw e;
+    }
+    if (n === 0) break;
+    command.push(chunk.subarray(0, n));
+  }
+  command.end();
 }
 
 /**

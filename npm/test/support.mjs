@@ -43,7 +43,8 @@ export function npmCli(args, opts) {
 }
 
 export function nativeCli(args, opts) {
-  // --isolated: no configuration file (the npm command reads none)
+  // --isolated: no configuration file (the repository has none; the npm
+  // command finds the same as the native one, see fs.test.mjs)
   return run(native(), ["--isolated", ...args], opts);
 }
 

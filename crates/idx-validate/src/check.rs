@@ -22,6 +22,18 @@ pub struct Settings {
 /// By name (`*.idx`, `*-idx3-ubyte`, either with `.gz`) or by magic
 /// (`00 00` and a known type code).
 pub fn looks_like_idx(path: &Path) -> bool {
+    looks_like_idx_with(path, || {
+        let mut magic = [0u8; 4];
+        File::open(path)
+            .and_then(|mut f| f.read_exact(&mut magic))
+            .ok()
+            .map(|()| magic)
+    })
+}
+
+/// [`looks_like_idx`], the first 4 bytes read by `magic` (`None`: fewer,
+/// or unreadable) only when the name does not tell.
+pub fn looks_like_idx_with(path: &Path, magic: impl FnOnce() -> Option<[u8; 4]>) -> bool {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
@@ -30,10 +42,9 @@ pub fn looks_like_idx(path: &Path) -> bool {
     if base.ends_with(".idx") || idx::__private::name_claim(base).is_some() {
         return true;
     }
-    let mut magic = [0u8; 4];
-    match File::open(path).and_then(|mut f| f.read_exact(&mut magic)) {
-        Ok(()) => magic[0] == 0 && magic[1] == 0 && idx::ElementType::from_code(magic[2]).is_some(),
-        Err(_) => false,
+    match magic() {
+        Some(m) => m[0] == 0 && m[1] == 0 && idx::ElementType::from_code(m[2]).is_some(),
+        None => false,
     }
 }
 

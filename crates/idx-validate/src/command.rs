@@ -412,6 +412,60 @@ impl Args {
         out
     }
 
+    /// The paths given (files, directories, `-`), in order.
+    pub fn paths(&self) -> &[PathBuf] {
+        &self.cli.paths
+    }
+
+    /// How directories are walked: the flags, and the configuration's
+    /// `exclude` before `--exclude`.
+    pub fn walk_options(&self, checks: &Checks) -> WalkOptions {
+        let cli = &self.cli;
+        WalkOptions {
+            all_files: cli.all_files,
+            no_ignore: cli.no_ignore,
+            hidden: cli.hidden,
+            exclude: checks
+                .cfg
+                .exclude
+                .iter()
+                .chain(&cli.exclude)
+                .cloned()
+                .collect(),
+            allow_empty: cli.allow_empty,
+        }
+    }
+
+    /// Adds each `--pair` file not among the inputs, after them.
+    pub fn add_pairs(&self, expansion: &mut idx_validate::walk::Expansion) {
+        for p in self.cli.pair.iter() {
+            if !expansion
+                .inputs
+                .iter()
+                .any(|i| matches!(i, Ok(Source::File(q)) if q == p))
+            {
+                expansion.inputs.push(Ok(Source::File(p.clone())));
+            }
+        }
+    }
+
+    /// What the command prints on standard error before checking: the
+    /// notes of what a walk left out (not under `--quiet`: they are no
+    /// failure), then an error for each directory that yielded nothing.
+    pub fn walk_messages(&self, expansion: &idx_validate::walk::Expansion) -> String {
+        let mut out = String::new();
+        if !self.cli.quiet {
+            for note in &expansion.notes {
+                out.push_str(&format!("note: {note}\n"));
+            }
+        }
+        // an empty directory is an error of the run, not an unreadable file
+        for e in &expansion.empty {
+            out.push_str(&format!("error: {e}\n"));
+        }
+        out
+    }
+
     /// `--quiet`.
     pub fn quiet(&self) -> bool {
         self.cli.quiet
@@ -421,13 +475,20 @@ impl Args {
     /// than the inputs (`--fix`, `--diff`, `--output`, `--output-file`,
     /// `--config`): a front end that only reads its inputs refuses them.
     pub fn file_system_flag(&self) -> Option<&'static str> {
+        self.writing_flag()
+            .or(self.cli.config.is_some().then_some("--config"))
+    }
+
+    /// The first flag given that writes files (`--fix`, `--diff`,
+    /// `--output`, `--output-file`): a front end that writes nothing
+    /// refuses them.
+    pub fn writing_flag(&self) -> Option<&'static str> {
         let c = &self.cli;
         [
             (c.fix, "--fix"),
             (c.diff, "--diff"),
             (c.output.is_some(), "--output"),
             (c.output_file.is_some(), "--output-file"),
-            (c.config.is_some(), "--config"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))
@@ -466,19 +527,29 @@ impl Args {
     /// # Errors
     /// An invalid configuration.
     pub fn checks(&self) -> Result<Checks, String> {
+        self.checks_in(&config::FileSystem)
+    }
+
+    /// [`Args::checks`], the configuration found and read through `files`
+    /// (the npm command's: the same discovery and parse, over Node's file
+    /// system).
+    ///
+    /// # Errors
+    /// An invalid configuration.
+    pub fn checks_in(&self, files: &dyn config::ConfigFiles) -> Result<Checks, String> {
         let cli = &self.cli;
         let cfg_file = if cli.isolated {
             None
         } else {
             cli.config.clone().or_else(|| {
-                std::env::current_dir()
-                    .ok()
-                    .and_then(|d| config::discover(&d))
+                files
+                    .current_dir()
+                    .and_then(|d| config::discover_in(&d, files))
             })
         };
         let cfg = cfg_file
             .as_deref()
-            .map(config::load)
+            .map(|p| config::load_in(p, files))
             .transpose()
             .map_err(|e| format!("invalid configuration: {e}"))?
             .unwrap_or_default();
@@ -665,29 +736,8 @@ struct Resolved {
 fn resolve(args: &Args) -> Result<Resolved, RunError> {
     let cli = &args.cli;
     let checks = args.checks().map_err(RunError)?;
-    let walk = WalkOptions {
-        all_files: cli.all_files,
-        no_ignore: cli.no_ignore,
-        hidden: cli.hidden,
-        exclude: checks
-            .cfg
-            .exclude
-            .iter()
-            .chain(&cli.exclude)
-            .cloned()
-            .collect(),
-        allow_empty: cli.allow_empty,
-    };
-    let mut expansion = expand(&cli.paths, &walk)?;
-    for p in cli.pair.iter() {
-        if !expansion
-            .inputs
-            .iter()
-            .any(|i| matches!(i, Ok(Source::File(q)) if q == p))
-        {
-            expansion.inputs.push(Ok(Source::File(p.clone())));
-        }
-    }
+    let mut expansion = expand(&cli.paths, &args.walk_options(&checks))?;
+    args.add_pairs(&mut expansion);
     // per-path overrides: the file's own settings and rule filter (the
     // command line's --expect-* win over every override)
     let per_file: Vec<(Settings, config::RuleFilter)> = expansion
@@ -753,16 +803,7 @@ fn try_run(args: &Args) -> Result<ExitStatus, RunError> {
     }
     let r = resolve(args)?;
     let ex = &r.expansion;
-    // -q prints only what fails: what a walk left out is not a failure
-    if !cli.quiet {
-        for note in &ex.notes {
-            eprintln!("note: {note}");
-        }
-    }
-    // an empty directory is an error of the run, not an unreadable file
-    for e in &ex.empty {
-        eprintln!("error: {e}");
-    }
+    eprint!("{}", args.walk_messages(ex));
     // the repair of standard input writes to standard output from a worker
     let mut results = run(&ex.inputs, &r.per_file, cli.jobs, r.fixing.as_ref());
     let filters: Vec<config::RuleFilter> = r.per_file.iter().map(|(_, f)| f.clone()).collect();

@@ -246,17 +246,54 @@ pub fn filter_result(r: &mut FileResult, f: &RuleFilter) {
     }
 }
 
+/// Where configuration files are read from: the file system for the
+/// binary ([`FileSystem`]); a front end's callbacks where the command runs
+/// without one (the npm command in WebAssembly), so that the discovery and
+/// the parse stay this module's.
+pub trait ConfigFiles {
+    /// The current directory, where discovery starts (`None`: no discovery).
+    fn current_dir(&self) -> Option<PathBuf>;
+    /// True when `path` is a regular file (symbolic links followed).
+    fn is_file(&self, path: &Path) -> bool;
+    /// The text of the file at `path`.
+    ///
+    /// # Errors
+    /// As `std::fs::read_to_string`'s (their message is reported).
+    fn read_to_string(&self, path: &Path) -> std::io::Result<String>;
+}
+
+/// The process's file system and current directory.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FileSystem;
+
+impl ConfigFiles for FileSystem {
+    fn current_dir(&self) -> Option<PathBuf> {
+        std::env::current_dir().ok()
+    }
+    fn is_file(&self, path: &Path) -> bool {
+        path.is_file()
+    }
+    fn read_to_string(&self, path: &Path) -> std::io::Result<String> {
+        std::fs::read_to_string(path)
+    }
+}
+
 /// Finds the configuration file for `start` (the current directory):
 /// `idx-validate.toml`, or a `pyproject.toml` holding `[tool.idx-validate]`,
 /// in `start` or its nearest ancestor holding one.
 pub fn discover(start: &Path) -> Option<PathBuf> {
+    discover_in(start, &FileSystem)
+}
+
+/// [`discover`], reading through `files`.
+pub fn discover_in(start: &Path, files: &dyn ConfigFiles) -> Option<PathBuf> {
     for dir in start.ancestors() {
         let own = dir.join(FILE_NAME);
-        if own.is_file() {
+        if files.is_file(&own) {
             return Some(own);
         }
         let py = dir.join("pyproject.toml");
-        if let Ok(text) = std::fs::read_to_string(&py) {
+        if let Ok(text) = files.read_to_string(&py) {
             // The table counts when it is there, valid or not: an invalid
             // table is found, so that `load` reports it (exit 2) instead of
             // the run going on without the configuration. A file that is
@@ -281,7 +318,17 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
 /// # Errors
 /// A message naming the file, the line and the key (or the I/O error).
 pub fn load(path: &Path) -> Result<Config, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    load_in(path, &FileSystem)
+}
+
+/// [`load`], reading through `files`.
+///
+/// # Errors
+/// As [`load`].
+pub fn load_in(path: &Path, files: &dyn ConfigFiles) -> Result<Config, String> {
+    let text = files
+        .read_to_string(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let is_pyproject = path.file_name().is_some_and(|n| n == "pyproject.toml");
     let raw = if is_pyproject {
         toml::from_str::<Pyproject>(&text)

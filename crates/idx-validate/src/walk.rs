@@ -7,7 +7,7 @@
 //! IDX become [`Expansion::notes`], and a path that yields nothing to check
 //! is an unreadable input unless empty paths are allowed.
 
-use crate::check::{looks_like_idx, Source};
+use crate::check::{looks_like_idx, looks_like_idx_with, Source};
 use ignore::overrides::OverrideBuilder;
 use std::fs::FileType;
 use std::path::{Path, PathBuf};
@@ -187,4 +187,545 @@ fn io_message(err: &ignore::Error) -> String {
 /// A path for a message ([`idx_io::escape::path`]), never raw.
 fn esc(p: &Path) -> String {
     idx_io::escape::path(p)
+}
+
+/// What a path is, symbolic links followed ([`WalkFs::stat`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A directory.
+    Dir,
+    /// A regular file.
+    File,
+    /// A FIFO (named pipe).
+    Fifo,
+    /// A socket.
+    Socket,
+    /// A block device.
+    BlockDevice,
+    /// A character device.
+    CharDevice,
+    /// Anything else.
+    Other,
+}
+
+impl Kind {
+    /// How a note names an entry of this kind that a walk leaves out.
+    fn text(self) -> &'static str {
+        match self {
+            Kind::Fifo => "a FIFO (named pipe)",
+            Kind::Socket => "a socket",
+            Kind::BlockDevice => "a block device",
+            Kind::CharDevice => "a character device",
+            Kind::Dir | Kind::File | Kind::Other => "not a regular file",
+        }
+    }
+}
+
+/// A path's kind and identity (its device and inode, or any text that two
+/// paths share only when they are the same file: a directory that is one
+/// of its own ancestors is a symbolic link loop).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stat {
+    /// What it is.
+    pub kind: Kind,
+    /// Which file it is.
+    pub id: String,
+}
+
+/// A file system to walk, for [`expand_in`]: a front end's callbacks where
+/// the command runs without one (the npm command in WebAssembly).
+pub trait WalkFs {
+    /// The metadata of `path`, symbolic links followed.
+    ///
+    /// # Errors
+    /// As `std::fs::metadata`'s (a broken link is `NotFound`).
+    fn stat(&self, path: &Path) -> std::io::Result<Stat>;
+    /// The names of the entries of the directory `path`, in any order.
+    ///
+    /// # Errors
+    /// As `std::fs::read_dir`'s.
+    fn read_dir(&self, path: &Path) -> std::io::Result<Vec<String>>;
+    /// The text of the file at `path` (an ignore file).
+    ///
+    /// # Errors
+    /// As `std::fs::read_to_string`'s.
+    fn read_to_string(&self, path: &Path) -> std::io::Result<String>;
+    /// `path` made absolute, symbolic links resolved.
+    ///
+    /// # Errors
+    /// As `std::fs::canonicalize`'s.
+    fn canonicalize(&self, path: &Path) -> std::io::Result<PathBuf>;
+    /// The first 4 bytes of the file at `path` (`None`: fewer, or
+    /// unreadable).
+    fn magic(&self, path: &Path) -> Option<[u8; 4]>;
+}
+
+/// [`expand`] over `fs`: the same walk as the `ignore` crate's (the one
+/// [`expand`] runs), rebuilt over [`WalkFs`] with the crate's own matchers
+/// (`.ignore`, `.gitignore` and `.git/info/exclude` read as its
+/// `Gitignore`s, in its order of precedence, from the walked directories
+/// and from the root's parents; `--exclude` as its `Override`; hidden
+/// entries; entries sorted by name; symbolic links followed, loops
+/// detected). Not read: git's global excludes file (`core.excludesFile`).
+///
+/// # Errors
+/// An `--exclude` glob that does not parse.
+pub fn expand_in(
+    paths: &[PathBuf],
+    opts: &WalkOptions,
+    fs: &dyn WalkFs,
+) -> Result<Expansion, String> {
+    let mut out = Expansion::default();
+    for p in paths {
+        if p.as_os_str() == "-" {
+            out.inputs.push(Ok(Source::Stdin));
+        } else if fs.stat(p).is_ok_and(|s| s.kind == Kind::Dir) {
+            walk_in(p, opts, fs, &mut out)?;
+        } else {
+            out.inputs.push(Ok(Source::File(p.clone())));
+        }
+    }
+    Ok(out)
+}
+
+/// The ignore rules of one directory (the `ignore` crate's `IgnoreInner`).
+struct Level {
+    ignore: ignore::gitignore::Gitignore,
+    git_ignore: ignore::gitignore::Gitignore,
+    git_exclude: ignore::gitignore::Gitignore,
+    has_git: bool,
+    /// One of the root's parents: matched with absolute paths.
+    absolute: bool,
+}
+
+/// A `Gitignore` rooted at `dir` from the file `file`, read as the crate
+/// reads it (a leading byte-order mark dropped, bad lines left out).
+fn gitignore_of(dir: &Path, file: &Path, fs: &dyn WalkFs) -> ignore::gitignore::Gitignore {
+    let mut b = ignore::gitignore::GitignoreBuilder::new(dir);
+    if let Ok(text) = fs.read_to_string(file) {
+        for (i, line) in text.lines().enumerate() {
+            let line = if i == 0 {
+                line.trim_start_matches('\u{feff}')
+            } else {
+                line
+            };
+            let _ = b.add_line(Some(file.to_path_buf()), line);
+        }
+    }
+    b.build()
+        .unwrap_or_else(|_| ignore::gitignore::Gitignore::empty())
+}
+
+fn level(dir: &Path, opts: &WalkOptions, fs: &dyn WalkFs, absolute: bool) -> Level {
+    let empty = ignore::gitignore::Gitignore::empty;
+    if opts.no_ignore {
+        return Level {
+            ignore: empty(),
+            git_ignore: empty(),
+            git_exclude: empty(),
+            has_git: false,
+            absolute,
+        };
+    }
+    let git = fs.stat(&dir.join(".git")).ok().map(|s| s.kind);
+    let has_jj = fs.stat(&dir.join(".jj")).is_ok();
+    Level {
+        ignore: gitignore_of(dir, &dir.join(".ignore"), fs),
+        git_ignore: gitignore_of(dir, &dir.join(".gitignore"), fs),
+        git_exclude: match git_commondir(dir, git, fs) {
+            Some(git_dir) => gitignore_of(dir, &git_dir.join("info/exclude"), fs),
+            None => empty(),
+        },
+        has_git: git.is_some() || has_jj,
+        absolute,
+    }
+}
+
+/// The directory holding `info/exclude` for `dir` (the crate's
+/// `resolve_git_commondir`): `dir/.git`, or for a worktree (`.git` a file
+/// `gitdir: PATH`) the `commondir` that PATH names.
+fn git_commondir(dir: &Path, git: Option<Kind>, fs: &dyn WalkFs) -> Option<PathBuf> {
+    if git != Some(Kind::File) {
+        return Some(dir.join(".git"));
+    }
+    let first = |p: &Path| {
+        fs.read_to_string(p)
+            .ok()
+            .and_then(|t| t.lines().next().map(str::to_string))
+    };
+    let line = first(&dir.join(".git"))?;
+    let real = PathBuf::from(line.strip_prefix("gitdir: ")?);
+    let common = first(&real.join("commondir"))?;
+    Some(if common.starts_with('.') {
+        real.join(common)
+    } else {
+        PathBuf::from(common)
+    })
+}
+
+/// The crate's `Ignore::matched_ignore`: the deepest directory's rule wins,
+/// `.ignore` over `.gitignore` over `info/exclude`; `.gitignore` and
+/// `info/exclude` only inside a repository, and not above its root.
+fn matched_ignore(
+    levels: &[Level],
+    path: &Path,
+    abs: Option<&Path>,
+    is_dir: bool,
+) -> ignore::Match<()> {
+    use ignore::Match;
+    let any_git = levels.iter().any(|l| l.has_git);
+    let (mut m_ignore, mut m_gi, mut m_ex) = (Match::None, Match::None, Match::None);
+    let mut saw_git = false;
+    let walked = levels.iter().rev().take_while(|l| !l.absolute);
+    let parents = levels.iter().rev().skip_while(|l| !l.absolute);
+    let above = abs.map(|a| parents.map(move |l| (l, a)));
+    let with_path = walked.map(|l| (l, path)).chain(above.into_iter().flatten());
+    for (l, p) in with_path {
+        if m_ignore.is_none() {
+            m_ignore = l.ignore.matched(p, is_dir).map(|_| ());
+        }
+        if any_git && !saw_git && m_gi.is_none() {
+            m_gi = l.git_ignore.matched(p, is_dir).map(|_| ());
+        }
+        if any_git && !saw_git && m_ex.is_none() {
+            m_ex = l.git_exclude.matched(p, is_dir).map(|_| ());
+        }
+        saw_git = saw_git || l.has_git;
+    }
+    m_ignore.or(m_gi).or(m_ex)
+}
+
+/// One walk under way.
+struct Walker<'a> {
+    root: &'a Path,
+    abs_root: Option<PathBuf>,
+    opts: &'a WalkOptions,
+    fs: &'a dyn WalkFs,
+    overrides: ignore::overrides::Override,
+    levels: Vec<Level>,
+    has_parent_rules: bool,
+    /// The directories entered, root first: their paths and identities.
+    stack: Vec<(PathBuf, String)>,
+    not_idx: usize,
+}
+
+impl Walker<'_> {
+    /// The crate's `Ignore::matched_dir_entry` (the root is never skipped).
+    fn skipped(&self, path: &Path, is_dir: bool) -> bool {
+        let path = path.strip_prefix("./").unwrap_or(path);
+        let m = self.overrides.matched(path, is_dir).map(|_| ());
+        if !m.is_none() {
+            return m.is_ignore();
+        }
+        let abs = match (&self.abs_root, self.has_parent_rules) {
+            (Some(a), true) => {
+                let top = self.root.strip_prefix("./").unwrap_or(self.root);
+                let rel = if top == Path::new(".") {
+                    path
+                } else {
+                    path.strip_prefix(top).unwrap_or(path)
+                };
+                Some(a.join(rel))
+            }
+            _ => None,
+        };
+        let m = if self.opts.no_ignore {
+            ignore::Match::None
+        } else {
+            matched_ignore(&self.levels, path, abs.as_deref(), is_dir)
+        };
+        if m.is_none() && !self.opts.hidden {
+            let hidden = path
+                .file_name()
+                .is_some_and(|n| n.as_encoded_bytes().starts_with(b"."));
+            return hidden;
+        }
+        m.is_ignore()
+    }
+
+    /// Walks the directory `dir` (already entered: its rules pushed).
+    fn dir(&mut self, dir: &Path, out: &mut Expansion) {
+        let mut names = match self.fs.read_dir(dir) {
+            Ok(n) => n,
+            Err(e) => {
+                out.inputs.push(Err((dir.to_path_buf(), read_error(&e))));
+                return;
+            }
+        };
+        names.sort();
+        for name in names {
+            let path = dir.join(&name);
+            let st = match self.fs.stat(&path) {
+                Ok(s) => s,
+                Err(e) => {
+                    out.inputs.push(Err((path, read_error(&e))));
+                    continue;
+                }
+            };
+            let is_dir = st.kind == Kind::Dir;
+            if is_dir {
+                if let Some((ancestor, _)) = self.stack.iter().find(|(_, id)| *id == st.id) {
+                    out.notes.push(format!(
+                        "skipped {}: a symbolic link loop (it leads back to {})",
+                        esc(&path),
+                        esc(ancestor)
+                    ));
+                    continue;
+                }
+            }
+            if self.skipped(&path, is_dir) {
+                continue;
+            }
+            match st.kind {
+                Kind::Dir => {
+                    self.levels.push(level(&path, self.opts, self.fs, false));
+                    self.stack.push((path.clone(), st.id));
+                    self.dir(&path, out);
+                    self.stack.pop();
+                    self.levels.pop();
+                }
+                Kind::File => {
+                    if self.opts.all_files || looks_like_idx_with(&path, || self.fs.magic(&path)) {
+                        out.walked.push(out.inputs.len());
+                        out.inputs.push(Ok(Source::File(path)));
+                    } else {
+                        self.not_idx += 1;
+                    }
+                }
+                k => out.notes.push(format!(
+                    "skipped {}: {} (name it on the command line to read it)",
+                    esc(&path),
+                    k.text()
+                )),
+            }
+        }
+    }
+}
+
+/// An error of a walk as [`io_message`] words it.
+fn read_error(e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        "a broken symbolic link (its target does not exist; for git-annex or DVC, fetch the content first)".into()
+    } else {
+        e.to_string()
+    }
+}
+
+fn walk_in(
+    root: &Path,
+    opts: &WalkOptions,
+    fs: &dyn WalkFs,
+    out: &mut Expansion,
+) -> Result<(), String> {
+    let mut o = OverrideBuilder::new(root);
+    for g in &opts.exclude {
+        o.add(&format!("!{g}"))
+            .map_err(|e| format!("--exclude {g:?}: {e}"))?;
+    }
+    let overrides = o.build().map_err(|e| format!("--exclude: {e}"))?;
+    let abs_root = if opts.no_ignore {
+        None
+    } else {
+        fs.canonicalize(root).ok()
+    };
+    let mut levels: Vec<Level> = abs_root
+        .iter()
+        .flat_map(|a| a.ancestors().skip(1).collect::<Vec<_>>())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .map(|d| level(d, opts, fs, true))
+        .collect();
+    let has_parent_rules = levels
+        .iter()
+        .any(|l| !l.ignore.is_empty() || !l.git_ignore.is_empty() || !l.git_exclude.is_empty());
+    levels.push(level(root, opts, fs, false));
+    let id = fs.stat(root).map(|s| s.id).unwrap_or_default();
+    let before = out.inputs.len();
+    let mut w = Walker {
+        root,
+        abs_root,
+        opts,
+        fs,
+        overrides,
+        levels,
+        has_parent_rules,
+        stack: vec![(root.to_path_buf(), id)],
+        not_idx: 0,
+    };
+    w.dir(root, out);
+    let not_idx = w.not_idx;
+    if not_idx > 0 {
+        out.notes.push(format!(
+            "skipped {} under {} that {} not look like IDX (--all-files checks {})",
+            idx_text::plural::count(not_idx as u64, "file"),
+            esc(root),
+            idx_text::plural::verb(not_idx as u64, "does", "do"),
+            idx_text::plural::verb(not_idx as u64, "it", "them"),
+        ));
+    }
+    if out.inputs.len() == before && !opts.allow_empty {
+        out.empty.push(format!(
+            "no IDX files found under {} (a run that checks nothing fails; --allow-empty accepts it)",
+            esc(root)
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+
+    /// [`WalkFs`] over the process's file system: [`expand_in`] over it
+    /// must be [`expand`] (the `ignore` crate's walk).
+    struct Std;
+
+    impl WalkFs for Std {
+        fn stat(&self, path: &Path) -> std::io::Result<Stat> {
+            let m = std::fs::metadata(path)?;
+            let ft = m.file_type();
+            let kind = if ft.is_dir() {
+                Kind::Dir
+            } else if ft.is_file() {
+                Kind::File
+            } else if ft.is_fifo() {
+                Kind::Fifo
+            } else if ft.is_socket() {
+                Kind::Socket
+            } else {
+                Kind::Other
+            };
+            Ok(Stat {
+                kind,
+                id: format!("{}:{}", m.dev(), m.ino()),
+            })
+        }
+        fn read_dir(&self, path: &Path) -> std::io::Result<Vec<String>> {
+            std::fs::read_dir(path)?
+                .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+                .collect()
+        }
+        fn read_to_string(&self, path: &Path) -> std::io::Result<String> {
+            std::fs::read_to_string(path)
+        }
+        fn canonicalize(&self, path: &Path) -> std::io::Result<PathBuf> {
+            std::fs::canonicalize(path)
+        }
+        fn magic(&self, path: &Path) -> Option<[u8; 4]> {
+            use std::io::Read;
+            let mut m = [0u8; 4];
+            std::fs::File::open(path)
+                .and_then(|mut f| f.read_exact(&mut m))
+                .ok()
+                .map(|()| m)
+        }
+    }
+
+    fn show(e: &Expansion) -> String {
+        format!(
+            "{:?}\n{:?}\n{:?}\n{:?}",
+            e.inputs, e.notes, e.walked, e.empty
+        )
+    }
+
+    #[test]
+    fn the_walk_over_another_file_system_is_the_ignore_crates() {
+        let d = tempfile::tempdir().unwrap(); // ok: unit test
+        let t = d.path().join("t");
+        let labels = [0u8, 0, 8, 1, 0, 0, 0, 1, 3];
+        let files: &[(&str, &[u8])] = &[
+            (".git/info/exclude", b"excluded.idx\n"),
+            (".gitignore", b"ignored.idx\nbuild/\n*.tmp\n"),
+            (".ignore", b"by-ignore.idx\n"),
+            ("a.idx", &labels),
+            ("magic.bin", &labels),
+            ("notes.txt", b"text"),
+            (".hidden.idx", &labels),
+            (".hid/x.idx", &labels),
+            ("ignored.idx", &labels),
+            ("by-ignore.idx", &labels),
+            ("excluded.idx", &labels),
+            ("c.tmp", &labels),
+            ("build/c.idx", &labels),
+            ("sub/.gitignore", b"!ignored.idx\n"),
+            ("sub/ignored.idx", &labels),
+            ("sub/Z.idx", &labels),
+            // walking sub: its parent's .ignore and .gitignore apply
+            ("sub/by-ignore.idx", &labels),
+            ("sub/c.tmp", &labels),
+            ("sub/old/e.idx", &labels),
+            ("nested/repo/.gitignore", b"kept.idx\n"),
+            ("nested/repo/kept.idx", &labels),
+            ("nested/repo/ignored.idx", &labels),
+            ("only-text/a.txt", b"x"),
+        ];
+        for (p, b) in files {
+            let p = t.join(p);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap(); // ok: unit test
+            std::fs::write(p, b).unwrap(); // ok: unit test
+        }
+        std::fs::create_dir_all(t.join("nested/repo/.git")).unwrap(); // ok: unit test
+                                                                      // a worktree: `.git` names its git directory, whose `commondir`
+                                                                      // holds `info/exclude`
+        let common = d.path().join("main.git");
+        std::fs::create_dir_all(common.join("info")).unwrap(); // ok: unit test
+        std::fs::create_dir_all(common.join("worktrees/wt")).unwrap(); // ok: unit test
+        std::fs::write(common.join("info/exclude"), "by-worktree.idx\n").unwrap(); // ok: unit test
+        std::fs::write(common.join("worktrees/wt/commondir"), "../..\n").unwrap(); // ok: unit test
+        let wt = t.join("worktree");
+        std::fs::create_dir_all(&wt).unwrap(); // ok: unit test
+        let gitdir = format!("gitdir: {}\n", common.join("worktrees/wt").display());
+        std::fs::write(wt.join(".git"), gitdir).unwrap(); // ok: unit test
+        std::fs::write(wt.join("by-worktree.idx"), labels).unwrap(); // ok: unit test
+        std::fs::write(wt.join("kept.idx"), labels).unwrap(); // ok: unit test
+        std::fs::create_dir_all(t.join("empty")).unwrap(); // ok: unit test
+        std::os::unix::fs::symlink("sub", t.join("link")).unwrap(); // ok: unit test
+        std::os::unix::fs::symlink(".", t.join("loop")).unwrap(); // ok: unit test
+        std::os::unix::fs::symlink("nowhere", t.join("broken.idx")).unwrap(); // ok: unit test
+        let opts = |f: &dyn Fn(&mut WalkOptions)| {
+            let mut o = WalkOptions::default();
+            f(&mut o);
+            o
+        };
+        let cases = [
+            opts(&|_| {}),
+            opts(&|o| o.hidden = true),
+            opts(&|o| o.no_ignore = true),
+            opts(&|o| o.all_files = true),
+            opts(&|o| o.exclude = vec!["old/**".into(), "*.bin".into()]),
+            opts(&|o| o.allow_empty = true),
+        ];
+        for roots in [
+            vec![t.clone()],
+            vec![t.join("sub")],
+            vec![t.join("nested"), t.join("empty"), t.join("only-text")],
+            vec![wt.clone()],
+            vec![t.join("a.idx"), PathBuf::from("-")],
+        ] {
+            for o in &cases {
+                let want = expand(&roots, o).unwrap(); // ok: unit test
+                let got = expand_in(&roots, o, &Std).unwrap(); // ok: unit test
+                assert_eq!(show(&got), show(&want), "{roots:?} {o:?}");
+            }
+        }
+        let all = show(&expand(std::slice::from_ref(&t), &WalkOptions::default()).unwrap()); // ok: unit test
+        assert!(
+            all.contains("sub/ignored.idx") && all.contains("link/Z.idx"),
+            "{all}"
+        );
+        assert!(
+            !all.contains("by-ignore") && !all.contains("excluded"),
+            "{all}"
+        );
+        assert!(
+            all.contains("symbolic link loop") && all.contains("broken"),
+            "{all}"
+        );
+        assert!(
+            all.contains("worktree/kept.idx") && !all.contains("by-worktree"),
+            "{all}"
+        );
+    }
 }

@@ -7,8 +7,10 @@
 //! here is byte for byte the finding of `idx-validate --format json`.
 //!
 //! - [`Command`]: the command on its arguments (the npm command): parsed,
-//!   resolved and reported by `idx_validate::Args`, its files read by the
-//!   caller; [`Exit`] is what it prints and exits with.
+//!   resolved and reported by `idx_validate::Args`, its configuration
+//!   found and its directories walked by the command's own code over the
+//!   caller's file system ([`host`]), its files and standard input read by
+//!   the caller; [`Exit`] is what it prints and exits with.
 //! - [`Checker`]: one run over several inputs, each read synchronously at
 //!   offsets through a JavaScript callback ([`source::JsSource`]), given as
 //!   bytes, or pushed in chunks; then `render(format)`, `findingTexts(i)`
@@ -21,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod host;
 pub mod options;
 pub mod picture;
 pub mod run;
@@ -172,29 +175,94 @@ impl Exit {
 
 /// The `idx-validate` command on an argument list (without the program
 /// name), parsed and resolved by the command's own code: the npm command
-/// is this, its input files read by the caller ([`Command::check_source`]).
+/// is this. The configuration file is found and read, and directories
+/// walked, by the command's own code over the caller's file system
+/// ([`host::Host`]); the caller then reads each of [`Command::inputs`]
+/// (a file at offsets with [`Command::check_source`], standard input in
+/// chunks with [`Command::begin_stdin`]), in order.
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct Command {
-    state: Result<run::Run, idx_validate::Output>,
+    state: Result<Session, idx_validate::Output>,
+}
+
+/// A command that checks its inputs.
+#[derive(Debug)]
+struct Session {
+    run: run::Run,
+    /// Every input, in the command's order (walked files, `-`, paths that
+    /// cannot be walked).
+    inputs: Vec<idx_validate::walk::Input>,
+    /// The next of `inputs` to record.
+    next: usize,
+    /// What the walk printed (its notes, its empty directories).
+    messages: String,
+    walked: Vec<usize>,
+    empty: Vec<String>,
+}
+
+impl Session {
+    /// Records the inputs before the next one the caller reads that the
+    /// walk found unreadable (as the command does).
+    fn skip_unreadable(&mut self) {
+        while let Some(Err((p, why))) = self.inputs.get(self.next) {
+            self.run.unreadable(&p.to_string_lossy(), why);
+            self.next += 1;
+        }
+    }
+
+    /// The next input is read by the caller.
+    fn advance(&mut self) -> &mut run::Run {
+        self.skip_unreadable();
+        self.next += 1;
+        &mut self.run
+    }
+}
+
+/// Resolves the command line as the native command does, reading its
+/// configuration and walking its directories through `host`.
+fn session(argv: Vec<String>, host: &host::Host) -> Result<Session, idx_validate::Output> {
+    let argv = std::iter::once("idx-validate".to_string()).chain(argv);
+    let args = idx_validate::Args::parse(argv).map_err(|e| e.output())?;
+    if let Some(out) = args.informational() {
+        return Err(out);
+    }
+    let error = |e: String| idx_validate::Output::error(&e);
+    if let Some(flag) = args.writing_flag() {
+        return Err(error(format!(
+            "{flag} needs the native idx-validate (this one reads its inputs and writes nothing)"
+        )));
+    }
+    let checks = args.checks_in(host).map_err(error)?;
+    if checks.fix_on {
+        return Err(error(
+            "the configuration's `fix = true` needs the native idx-validate (this one writes nothing; --no-fix reports without fixing)".into(),
+        ));
+    }
+    let mut ex = idx_validate::walk::expand_in(args.paths(), &args.walk_options(&checks), host)
+        .map_err(error)?;
+    args.add_pairs(&mut ex);
+    let messages = args.walk_messages(&ex);
+    Ok(Session {
+        run: run::Run::new(options::RunOptions { args, checks }),
+        inputs: ex.inputs,
+        next: 0,
+        messages,
+        walked: ex.walked,
+        empty: ex.empty,
+    })
 }
 
 #[wasm_bindgen]
 impl Command {
-    /// Parses `argv` (the arguments after the program name).
+    /// Parses `argv` (the arguments after the program name) and resolves
+    /// it, with the file system of `host` (see [`host`]; `undefined`: none,
+    /// so no configuration is found and every path is a file).
     #[wasm_bindgen(constructor)]
-    pub fn new(argv: Vec<String>) -> Command {
-        let argv = std::iter::once("idx-validate".to_string()).chain(argv);
-        let state = match idx_validate::Args::parse(argv) {
-            Err(e) => Err(e.output()),
-            Ok(args) => match args.informational() {
-                Some(out) => Err(out),
-                None => options::RunOptions::from_args(args)
-                    .map(run::Run::new)
-                    .map_err(|e| idx_validate::Output::error(&e)),
-            },
-        };
-        Command { state }
+    pub fn new(argv: Vec<String>, host: JsValue) -> Command {
+        Command {
+            state: session(argv, &host::Host::new(host)),
+        }
     }
 
     /// What the command printed without checking anything (help, the
@@ -204,17 +272,29 @@ impl Command {
         self.state.as_ref().err().map(|o| Exit(o.clone()))
     }
 
-    /// The inputs to check, in order: the paths, then each `--pair` file
-    /// not among them.
-    pub fn inputs(&self) -> Vec<String> {
-        match &self.state {
-            Ok(run) => run
-                .inputs()
-                .iter()
-                .map(|p| p.to_string_lossy().into_owned())
-                .collect(),
-            Err(_) => Vec::new(),
-        }
+    /// The inputs the caller reads, in order: `{path, stdin}` (`stdin`:
+    /// `-`, read with [`Command::begin_stdin`]); the files a walk found
+    /// unreadable are not among them (the command records them).
+    pub fn inputs(&self) -> Vec<JsValue> {
+        let Ok(s) = &self.state else {
+            return Vec::new();
+        };
+        s.inputs
+            .iter()
+            .filter_map(|i| {
+                let (path, stdin) = match i {
+                    Ok(idx_report::check::Source::File(p)) => {
+                        (p.to_string_lossy().into_owned(), false)
+                    }
+                    Ok(idx_report::check::Source::Stdin) => ("-".to_string(), true),
+                    Err(_) => return None,
+                };
+                let o = Object::new();
+                let _ = Reflect::set(&o, &"path".into(), &path.into());
+                let _ = Reflect::set(&o, &"stdin".into(), &stdin.into());
+                Some(o.into())
+            })
+            .collect()
     }
 
     /// Checks the input `name` of `size` bytes, read through
@@ -227,8 +307,9 @@ impl Command {
         read_at: Function,
     ) -> Result<(), JsError> {
         let len = length(size)?;
-        if let Ok(run) = &mut self.state {
-            run.check(name, JsSource::new(read_at, len), Some(len));
+        if let Ok(s) = &mut self.state {
+            s.advance()
+                .check(name, JsSource::new(read_at, len), Some(len));
         }
         Ok(())
     }
@@ -236,15 +317,45 @@ impl Command {
     /// Records an input that could not be read (`why`, as the native
     /// command words the system's error).
     pub fn unreadable(&mut self, name: &str, why: &str) {
-        if let Ok(run) = &mut self.state {
-            run.unreadable(name, why);
+        if let Ok(s) = &mut self.state {
+            s.advance().unreadable(name, why);
+        }
+    }
+
+    /// Starts standard input (`-`), whose bytes come in chunks
+    /// ([`Command::push`], then [`Command::end`]).
+    #[wasm_bindgen(js_name = beginStdin)]
+    pub fn begin_stdin(&mut self) {
+        if let Ok(s) = &mut self.state {
+            s.advance().begin_stdin();
+        }
+    }
+
+    /// The next chunk of standard input.
+    pub fn push(&mut self, chunk: &[u8]) {
+        if let Ok(s) = &mut self.state {
+            s.run.push(chunk);
+        }
+    }
+
+    /// Ends standard input.
+    pub fn end(&mut self) {
+        if let Ok(s) = &mut self.state {
+            s.run.end();
         }
     }
 
     /// What the command prints and exits with once every input is checked.
     pub fn finish(&mut self) -> Exit {
         match &mut self.state {
-            Ok(run) => Exit(run.output()),
+            Ok(s) => {
+                s.skip_unreadable();
+                let mut out = s.run.output_walked(&s.walked, &s.empty);
+                let mut stderr = s.messages.clone().into_bytes();
+                stderr.append(&mut out.stderr);
+                out.stderr = stderr;
+                Exit(out)
+            }
             Err(out) => Exit(out.clone()),
         }
     }

@@ -25,7 +25,8 @@ type Pushed = Box<idx::Validator>;
 pub struct Run {
     options: RunOptions,
     results: Vec<FileResult>,
-    pushed: Option<(PathBuf, Pushed)>,
+    /// The input being pushed: its path (`None`: standard input).
+    pushed: Option<(Option<PathBuf>, Pushed)>,
     /// The output once the rules over all inputs are applied.
     finished: Option<Output>,
     /// The results with those rules applied (to a copy: applied to
@@ -105,7 +106,15 @@ impl Run {
         let path = PathBuf::from(name);
         let mut opts = self.settings_for(&path).options;
         opts.file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        self.pushed = Some((path, Box::new(idx::Validator::new(opts))));
+        self.pushed = Some((Some(path), Box::new(idx::Validator::new(opts))));
+    }
+
+    /// Starts standard input, fed with [`Run::push`], ended by
+    /// [`Run::end`]: checked as the command checks it (no file name, no
+    /// per-path override).
+    pub fn begin_stdin(&mut self) {
+        let opts = self.options.checks.for_input(None).0.options;
+        self.pushed = Some((None, Box::new(idx::Validator::new(opts))));
     }
 
     /// The next bytes of the input started by [`Run::begin`].
@@ -118,9 +127,9 @@ impl Run {
     /// Ends the input started by [`Run::begin`]; returns its index.
     pub fn end(&mut self) -> Option<usize> {
         let (path, v) = self.pushed.take()?;
-        let settings = self.settings_for(&path);
+        let settings = self.options.checks.for_input(path.as_deref()).0;
         self.results.push(FileResult {
-            source: Source::File(path),
+            source: path.map_or(Source::Stdin, Source::File),
             outcome: Ok(cap(v.finish(), settings.max_findings)),
         });
         self.finished = None;
@@ -190,6 +199,21 @@ impl Run {
     /// report in the options' `--format`, the notes, the exit status.
     pub fn output(&mut self) -> Output {
         self.finish().clone()
+    }
+
+    /// [`Run::output`] of a run whose inputs at `walked` were found by
+    /// walking a directory and whose directories `empty` held no IDX file:
+    /// the dataset rules and the exit status see them as the command does.
+    pub fn output_walked(&mut self, walked: &[usize], empty: &[String]) -> Output {
+        let filters = self.filters();
+        let mut reported = self.results.clone();
+        let out =
+            self.options
+                .args
+                .report(&self.options.checks, &mut reported, &filters, walked, empty);
+        self.reported = reported;
+        self.finished = Some(out.clone());
+        out
     }
 
     /// The report in a format of the command (`human`, `json`, `sarif`, ...).
@@ -404,6 +428,29 @@ mod tests {
             "{blocks:?}"
         );
         assert!(r.finding_texts(2).is_empty());
+    }
+
+    #[test]
+    fn pushed_standard_input_is_checked_as_the_command_checks_it() {
+        // no file name (the name lints see none), named `<stdin>`, as
+        // `idx_validate::check::check_reader` on `Source::Stdin`
+        let mut bad = mnist_labels();
+        bad.extend([7, 7]);
+        let o = RunOptions::default();
+        let settings = o.checks.for_input(None).0;
+        let want = idx_report::render::json::render(
+            &[check_reader(Source::Stdin, &bad[..], None, &settings)],
+            &o.checks.ctx,
+        );
+        let mut r = Run::new(o);
+        r.begin_stdin();
+        for c in bad.chunks(3) {
+            r.push(c);
+        }
+        r.end();
+        let got = r.render("json").unwrap(); // ok: unit test
+        assert!(got.contains("\"path\": \"<stdin>\""), "{got}");
+        assert_eq!(got, want);
     }
 
     #[test]
