@@ -21,39 +21,38 @@ pub(crate) fn page_aligned(buf: &mut [u8]) -> &mut [u8] {
 /// The bytes of an element that one fed chunk began and the next
 /// completes: what turns a payload fed in chunks of any size into whole
 /// elements (of at most 8 bytes), in order.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Carry {
     buf: [u8; 8],
     len: usize,
 }
 
 impl Carry {
-    /// Splits the next chunk `bytes` of elements of `size` bytes into the
-    /// element the carried bytes complete (if they do) and the whole
-    /// elements after it, and keeps the bytes of the element left
-    /// incomplete at the end for the next chunk.
+    /// Splits the next chunk `bytes` of elements of `size` bytes into its
+    /// first element (completing the carried bytes, if any; `None` while
+    /// the bytes fed do not complete one) and the whole elements after it,
+    /// and keeps the bytes of the element left incomplete at the end for
+    /// the next chunk.
     pub(crate) fn split<'b>(
         &mut self,
         size: usize,
-        mut bytes: &'b [u8],
+        bytes: &'b [u8],
     ) -> (Option<[u8; 8]>, &'b [u8]) {
-        let mut completed = None;
-        if self.len > 0 {
-            let take = (size - self.len).min(bytes.len());
-            self.buf[self.len..self.len + take].copy_from_slice(&bytes[..take]);
-            self.len += take;
-            bytes = &bytes[take..];
-            if self.len < size {
-                return (None, &[]);
-            }
-            completed = Some(self.buf);
-            self.len = 0;
+        // the first element always passes through the buffer: completing
+        // the carried bytes, or (none carried) copied whole
+        let take = (size - self.len).min(bytes.len());
+        self.buf[self.len..self.len + take].copy_from_slice(&bytes[..take]);
+        self.len += take;
+        if self.len < size {
+            return (None, &[]);
         }
+        let first = self.buf;
+        let bytes = &bytes[take..];
         let whole = bytes.len() / size * size;
         let rest = &bytes[whole..];
         self.buf[..rest.len()].copy_from_slice(rest);
         self.len = rest.len();
-        (completed, &bytes[..whole])
+        (Some(first), &bytes[..whole])
     }
 }
 

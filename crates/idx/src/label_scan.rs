@@ -2,6 +2,7 @@
 //! [`LabelScanner`] that builds one as the payload streams by (the validator
 //! feeds it during its single pass; the dataset rules read the scan).
 
+use crate::buffer::Carry;
 use crate::dtype::ElementType;
 use crate::header::Header;
 
@@ -79,8 +80,7 @@ pub struct LabelScanner {
     start: u64,
     total: u64,
     index: u64,
-    partial: [u8; 4],
-    partial_len: usize,
+    carry: Carry,
 }
 
 impl LabelScanner {
@@ -101,8 +101,7 @@ impl LabelScanner {
             start: h.header_len() as u64,
             total: h.element_count(),
             index: 0,
-            partial: [0; 4],
-            partial_len: 0,
+            carry: Carry::default(),
             scan: LabelScan {
                 count: 0,
                 min_max: None,
@@ -121,18 +120,10 @@ impl LabelScanner {
     }
 
     /// Feeds the next payload bytes; bytes past the payload are ignored.
-    pub fn feed(&mut self, mut bytes: &[u8]) {
+    pub fn feed(&mut self, bytes: &[u8]) {
         let size = self.dtype.size();
-        if self.partial_len > 0 {
-            let take = (size - self.partial_len).min(bytes.len());
-            self.partial[self.partial_len..self.partial_len + take].copy_from_slice(&bytes[..take]);
-            self.partial_len += take;
-            bytes = &bytes[take..];
-            if self.partial_len < size {
-                return;
-            }
-            self.partial_len = 0;
-            let e = self.partial;
+        let (first, bytes) = self.carry.split(size, bytes);
+        if let Some(e) = first {
             self.element(&e[..size]);
         }
         if size == 1 && self.stride == 1 && bytes.len() >= 256 {
@@ -142,17 +133,11 @@ impl LabelScanner {
             self.bytes_at_once(&bytes[..n]);
             return;
         }
-        let mut chunks = bytes.chunks_exact(size);
-        for e in &mut chunks {
+        for e in bytes.chunks_exact(size) {
             if self.complete() {
                 return;
             }
             self.element(e);
-        }
-        let rest = chunks.remainder();
-        if !self.complete() {
-            self.partial[..rest.len()].copy_from_slice(rest);
-            self.partial_len = rest.len();
         }
     }
 
