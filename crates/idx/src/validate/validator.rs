@@ -353,6 +353,21 @@ impl Validator {
         findings.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
     }
 
+    /// True when no payload byte still to come can change the findings
+    /// but by its count: the header is analysed, the byte-order test has
+    /// scored all it scores (or is off), no label scan or stated range
+    /// looks at the payload, and the element-width sample is full. The
+    /// rest of the payload may then be accounted for by its length
+    /// ([`skip`](Validator::skip)), which gives the findings feeding it
+    /// gives: for a reader that decoded it by other means.
+    pub(crate) fn payload_seen_enough(&self) -> bool {
+        self.analysis.is_some()
+            && self.labels.is_none()
+            && self.range.is_none()
+            && self.linter.as_ref().is_none_or(PayloadLinter::done)
+            && self.width.is_full()
+    }
+
     /// Marks the stream's length as a lower bound: reading stopped before
     /// its end (the trailing bytes' count bound, a reader's limit).
     pub(crate) fn cut_short(&mut self) {
