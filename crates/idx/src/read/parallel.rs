@@ -5,7 +5,7 @@
 use super::at::{Cursor, ReadAt};
 use super::into::{conclude, decode_stream, feed_end, fits, Short};
 use super::parts::{part_starts, MAX_PARTS};
-use super::swap::{needs_swap, to_native};
+use super::swap::to_native;
 use super::ReadError;
 use crate::edit::ByteOrder;
 use crate::finding::Finding;
@@ -200,17 +200,16 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
         Err(Short::End(k)) => Some(Ok(from + k)),
         Err(Short::Io(e)) => Some(Err(e)),
     });
-    let mut buf = Vec::new();
     match failed {
         Some(Err(e)) => return Err(ReadError::Io(e)),
-        Some(Ok(decoded)) => feed_stored(&mut engine, &out[..decoded], size, stored, &mut buf),
+        Some(Ok(decoded)) => feed_stored(&mut engine, &out[..decoded], size, stored),
         None => {
-            feed_stored(&mut engine, out, size, stored, &mut buf);
+            feed_stored(&mut engine, out, size, stored);
             let mut tail = Cursor {
                 src,
                 pos: start + declared,
             };
-            feed_end(&mut tail, &mut engine, &mut buf, |_| false)?;
+            feed_end(&mut tail, &mut engine, &mut Vec::new(), |_| false)?;
         }
     }
     conclude(engine)
@@ -218,37 +217,23 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
 
 /// Feeds `engine` the payload decoded into `native` (elements of `size`
 /// bytes, stored in `stored` order) as it was stored, in order, a
-/// 256 KiB chunk at a time (turned back into stored order
-/// through `buf`, grown to `CHUNK_LEN` when a swap is needed), until no
-/// payload byte can change its findings but by its count
-/// ([`Validator::payload_seen_enough`]: once the byte-order test has its
-/// sample, on most payloads within the first few MiB); the rest is
+/// 256 KiB chunk at a time turned back into stored order through a buffer
+/// of its own, until no payload byte can change its findings but by its
+/// count ([`Validator::payload_seen_enough`]: once the byte-order test has
+/// its sample, on most payloads within the first few MiB); the rest is
 /// accounted for by its length.
-fn feed_stored(
-    engine: &mut Validator,
-    native: &[u8],
-    size: usize,
-    stored: ByteOrder,
-    buf: &mut Vec<u8>,
-) {
-    let swap = size > 1 && needs_swap(stored);
-    if swap && buf.len() < crate::buffer::CHUNK_LEN {
-        buf.resize(crate::buffer::CHUNK_LEN, 0);
-    }
+fn feed_stored(engine: &mut Validator, native: &[u8], size: usize, stored: ByteOrder) {
+    let mut back = vec![0u8; crate::buffer::CHUNK_LEN];
     let mut fed = 0;
     for chunk in native.chunks(crate::buffer::CHUNK_LEN) {
         if engine.payload_seen_enough() {
             engine.skip((native.len() - fed) as u64);
             return;
         }
-        if swap {
-            // the swap is its own inverse: native order back to stored
-            let back = &mut buf[..chunk.len()];
-            to_native(chunk, back, size, stored);
-            engine.feed(back);
-        } else {
-            engine.feed(chunk);
-        }
+        // the conversion is its own inverse: native order back to stored
+        let back = &mut back[..chunk.len()];
+        to_native(chunk, back, size, stored);
+        engine.feed(back);
         fed += chunk.len();
     }
 }

@@ -5,7 +5,7 @@ use crate::edit::ByteOrder;
 
 /// True when elements stored in `stored` order must be byte-swapped to be
 /// native.
-pub(super) fn needs_swap(stored: ByteOrder) -> bool {
+fn needs_swap(stored: ByteOrder) -> bool {
     (stored == ByteOrder::Big) == cfg!(target_endian = "little")
 }
 

@@ -917,9 +917,11 @@ fn validation_says(bytes: &[u8], read: &ReadOptions) -> Said {
 /// `read_into_parallel` give validation's first error, or its warnings,
 /// finding for finding: rule, severity, offset, message, expected and
 /// found, hint, fix. Payloads of 10 MiB are decoded in parallel in several
-/// parts, then judged: cut short in the last part, followed by more, a
-/// stated order contradicted, and zeros that the byte-order test and the
-/// width sample look at to the end.
+/// parts, then judged: cut short, followed by more, a stated order
+/// contradicted, zeros that the byte-order test and the width sample look
+/// at to the end, a constant that fills the width sample long before the
+/// byte-order test has its sample, and the width hint's sample found at
+/// the end with the byte-order test off.
 #[test]
 fn the_reader_says_what_validation_says_finding_for_finding() {
     use std::io::Write;
@@ -969,6 +971,25 @@ fn the_reader_says_what_validation_says_finding_for_finding() {
         let v = if i + 1000 < n { 0.0 } else { signal(i) };
         v.to_le_bytes()
     }));
+    // a constant over the first 512 KiB (the width sample full, the
+    // byte-order test not), then little-endian
+    let constant = f32_file(&mut (0..n).map(|i| {
+        let v = if i < 1 << 17 { 1.5 } else { signal(i) };
+        v.to_le_bytes()
+    }));
+    // i32 [n] holding half its bytes, i16 values, zeros but for the last
+    // 1000 (the width hint's sample at the end), stated big-endian (the
+    // byte-order test off)
+    let mut half = vec![0, 0, 0x0c, 1];
+    half.extend_from_slice(&(n as u32).to_be_bytes());
+    half.extend((0..n).flat_map(|i| {
+        let v = if i + 1000 < n {
+            0
+        } else {
+            (i % 200) as i16 + 1
+        };
+        v.to_be_bytes()
+    }));
     let mut big_more = big_le.clone();
     big_more.extend_from_slice(&[0, 0, 0x0d, 1]);
     let cases = cases.into_iter().chain([
@@ -996,6 +1017,16 @@ fn the_reader_says_what_validation_says_finding_for_finding() {
             "10 MiB big-endian f32 stated little-endian",
             big_be,
             opts(Some(ByteOrder::Little)),
+        ),
+        (
+            "10 MiB f32, a constant, then little-endian",
+            constant,
+            ReadOptions::default(),
+        ),
+        (
+            "10 MiB i32 holding i16 zeros, then values, stated big-endian",
+            half,
+            opts(Some(ByteOrder::Big)),
         ),
         (
             "10 MiB of zeros, then little-endian f32",
