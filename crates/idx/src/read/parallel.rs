@@ -223,7 +223,8 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
 /// its sample, on most payloads within the first few MiB); the rest is
 /// accounted for by its length.
 fn feed_stored(engine: &mut Validator, native: &[u8], size: usize, stored: ByteOrder) {
-    let mut back = vec![0u8; crate::buffer::CHUNK_LEN];
+    // (a small payload's size: a read's fixed cost stays small)
+    let mut back = vec![0u8; native.len().min(crate::buffer::CHUNK_LEN)];
     let mut fed = 0;
     for chunk in native.chunks(crate::buffer::CHUNK_LEN) {
         if engine.payload_seen_enough() {
