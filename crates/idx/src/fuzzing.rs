@@ -302,17 +302,18 @@ pub fn read_array_target(data: &[u8]) {
     let at = |src: &dyn crate::ReadAt| match crate::read::read_header(&mut &file[..]) {
         Ok(h) if h.payload_len() <= 1 << 20 => {
             let mut out = vec![0u8; h.payload_len() as usize];
+            let engine = Box::new(crate::Validator::after_header(
+                Options::default().reading(),
+                &h,
+            ));
+            let split = crate::read::Split {
+                threads,
+                min_part,
+                align,
+            };
             Some(
-                crate::read::read_parts_at(
-                    src,
-                    &h,
-                    &mut out,
-                    threads,
-                    min_part,
-                    align,
-                    &Default::default(),
-                )
-                .map(|_| out),
+                crate::read::read_parts_at(src, &h, &mut out, split, crate::ByteOrder::Big, engine)
+                    .map(|_| out),
             )
         }
         Ok(_) => None,

@@ -43,9 +43,6 @@ pub(crate) struct PayloadLinter {
     /// Whether the non-finite lint (IDX502) runs (the byte-order test
     /// always does).
     non_finite_lint: bool,
-    /// The bytes fed are native-order elements decoded from the stored
-    /// order: each scored element is turned back into its stored bytes.
-    swap: bool,
     /// Payload bytes fed or skipped, all of them (the finding covers the
     /// whole payload seen, even after the test stopped looking).
     seen: u64,
@@ -70,29 +67,12 @@ impl PayloadLinter {
             elements: 0,
             scorer: byteorder::Scorer::new(dtype),
             non_finite_lint: non_finite,
-            swap: false,
             seen: 0,
             extra_left: EXTRA_ELEMENTS,
             nan: 0,
             inf: 0,
             first_non_finite: None,
             arch: pulp::Arch::new(),
-        }
-    }
-
-    /// The byte-order test alone, fed elements already decoded into native
-    /// byte order from a payload stored in `stored` order: it scores each
-    /// element as stored, so the score is the one validation gives the
-    /// stored payload. Only the scored elements are converted back.
-    pub fn for_native(dtype: ElementType, start: u64, stored: ByteOrder) -> Self {
-        let native = if cfg!(target_endian = "little") {
-            ByteOrder::Little
-        } else {
-            ByteOrder::Big
-        };
-        PayloadLinter {
-            swap: native != stored,
-            ..PayloadLinter::new(dtype, start, false)
         }
     }
 
@@ -196,13 +176,9 @@ impl PayloadLinter {
     /// of them when `sampled`, else non-zero ones while `extra_left` lasts,
     /// skipping runs of zero bytes 64 at a time.
     fn score<const N: usize>(&mut self, bytes: &[u8], first: u64, sampled: bool) {
-        let swap = self.swap;
         let stored = |c: &[u8]| -> [u8; N] {
             let mut e = [0u8; N];
             e.copy_from_slice(c);
-            if swap {
-                e.reverse();
-            }
             e
         };
         if sampled {

@@ -6,8 +6,10 @@
 //! its push one): [`Reader::new`] takes any source and [`ReadOptions`]
 //! whose default is safe ([`Limits::default`]: the same limit validation
 //! and repair apply), recognises gzip by the validator's one sniff
-//! (`input::open`) and decodes it with the validator's gzip engine within
-//! the limit, then reads exactly the header's bytes and feeds them to a
+//! (`input::open`) and decodes it within the limit through `input::Stream`,
+//! a pull loop (`gzip::Members`) over the push decoder that validation's
+//! gzip stage drives (`gzip::Inflate`), then reads exactly the header's
+//! bytes and feeds them to a
 //! validator with the reading paths' checks (the spec's rules and the
 //! byte-order test, under the stated byte order and the severity
 //! overrides): the header is the one it analysed (whose item geometry,
@@ -18,10 +20,11 @@
 //! stored before it is converted, then the bytes after it: the read's
 //! error and warnings are the validator's. In parallel parts from a
 //! positioned source ([`Reader::read_into_parallel`]) the payload is
-//! judged by the byte-order verdict of `read::verdict` and the reader's own
-//! end check, which give the same rule, offset and message; a payload read
-//! by other means ([`Reader::decode_in_place`]) is fed to the validator
-//! whole, as stored, before it is converted. Commands that must
+//! decoded first, then fed to the same validator in order, as stored
+//! (until only its length can change the findings: the rest is counted),
+//! then the bytes after it; a payload read by other means
+//! ([`Reader::decode_in_place`]) is fed to the validator whole, as stored,
+//! before it is converted. Commands that must
 //! report every finding before they write anything validate first and
 //! then stream ([`Reader::validate`], [`Validated::payload`]).
 //!
@@ -31,7 +34,9 @@
 //! makes it an error, [`ReadOptions::with_severity`]; the caller may state
 //! its byte order, [`ReadOptions::with_byte_order`]); a damaged gzip stream
 //! and the decompression limit are the located findings IDX701 and IDX702,
-//! never a bare I/O error.
+//! never a bare I/O error: the stream ends at the damage or the limit and
+//! says so, and the reader makes the finding from that (`settle`,
+//! `locate`), the validator being fed the decompressed bytes only.
 //!
 //! ```
 //! # fn main() -> Result<(), idx::ReadError> {
@@ -148,14 +153,6 @@ impl ReadOptions {
     pub fn with_severity(mut self, severity: Severities) -> Self {
         self.validate.severity = severity;
         self
-    }
-
-    /// How the reading paths judge the byte order.
-    fn judging(&self) -> crate::read::Judging {
-        crate::read::Judging {
-            stated: self.validate.byte_order,
-            severity: self.validate.severity.clone(),
-        }
     }
 }
 
@@ -726,7 +723,9 @@ impl<'a, S: ReadAt + ?Sized> Reader<At<'a, S>> {
     /// 4 MiB (at most 256), handed out one at a time to the calling thread
     /// and up to `threads - 1` threads of its own (bytes in memory are
     /// decoded from where they lie; a thread that cannot be started leaves
-    /// its parts to the others). Gzip input is decoded as `read_into` does.
+    /// its parts to the others); then the payload decoded is judged as
+    /// `read_into` judges it, by the validator fed it in order as stored,
+    /// and the bytes after it. Gzip input is decoded as `read_into` does.
     /// The same input gives the same result and errors whatever `threads`
     /// is.
     ///
@@ -740,15 +739,13 @@ impl<'a, S: ReadAt + ?Sized> Reader<At<'a, S>> {
         if self.stream.compression().is_some() {
             return self.read_into(out);
         }
-        read::read_parts_at(
-            self.stream_source(),
-            &self.header,
-            out,
+        let (src, stored) = (self.stream_source(), self.stored());
+        let split = read::Split {
             threads,
-            read::MIN_BYTES_PER_THREAD,
-            read::HUGE_PAGE,
-            &self.opts.judging(),
-        )
+            min_part: read::MIN_BYTES_PER_THREAD,
+            align: read::HUGE_PAGE,
+        };
+        read::read_parts_at(src, &self.header, out, split, stored, self.engine)
     }
 }
 

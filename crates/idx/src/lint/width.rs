@@ -39,6 +39,12 @@ pub(crate) struct NonZeroWords {
 pub(crate) const SAMPLE_BYTES: usize = 1024;
 
 impl NonZeroWords {
+    /// True once the sample holds all it keeps: no byte fed later is
+    /// looked at.
+    pub fn is_full(&self) -> bool {
+        self.bytes.len() >= SAMPLE_BYTES
+    }
+
     /// Feeds the next bytes after the header.
     pub fn feed(&mut self, mut bytes: &[u8]) {
         while !bytes.is_empty() && self.bytes.len() < SAMPLE_BYTES {

@@ -1,7 +1,7 @@
 //! The payload streamed into the caller's memory, converted a chunk at a
 //! time and fed as stored to the validation engine, which judges it with
-//! the bytes after it ([`feed_end`], [`conclude`]); and the end check of
-//! the parallel path ([`check_end`]).
+//! the bytes after it ([`feed_end`], [`conclude`]): the parallel path
+//! (`parallel`) ends the same way.
 
 use super::swap::to_native_in_place;
 use super::{invalid, judged_by_reading, ReadError};
@@ -10,7 +10,6 @@ use crate::finding::Finding;
 use crate::header::Header;
 use crate::rules::Severity;
 use crate::validate::{self, Validator};
-use crate::violations;
 use std::io::{self, Read};
 
 /// Reads the payload of `header` from `r` (positioned just after the
@@ -96,20 +95,6 @@ pub(super) enum Short {
     Io(io::Error),
 }
 
-impl Short {
-    /// The error, for a stretch that starts `from` bytes into the payload.
-    pub(super) fn at(self, header: &Header, from: usize) -> ReadError {
-        match self {
-            Short::Io(e) => ReadError::Io(e),
-            Short::End(k) => {
-                let seen = (from + k) as u64;
-                let start = header.header_len() as u64;
-                invalid(violations::truncated_payload(header, seen, start + seen))
-            }
-        }
-    }
-}
-
 /// Reads `out.len()` payload bytes from `r` straight into `out`, a
 /// 256 KiB chunk at a time, and byte-swaps each
 /// chunk's elements of `size` bytes in place while it is still in the
@@ -149,32 +134,6 @@ pub(super) fn fits(header: &Header, out: &[u8]) -> Result<u64, ReadError> {
         )));
     }
     Ok(declared)
-}
-
-/// After a complete payload: anything more is an error (IDX203), counted
-/// for the message up to a bound ([`trailing`]). `limited` says whether `r`
-/// ended at a limit of its own (the reader's decompression limit): the
-/// bytes counted are then "at least" that many, as validation says.
-pub(super) fn check_end<R: Read>(
-    r: &mut R,
-    h: &Header,
-    start: u64,
-    buf: &mut Vec<u8>,
-    limited: fn(&R) -> bool,
-) -> Result<(), ReadError> {
-    let mut tail = [0u8; 4];
-    let t = crate::buffer::fill(r, &mut tail)?;
-    if t == 0 {
-        return Ok(());
-    }
-    let (extra, cut) = trailing(r, t as u64, buf, |_| ())?;
-    Err(invalid(violations::trailing_bytes(
-        h,
-        start + h.payload_len(),
-        extra,
-        &tail[..t],
-        cut || limited(r),
-    )))
 }
 
 /// After a complete payload: the bytes that follow, fed to `engine` (which

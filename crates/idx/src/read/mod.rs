@@ -2,12 +2,13 @@
 //! header ([`read_header`]), a whole owned array ([`read_array`]), the
 //! payload into the caller's memory ([`read_array_into`]), positioned
 //! sources ([`ReadAt`]) read in parallel parts ([`read_array_at`]), and the
-//! byte swap to native order (`swap`). The header, the whole array and
-//! the payload read into memory are judged by the one validation engine
-//! ([`Validator`](crate::Validator)), fed the bytes as they are read
-//! (`header`, `into`, `array`); the parallel parts end with the byte-order
-//! verdict of `verdict` and the end check of `into`. [`Reader`](crate::Reader) is the way in for front ends; these
-//! are its parts.
+//! byte swap to native order (`swap`). Every one of them is judged by the
+//! one validation engine ([`Validator`](crate::Validator)): the header,
+//! the whole array and the payload read into memory fed to it as they are
+//! read (`header`, `into`, `array`), the parallel parts once they are
+//! decoded, in order and as stored (`parallel`); then the bytes after the
+//! payload (`into`'s `feed_end`). [`Reader`](crate::Reader) is the way in
+//! for front ends; these are its parts.
 
 mod array;
 mod at;
@@ -16,7 +17,6 @@ mod into;
 mod parallel;
 mod parts;
 mod swap;
-mod verdict;
 
 #[cfg(any(test, feature = "fuzzing"))] // the tests' and fuzz targets' (`idx::fuzzing`)
 pub use array::read_array;
@@ -29,11 +29,10 @@ pub use into::read_array_into;
 pub(crate) use into::{conclude, read_payload_into};
 #[cfg(any(test, feature = "fuzzing"))] // the tests' and fuzz targets' (`idx::fuzzing`)
 pub use parallel::read_array_at;
-pub(crate) use parallel::read_parts_at;
 pub use parallel::MIN_BYTES_PER_THREAD;
+pub(crate) use parallel::{read_parts_at, Split};
 pub(crate) use parts::HUGE_PAGE;
 pub(crate) use swap::to_native_in_place;
-pub(crate) use verdict::Judging;
 
 use crate::finding::Finding;
 use crate::parse::Error;

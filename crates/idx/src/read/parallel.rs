@@ -1,15 +1,16 @@
 //! A positioned source's payload decoded in parallel parts, straight into
-//! the caller's memory.
+//! the caller's memory, then judged by the one validation engine
+//! ([`Validator`]): fed the payload as stored, in order, and what follows.
 
 use super::at::{Cursor, ReadAt};
-use super::into::{check_end, decode_stream, fits, Short};
+use super::into::{conclude, decode_stream, feed_end, fits, Short};
 use super::parts::{part_starts, MAX_PARTS};
 use super::swap::to_native;
-use super::verdict::{judge, Judging};
 use super::ReadError;
 use crate::edit::ByteOrder;
 use crate::finding::Finding;
 use crate::header::Header;
+use crate::validate::Validator;
 
 /// The fewest payload bytes worth a thread of their own in
 /// `read_array_at` (under [`Reader::read_into_parallel`](crate::Reader::read_into_parallel)):
@@ -25,8 +26,9 @@ pub const MIN_BYTES_PER_THREAD: usize = 4 << 20;
 /// into its part of `out` and converting it in place a
 /// 256 KiB chunk at a time (bytes in memory are
 /// decoded from where they lie). A thread that cannot be started, or that
-/// the scheduler holds back, leaves its parts to the others. Then it checks
-/// that the source ends after the payload.
+/// the scheduler holds back, leaves its parts to the others. Then the
+/// payload decoded and the bytes after it are judged as `read_array_into`
+/// judges them (`read_parts_at`).
 /// The same input gives the same result and the same errors as
 /// `read_array_into` whatever `threads` is.
 ///
@@ -53,31 +55,48 @@ pub fn read_array_at<S: ReadAt + ?Sized>(
     out: &mut [u8],
     threads: std::num::NonZeroUsize,
 ) -> Result<(), ReadError> {
-    read_parts_at(
-        src,
+    let engine = Box::new(Validator::after_header(
+        crate::validate::Options::default().reading(),
         header,
-        out,
+    ));
+    let split = Split {
         threads,
-        MIN_BYTES_PER_THREAD,
-        super::parts::HUGE_PAGE,
-        &Judging::default(),
-    )
-    .map(|_| ())
+        min_part: MIN_BYTES_PER_THREAD,
+        align: super::parts::HUGE_PAGE,
+    };
+    read_parts_at(src, header, out, split, ByteOrder::Big, engine).map(|_| ())
 }
 
-/// [`read_array_at`] with the smallest part and the alignment of part
-/// starts as parameters (the fuzz harness splits small payloads).
+/// How `read_parts_at` splits a payload: among how many threads, into
+/// parts of at least `min_part` bytes whose starts are aligned to `align`
+/// in the address space (the fuzz harness splits small payloads).
+pub(crate) struct Split {
+    pub(crate) threads: std::num::NonZeroUsize,
+    pub(crate) min_part: usize,
+    pub(crate) align: usize,
+}
+
+/// [`read_array_at`] of elements stored in `stored` order, judged by
+/// `engine` (the one validation engine, fed the header), split as `split`
+/// says. Once the parts are decoded, the engine is fed the payload
+/// decoded (all of it, or what came before the first missing byte), in
+/// order and as stored ([`feed_stored`]), then the bytes after a whole
+/// payload ([`feed_end`]): its first error is the read's error, its other
+/// findings the read's warnings ([`conclude`]), as `read_array_into` has
+/// them. A source's I/O error stands alone.
 pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     src: &S,
     header: &Header,
     out: &mut [u8],
-    threads: std::num::NonZeroUsize,
-    min_part: usize,
-    align: usize,
-    judging: &Judging,
+    split: Split,
+    stored: ByteOrder,
+    mut engine: Box<Validator>,
 ) -> Result<Vec<Finding>, ReadError> {
-    // stored as stated, big-endian (as IDX says) when not stated
-    let stored = judging.stated.unwrap_or(ByteOrder::Big);
+    let Split {
+        threads,
+        min_part,
+        align,
+    } = split;
     let declared = fits(header, out)?;
     let size = header.dtype().size();
     let start = header.header_len() as u64;
@@ -178,20 +197,46 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     // it is whole.
     let failed = starts.iter().zip(results).find_map(|(&from, r)| match r {
         Ok(()) => None,
-        Err(Short::End(k)) => Some((from + k, Err(Short::End(k).at(header, from)))),
-        Err(Short::Io(e)) => Some((from, Err(ReadError::Io(e)))),
+        Err(Short::End(k)) => Some(Ok(from + k)),
+        Err(Short::Io(e)) => Some(Err(e)),
     });
-    let (decoded, ended) = failed.unwrap_or_else(|| {
-        let mut tail = Cursor {
-            src,
-            pos: start + declared,
-        };
-        (
-            out.len(),
-            check_end(&mut tail, header, start, &mut Vec::new(), |_| false),
-        )
-    });
-    judge(header, &out[..decoded], stored, judging, ended)
+    match failed {
+        Some(Err(e)) => return Err(ReadError::Io(e)),
+        Some(Ok(decoded)) => feed_stored(&mut engine, &out[..decoded], size, stored),
+        None => {
+            feed_stored(&mut engine, out, size, stored);
+            let mut tail = Cursor {
+                src,
+                pos: start + declared,
+            };
+            feed_end(&mut tail, &mut engine, &mut Vec::new(), |_| false)?;
+        }
+    }
+    conclude(engine)
+}
+
+/// Feeds `engine` the payload decoded into `native` (elements of `size`
+/// bytes, stored in `stored` order) as it was stored, in order, a
+/// 256 KiB chunk at a time turned back into stored order through a buffer
+/// of its own, until no payload byte can change its findings but by its
+/// count ([`Validator::payload_seen_enough`]: once the byte-order test has
+/// its sample, on most payloads within the first few MiB); the rest is
+/// accounted for by its length.
+fn feed_stored(engine: &mut Validator, native: &[u8], size: usize, stored: ByteOrder) {
+    // (a small payload's size: a read's fixed cost stays small)
+    let mut back = vec![0u8; native.len().min(crate::buffer::CHUNK_LEN)];
+    let mut fed = 0;
+    for chunk in native.chunks(crate::buffer::CHUNK_LEN) {
+        if engine.payload_seen_enough() {
+            engine.skip((native.len() - fed) as u64);
+            return;
+        }
+        // the conversion is its own inverse: native order back to stored
+        let back = &mut back[..chunk.len()];
+        to_native(chunk, back, size, stored);
+        engine.feed(back);
+        fed += chunk.len();
+    }
 }
 
 #[cfg(test)]

@@ -334,17 +334,38 @@ impl Validator {
     }
 
     /// The analysed header's findings as [`finish`](Validator::finish)
-    /// reports them: severities applied, in the order of their offsets.
+    /// reports them ([`Validator::ordered`]).
     pub(crate) fn header_findings(&self) -> Vec<Finding> {
         let Some(a) = &self.analysis else {
             return Vec::new();
         };
         let mut found = a.findings.clone();
-        for f in &mut found {
+        self.ordered(&mut found);
+        found
+    }
+
+    /// Findings as the report gives them: the severity overrides applied,
+    /// in the order of their offsets (then of their codes).
+    fn ordered(&self, findings: &mut [Finding]) {
+        for f in findings.iter_mut() {
             f.severity = self.opts.severity.apply(f.rule, f.severity);
         }
-        found.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
-        found
+        findings.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
+    }
+
+    /// True when no payload byte still to come can change the findings
+    /// but by its count: the header is analysed, the byte-order test has
+    /// scored all it scores (or is off), no label scan or stated range
+    /// looks at the payload, and the element-width sample is full. The
+    /// rest of the payload may then be accounted for by its length
+    /// ([`skip`](Validator::skip)), which gives the findings feeding it
+    /// gives: for a reader that decoded it by other means.
+    pub(crate) fn payload_seen_enough(&self) -> bool {
+        self.analysis.is_some()
+            && self.labels.is_none()
+            && self.range.is_none()
+            && self.linter.as_ref().is_none_or(PayloadLinter::done)
+            && self.width.is_full()
     }
 
     /// Marks the stream's length as a lower bound: reading stopped before
@@ -547,10 +568,7 @@ impl Validator {
             findings.push(f);
         }
         findings.append(&mut self.container);
-        for f in &mut findings {
-            f.severity = self.opts.severity.apply(f.rule, f.severity);
-        }
-        findings.sort_by(|x, y| (x.offset, x.rule.code()).cmp(&(y.offset, y.rule.code())));
+        self.ordered(&mut findings);
         let kept = if self.skipped || !full {
             0
         } else {

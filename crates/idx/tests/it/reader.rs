@@ -854,8 +854,9 @@ fn the_output_buffer_size_is_the_payload_length_of_a_whole_raw_source() {
 /// the warnings of a read that succeeded.
 type Said = Result<Vec<idx::Finding>, Box<idx::Finding>>;
 
-/// What `read_array` and `read_into` say of `bytes` under `read`, and
-/// `decode_in_place` of a raw input that holds its payload exactly.
+/// What `read_array`, `read_into` and `read_into_parallel` (one thread and
+/// four; gzip is read as `read_into` reads it) say of `bytes` under `read`,
+/// and `decode_in_place` of a raw input that holds its payload exactly.
 fn reader_says(bytes: &[u8], read: &ReadOptions) -> Vec<Said> {
     let err = |e: ReadError| match e {
         ReadError::Invalid(e) => Box::new(e.finding().clone()),
@@ -881,6 +882,16 @@ fn reader_says(bytes: &[u8], read: &ReadOptions) -> Vec<Said> {
             );
         }
     }
+    for threads in [1, 4] {
+        let threads = NonZeroUsize::new(threads).unwrap(); // ok: test
+        let parallel = Reader::at(bytes, read)
+            .and_then(|r| {
+                let mut v = vec![0u8; r.header().payload_len() as usize];
+                r.read_into_parallel(&mut v, threads)
+            })
+            .map_err(err);
+        said.push(parallel);
+    }
     said
 }
 
@@ -902,9 +913,15 @@ fn validation_says(bytes: &[u8], read: &ReadOptions) -> Said {
 /// findings only the engine makes whole (the element-width hint on a
 /// payload cut short or followed by more, another file's magic after it,
 /// the byte-order test's finding with its every field, the suggested
-/// fixes), `read_array`, `read_into` and `decode_in_place` give
-/// validation's first error, or its warnings, finding for finding: rule,
-/// severity, offset, message, expected and found, hint, fix.
+/// fixes), `read_array`, `read_into`, `decode_in_place` and
+/// `read_into_parallel` give validation's first error, or its warnings,
+/// finding for finding: rule, severity, offset, message, expected and
+/// found, hint, fix. Payloads of 10 MiB are decoded in parallel in several
+/// parts, then judged: cut short, followed by more, a stated order
+/// contradicted, zeros that the byte-order test and the width sample look
+/// at to the end, a constant that fills the width sample long before the
+/// byte-order test has its sample, and the width hint's sample found at
+/// the end with the byte-order test off.
 #[test]
 fn the_reader_says_what_validation_says_finding_for_finding() {
     use std::io::Write;
@@ -938,7 +955,92 @@ fn the_reader_says_what_validation_says_finding_for_finding() {
             ReadOptions::default(),
         ),
     ];
-    for (what, bytes, read) in &cases {
+    // f32 [n], 10 MiB of a smooth signal, little-endian or big-endian
+    let n = 10 << 18;
+    let f32_file = |values: &mut dyn Iterator<Item = [u8; 4]>| {
+        let mut b = vec![0, 0, 0x0d, 1];
+        b.extend_from_slice(&(n as u32).to_be_bytes());
+        b.extend(values.flatten());
+        b
+    };
+    let signal = |i: usize| (i as f32 / 100.0).sin() * 3.0;
+    let big_le = f32_file(&mut (0..n).map(|i| signal(i).to_le_bytes()));
+    let big_be = f32_file(&mut (0..n).map(|i| signal(i).to_be_bytes()));
+    // zeros but for the last 1000 elements (little-endian)
+    let zeros = f32_file(&mut (0..n).map(|i| {
+        let v = if i + 1000 < n { 0.0 } else { signal(i) };
+        v.to_le_bytes()
+    }));
+    // a constant over the first 512 KiB (the width sample full, the
+    // byte-order test not), then little-endian
+    let constant = f32_file(&mut (0..n).map(|i| {
+        let v = if i < 1 << 17 { 1.5 } else { signal(i) };
+        v.to_le_bytes()
+    }));
+    // i32 [n] holding half its bytes, i16 values, zeros but for the last
+    // 1000 (the width hint's sample at the end), stated big-endian (the
+    // byte-order test off)
+    let mut half = vec![0, 0, 0x0c, 1];
+    half.extend_from_slice(&(n as u32).to_be_bytes());
+    half.extend((0..n).flat_map(|i| {
+        let v = if i + 1000 < n {
+            0
+        } else {
+            (i % 200) as i16 + 1
+        };
+        v.to_be_bytes()
+    }));
+    let mut big_more = big_le.clone();
+    big_more.extend_from_slice(&[0, 0, 0x0d, 1]);
+    let cases = cases.into_iter().chain([
+        (
+            "10 MiB little-endian f32",
+            big_le.clone(),
+            ReadOptions::default(),
+        ),
+        (
+            "10 MiB little-endian f32, strict",
+            big_le.clone(),
+            strict(ReadOptions::default()),
+        ),
+        (
+            "10 MiB little-endian f32, 5 bytes short",
+            big_le[..big_le.len() - 5].to_vec(),
+            ReadOptions::default(),
+        ),
+        (
+            "10 MiB little-endian f32, another file after it",
+            big_more,
+            ReadOptions::default(),
+        ),
+        (
+            "10 MiB big-endian f32 stated little-endian",
+            big_be,
+            opts(Some(ByteOrder::Little)),
+        ),
+        (
+            "10 MiB f32, a constant, then little-endian",
+            constant,
+            ReadOptions::default(),
+        ),
+        (
+            "10 MiB i32 holding i16 zeros, then values, stated big-endian",
+            half,
+            opts(Some(ByteOrder::Big)),
+        ),
+        (
+            "10 MiB of zeros, then little-endian f32",
+            zeros.clone(),
+            ReadOptions::default(),
+        ),
+        (
+            "10 MiB of zeros, then little-endian f32, a byte short",
+            zeros[..zeros.len() - 1].to_vec(),
+            ReadOptions::default(),
+        ),
+    ]);
+    for (what, bytes, read) in cases {
+        let (bytes, read) = (&bytes, &read);
         let plain = if bytes.starts_with(&[0x1f, 0x8b]) {
             let mut d = Vec::new();
             flate2::read::GzDecoder::new(&bytes[..])
