@@ -127,8 +127,10 @@ fn drive<R: Read>(mut v: Validator, mut reader: R, len: Option<u64>) -> io::Resu
             // nothing but the length left to learn from the payload
             // (only when nothing follows the payload: trailing bytes are
             // read, their first ones say whether a file was appended)
+            // (`len > v.total` and `len - v.total <= left` leave at least
+            // one payload byte to skip)
             let left = v.payload_left();
-            if left > 0 && v.payload_done() && len > v.total && len - v.total <= left {
+            if v.payload_done() && len > v.total && len - v.total <= left {
                 v.skip(len - v.total);
                 break;
             }
