@@ -2,7 +2,7 @@
 //! [`LabelScanner`] that builds one as the payload streams by (the validator
 //! feeds it during its single pass; the dataset rules read the scan).
 
-use crate::buffer::Carry;
+use crate::carry::Carry;
 use crate::dtype::ElementType;
 use crate::header::Header;
 

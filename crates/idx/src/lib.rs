@@ -80,6 +80,7 @@
 
 mod array;
 mod buffer;
+mod carry;
 pub mod dataset;
 mod dtype;
 mod edit;

@@ -6,7 +6,7 @@
 //! partial element, so streaming and in-memory validation give the same
 //! result by construction.
 
-use crate::buffer::Carry;
+use crate::carry::Carry;
 use crate::dtype::ElementType;
 use crate::edit::ByteOrder;
 use crate::finding::Finding;

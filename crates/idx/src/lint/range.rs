@@ -5,7 +5,7 @@
 //! statistics: one element out of range in the stored order, and every
 //! element inside in the other, is the proof.
 
-use crate::buffer::Carry;
+use crate::carry::Carry;
 use crate::dtype::ElementType;
 use crate::finding::Finding;
 use crate::rules::{Rule, Severity};
