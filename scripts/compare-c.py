@@ -5,9 +5,11 @@ run by scripts/test-c.sh) with idx-validate --format json, file by file.
 Usage: compare-c.py JSON_DIR OUTPUT...
 
 JSON_DIR holds `<file name>.json`, idx-validate's report of each corpus
-file; each OUTPUT is one example's output on all of them. For every file:
-the verdict and the findings (rule, offset, severity, in order) must be
-idx-validate's; the read must succeed exactly when the
+file; each OUTPUT is one example's output on all of them, every finding
+in the library's one text form (`severity[RULE]: message (at offset 0x..,
+byte ..)`, the finding's `text`). For every file: the verdict and the
+findings (rule, offset, severity, in order, and the message of each) must
+be idx-validate's; the read must succeed exactly when the
 verdict is valid, and a refused read must name one of the file's errors
 (rule and offset); a read that succeeds must hand over as its warnings
 exactly idx-validate's IDX501 findings (the byte-order test's: the same
@@ -21,31 +23,38 @@ import os
 import re
 import sys
 
-FINDING = re.compile(r"^(.*) @ 0x([0-9a-f]+) \(byte (\d+)\): (error|warning|info)\[(IDX\d+)\]: .*$")
+# the text: severity, rule, message, offset in hex and in decimal
+TEXT = r"(error|warning|info)\[(IDX\d+)\]: (.*) \(at offset 0x([0-9a-f]+), byte (\d+)\)"
 VERDICT = re.compile(r"^(.*): (valid|invalid)$")
 READ = re.compile(r"^(.*): read (u8|i8|i16|i32|f32|f64) \[.*\]$")
-REFUSED = re.compile(r"^(.*): read refused: (error|warning|info)\[(IDX\d+)\] at byte (\d+): .*$")
-WARNS = re.compile(r"^(.*): read warns: (error|warning|info)\[(IDX\d+)\] at byte (\d+): .*$")
+REFUSED = re.compile(r"^(.*?): read refused: " + TEXT + "$")
+WARNS = re.compile(r"^(.*?): read warns: " + TEXT + "$")
+FINDING = re.compile(r"^(.*?): " + TEXT + "$")
+
+
+def finding(m, line):
+    """(rule, offset, severity, message) of a text matched at m[2:]."""
+    assert int(m[5], 16) == int(m[6]), line
+    return (m[3], int(m[6]), m[2], m[4])
 
 
 def parse(path):
     files = {}
     for line in open(path, encoding="utf-8"):
         line = line.rstrip("\n")
-        if m := FINDING.match(line):
-            f = files.setdefault(m[1], {"findings": []})
-            assert int(m[2], 16) == int(m[3]), line
-            f["findings"].append((m[5], int(m[3]), m[4]))
-        elif m := VERDICT.match(line):
-            files.setdefault(m[1], {"findings": []})["verdict"] = m[2]
-        elif m := READ.match(line):
-            files.setdefault(m[1], {"findings": []})["read"] = "ok"
-        elif m := REFUSED.match(line):
-            files.setdefault(m[1], {"findings": []})["read"] = (m[3], int(m[4]), m[2])
+        # (the read's lines first: a finding's line would match them too)
+        if m := REFUSED.match(line):
+            files.setdefault(m[1], {"findings": []})["read"] = finding(m, line)[:3]
         elif m := WARNS.match(line):
             f = files.setdefault(m[1], {"findings": []})
             assert f.get("read") == "ok", f"{path}: warnings of a read that did not succeed: {line!r}"
-            f.setdefault("read_warnings", []).append((m[3], int(m[4]), m[2]))
+            f.setdefault("read_warnings", []).append(finding(m, line)[:3])
+        elif m := READ.match(line):
+            files.setdefault(m[1], {"findings": []})["read"] = "ok"
+        elif m := VERDICT.match(line):
+            files.setdefault(m[1], {"findings": []})["verdict"] = m[2]
+        elif m := FINDING.match(line):
+            files.setdefault(m[1], {"findings": []})["findings"].append(finding(m, line))
         else:
             raise SystemExit(f"{path}: unexpected line: {line!r}")
     return files
@@ -64,7 +73,7 @@ def main():
     for name in names:
         report = json.load(open(os.path.join(json_dir, name), encoding="utf-8"))["files"][0]
         path = report["path"]
-        want = [(f["rule"], f["offset"], f["severity"]) for f in report["findings"]]
+        want = [(f["rule"], f["offset"], f["severity"], f["message"]) for f in report["findings"]]
         assert not report["suppressed"], f"{path}: findings capped"
         g = got.pop(path, None)
         if g is None:
@@ -74,14 +83,14 @@ def main():
             problems.append(f"{path}: verdict {g.get('verdict')}, idx-validate {report['verdict']}")
         if g["findings"] != want:
             problems.append(f"{path}: findings {g['findings']}, idx-validate {want}")
-        errors = [w for w in want if w[2] == "error"]
+        errors = [w[:3] for w in want if w[2] == "error"]
         read = g.get("read")
         if report["verdict"] == "valid" and read != "ok":
             problems.append(f"{path}: valid, but the read gave {read}")
         if report["verdict"] == "invalid" and read not in errors:
             problems.append(f"{path}: invalid, but the read gave {read}, not one of {errors}")
         if read == "ok":
-            byte_order = [w for w in want if w[0] == "IDX501"]
+            byte_order = [w[:3] for w in want if w[0] == "IDX501"]
             if g.get("read_warnings", []) != byte_order:
                 problems.append(f"{path}: the read warned {g.get('read_warnings', [])}, idx-validate {byte_order}")
             warned += bool(byte_order)

@@ -8,8 +8,9 @@
 #     the C++ example and the IdxUbyte<N> migration example with g++
 #     -std=c++20, all with -Wall -Wextra -Werror; each needs libidxc.so.ABI
 #     and loads it from the prefix;
-#  2. both examples on every corpus file: the verdict and the findings
-#     (rule, offset, severity) are idx-validate --format json's, and each
+#  2. both examples on every corpus file, each finding printed as its
+#     `text` (the library's one text form): the verdict and the findings
+#     (rule, offset, severity, message) are idx-validate --format json's, and each
 #     read is refused exactly when the file is invalid, with one of its
 #     errors (scripts/compare-c.py);
 #  3. the same programs built with -fsanitize=address,undefined against
@@ -126,7 +127,8 @@ for bin in migrate migrate-san; do
     echo "$bin read a truncated file" >&2; exit 1
   fi
   grep -q 'IDX202' "$work/$bin.err" || { echo "$bin: no IDX202 in: $(cat "$work/$bin.err")" >&2; exit 1; }
-  # the C++ wrapper's `<<` is the library's one text form: idx dump's line
+  # the C++ wrapper's `<<` prints the finding's `text`, the library's one
+  # text form: idx dump's line
   want=$("$target/release/idx" dump corpus/invalid/invalid-truncated-payload-mnist-labels.idx 2>&1 >/dev/null | head -1 || true)
   [ "$(head -1 "$work/$bin.err")" = "$want" ] \
     || { echo "$bin: '$(head -1 "$work/$bin.err")' is not idx dump's '$want'" >&2; exit 1; }

@@ -8,7 +8,7 @@
 /// The ABI's version: raised whenever a change breaks programs built
 /// against an older header (a function's parameters, a struct's fields or
 /// an enum's values changed or removed), whatever the crate's version.
-const ABI: u32 = 0;
+const ABI: u32 = 1;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");

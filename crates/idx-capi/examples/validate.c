@@ -1,31 +1,27 @@
-/* Validates IDX files with libidxc and prints every finding, located, then
- * reads each valid one through the library's reader.
+/* Validates IDX files with libidxc and prints every finding in the
+ * library's one text form (its `text`: the line `idx dump` prints), then
+ * reads each file through the library's reader.
  *
  *   cc validate.c $(pkg-config --cflags --libs idxc) -o idxc-validate
  *   ./idxc-validate train-images-idx3-ubyte.gz t10k-labels-idx1-ubyte
  *
  * Output, one line each (scripts/test-c.sh compares it with
  * `idx-validate --format json` on the whole corpus):
- *   FILE @ 0xOFF (byte OFF): SEVERITY[RULE]: MESSAGE
+ *   FILE: SEVERITY[RULE]: MESSAGE (at offset 0xOFF, byte OFF)
  *   FILE: VERDICT (valid or invalid)
  *   FILE: read u8 [60000, 28, 28]            (the read succeeded)
- *   FILE: read warns: SEVERITY[RULE] at byte OFF: MESSAGE
+ *   FILE: read warns: SEVERITY[RULE]: MESSAGE (at offset 0xOFF, byte OFF)
  *                                            (its warnings: IDX501)
- *   FILE: read refused: error[RULE] at byte OFF: MESSAGE
+ *   FILE: read refused: error[RULE]: MESSAGE (at offset 0xOFF, byte OFF)
+ * A finding's other fields (rule, severity, offset, length, message,
+ * expected, found, hint) are there for a program that acts on them; this
+ * one only prints. 
  * Exit status: 0 when every file is valid, 1 when one is not, 2 when one
  * cannot be read. */
 #include <idxc.h>
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static const char *severity(IdxSeverity s) {
-    switch (s) {
-    case IDX_SEVERITY_INFO: return "info";
-    case IDX_SEVERITY_WARNING: return "warning";
-    default: return "error";
-    }
-}
 
 static const char *dtype_name(IdxElementType t) {
     switch (t) {
@@ -75,18 +71,14 @@ static int read_file(const char *path) {
             printf("]\n");
             /* a read that succeeds may still warn: the byte-order test's
              * IDX501 when the payload reads little-endian */
-            for (size_t k = 0; k < warnings->findings_len; k++) {
-                const IdxFinding *f = &warnings->findings[k];
-                printf("%s: read warns: %s[%s] at byte %llu: %s\n", path, severity(f->severity), f->rule,
-                       (unsigned long long)f->offset, f->message);
-            }
+            for (size_t k = 0; k < warnings->findings_len; k++)
+                printf("%s: read warns: %s\n", path, warnings->findings[k].text);
         }
     }
     if (s != IDX_OK) {
         const IdxFinding *f = idx_error_finding(err);
         if (f != NULL)
-            printf("%s: read refused: %s[%s] at byte %llu: %s\n", path, severity(f->severity), f->rule,
-                   (unsigned long long)f->offset, f->message);
+            printf("%s: read refused: %s\n", path, f->text);
         else
             printf("%s: read failed: %s\n", path, idx_error_message(err));
     }
@@ -112,11 +104,8 @@ int main(int argc, char **argv) {
             status = 2;
             continue;
         }
-        for (size_t k = 0; k < report->findings_len; k++) {
-            const IdxFinding *f = &report->findings[k];
-            printf("%s @ 0x%llx (byte %llu): %s[%s]: %s\n", argv[i], (unsigned long long)f->offset,
-                   (unsigned long long)f->offset, severity(f->severity), f->rule, f->message);
-        }
+        for (size_t k = 0; k < report->findings_len; k++)
+            printf("%s: %s\n", argv[i], report->findings[k].text);
         int valid = report->verdict == IDX_VERDICT_VALID;
         printf("%s: %s\n", argv[i], valid ? "valid" : "invalid");
         idx_report_free(report);

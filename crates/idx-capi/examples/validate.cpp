@@ -1,13 +1,12 @@
 // Validates IDX files with the C++ wrapper (idxc.hpp) and prints every
-// finding, located, then reads each file through the library's reader;
+// finding in the library's one text form (`<<`, the finding's `text`),
+// then reads each file through the library's reader;
 // the same output as validate.c (scripts/test-c.sh compares both with
 // idx-validate on the corpus).
 //
 //   g++ -std=c++20 validate.cpp $(pkg-config --cflags --libs idxc) -o idxc-validate++
 #include <idxc.hpp>
 
-#include <cinttypes>
-#include <cstdio>
 #include <iostream>
 
 namespace {
@@ -70,26 +69,21 @@ int main(int argc, char **argv) {
             status = 2;
             continue;
         }
-        for (const auto &f : report.findings)
-            std::printf("%s @ 0x%" PRIx64 " (byte %" PRIu64 "): %s[%s]: %s\n", path.c_str(), f.offset, f.offset,
-                        idxc::to_string(f.severity), f.rule.c_str(), f.message.c_str());
-        std::printf("%s: %s\n", path.c_str(), report.valid ? "valid" : "invalid");
+        for (const auto &f : report.findings) std::cout << path << ": " << f << '\n';
+        std::cout << path << ": " << (report.valid ? "valid" : "invalid") << '\n';
         if (!report.valid && status == 0) status = 1;
         try {
             auto [h, warnings] = read(path);
-            std::printf("%s: read %s [", path.c_str(), dtype_name(h.dtype));
-            for (std::size_t k = 0; k < h.dims.size(); k++) std::printf("%s%u", k ? ", " : "", h.dims[k]);
-            std::printf("]\n");
+            std::cout << path << ": read " << dtype_name(h.dtype) << " [";
+            for (std::size_t k = 0; k < h.dims.size(); k++) std::cout << (k ? ", " : "") << h.dims[k];
+            std::cout << "]\n";
             // a read that succeeds may still warn (IDX501)
-            for (const auto &f : warnings)
-                std::printf("%s: read warns: %s[%s] at byte %" PRIu64 ": %s\n", path.c_str(),
-                            idxc::to_string(f.severity), f.rule.c_str(), f.offset, f.message.c_str());
+            for (const auto &f : warnings) std::cout << path << ": read warns: " << f << '\n';
         } catch (const idxc::Error &e) {
             if (const auto &f = e.finding())
-                std::printf("%s: read refused: %s[%s] at byte %" PRIu64 ": %s\n", path.c_str(),
-                            idxc::to_string(f->severity), f->rule.c_str(), f->offset, f->message.c_str());
+                std::cout << path << ": read refused: " << *f << '\n';
             else
-                std::printf("%s: read failed: %s\n", path.c_str(), e.what());
+                std::cout << path << ": read failed: " << e.what() << '\n';
         }
     }
     return status;

@@ -140,6 +140,11 @@ typedef struct IdxFinding {
   const char *found;
   // How to fix it, or NULL.
   const char *hint;
+  // The library's one text form of the finding, never NULL: the line
+  // `idx dump` prints and Python's `str()` gives,
+  // `error[IDX202]: message (at offset 0xa, byte 10)`. Print this rather
+  // than formatting the fields anew.
+  const char *text;
 } IdxFinding;
 
 // Everything validation found in one input. Allocated by the library,

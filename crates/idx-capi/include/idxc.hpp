@@ -39,7 +39,10 @@ inline const char *to_string(Severity s) {
     }
 }
 
-// One finding: the rule broken, where, how serious, and what to do.
+// One finding: the rule broken, where, how serious, and what to do; and
+// `text`, the library's one text form of it (Rust's `Display`, the line
+// `idx dump` prints and `str()` gives in Python):
+// `error[IDX202]: message (at offset 0xa, byte 10)`.
 struct Finding {
     std::string rule;
     Severity severity = Severity::error;
@@ -47,24 +50,17 @@ struct Finding {
     std::uint64_t length = 0;
     std::string message;
     std::optional<std::string> expected, found, hint;
+    std::string text;
 
     static Finding from(const IdxFinding &f) {
         auto opt = [](const char *s) { return s ? std::optional<std::string>(s) : std::nullopt; };
         return Finding{f.rule, static_cast<Severity>(f.severity), f.offset, f.length, f.message,
-                       opt(f.expected), opt(f.found), opt(f.hint)};
+                       opt(f.expected), opt(f.found), opt(f.hint), f.text};
     }
 };
 
-// The library's one text form of a finding (Rust's `Display`, the line
-// `idx dump` and `str()` in Python print):
-// `error[IDX202]: message (at offset 0xa, byte 10)`
-inline std::ostream &operator<<(std::ostream &o, const Finding &f) {
-    const auto flags = o.flags();
-    o << to_string(f.severity) << '[' << f.rule << "]: " << f.message << " (at offset 0x" << std::hex
-      << f.offset << std::dec << ", byte " << f.offset << ')';
-    o.flags(flags);
-    return o;
-}
+// The library's one text form of a finding: `text`, as the library made it.
+inline std::ostream &operator<<(std::ostream &o, const Finding &f) { return o << f.text; }
 
 // A checked header.
 struct Header {

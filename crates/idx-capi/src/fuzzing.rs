@@ -5,7 +5,8 @@
 //! - nothing panics across the boundary (a panic is `IDX_PANIC`, which
 //!   fails the target), every returned object is freed once;
 //! - validation of the buffer gives the library's findings (rule,
-//!   severity, offset, length, message) and verdict;
+//!   severity, offset, length, message, and the text: the library's one
+//!   text form) and verdict;
 //! - a read of the buffer through the C reader succeeds exactly when the
 //!   library's `Reader` does, into the same native bytes with the same
 //!   warnings (the byte-order test's IDX501), or fails with the same
@@ -24,14 +25,20 @@ use std::ptr;
 /// Payloads larger than this are not read (the target's memory bound).
 const MAX_PAYLOAD: u64 = 1 << 20;
 
-/// A finding as the library states it, for comparison.
-fn key(f: &idx::Finding) -> (String, idx::Severity, u64, u64, String) {
+/// A finding for comparison: (rule, severity, offset, length, message,
+/// text).
+type Key = (String, idx::Severity, u64, u64, String, String);
+
+/// A finding as the library states it, for comparison: its text is the
+/// library's one text form (`Display`).
+fn key(f: &idx::Finding) -> Key {
     (
         f.rule.code().to_string(),
         f.severity(),
         f.offset,
         f.length,
         f.message.clone(),
+        f.to_string(),
     )
 }
 
@@ -39,10 +46,16 @@ fn key(f: &idx::Finding) -> (String, idx::Severity, u64, u64, String) {
 ///
 /// # Safety
 /// `f` is a finding of a live report or error.
-unsafe fn c_key(f: &IdxFinding) -> (String, idx::Severity, u64, u64, String) {
+unsafe fn c_key(f: &IdxFinding) -> Key {
     // SAFETY: the strings of a live finding are NUL-terminated (this
     // function's contract).
-    let (rule, message) = unsafe { (CStr::from_ptr(f.rule), CStr::from_ptr(f.message)) };
+    let (rule, message, text) = unsafe {
+        (
+            CStr::from_ptr(f.rule),
+            CStr::from_ptr(f.message),
+            CStr::from_ptr(f.text),
+        )
+    };
     let severity = match f.severity as u32 {
         0 => idx::Severity::Info,
         1 => idx::Severity::Warning,
@@ -54,6 +67,7 @@ unsafe fn c_key(f: &IdxFinding) -> (String, idx::Severity, u64, u64, String) {
         f.offset,
         f.length,
         message.to_string_lossy().into_owned(),
+        text.to_string_lossy().into_owned(),
     )
 }
 
@@ -61,10 +75,7 @@ unsafe fn c_key(f: &IdxFinding) -> (String, idx::Severity, u64, u64, String) {
 ///
 /// # Safety
 /// `findings` points to `len` live findings (any pointer when `len` is 0).
-unsafe fn c_keys(
-    findings: *const IdxFinding,
-    len: usize,
-) -> Vec<(String, idx::Severity, u64, u64, String)> {
+unsafe fn c_keys(findings: *const IdxFinding, len: usize) -> Vec<Key> {
     if len == 0 {
         return Vec::new();
     }
@@ -78,7 +89,7 @@ unsafe fn c_keys(
 ///
 /// # Safety
 /// `w` is a live `IdxFindings` from a read, not used afterwards.
-unsafe fn take_warnings(w: *mut IdxFindings) -> Vec<(String, idx::Severity, u64, u64, String)> {
+unsafe fn take_warnings(w: *mut IdxFindings) -> Vec<Key> {
     assert!(
         !w.is_null(),
         "a read that succeeded gave no warnings object"

@@ -122,6 +122,11 @@ pub struct IdxFinding {
     pub found: *const c_char,
     /// How to fix it, or NULL.
     pub hint: *const c_char,
+    /// The library's one text form of the finding, never NULL: the line
+    /// `idx dump` prints and Python's `str()` gives,
+    /// `error[IDX202]: message (at offset 0xa, byte 10)`. Print this rather
+    /// than formatting the fields anew.
+    pub text: *const c_char,
 }
 
 /// Everything validation found in one input. Allocated by the library,
@@ -346,6 +351,7 @@ impl OwnedFinding {
             expected: keep(f.expected.as_deref()),
             found: keep(f.found.as_deref()),
             hint: keep(f.hint.as_deref()),
+            text: keep(Some(&f.to_string())),
         };
         OwnedFinding {
             c,
@@ -377,6 +383,7 @@ impl FindingList {
                 expected: o.c.expected,
                 found: o.c.found,
                 hint: o.c.hint,
+                text: o.c.text,
             })
             .collect();
         FindingList { c, _owned: owned }

@@ -244,11 +244,93 @@ fn a_refused_read_hands_over_the_located_finding() {
     }
 }
 
-/// The C view of a read's warnings: (rule, severity, offset, length, message).
+/// A finding's `text`.
+///
+/// # Safety
+/// `f` is a finding of a live report, findings or error.
+unsafe fn text(f: &IdxFinding) -> String {
+    assert!(!f.text.is_null());
+    // SAFETY: a live finding's text is NUL-terminated (the contract)
+    unsafe { CStr::from_ptr(f.text) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn a_findings_text_is_the_librarys_one_text_form() {
+    // u8 [3] with one payload byte missing: validation's findings, and the
+    // finding of the refused read, each with the text `Display` gives
+    let file = [0, 0, 8, 1, 0, 0, 0, 3, 1, 2];
+    let checks = idx::ReadOptions::default().validate;
+    let want: Vec<String> = idx::validate_with(&file, &checks)
+        .findings
+        .iter()
+        .map(|f| f.to_string())
+        .collect();
+    assert!(
+        want.iter()
+            .any(|t| t.starts_with("error[IDX202]: ") && t.ends_with(" (at offset 0xa, byte 10)")),
+        "{want:?}"
+    );
+    let (mut report, mut err) = (ptr::null_mut(), ptr::null_mut());
+    // SAFETY: `file` is valid for its length; storage for the pointers;
+    // the report's findings read while it lives, then freed once
+    unsafe {
+        let s = idx_validate_buffer(
+            file.as_ptr(),
+            file.len(),
+            ptr::null(),
+            ptr::null(),
+            &mut report,
+            &mut err,
+        );
+        assert_eq!(s, IdxStatus::IdxOk);
+        let r = &*report;
+        let got: Vec<String> = (0..r.findings_len)
+            .map(|i| text(&*r.findings.add(i)))
+            .collect();
+        assert_eq!(got, want);
+        idx_report_free(report);
+    }
+
+    let Err(idx::ReadError::Invalid(e)) = idx::Reader::new(&file[..], &idx::ReadOptions::default())
+        .and_then(|r| r.read_into(&mut [0u8; 3]))
+    else {
+        panic!("the library read a truncated file"); // ok: test
+    };
+    let mut reader = ptr::null_mut();
+    let mut out = [0u8; 3];
+    // SAFETY: `file` outlives the reader; `out` is valid for 3 bytes; the
+    // error's finding read while it lives, then freed once
+    unsafe {
+        let s = idx_reader_open_buffer(
+            file.as_ptr(),
+            file.len(),
+            ptr::null(),
+            &mut reader,
+            &mut err,
+        );
+        assert_eq!(s, IdxStatus::IdxOk);
+        let s = idx_reader_read_into(
+            reader,
+            out.as_mut_ptr().cast(),
+            3,
+            ptr::null_mut(),
+            &mut err,
+        );
+        assert_eq!(s, IdxStatus::IdxInvalid);
+        assert_eq!(text(&*idx_error_finding(err)), e.finding().to_string());
+        idx_error_free(err);
+        idx_reader_free(reader);
+    }
+}
+
+/// The C view of a read's warnings: (rule, severity, offset, length,
+/// message, text).
 ///
 /// # Safety
 /// `w` is a live `IdxFindings`.
-unsafe fn warnings(w: *const IdxFindings) -> Vec<(String, IdxSeverity, u64, u64, String)> {
+unsafe fn warnings(w: *const IdxFindings) -> Vec<(String, IdxSeverity, u64, u64, String, String)> {
     // SAFETY: a live IdxFindings holds `findings_len` live findings whose
     // strings are NUL-terminated (the function's contract)
     unsafe {
@@ -256,7 +338,8 @@ unsafe fn warnings(w: *const IdxFindings) -> Vec<(String, IdxSeverity, u64, u64,
             .map(|i| {
                 let f = &*(*w).findings.add(i);
                 let s = |p| CStr::from_ptr(p).to_string_lossy().into_owned();
-                (s(f.rule), f.severity, f.offset, f.length, s(f.message))
+                let t = text(f);
+                (s(f.rule), f.severity, f.offset, f.length, s(f.message), t)
             })
             .collect()
     }
@@ -286,6 +369,7 @@ fn a_read_hands_over_the_byte_order_warning_that_validation_reports() {
                 f.offset,
                 f.length,
                 f.message.clone(),
+                f.to_string(),
             )
         })
         .collect();
