@@ -119,21 +119,7 @@ fn walk(root: &Path, opts: &WalkOptions, out: &mut Expansion) -> Result<(), Stri
             },
         }
     }
-    if not_idx > 0 {
-        out.notes.push(format!(
-            "skipped {} under {} that {} not look like IDX (--all-files checks {})",
-            idx_text::plural::count(not_idx as u64, "file"),
-            esc(root),
-            idx_text::plural::verb(not_idx as u64, "does", "do"),
-            idx_text::plural::verb(not_idx as u64, "it", "them"),
-        ));
-    }
-    if out.inputs.len() == before && !opts.allow_empty {
-        out.empty.push(format!(
-            "no IDX files found under {} (a run that checks nothing fails; --allow-empty accepts it)",
-            esc(root)
-        ));
-    }
+    finish_root(root, not_idx, before, opts, out);
     Ok(())
 }
 
@@ -554,7 +540,20 @@ fn walk_in(
         not_idx: 0,
     };
     w.dir(root, out);
-    let not_idx = w.not_idx;
+    finish_root(root, w.not_idx, before, opts, out);
+    Ok(())
+}
+
+/// What a walk of `root` says at its end, both walks alike: the files
+/// skipped for not looking like IDX, and a root that gave no input (`before`:
+/// the inputs before it).
+fn finish_root(
+    root: &Path,
+    not_idx: usize,
+    before: usize,
+    opts: &WalkOptions,
+    out: &mut Expansion,
+) {
     if not_idx > 0 {
         out.notes.push(format!(
             "skipped {} under {} that {} not look like IDX (--all-files checks {})",
@@ -570,7 +569,6 @@ fn walk_in(
             esc(root)
         ));
     }
-    Ok(())
 }
 
 #[cfg(all(test, unix))]
