@@ -1513,3 +1513,19 @@ fn trailing_bytes_up_to_the_bound_are_counted_exactly_and_past_it_as_at_least() 
         }
     }
 }
+
+#[test]
+fn a_known_length_keeps_a_one_byte_payloads_last_bytes_before_a_truncation() {
+    // a u8 payload has no linter to wait for, so its bytes are read, not
+    // skipped by the source's length: the report keeps the last bytes
+    // before the truncation, as in memory (with the lints off too)
+    let mut bytes = u8_file(100_000);
+    bytes.truncate(60_000);
+    for opts in [Options::default(), Options::default().with_lints(false)] {
+        let memory = validate_with(&bytes, &opts);
+        let known = idx::validate_reader_len(&bytes[..], Some(bytes.len() as u64), &opts).unwrap(); // ok: test
+        assert_eq!(known.findings, memory.findings);
+        assert!(!memory.tail.is_empty());
+        assert_eq!(known.tail, memory.tail, "lints {}", opts.lints);
+    }
+}
