@@ -481,3 +481,32 @@ fn i16_counts_reading_no_better_as_i16_than_as_i32_are_no_width_mismatch() {
     assert!(!hint.contains("i16"), "{hint}");
     assert!(f.fix.is_some(), "{f:?}");
 }
+
+#[test]
+fn with_the_lints_off_no_float_payload_is_said_to_hold_non_finite_values() {
+    // (the non-finite value among the first elements, which the byte-order
+    // test reads before it settles)
+    let n = 1_000usize;
+    let f32s: Vec<u8> = (0..n)
+        .map(|i| if i == 3 { f32::NAN } else { i as f32 })
+        .flat_map(f32::to_be_bytes)
+        .collect();
+    let f64s: Vec<u8> = (0..n)
+        .map(|i| if i == 3 { f64::INFINITY } else { i as f64 })
+        .flat_map(f64::to_be_bytes)
+        .collect();
+    for (code, payload) in [(0x0d, f32s), (0x0e, f64s)] {
+        let bytes = file(code, n, payload);
+        let has = |opts: &idx::Options| {
+            idx::validate_with(&bytes, opts)
+                .findings
+                .iter()
+                .any(|f| f.rule == Rule::NonFinite)
+        };
+        assert!(has(&idx::Options::default()), "type {code:#x}");
+        assert!(
+            !has(&idx::Options::default().with_lints(false)),
+            "type {code:#x}"
+        );
+    }
+}
