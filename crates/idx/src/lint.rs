@@ -135,13 +135,13 @@ impl PayloadLinter {
             } else {
                 ((block + 1) * SAMPLE_BLOCK).min(end)
             };
-            if (sampled || self.extra_left > 0) && !self.scorer.is_full() {
-                let part = &bytes[(i - start) as usize * size..(stop - start) as usize * size];
-                match size {
-                    2 => self.score::<2>(part, i, sampled),
-                    4 => self.score::<4>(part, i, sampled),
-                    _ => self.score::<8>(part, i, sampled),
-                }
+            // (`score` returns at once when the scorer is full or, outside
+            // the sample, no extra element is left)
+            let part = &bytes[(i - start) as usize * size..(stop - start) as usize * size];
+            match size {
+                2 => self.score::<2>(part, i, sampled),
+                4 => self.score::<4>(part, i, sampled),
+                _ => self.score::<8>(part, i, sampled),
             }
             i = stop;
         }
