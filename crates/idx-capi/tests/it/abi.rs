@@ -20,6 +20,26 @@ fn corpus() -> Vec<PathBuf> {
     files
 }
 
+/// A reader over `bytes` with the default options, opened (asserted).
+///
+/// # Safety
+/// `bytes` outlives the reader, which the caller frees.
+unsafe fn open(bytes: &[u8]) -> *mut IdxReader {
+    let (mut reader, mut err) = (ptr::null_mut(), ptr::null_mut());
+    // SAFETY: `bytes` is valid for its length; storage for both pointers
+    let s = unsafe {
+        idx_reader_open_buffer(
+            bytes.as_ptr(),
+            bytes.len(),
+            ptr::null(),
+            &mut reader,
+            &mut err,
+        )
+    };
+    assert_eq!(s, IdxStatus::IdxOk);
+    reader
+}
+
 fn message(err: *const IdxError) -> String {
     // SAFETY: a live error from the library; its message is NUL-terminated.
     unsafe { CStr::from_ptr(idx_error_message(err)) }
@@ -162,20 +182,11 @@ fn null_pointers_and_wrong_sizes_are_misuse_with_a_message() {
 
     // a buffer of the wrong size: nothing read, and the reader is spent
     let file = idx::to_bytes(&idx::Array::from_vec(vec![3], vec![1u8, 2, 3]).unwrap()).unwrap(); // ok: test
-    let mut reader = ptr::null_mut();
+    let mut reader;
     let mut out = [9u8; 4];
     // SAFETY: `file` outlives the reader; `out` is valid for 4 bytes
     unsafe {
-        assert_eq!(
-            idx_reader_open_buffer(
-                file.as_ptr(),
-                file.len(),
-                ptr::null(),
-                &mut reader,
-                &mut err
-            ),
-            IdxStatus::IdxOk
-        );
+        reader = open(&file);
         assert_eq!((*idx_reader_header(reader)).payload_len, 3);
         assert_eq!(
             idx_reader_read_into(
@@ -211,20 +222,12 @@ fn null_pointers_and_wrong_sizes_are_misuse_with_a_message() {
 fn a_refused_read_hands_over_the_located_finding() {
     // u8 [3] with one payload byte missing: IDX202 at offset 11
     let file = [0, 0, 8, 1, 0, 0, 0, 3, 1, 2];
-    let (mut reader, mut err) = (ptr::null_mut(), ptr::null_mut());
+    let reader;
+    let mut err = ptr::null_mut();
     let mut out = [0u8; 3];
     // SAFETY: `file` outlives the reader; `out` is valid for 3 bytes
     unsafe {
-        assert_eq!(
-            idx_reader_open_buffer(
-                file.as_ptr(),
-                file.len(),
-                ptr::null(),
-                &mut reader,
-                &mut err
-            ),
-            IdxStatus::IdxOk
-        );
+        reader = open(&file);
         assert_eq!(
             idx_reader_read_into(
                 reader,
@@ -298,19 +301,12 @@ fn a_findings_text_is_the_librarys_one_text_form() {
     else {
         panic!("the library read a truncated file"); // ok: test
     };
-    let mut reader = ptr::null_mut();
+    let reader;
     let mut out = [0u8; 3];
     // SAFETY: `file` outlives the reader; `out` is valid for 3 bytes; the
     // error's finding read while it lives, then freed once
     unsafe {
-        let s = idx_reader_open_buffer(
-            file.as_ptr(),
-            file.len(),
-            ptr::null(),
-            &mut reader,
-            &mut err,
-        );
-        assert_eq!(s, IdxStatus::IdxOk);
+        reader = open(&file);
         let s = idx_reader_read_into(
             reader,
             out.as_mut_ptr().cast(),
@@ -379,19 +375,13 @@ fn a_read_hands_over_the_byte_order_warning_that_validation_reports() {
 
     for (bytes, expected) in [(&little, want.clone()), (&big, vec![])] {
         // into the caller's buffer
-        let (mut reader, mut w, mut err) = (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+        let mut reader;
+        let (mut w, mut err) = (ptr::null_mut(), ptr::null_mut());
         let mut out = vec![0i16; values.len()];
         // SAFETY: `bytes` outlives the reader; `out` is valid for its
         // bytes; storage for the three pointers; each result freed once
         unsafe {
-            let s = idx_reader_open_buffer(
-                bytes.as_ptr(),
-                bytes.len(),
-                ptr::null(),
-                &mut reader,
-                &mut err,
-            );
-            assert_eq!(s, IdxStatus::IdxOk);
+            reader = open(bytes);
             let s = idx_reader_read_into(
                 reader,
                 out.as_mut_ptr().cast(),
@@ -411,14 +401,7 @@ fn a_read_hands_over_the_byte_order_warning_that_validation_reports() {
         let mut array = ptr::null_mut();
         // SAFETY: as above
         unsafe {
-            let s = idx_reader_open_buffer(
-                bytes.as_ptr(),
-                bytes.len(),
-                ptr::null(),
-                &mut reader,
-                &mut err,
-            );
-            assert_eq!(s, IdxStatus::IdxOk);
+            reader = open(bytes);
             let s = idx_reader_read_array(reader, &mut array, &mut w, &mut err);
             assert_eq!(s, IdxStatus::IdxOk);
             assert_eq!(warnings(w), expected);
@@ -430,17 +413,12 @@ fn a_read_hands_over_the_byte_order_warning_that_validation_reports() {
     }
 
     // a caller that does not want the warnings passes NULL
-    let (mut reader, mut err) = (ptr::null_mut(), ptr::null_mut());
+    let reader;
+    let mut err = ptr::null_mut();
     let mut out = vec![0i16; values.len()];
     // SAFETY: as above
     unsafe {
-        idx_reader_open_buffer(
-            little.as_ptr(),
-            little.len(),
-            ptr::null(),
-            &mut reader,
-            &mut err,
-        );
+        reader = open(&little);
         let s = idx_reader_read_into(
             reader,
             out.as_mut_ptr().cast(),
