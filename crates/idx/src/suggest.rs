@@ -415,3 +415,24 @@ fn payload_order(t: ElementType, sample: &[u8]) -> Option<String> {
         ),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{i16_under_i32, ElementType};
+    use crate::lint::byteorder::score;
+
+    /// i16 values whose two bytes are equal (`a * 257`) read the same in
+    /// either byte order (a score of exactly 0 bits): they are called
+    /// big-endian, IDX's order, which needs no swap.
+    #[test]
+    fn i16_values_that_read_the_same_either_way_are_called_big_endian() {
+        let sample: Vec<u8> = (1..=64u8).flat_map(|a| [a, a]).collect();
+        let s16 = score(ElementType::I16, &sample).unwrap(); // ok: unit test
+        assert_eq!(s16.bits, 0.0, "{s16:?}");
+        // as i32 (`a a b b`: the first and last byte columns vary) they
+        // read far worse than as i16
+        let (order, why) = i16_under_i32(&sample).unwrap(); // ok: unit test
+        assert_eq!(order, "big", "{why}");
+        assert!(why.starts_with("read as big-endian i16: "), "{why}");
+    }
+}

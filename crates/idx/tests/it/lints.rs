@@ -374,6 +374,42 @@ fn packed_pixels_are_not_diagnosed_as_i16_pairs() {
     }
 }
 
+/// i16 values stored so that every i32 word is a byte palindrome (`a,
+/// a+1, a+1, a`: i16 values `257 a + 1` and `257 a + 256`), with the byte
+/// order stated little-endian: the i32 words read the same either way
+/// round, the test scores exactly 0 bits, and the note says that only the
+/// statement decides. The width diagnosis answers an i32 payload that
+/// reads more plausibly little-endian (its hint says an i32 byte swap
+/// would garble the values; here a swap changes nothing), so the note
+/// keeps its own hint, although the i16 reading is far better.
+#[test]
+fn i32_words_that_read_the_same_either_way_get_no_width_diagnosis() {
+    let payload: Vec<u8> = (1..=64u8).flat_map(|a| [a, a + 1, a + 1, a]).collect();
+    let s16 = idx::lint::byteorder::score(idx::ElementType::I16, &payload).unwrap();
+    let s32 = idx::lint::byteorder::score(idx::ElementType::I32, &payload).unwrap();
+    let best16 = s16.big_bits.max(s16.little_bits);
+    let best32 = s32.big_bits.max(s32.little_bits);
+    assert!(
+        best16 >= best32 + idx::lint::byteorder::CERTAIN_BITS,
+        "{s16:?} {s32:?}"
+    );
+    let opts = idx::Options::default().with_byte_order(Some(idx::ByteOrder::Little));
+    let r = idx::validate_with(&file(0x0c, 64, payload), &opts);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::LikelyLittleEndian)
+        .expect("the note on a stated order");
+    assert_eq!(f.severity(), idx::Severity::Info);
+    assert!(f.byte_order.is_some_and(|s| s.bits == 0.0), "{f:?}");
+    assert_eq!(
+        f.hint.as_deref(),
+        Some("the bytes read about as plausibly either way: only the statement says how they were written"),
+        "{f:?}"
+    );
+    assert!(f.fix.is_none(), "{:?}", f.fix);
+}
+
 /// The reserved bytes' fix is offered only when every other error has a
 /// fix: an IDX501 error that a diagnosed element width answers counts as
 /// fixed (i16 counts under an i32 header, IDX501 made an error).
