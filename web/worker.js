@@ -105,6 +105,9 @@ async function check({ id, files, options }) {
     const texts = Object.fromEntries([...rules].map((r) => [r, explain(r)]));
     // each finding's text as the human report has it, file by file
     const findingTexts = report.files.map((_, i) => checker.findingTexts(i));
+    // and what it says of each file besides (its verdict line, why it is
+    // unreadable, its findings not shown), and its last line
+    const fileTexts = report.files.map((_, i) => checker.fileTexts(i));
     const pictures = [];
     const transfer = [];
     for (const [i, { file }] of files.entries()) {
@@ -123,7 +126,8 @@ async function check({ id, files, options }) {
       if (p) transfer.push(p.pixels.buffer);
     }
     postMessage({
-      type: "done", id, json, report, texts, findingTexts, pictures,
+      type: "done", id, json, report, texts, findingTexts, fileTexts, pictures,
+      summary: checker.summary(),
       human: checker.render("human"),
       sarif: checker.render("sarif"),
       exitStatus: checker.exitStatus(),
