@@ -25,7 +25,11 @@
 //    report (little: the picture read little-endian, the repair's byte
 //    swap equal to idx-validate --fix's). Then a gzip bomb (64 MiB of
 //    zeros in 64 KiB) under the page's 1 MiB gzip limit: invalid, IDX702,
-//    idx-validate --max-decompressed 1MiB's report and verdict line.
+//    idx-validate --max-decompressed 1MiB's report and verdict line. Then
+//    a file the browser cannot read (named to the file input, not there)
+//    before an invalid one: unreadable, and the run goes on; the JSON
+//    report and the lines are idx-validate's but for the reason (the
+//    browser's, which names the cause).
 // 2. Validates a sparse file of SPARSE_BYTES (default 2 GiB) through the
 //    file input and reports the page's peak memory (the resident memory of
 //    all of chromium's processes, sampled every 50 ms, less that before).
@@ -406,6 +410,46 @@ const bombName = "bomb-idx1-ubyte.gz";
   })()`);
 }
 
+// --- 1d. a file the browser cannot read (named to the file input, not
+// there): unreadable, and the run goes on to the next file; its lines are
+// idx-validate's for a file it cannot read, but for the reason (the
+// browser's words, not the system's)
+const goneName = "gone.idx";
+{
+  await evaluate(`(() => {
+    document.getElementById("files").value = "";
+    document.body.dataset.state = "ready";
+  })()`);
+  await send("DOM.setFileInputFiles", { nodeId: filesInput, files: [join(named, goneName), join(named, basename(invalid))] }, s);
+  await until(`["done", "error"].includes(document.body.dataset.state)`, `the report of ${goneName} and ${basename(invalid)}`);
+  const state = await evaluate(`[document.body.dataset.state, document.getElementById("progress-label").textContent]`);
+  check(state[0] === "done", `${goneName} and ${basename(invalid)}: no report, the run stopped: ${state[1]}`);
+  const got = await evaluate(`(async () => ({
+    json: await (await fetch(document.getElementById("download-json").href)).text(),
+    verdicts: [...document.querySelectorAll(".file")].map((c) => c.dataset.verdict),
+    lines: ${otherLinesIn('document.querySelectorAll(".file")')},
+  }))()`);
+  const args = [goneName, basename(invalid)];
+  const human = native(["--format", "human", "--color", "never", ...args]).stdout;
+  const want = JSON.parse(native(["--format", "json", ...args]).stdout);
+  const page = JSON.parse(got.json);
+  const because = `error: cannot read ${goneName}: `;
+  // the browser's reason names the cause (its stream's error says only
+  // "network error")
+  check(/could not be found/.test(page.files[0]?.error), `${goneName}: the reason in the page's report does not say the file is not found: ${got.json.slice(0, 400)}`);
+  // the reason aside, the JSON report and the lines are idx-validate's
+  page.files[0].error = want.files[0].error;
+  check(JSON.stringify(page) === JSON.stringify(want), `${goneName}: the JSON report differs from idx-validate's but for the reason:\n${got.json.slice(0, 600)}`);
+  const printed = humanOtherLines(human);
+  const reason = (ls) => ls.map((l) => (l.startsWith(because) ? because + "REASON" : l));
+  check(printed[0].startsWith(because) && got.lines[0]?.startsWith(because) && got.lines[0].length > because.length,
+    `${goneName}: no unreadable line:\n${got.lines.join("\n")}\n---\n${printed.join("\n")}`);
+  check(JSON.stringify(reason(got.lines)) === JSON.stringify(reason(printed)),
+    `${goneName}: the lines differ from idx-validate's human report but for the reason:\n${got.lines.join("\n")}\n---\n${printed.join("\n")}`);
+  check(JSON.stringify(got.verdicts) === JSON.stringify(["unreadable", "invalid"]), `${goneName}: ${got.verdicts}`);
+  await evaluate(`document.getElementById("files").value = ""`);
+}
+
 // --- 2. a large sparse file, and the page's peak memory
 const big = join(scratch, "large-f32.idx");
 {
@@ -482,4 +526,4 @@ check(late.length === 0, `requests after the page loaded: ${late.join(", ")}`);
 check(requests().every((u) => u.startsWith(url)), `requests outside the page: ${requests().join(", ")}`);
 b.finish();
 cleanup();
-console.log(`web page: OK (${names.length} dropped files as idx-validate reports them, picture, downloads, repair; ${leName} under the byte-order controls as idx-validate --severity/--assume-byte-order; no console error, no request after load) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`web page: OK (${names.length} dropped files as idx-validate reports them, their findings, verdict lines, notes and summary in its human words, picture, downloads, repair; ${leName} under the byte-order controls as idx-validate --severity/--assume-byte-order; ${goneName} unreadable as idx-validate records it; no console error, no request after load) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -86,6 +86,8 @@ impl Checker {
     }
 
     /// Records an input that could not be read (`why`); returns its index.
+    /// An input started with [`Checker::begin`] and not ended is dropped
+    /// (this is it: its reading failed part way).
     pub fn unreadable(&mut self, name: &str, why: &str) -> usize {
         self.run.unreadable(name, why)
     }

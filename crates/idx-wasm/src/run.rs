@@ -106,8 +106,11 @@ impl Run {
     }
 
     /// Records an input that could not be read at all (a missing file),
-    /// as the command does: `unreadable`, with the reason.
+    /// as the command does: `unreadable`, with the reason. An input being
+    /// pushed ([`Run::begin`]) is dropped: it is this one, whose reading
+    /// failed part way.
     pub fn unreadable(&mut self, name: &str, why: &str) -> usize {
+        self.pushed = None;
         self.results.push(FileResult {
             source: Source::File(PathBuf::from(name)),
             outcome: Err(why.to_string()),
@@ -560,6 +563,18 @@ mod tests {
         let got = r.render("json").unwrap(); // ok: unit test
         assert!(got.contains("\"path\": \"<stdin>\""), "{got}");
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn an_input_whose_reading_failed_part_way_is_unreadable_alone() {
+        let mut r = Run::new(RunOptions::default());
+        r.begin("a.idx");
+        r.push(&mnist_labels()[..5]);
+        assert_eq!(r.unreadable("a.idx", "not found"), 0);
+        assert_eq!(r.end(), None);
+        r.push(&[1, 2, 3]);
+        assert_eq!(r.results().len(), 1);
+        assert_eq!(r.exit_status(), 2);
     }
 
     #[test]
