@@ -128,9 +128,9 @@ function runOptions() {
 }
 
 function show(files, done, options) {
-  const { report, texts, findingTexts, pictures } = done;
-  const s = report.summary;
-  $("summary").textContent = `${s.files} file${s.files === 1 ? "" : "s"} checked: ${s.valid} valid, ${s.invalid} invalid, ${s.unreadable} unreadable`;
+  const { report, texts, findingTexts, fileTexts, pictures } = done;
+  // every line in the words of the human report (the module's renderer)
+  $("summary").textContent = done.summary;
   download($("download-json"), done.json, "application/json");
   download($("download-sarif"), done.sarif, "application/sarif+json");
   $("human").textContent = done.human;
@@ -142,18 +142,17 @@ function show(files, done, options) {
     card.dataset.verdict = f.verdict;
     const warnings = f.findings.filter((x) => x.severity === "warning").length;
     card.dataset.warnings = warnings;
-    const what = f.header ? ` ${f.header.dtype} [${f.header.shape.join(", ")}]` : "";
-    const gz = f.compression ? ` (${f.compression}; offsets in the decompressed stream)` : "";
-    const warned = f.verdict === "valid" && warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : "";
-    card.append(el("h3", {}, el("span", { className: `verdict ${f.verdict}`, textContent: f.verdict + warned }), ` ${f.path}${what}${gz}`));
-    if (f.error) card.append(el("p", { textContent: `cannot read: ${f.error}` }));
+    // the verdict line, `PATH: TAG...`, its tag marked
+    const t = fileTexts[i];
+    const v = t.verdict;
+    card.append(el("h3", {}, el("span", { className: "path", textContent: v.path }), ": ",
+      el("span", { className: `verdict ${f.verdict}`, textContent: v.tag }), v.rest));
+    if (t.unreadable) card.append(el("p", { className: "unreadable", textContent: t.unreadable }));
     if (pictures[i]) {
       card.append(el("p", { className: "small", textContent: `the first ${pictures[i].count} item${pictures[i].count === 1 ? "" : "s"}:` }), drawPicture(pictures[i]));
     }
     f.findings.forEach((x, k) => card.append(findingBox(x, findingTexts[i][k], texts)));
-    for (const [rule, n] of Object.entries(f.suppressed ?? {})) {
-      card.append(el("p", { className: "small", textContent: `${n} more ${rule} finding${n === 1 ? "" : "s"} not shown` }));
-    }
+    for (const note of t.suppressed) card.append(el("p", { className: "small suppressed", textContent: note }));
     // the safe fixes; with the byte order stated little, the byte swap of
     // a multi-byte payload is one (as idx-validate --fix --assume-byte-order
     // little swaps it whether or not IDX501 fired)

@@ -63,13 +63,28 @@ async function checkOne(checker, file, name, progress) {
     reader = file.stream().getReader();
   }
   let at = 0;
-  for (;;) {
-    const { done, value } = buffer ? await reader.read(new Uint8Array(buffer)) : await reader.read();
-    if (done) break;
-    checker.push(value);
-    at += value.length;
-    progress(at);
-    if (buffer) buffer = value.buffer;
+  try {
+    for (;;) {
+      const { done, value } = buffer ? await reader.read(new Uint8Array(buffer)) : await reader.read();
+      if (done) break;
+      checker.push(value);
+      at += value.length;
+      progress(at);
+      if (buffer) buffer = value.buffer;
+    }
+  } catch (e) {
+    // a file the browser cannot read (gone, or changed since it was
+    // chosen): unreadable, with the browser's reason, as idx-validate
+    // records a file it cannot read; the run goes on. The stream's error
+    // says only "network error"; a FileReader's read of the file's first
+    // byte names the cause (not found, not readable)
+    const why = await new Promise((ok) => {
+      const r = new FileReader();
+      r.onload = () => ok(e.message);
+      r.onerror = () => ok(r.error?.message || e.message);
+      r.readAsArrayBuffer(file.size > 0 ? file.slice(0, 1) : file);
+    });
+    return checker.unreadable(name, why);
   }
   const index = checker.end();
   const fr = new FileReaderSync();
@@ -105,6 +120,9 @@ async function check({ id, files, options }) {
     const texts = Object.fromEntries([...rules].map((r) => [r, explain(r)]));
     // each finding's text as the human report has it, file by file
     const findingTexts = report.files.map((_, i) => checker.findingTexts(i));
+    // and what it says of each file besides (its verdict line, why it is
+    // unreadable, its findings not shown), and its last line
+    const fileTexts = report.files.map((_, i) => checker.fileTexts(i));
     const pictures = [];
     const transfer = [];
     for (const [i, { file }] of files.entries()) {
@@ -123,7 +141,8 @@ async function check({ id, files, options }) {
       if (p) transfer.push(p.pixels.buffer);
     }
     postMessage({
-      type: "done", id, json, report, texts, findingTexts, pictures,
+      type: "done", id, json, report, texts, findingTexts, fileTexts, pictures,
+      summary: checker.summary(),
       human: checker.render("human"),
       sarif: checker.render("sarif"),
       exitStatus: checker.exitStatus(),

@@ -6,23 +6,30 @@
 //   node web/test/page.mjs SITE_DIR NATIVE_IDX_VALIDATE MNIST_DIR [SPARSE_BYTES]
 //
 // 1. Drops MNIST's t10k images and labels (.gz: an image/label pair), an
-//    invalid corpus file and one with a safe fix on the page (a real drop:
+//    invalid corpus file, one with a safe fix and one with warnings past
+//    the cap of 10 per rule on the page (a real drop:
 //    Input.dispatchDragEvent with files). Checks the downloaded JSON report
 //    equals `idx-validate --format json` on the same files under the same
 //    names, byte for byte, and the SARIF its SARIF but for the tool's name;
 //    the findings shown, each one's text that of `idx-validate --format
-//    human` for it, character for character; the picture's pixels (MNIST's first 16 digits);
+//    human` for it, character for character, and so each file's verdict
+//    line (the cards' headings), its notes of findings not shown and the
+//    summary line; the picture's pixels (MNIST's first 16 digits);
 //    the repaired file equals `idx-validate --fix --output`. Then a file
 //    whose only findings are warnings (the byte-order test's IDX501, a
 //    little-endian f32 picture) through the file input, under the page's
 //    controls: valid with the warning listed (its text the human
-//    report's) and its picture drawn; with
+//    report's, and its verdict line) and its picture drawn; with
 //    "byte-order warnings fail", invalid and no picture; with the byte
 //    order stated little or big, idx-validate --assume-byte-order's
 //    report (little: the picture read little-endian, the repair's byte
 //    swap equal to idx-validate --fix's). Then a gzip bomb (64 MiB of
 //    zeros in 64 KiB) under the page's 1 MiB gzip limit: invalid, IDX702,
-//    idx-validate --max-decompressed 1MiB's report.
+//    idx-validate --max-decompressed 1MiB's report and verdict line. Then
+//    a file the browser cannot read (named to the file input, not there)
+//    before an invalid one: unreadable, and the run goes on; the JSON
+//    report and the lines are idx-validate's but for the reason (the
+//    browser's, which names the cause).
 // 2. Validates a sparse file of SPARSE_BYTES (default 2 GiB) through the
 //    file input and reports the page's peak memory (the resident memory of
 //    all of chromium's processes, sampled every 50 ms, less that before).
@@ -80,6 +87,11 @@ const drops = [
   join(root, invalid),
   join(root, fixable),
 ];
+// warnings past the page's cap of 10 per rule: rank 12, every dimension
+// zero (12 IDX302), so idx-validate's human report says 2 are not shown
+const capped = join(scratch, "zeros.idx");
+writeFileSync(capped, Buffer.from([0, 0, 8, 12, ...new Array(48).fill(0)]));
+drops.push(capped);
 for (const p of drops) check(existsSync(p), `missing input ${p}`);
 const names = drops.map((p) => basename(p));
 const named = join(scratch, "named");
@@ -103,6 +115,27 @@ function humanFindings(text) {
   }
   return out;
 }
+// the other lines of idx-validate's human report, in order: each file's
+// (why it is unreadable, its notes of findings not shown, its verdict
+// line), then the run's summary line
+function humanOtherLines(text) {
+  const out = [];
+  let inFinding = false;
+  for (const line of text.split("\n")) {
+    if (!inFinding && /^(error|warning|info)\[IDX\d+\]: /.test(line)) inFinding = true;
+    if (inFinding) {
+      if (line === "") inFinding = false;
+    } else if (line !== "") out.push(line);
+  }
+  return out;
+}
+// (in the page) the same lines as the page shows them: each card's, in
+// the human report's order, then the summary
+const otherLinesIn = (cards) => `[...${cards}].flatMap((c) => [
+    ...[...c.querySelectorAll("p.unreadable")].map((p) => p.textContent),
+    ...[...c.querySelectorAll("p.suppressed")].map((p) => p.textContent),
+    c.querySelector("h3").textContent,
+  ]).concat([document.getElementById("summary").textContent])`;
 // (in the page) each finding's text in the card `c`: its box but the
 // rule's text from the spec
 const findingTextsIn = (c) => `[...${c}.querySelectorAll(".finding")].map((f) => [...f.childNodes].filter((n) => n.nodeName !== "DETAILS").map((n) => n.textContent).join(""))`;
@@ -170,6 +203,7 @@ const page = await evaluate(`(async () => {
     picture = { width: canvas.width, height: canvas.height, count: Number(canvas.dataset.count), data: Array.from(d.data) };
   }
   return { json: await text("download-json"), sarif: await text("download-sarif"), cards, picture,
+           lines: ${otherLinesIn('document.querySelectorAll(".file")')},
            human: document.getElementById("human").textContent, summary: document.getElementById("summary").textContent };
 })()`);
 
@@ -194,6 +228,16 @@ report.files.forEach((f, i) => {
   check(printed.length > 0 && printed.some((t) => t.includes("^")), `idx-validate's human report has no finding with an excerpt:\n${nativeHuman.slice(0, 600)}`);
   check(JSON.stringify(shown) === JSON.stringify(printed),
     `the findings' text differs from idx-validate's human report:\n${shown.join("\n")}\n---\n${printed.join("\n")}`);
+}
+// each file's verdict line, notes and the summary line are idx-validate's
+{
+  const printed = humanOtherLines(nativeHuman);
+  check(printed.some((l) => l.includes("(gzip; offsets are in the decompressed stream)")) &&
+    printed.some((l) => /^note: 2 more IDX302 findings in zeros\.idx not shown/.test(l)) &&
+    printed.some((l) => l.includes(": INVALID: ")) && /^5 files checked: /.test(printed.at(-1)),
+    `idx-validate's human report lacks a gzip note, a note of findings not shown, an invalid file or its summary:\n${printed.join("\n")}`);
+  check(JSON.stringify(page.lines) === JSON.stringify(printed),
+    `the verdict lines, notes and summary differ from idx-validate's human report:\n${page.lines.join("\n")}\n---\n${printed.join("\n")}`);
 }
 check(report.files[0].verdict === "valid" && report.files[1].verdict === "valid", "MNIST's t10k pair is not valid");
 check(report.files[2].verdict === "invalid", `${invalid} is not invalid`);
@@ -256,6 +300,7 @@ async function checkWith(strict, order) {
       path: c.dataset.path, verdict: c.dataset.verdict,
       findings: [...c.querySelectorAll(".finding")].map((f) => ({ rule: f.dataset.rule, severity: f.className.replace("finding ", ""), text: f.textContent })),
       texts: ${findingTextsIn("c")},
+      lines: ${otherLinesIn("[c]")},
       repairable: !!c.querySelector("button"),
       picture,
     };
@@ -277,9 +322,12 @@ for (const [strict, order, flags] of [
   check(got.path === f.path && got.verdict === f.verdict, `${what}: shown ${got.verdict}, reported ${f.verdict}`);
   check(JSON.stringify(got.findings.map((x) => [x.rule, x.severity])) === JSON.stringify(f.findings.map((x) => [x.rule, x.severity])),
     `${what}: findings shown ${JSON.stringify(got.findings.map((x) => [x.rule, x.severity]))}`);
-  const printed = humanFindings(native(["--format", "human", "--color", "never", ...flags, leName]).stdout);
+  const human = native(["--format", "human", "--color", "never", ...flags, leName]).stdout;
+  const printed = humanFindings(human);
   check(JSON.stringify(got.texts) === JSON.stringify(printed),
     `${what}: the findings' text differs from idx-validate's human report:\n${got.texts.join("\n")}\n---\n${printed.join("\n")}`);
+  check(JSON.stringify(got.lines) === JSON.stringify(humanOtherLines(human)),
+    `${what}: the verdict line and summary differ from idx-validate's human report:\n${got.lines.join("\n")}\n---\n${humanOtherLines(human).join("\n")}`);
   // a picture of a file called valid (warnings or not), never of one called invalid
   check(!!got.picture === (f.verdict === "valid"), `${what}: ${f.verdict}, ${got.picture ? "a picture drawn" : "no picture"}`);
   if (!order) {
@@ -347,15 +395,59 @@ const bombName = "bomb-idx1-ubyte.gz";
       json: await (await fetch(document.getElementById("download-json").href)).text(),
       verdict: c.dataset.verdict,
       rules: [...c.querySelectorAll(".finding")].map((f) => f.dataset.rule),
+      lines: ${otherLinesIn("[c]")},
     };
   })()`);
   const want = native(["--format", "json", "--max-decompressed", "1MiB", bombName]);
   check(got.json === want.stdout, `${bombName} at a 1 MiB limit: the JSON report differs from idx-validate's:\n${got.json.slice(0, 600)}\n---\n${want.stdout.slice(0, 600)}`);
   check(got.verdict === "invalid" && got.rules.includes("IDX702"), `${bombName} at a 1 MiB limit: ${got.verdict}, ${got.rules}`);
+  const lines = humanOtherLines(native(["--format", "human", "--color", "never", "--max-decompressed", "1MiB", bombName]).stdout);
+  check(JSON.stringify(got.lines) === JSON.stringify(lines),
+    `${bombName} at a 1 MiB limit: the verdict line and summary differ from idx-validate's human report:\n${got.lines.join("\n")}\n---\n${lines.join("\n")}`);
   await evaluate(`(() => {
     document.getElementById("max-decompressed").value = "";
     document.getElementById("files").value = "";
   })()`);
+}
+
+// --- 1d. a file the browser cannot read (named to the file input, not
+// there): unreadable, and the run goes on to the next file; its lines are
+// idx-validate's for a file it cannot read, but for the reason (the
+// browser's words, not the system's)
+const goneName = "gone.idx";
+{
+  await evaluate(`(() => {
+    document.getElementById("files").value = "";
+    document.body.dataset.state = "ready";
+  })()`);
+  await send("DOM.setFileInputFiles", { nodeId: filesInput, files: [join(named, goneName), join(named, basename(invalid))] }, s);
+  await until(`["done", "error"].includes(document.body.dataset.state)`, `the report of ${goneName} and ${basename(invalid)}`);
+  const state = await evaluate(`[document.body.dataset.state, document.getElementById("progress-label").textContent]`);
+  check(state[0] === "done", `${goneName} and ${basename(invalid)}: no report, the run stopped: ${state[1]}`);
+  const got = await evaluate(`(async () => ({
+    json: await (await fetch(document.getElementById("download-json").href)).text(),
+    verdicts: [...document.querySelectorAll(".file")].map((c) => c.dataset.verdict),
+    lines: ${otherLinesIn('document.querySelectorAll(".file")')},
+  }))()`);
+  const args = [goneName, basename(invalid)];
+  const human = native(["--format", "human", "--color", "never", ...args]).stdout;
+  const want = JSON.parse(native(["--format", "json", ...args]).stdout);
+  const page = JSON.parse(got.json);
+  const because = `error: cannot read ${goneName}: `;
+  // the browser's reason names the cause (its stream's error says only
+  // "network error")
+  check(/could not be found/.test(page.files[0]?.error), `${goneName}: the reason in the page's report does not say the file is not found: ${got.json.slice(0, 400)}`);
+  // the reason aside, the JSON report and the lines are idx-validate's
+  page.files[0].error = want.files[0].error;
+  check(JSON.stringify(page) === JSON.stringify(want), `${goneName}: the JSON report differs from idx-validate's but for the reason:\n${got.json.slice(0, 600)}`);
+  const printed = humanOtherLines(human);
+  const reason = (ls) => ls.map((l) => (l.startsWith(because) ? because + "REASON" : l));
+  check(printed[0].startsWith(because) && got.lines[0]?.startsWith(because) && got.lines[0].length > because.length,
+    `${goneName}: no unreadable line:\n${got.lines.join("\n")}\n---\n${printed.join("\n")}`);
+  check(JSON.stringify(reason(got.lines)) === JSON.stringify(reason(printed)),
+    `${goneName}: the lines differ from idx-validate's human report but for the reason:\n${got.lines.join("\n")}\n---\n${printed.join("\n")}`);
+  check(JSON.stringify(got.verdicts) === JSON.stringify(["unreadable", "invalid"]), `${goneName}: ${got.verdicts}`);
+  await evaluate(`document.getElementById("files").value = ""`);
 }
 
 // --- 2. a large sparse file, and the page's peak memory
@@ -434,4 +526,4 @@ check(late.length === 0, `requests after the page loaded: ${late.join(", ")}`);
 check(requests().every((u) => u.startsWith(url)), `requests outside the page: ${requests().join(", ")}`);
 b.finish();
 cleanup();
-console.log(`web page: OK (${names.length} dropped files as idx-validate reports them, picture, downloads, repair; ${leName} under the byte-order controls as idx-validate --severity/--assume-byte-order; no console error, no request after load) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`web page: OK (${names.length} dropped files as idx-validate reports them, their findings, verdict lines, notes and summary in its human words, picture, downloads, repair; ${leName} under the byte-order controls as idx-validate --severity/--assume-byte-order; ${goneName} unreadable as idx-validate records it; no console error, no request after load) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -14,7 +14,9 @@
 //! - [`Checker`]: one run over several inputs, each read synchronously at
 //!   offsets through a JavaScript callback ([`source::JsSource`]), given as
 //!   bytes, or pushed in chunks; then `render(format)`, `findingTexts(i)`
-//!   (each finding of input `i` as the human report shows it) and
+//!   (each finding of input `i` as the human report shows it),
+//!   `fileTexts(i)` (its verdict line, why it is unreadable, its notes of
+//!   findings not shown), `summary()` (the report's last line) and
 //!   `exitStatus()`.
 //! - [`explain`], [`list_rules`], [`rules`]: the rules and their text.
 //! - [`repair()`]: the safe fixes, written chunk by chunk to a callback.
@@ -84,6 +86,8 @@ impl Checker {
     }
 
     /// Records an input that could not be read (`why`); returns its index.
+    /// An input started with [`Checker::begin`] and not ended is dropped
+    /// (this is it: its reading failed part way).
     pub fn unreadable(&mut self, name: &str, why: &str) -> usize {
         self.run.unreadable(name, why)
     }
@@ -137,6 +141,48 @@ impl Checker {
     #[wasm_bindgen(js_name = findingTexts)]
     pub fn finding_texts(&mut self, index: usize) -> Vec<String> {
         self.run.finding_texts(index)
+    }
+
+    /// What the `human` report says of input `index` besides its
+    /// findings, each line without its line feed: `{verdict: {line, path,
+    /// tag, rest}, unreadable, suppressed}`: the verdict line (`PATH: OK u8
+    /// [10] (1 warning)`; `line` is `path + ": " + tag + rest`), why the
+    /// input could not be read (`error: cannot read PATH: WHY`, else
+    /// `undefined`) and a note per rule whose findings the cap left out.
+    /// `undefined` for an index out of range. The page's file cards show
+    /// these.
+    #[wasm_bindgen(js_name = fileTexts)]
+    pub fn file_texts(&mut self, index: usize) -> Result<JsValue, JsError> {
+        let Some(t) = self.run.file_texts(index) else {
+            return Ok(JsValue::UNDEFINED);
+        };
+        let verdict = Object::new();
+        let texts = Object::new();
+        let suppressed: js_sys::Array = t.suppressed.into_iter().map(JsValue::from).collect();
+        let set = |o: &Object, k: &str, v: JsValue| {
+            Reflect::set(o, &JsValue::from_str(k), &v).map(|_| ())
+        };
+        set(&verdict, "line", t.verdict_line.into())
+            .and_then(|()| set(&verdict, "path", t.verdict.path.into()))
+            .and_then(|()| set(&verdict, "tag", t.verdict.tag.into()))
+            .and_then(|()| set(&verdict, "rest", t.verdict.rest.into()))
+            .and_then(|()| set(&texts, "verdict", verdict.into()))
+            .and_then(|()| {
+                set(
+                    &texts,
+                    "unreadable",
+                    t.unreadable.map_or(JsValue::UNDEFINED, JsValue::from),
+                )
+            })
+            .and_then(|()| set(&texts, "suppressed", suppressed.into()))
+            .map_err(|_| JsError::new("cannot build the file's texts"))?;
+        Ok(texts.into())
+    }
+
+    /// The `human` report's last line for the inputs so far, without its
+    /// line feed: `N files checked: V valid, I invalid, U unreadable`.
+    pub fn summary(&mut self) -> String {
+        self.run.summary()
     }
 
     /// The command's exit status for the inputs so far: 0 valid, 1 invalid,

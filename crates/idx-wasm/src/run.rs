@@ -20,6 +20,21 @@ use std::path::{Path, PathBuf};
 /// it within the limit itself), so memory stays bounded either way.
 type Pushed = Box<idx::Validator>;
 
+/// What the `human` report says of one input besides its findings
+/// ([`Run::file_texts`]), each without its line feed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileTexts {
+    /// Its verdict line, `PATH: OK u8 [10]`.
+    pub verdict_line: String,
+    /// The same line in its parts (path, tag, what follows the tag).
+    pub verdict: idx_report::render::human::Verdict,
+    /// `error: cannot read PATH: WHY`, for an unreadable input.
+    pub unreadable: Option<String>,
+    /// `note: N more RULE findings in PATH not shown (raise
+    /// --max-findings)`, one per rule the cap left findings of.
+    pub suppressed: Vec<String>,
+}
+
 /// A run in progress.
 #[derive(Debug)]
 pub struct Run {
@@ -91,8 +106,11 @@ impl Run {
     }
 
     /// Records an input that could not be read at all (a missing file),
-    /// as the command does: `unreadable`, with the reason.
+    /// as the command does: `unreadable`, with the reason. An input being
+    /// pushed ([`Run::begin`]) is dropped: it is this one, whose reading
+    /// failed part way.
     pub fn unreadable(&mut self, name: &str, why: &str) -> usize {
+        self.pushed = None;
         self.results.push(FileResult {
             source: Source::File(PathBuf::from(name)),
             outcome: Err(why.to_string()),
@@ -242,6 +260,35 @@ impl Run {
             .get(index)
             .map(|r| idx_report::render::human::findings(r, &self.options.checks.ctx))
             .unwrap_or_default()
+    }
+
+    /// What the `human` report says of input `index` besides its findings
+    /// (`idx_report::render::human`'s [`verdict`], [`unreadable`] and
+    /// [`suppressed`], the rules over all inputs applied): the page shows
+    /// these in a file's card. `None` for an index out of range.
+    ///
+    /// [`verdict`]: idx_report::render::human::verdict
+    /// [`unreadable`]: idx_report::render::human::unreadable
+    /// [`suppressed`]: idx_report::render::human::suppressed
+    pub fn file_texts(&mut self, index: usize) -> Option<FileTexts> {
+        self.finish();
+        let ctx = &self.options.checks.ctx;
+        self.reported.get(index).map(|r| {
+            let verdict = idx_report::render::human::verdict(r, ctx);
+            FileTexts {
+                verdict_line: verdict.line(ctx.color),
+                verdict,
+                unreadable: idx_report::render::human::unreadable(r, ctx),
+                suppressed: idx_report::render::human::suppressed(r),
+            }
+        })
+    }
+
+    /// The `human` report's last line for the inputs so far
+    /// (`idx_report::render::human::summary`): `N files checked: ...`.
+    pub fn summary(&mut self) -> String {
+        self.finish();
+        idx_report::render::human::summary(&self.reported, &self.options.checks.ctx)
     }
 
     /// The command's exit status for these results: 0 valid, 1 invalid,
@@ -431,6 +478,71 @@ mod tests {
     }
 
     #[test]
+    fn the_human_report_is_the_texts_of_each_input_then_the_summary() {
+        // valid, gzip, warnings beyond the cap (rank 12, every dimension
+        // zero: 12 IDX302), invalid, unreadable: the report in the human
+        // format is each input's texts in order, then the summary line
+        let mut zeros = vec![0, 0, 8, 12];
+        zeros.extend([0u8; 48]);
+        let mut r = Run::new(RunOptions::default());
+        r.check("a.idx", Cursor::new(mnist_labels()), None);
+        r.check("b.idx.gz", Cursor::new(gzip_fast(&mnist_labels())), None);
+        r.check("zeros.idx", Cursor::new(zeros), None);
+        r.check(
+            "bad.idx",
+            Cursor::new([0u8, 0, 9, 1, 0, 0, 0, 1, 7, 7]),
+            None,
+        );
+        r.unreadable("gone.idx", "no such file");
+        let mut want = String::new();
+        let mut texts = Vec::new();
+        for i in 0..5 {
+            let t = r.file_texts(i).unwrap(); // ok: unit test
+            if let Some(u) = &t.unreadable {
+                want.push_str(&format!("{u}\n\n"));
+            }
+            for f in r.finding_texts(i) {
+                want.push_str(&format!("{f}\n"));
+            }
+            for n in &t.suppressed {
+                want.push_str(&format!("{n}\n\n"));
+            }
+            let v = &t.verdict;
+            assert_eq!(t.verdict_line, format!("{}: {}{}", v.path, v.tag, v.rest));
+            want.push_str(&format!("{}\n", t.verdict_line));
+            texts.push(t);
+        }
+        want.push_str(&format!("{}\n", r.summary()));
+        assert_eq!(r.render("human").unwrap(), want); // ok: unit test
+        assert!(r.file_texts(5).is_none());
+        let lines: Vec<&str> = texts.iter().map(|t| t.verdict_line.as_str()).collect();
+        assert_eq!(
+            lines,
+            [
+                "a.idx: OK u8 [10]",
+                "b.idx.gz: OK u8 [10] (gzip; offsets are in the decompressed stream)",
+                "zeros.idx: OK u8 [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] (12 warnings)",
+                "bad.idx: INVALID: 1 error",
+                "gone.idx: UNREADABLE",
+            ]
+        );
+        assert_eq!(
+            texts[2].suppressed,
+            ["note: 2 more IDX302 findings in zeros.idx not shown (raise --max-findings)"]
+        );
+        assert_eq!(
+            texts[4].unreadable.as_deref(),
+            Some("error: cannot read gone.idx: no such file")
+        );
+        assert!(texts[..4].iter().all(|t| t.unreadable.is_none()));
+        assert_eq!(
+            r.summary(),
+            "5 files checked: 3 valid, 1 invalid, 1 unreadable; \
+             1 more finding with an unsafe fix (--fix --unsafe-fixes)"
+        );
+    }
+
+    #[test]
     fn pushed_standard_input_is_checked_as_the_command_checks_it() {
         // no file name (the name lints see none), named `<stdin>`, as
         // `idx_validate::check::check_reader` on `Source::Stdin`
@@ -451,6 +563,18 @@ mod tests {
         let got = r.render("json").unwrap(); // ok: unit test
         assert!(got.contains("\"path\": \"<stdin>\""), "{got}");
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn an_input_whose_reading_failed_part_way_is_unreadable_alone() {
+        let mut r = Run::new(RunOptions::default());
+        r.begin("a.idx");
+        r.push(&mnist_labels()[..5]);
+        assert_eq!(r.unreadable("a.idx", "not found"), 0);
+        assert_eq!(r.end(), None);
+        r.push(&[1, 2, 3]);
+        assert_eq!(r.results().len(), 1);
+        assert_eq!(r.exit_status(), 2);
     }
 
     #[test]

@@ -288,6 +288,129 @@ pub fn findings(r: &FileResult, ctx: &Context) -> Vec<String> {
         .collect()
 }
 
+/// The line of an input's verdict, `PATH: TAG...`, in its parts: the
+/// path as shown, the tag (`OK`, `INVALID` or `UNREADABLE`) and what
+/// follows it (the header and counts of a valid input, the counts of an
+/// invalid one, the gzip note). [`render`] writes it after the input's
+/// findings ([`Verdict::line`]); the web page shows it as a file's heading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// The input's path as shown.
+    pub path: String,
+    /// `OK`, `INVALID` or `UNREADABLE`.
+    pub tag: &'static str,
+    /// Everything after the tag (`: 2 errors`, ` u8 [10] (1 warning)`...).
+    pub rest: String,
+}
+
+impl Verdict {
+    /// The whole line, without its line feed; the tag coloured with
+    /// `color` (green `OK`, red otherwise).
+    pub fn line(&self, color: bool) -> String {
+        let paint = Paint { on: color };
+        let tag = if self.tag == "OK" {
+            paint.p("1;32", self.tag)
+        } else {
+            paint.sev(Severity::Error, self.tag)
+        };
+        format!("{}: {tag}{}", self.path, self.rest)
+    }
+}
+
+/// The verdict of one input ([`Verdict`]), as [`render`] words it.
+pub fn verdict(r: &FileResult, ctx: &Context) -> Verdict {
+    let path = r.source.shown();
+    let Ok(c) = &r.outcome else {
+        return Verdict {
+            path,
+            tag: "UNREADABLE",
+            rest: String::new(),
+        };
+    };
+    let failing = r.verdict(ctx.deny_warnings) != "valid";
+    let gzs = if c.report.compression.is_some() {
+        " (gzip; offsets are in the decompressed stream)"
+    } else {
+        ""
+    };
+    let n = counts(c);
+    let would = c
+        .repair
+        .as_ref()
+        .is_some_and(|x| x.action == crate::repair::Action::WouldRewrite);
+    let (tag, rest) = if failing && would && !c.fails_after(ctx.deny_warnings) {
+        (
+            "INVALID",
+            format!(": valid once the fixes above are applied (nothing written: --diff){gzs}"),
+        )
+    } else if failing {
+        ("INVALID", format!(": {n}{gzs}"))
+    } else {
+        let what = c
+            .report
+            .header
+            .as_ref()
+            .map_or_else(String::new, |h| format!(" {}", header_summary(h)));
+        let extra = if n.is_empty() {
+            String::new()
+        } else {
+            format!(" ({n})")
+        };
+        ("OK", format!("{what}{extra}{gzs}"))
+    };
+    Verdict { path, tag, rest }
+}
+
+/// Why an input could not be read, `error: cannot read PATH: WHY`
+/// (without its line feed), as [`render`] writes it before the input's
+/// `UNREADABLE` verdict; `None` for an input that was read.
+pub fn unreadable(r: &FileResult, ctx: &Context) -> Option<String> {
+    let paint = Paint { on: ctx.color };
+    let e = r.outcome.as_ref().err()?;
+    Some(format!(
+        "{}: cannot read {}: {}",
+        paint.sev(Severity::Error, "error"),
+        r.source.shown(),
+        idx_io::escape::text(e)
+    ))
+}
+
+/// One note per rule whose findings the cap left out, `note: N more RULE
+/// findings in PATH not shown (raise --max-findings)` (without its line
+/// feed), as [`render`] writes them; none for an unreadable input.
+pub fn suppressed(r: &FileResult) -> Vec<String> {
+    let Ok(c) = &r.outcome else {
+        return Vec::new();
+    };
+    let path = r.source.shown();
+    c.suppressed
+        .iter()
+        .map(|(rule, n)| {
+            format!(
+                "note: {} in {path} not shown (raise --max-findings)",
+                count(*n as u64, &format!("more {rule} finding"))
+            )
+        })
+        .collect()
+}
+
+/// The run's last line, `N files checked: V valid, I invalid, U
+/// unreadable` and what the fixes did or could do (without its line
+/// feed), as [`render`] ends with it.
+pub fn summary(results: &[FileResult], ctx: &Context) -> String {
+    summary_of(&totals(results, ctx.deny_warnings), &fix_note(results, ctx))
+}
+
+fn summary_of(t: &super::Totals, note: &str) -> String {
+    format!(
+        "{} checked: {} valid, {} invalid, {} unreadable{note}",
+        count(t.files as u64, "file"),
+        t.valid,
+        t.invalid,
+        t.unreadable
+    )
+}
+
 /// Renders the human format.
 pub fn render(results: &[FileResult], ctx: &Context) -> String {
     let paint = Paint { on: ctx.color };
@@ -298,74 +421,27 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
             continue;
         }
         let path = r.source.shown();
-        match &r.outcome {
-            Err(e) => {
-                let _ = writeln!(
-                    out,
-                    "{}: cannot read {path}: {}\n",
-                    paint.sev(Severity::Error, "error"),
-                    idx_io::escape::text(&e.to_string())
-                );
-                let _ = writeln!(out, "{path}: {}", paint.sev(Severity::Error, "UNREADABLE"));
+        if let Some(e) = unreadable(r, ctx) {
+            let _ = writeln!(out, "{e}\n");
+        }
+        if let Ok(c) = &r.outcome {
+            if ctx.verbose {
+                let _ = writeln!(out, "{}", paint.bold(&path));
+                structure(&mut out, r, &paint);
+                out.push('\n');
             }
-            Ok(c) => {
-                let gz = c.report.compression.is_some();
-                if ctx.verbose {
-                    let _ = writeln!(out, "{}", paint.bold(&path));
-                    structure(&mut out, r, &paint);
-                    out.push('\n');
-                }
-                for block in findings(r, ctx) {
-                    out.push_str(&block);
-                    out.push('\n');
-                }
-                if let Some(rep) = &c.repair {
-                    repair_summary(&mut out, &path, c, rep, &paint);
-                }
-                for (rule, n) in &c.suppressed {
-                    let _ = writeln!(
-                        out,
-                        "note: {} in {path} not shown (raise --max-findings)\n",
-                        count(*n as u64, &format!("more {rule} finding"))
-                    );
-                }
-                let gzs = if gz {
-                    " (gzip; offsets are in the decompressed stream)"
-                } else {
-                    ""
-                };
-                let n = counts(c);
-                let would = c
-                    .repair
-                    .as_ref()
-                    .is_some_and(|x| x.action == crate::repair::Action::WouldRewrite);
-                if failing && would && !c.fails_after(ctx.deny_warnings) {
-                    let _ = writeln!(
-                        out,
-                        "{path}: {}: valid once the fixes above are applied (nothing written: --diff){gzs}",
-                        paint.sev(Severity::Error, "INVALID")
-                    );
-                } else if failing {
-                    let _ = writeln!(
-                        out,
-                        "{path}: {}: {n}{gzs}",
-                        paint.sev(Severity::Error, "INVALID")
-                    );
-                } else {
-                    let what = c
-                        .report
-                        .header
-                        .as_ref()
-                        .map_or_else(String::new, |h| format!(" {}", header_summary(h)));
-                    let extra = if n.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({n})")
-                    };
-                    let _ = writeln!(out, "{path}: {}{what}{extra}{gzs}", paint.p("1;32", "OK"));
-                }
+            for block in findings(r, ctx) {
+                out.push_str(&block);
+                out.push('\n');
+            }
+            if let Some(rep) = &c.repair {
+                repair_summary(&mut out, &path, c, rep, &paint);
+            }
+            for note in suppressed(r) {
+                let _ = writeln!(out, "{note}\n");
             }
         }
+        let _ = writeln!(out, "{}", verdict(r, ctx).line(ctx.color));
     }
     let t = totals(results, ctx.deny_warnings);
     let note = fix_note(results, ctx);
@@ -373,15 +449,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
     if ctx.quiet && t.invalid == 0 && t.unreadable == 0 && note.is_empty() {
         return out;
     }
-    let _ = write!(
-        out,
-        "{} checked: {} valid, {} invalid, {} unreadable",
-        count(t.files as u64, "file"),
-        t.valid,
-        t.invalid,
-        t.unreadable
-    );
-    let _ = writeln!(out, "{note}");
+    let _ = writeln!(out, "{}", summary_of(&t, &note));
     out
 }
 
