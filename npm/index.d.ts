@@ -160,6 +160,10 @@ export interface Host {
   read(path: string): Uint8Array | HostError;
   realpath(path: string): string | HostError;
   magic(path: string): Uint8Array | null;
+  /** An environment variable (null: unset): where git's global excludes file is. */
+  env?(name: string): string | null;
+  /** The home directory as Rust's std::env::home_dir finds it (HOME if set and not empty, else the password database's), or null. */
+  home?(): string | null;
 }
 /** Node only: Node's file system as a Host. */
 export const host: Host;

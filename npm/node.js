@@ -1,6 +1,7 @@
 // Node 18+: the module is read from the package's folder, synchronously, on
 // import; files are read at offsets with fs.readSync, in bounded memory.
 import { readFileSync, openSync, fstatSync, readSync, closeSync, statSync, readdirSync, realpathSync } from "node:fs";
+import { userInfo } from "node:os";
 import { initSync } from "./idx_wasm.js";
 import * as api from "./api.js";
 import { Checker, Command } from "./idx_wasm.js";
@@ -82,6 +83,17 @@ export const host = {
       return null;
     } finally {
       if (fd !== undefined) closeSync(fd);
+    }
+  },
+  env: (name) => process.env[name] ?? null,
+  // Rust's std::env::home_dir: HOME unless unset or empty, then the
+  // password database (os.homedir() would answer an empty HOME as "")
+  home() {
+    if (process.env.HOME) return process.env.HOME;
+    try {
+      return userInfo().homedir;
+    } catch {
+      return null;
     }
   },
 };

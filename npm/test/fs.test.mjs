@@ -3,12 +3,14 @@
 // output, standard error, exit status), human and JSON: standard input
 // (`-`), the configuration file (found from the current directory, or
 // `--config`) and directory walks (order, hidden files, .gitignore,
-// .ignore, .git/info/exclude, --exclude, symbolic links and their loops,
-// files that do not look like IDX, empty directories).
+// .ignore, .git/info/exclude, git's global excludes file, ignore files that
+// are not UTF-8, --exclude, symbolic links and their loops, files that do
+// not look like IDX, empty directories).
 //
 // The trees are written under target/npm-fs-tests (inside the repository);
-// HOME and XDG_CONFIG_HOME point into them, so no user's git excludes or
-// configuration is read.
+// HOME, XDG_CONFIG_HOME and GIT_CONFIG_SYSTEM point into them (and
+// GIT_CONFIG_GLOBAL is unset), so no user's git excludes or configuration is
+// read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -43,14 +45,32 @@ function tree(dir, files) {
   return top;
 }
 
-const env = (cwd) => ({ ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, ".no-xdg"), NO_COLOR: "1" });
+/**
+ * The environment of a run in `cwd`: git's configuration and global
+ * excludes file looked for only inside it (no GIT_CONFIG_GLOBAL, a
+ * GIT_CONFIG_SYSTEM that is not there), `extra` added (an undefined value
+ * unsets).
+ */
+const env = (cwd, extra = {}) => ({
+  ...process.env,
+  HOME: cwd,
+  XDG_CONFIG_HOME: join(cwd, ".no-xdg"),
+  GIT_CONFIG_GLOBAL: undefined,
+  GIT_CONFIG_SYSTEM: join(cwd, ".no-system-gitconfig"),
+  NO_COLOR: "1",
+  ...extra,
+});
 
-/** Runs both commands with `args` in `cwd` (and `input` on standard input); asserts the same bytes and status. */
-function same(cwd, args, input) {
-  const opts = { cwd, env: env(cwd), input: input ?? "" };
+/**
+ * Runs both commands with `args` in `cwd` (and `input` on standard input,
+ * and the variables `extra` in the environment); asserts the same bytes and
+ * status.
+ */
+function same(cwd, args, input, extra) {
+  const opts = { cwd, env: env(cwd, extra), input: input ?? "" };
   const a = npmCli(args, opts);
   const b = run(native(), args, opts);
-  const what = `${args.join(" ")} (in ${cwd.slice(root.length + 1)})`;
+  const what = `${args.join(" ")} (in ${cwd.slice(root.length + 1)}${extra ? ` with ${JSON.stringify(extra)}` : ""})`;
   assert.equal(a.stderr, b.stderr, `stderr: ${what}`);
   assert.equal(a.stdout, b.stdout, `stdout: ${what}`);
   assert.equal(a.status, b.status, `status: ${what}`);
@@ -201,4 +221,70 @@ test("directory walks take and leave out what the native walk does, in its order
   writeFileSync(join(dir, "idx-validate.toml"), 'exclude = ["sub/**"]\n');
   for (const format of ["human", "json"]) same(dir, ["--format", format, "."]);
   rmSync(join(dir, "idx-validate.toml"));
+});
+
+test("git's global excludes file and ignore files that are not UTF-8 are read as natively", () => {
+  const dir = tree("global", {
+    ".git": null,
+    "a.idx": labels(3),
+    "global.idx": labels(3),
+    "anchored.idx": labels(3),
+    "decoy.idx": labels(3),
+    "sub/anchored.idx": labels(3),
+    "sub/global.idx": labels(3),
+    // ignore files that are not UTF-8 (their lines up to the first bad one
+    // count), with CRLF lines, with a byte-order mark
+    "bad-utf8/.gitignore": Buffer.from("first.idx\r\n\xff\xfe bad.idx\nthird.idx\n", "latin1"),
+    "bad-utf8/.ignore": Buffer.from("\xef\xbb\xbfbom.idx\r\nlast.idx\xc3", "latin1"),
+    "bad-utf8/first.idx": labels(3),
+    "bad-utf8/third.idx": labels(3),
+    "bad-utf8/bom.idx": labels(3),
+    "bad-utf8/last.idx": labels(3),
+    "bad-utf8/kept.idx": labels(3),
+    // git's configuration and excludes files, where the cases put HOME and XDG_CONFIG_HOME
+    "cfg/xdg-ignore/git/ignore": "global.idx\n/sub/anchored.idx\n",
+    "cfg/home-config/.config/git/ignore": "global.idx\n",
+    "cfg/xdg-config/git/config": "[core]\n\texcludesFile = ~/my-excludes\n",
+    "cfg/home-tilde/my-excludes": "global.idx\n",
+    "cfg/ex": "global.idx\n",
+    "cfg/ex-decoy": "decoy.idx\n",
+    "cfg/xdg-decoy/git/ignore": "decoy.idx\n",
+    "cfg/xdg-bad/git/ignore": Buffer.from("global.idx\n\xfe\n/sub/anchored.idx\n", "latin1"),
+    "cfg/home-empty": null,
+    "cfg/home-gitconfig": null,
+    "cfg/home-decoy": null,
+  });
+  const cfg = (p) => join(dir, "cfg", p);
+  const ex = cfg("ex");
+  writeFileSync(cfg("home-gitconfig/.gitconfig"), `[user]\nname = x\n[core]\n    excludesfile = "${ex}"\n`);
+  writeFileSync(cfg("xdg-decoy/git/config"), `[core]\nexcludesFile = ${cfg("ex-decoy")}\n`);
+  writeFileSync(cfg("home-decoy/.gitconfig"), `[core]\nexcludesFile = ${cfg("ex-decoy")}\n`);
+  writeFileSync(cfg("global-config"), `[core]\nEXCLUDESFILE=${ex}\n`);
+  writeFileSync(cfg("system-config"), `[core]\n\texcludesFile = ${ex}\n`);
+  const empty = cfg("home-empty");
+  // each case: its environment, what the walk of . leaves out and keeps
+  const cases = [
+    [{ HOME: empty }, [], ["./global.idx", "./sub/anchored.idx"]],
+    [{ HOME: empty, XDG_CONFIG_HOME: cfg("xdg-ignore") }, ["./global.idx", "./sub/anchored.idx", "./sub/global.idx"], ["./anchored.idx", "./decoy.idx"]],
+    [{ HOME: cfg("home-config"), XDG_CONFIG_HOME: "" }, ["./global.idx"], ["./sub/anchored.idx"]],
+    [{ HOME: cfg("home-config"), XDG_CONFIG_HOME: undefined }, ["./global.idx"], ["./sub/anchored.idx"]],
+    [{ HOME: cfg("home-tilde"), XDG_CONFIG_HOME: cfg("xdg-config") }, ["./global.idx"], ["./decoy.idx"]],
+    [{ HOME: cfg("home-gitconfig"), XDG_CONFIG_HOME: cfg("xdg-decoy") }, ["./global.idx"], ["./decoy.idx"]],
+    [{ HOME: cfg("home-decoy"), GIT_CONFIG_GLOBAL: cfg("global-config") }, ["./global.idx"], ["./decoy.idx"]],
+    [{ HOME: empty, GIT_CONFIG_SYSTEM: cfg("system-config") }, ["./global.idx"], ["./decoy.idx"]],
+    [{ HOME: empty, XDG_CONFIG_HOME: cfg("xdg-bad") }, ["./global.idx"], ["./sub/anchored.idx"]],
+  ];
+  // --no-ignore reads no global file
+  same(dir, ["--no-ignore", "."], undefined, cases[1][0]);
+  for (const [extra, gone, kept] of cases) {
+    same(dir, ["."], undefined, extra);
+    for (const args of [["sub"], ["./sub", "bad-utf8"], [dir]]) same(dir, ["--format", "json", ...args], undefined, extra);
+    // what the walk took: the cases are not vacuous
+    const paths = JSON.parse(same(dir, ["--format", "json", "."], undefined, extra).stdout).files.map((f) => f.path);
+    const what = `${JSON.stringify(extra)}: ${paths.join(" ")}`;
+    for (const g of [...gone, "./bad-utf8/first.idx", "./bad-utf8/bom.idx"]) assert.ok(!paths.includes(g), `${g} in ${what}`);
+    for (const k of [...kept, "./a.idx", "./bad-utf8/third.idx", "./bad-utf8/last.idx", "./bad-utf8/kept.idx"]) {
+      assert.ok(paths.includes(k), `${k} not in ${what}`);
+    }
+  }
 });

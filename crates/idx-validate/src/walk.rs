@@ -231,11 +231,12 @@ pub trait WalkFs {
     /// # Errors
     /// As `std::fs::read_dir`'s.
     fn read_dir(&self, path: &Path) -> std::io::Result<Vec<String>>;
-    /// The text of the file at `path` (an ignore file).
+    /// The bytes of the file at `path` (an ignore file, git's `.git` file
+    /// or configuration).
     ///
     /// # Errors
-    /// As `std::fs::read_to_string`'s.
-    fn read_to_string(&self, path: &Path) -> std::io::Result<String>;
+    /// As `std::fs::read`'s.
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>>;
     /// `path` made absolute, symbolic links resolved.
     ///
     /// # Errors
@@ -244,6 +245,17 @@ pub trait WalkFs {
     /// The first 4 bytes of the file at `path` (`None`: fewer, or
     /// unreadable).
     fn magic(&self, path: &Path) -> Option<[u8; 4]>;
+    /// The environment variable `name` (`None`: not set), as
+    /// `std::env::var_os` reads it: `XDG_CONFIG_HOME`, `GIT_CONFIG_GLOBAL`
+    /// and `GIT_CONFIG_SYSTEM`, for git's global excludes file.
+    fn var(&self, name: &str) -> Option<String>;
+    /// The user's home directory as `std::env::home_dir` finds it (`HOME`
+    /// if set and not empty, else the user's entry in the password
+    /// database).
+    fn home_dir(&self) -> Option<PathBuf>;
+    /// The current directory (`std::env::current_dir`'s): git's global
+    /// excludes file is matched relative to it.
+    fn current_dir(&self) -> Option<PathBuf>;
 }
 
 /// [`expand`] over `fs`: the same walk as the `ignore` crate's (the one
@@ -252,7 +264,8 @@ pub trait WalkFs {
 /// `Gitignore`s, in its order of precedence, from the walked directories
 /// and from the root's parents; `--exclude` as its `Override`; hidden
 /// entries; entries sorted by name; symbolic links followed, loops
-/// detected). Not read: git's global excludes file (`core.excludesFile`).
+/// detected; git's global excludes file, as [`global_gitignore`] finds
+/// it).
 ///
 /// # Errors
 /// An `--exclude` glob that does not parse.
@@ -284,12 +297,37 @@ struct Level {
     absolute: bool,
 }
 
-/// A `Gitignore` rooted at `dir` from the file `file`, read as the crate
-/// reads it (a leading byte-order mark dropped, bad lines left out).
-fn gitignore_of(dir: &Path, file: &Path, fs: &dyn WalkFs) -> ignore::gitignore::Gitignore {
-    let mut b = ignore::gitignore::GitignoreBuilder::new(dir);
-    if let Ok(text) = fs.read_to_string(file) {
-        for (i, line) in text.lines().enumerate() {
+/// The lines of `bytes` as the crate reads an ignore file
+/// (`BufRead::lines`: a `\n` or `\r\n` ending dropped), up to the first
+/// that is not UTF-8 (where its reading stops, the lines before it kept).
+fn lines(bytes: &[u8]) -> impl Iterator<Item = &str> {
+    let mut rest = bytes;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, next) = match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => (
+                rest[..i].strip_suffix(b"\r").unwrap_or(&rest[..i]),
+                &rest[i + 1..],
+            ),
+            None => (rest, &rest[rest.len()..]),
+        };
+        rest = next;
+        let line = std::str::from_utf8(line).ok();
+        if line.is_none() {
+            rest = &[];
+        }
+        line
+    })
+}
+
+/// Adds the lines of the ignore file `file` to `b` as the crate's
+/// `GitignoreBuilder::add` does (a leading byte-order mark dropped, lines
+/// that do not parse left out, [`lines`]).
+fn add_file(b: &mut ignore::gitignore::GitignoreBuilder, file: &Path, fs: &dyn WalkFs) {
+    if let Ok(bytes) = fs.read(file) {
+        for (i, line) in lines(&bytes).enumerate() {
             let line = if i == 0 {
                 line.trim_start_matches('\u{feff}')
             } else {
@@ -298,8 +336,83 @@ fn gitignore_of(dir: &Path, file: &Path, fs: &dyn WalkFs) -> ignore::gitignore::
             let _ = b.add_line(Some(file.to_path_buf()), line);
         }
     }
+}
+
+/// A `Gitignore` rooted at `dir` from the file `file`, read as the crate
+/// reads it ([`add_file`]).
+fn gitignore_of(dir: &Path, file: &Path, fs: &dyn WalkFs) -> ignore::gitignore::Gitignore {
+    let mut b = ignore::gitignore::GitignoreBuilder::new(dir);
+    add_file(&mut b, file, fs);
     b.build()
         .unwrap_or_else(|_| ignore::gitignore::Gitignore::empty())
+}
+
+/// Git's global excludes file as the `ignore` crate's walk reads it
+/// (`GitignoreBuilder::build_global`, rooted at the current directory),
+/// over `fs`: the path is the crate's `gitconfig_excludes_path`, the first
+/// of
+///
+/// - `core.excludesFile` in the file `$GIT_CONFIG_GLOBAL` (if set and not
+///   empty), else in `~/.gitconfig`, else in `$XDG_CONFIG_HOME/git/config`
+///   (`~/.config/git/config` if that is unset or empty), else in the file
+///   `$GIT_CONFIG_SYSTEM` (`/etc/gitconfig` if unset or empty)
+///   ([`excludes_file`]);
+/// - `$XDG_CONFIG_HOME/git/ignore` (`~/.config/git/ignore` if unset or
+///   empty);
+///
+/// read if it is a file ([`add_file`]). Empty without a current directory.
+fn global_gitignore(fs: &dyn WalkFs) -> ignore::gitignore::Gitignore {
+    let empty = ignore::gitignore::Gitignore::empty;
+    let Some(cwd) = fs.current_dir() else {
+        return empty();
+    };
+    let var = |name: &str| fs.var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let xdg = || var("XDG_CONFIG_HOME").or_else(|| fs.home_dir().map(|h| h.join(".config")));
+    let from = |file: Option<PathBuf>| {
+        file.and_then(|f| fs.read(&f).ok())
+            .and_then(|data| excludes_file(&data, fs))
+    };
+    let path = from(var("GIT_CONFIG_GLOBAL"))
+        .or_else(|| from(fs.home_dir().map(|h| h.join(".gitconfig"))))
+        .or_else(|| from(xdg().map(|x| x.join("git/config"))))
+        .or_else(|| {
+            from(Some(
+                var("GIT_CONFIG_SYSTEM").unwrap_or_else(|| PathBuf::from("/etc/gitconfig")),
+            ))
+        })
+        .or_else(|| xdg().map(|x| x.join("git/ignore")));
+    let Some(path) = path.filter(|p| fs.stat(p).is_ok_and(|s| s.kind == Kind::File)) else {
+        return empty();
+    };
+    let mut b = ignore::gitignore::GitignoreBuilder::new(cwd);
+    add_file(&mut b, &path, fs);
+    b.build().unwrap_or_else(|_| empty())
+}
+
+/// `core.excludesFile` in the git configuration `data`, as the crate's
+/// `parse_excludes_file` finds it: not a parser of git's configuration but
+/// its one regular expression (the first line `excludesfile = PATH`, in any
+/// section, any case, `PATH` quoted or not and without spaces), every `~`
+/// in `PATH` replaced by the home directory.
+fn excludes_file(data: &[u8], fs: &dyn WalkFs) -> Option<PathBuf> {
+    use regex_automata::{meta::Regex, util::syntax};
+    static RE: std::sync::OnceLock<Option<Regex>> = std::sync::OnceLock::new();
+    let re = RE
+        .get_or_init(|| {
+            Regex::builder()
+                .configure(Regex::config().utf8_empty(false))
+                .syntax(syntax::Config::new().utf8(false))
+                .build(r#"(?im-u)^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$"#)
+                .ok()
+        })
+        .as_ref()?;
+    let mut caps = re.create_captures();
+    re.captures(data, &mut caps);
+    let path = std::str::from_utf8(&data[caps.get_group(1)?]).ok()?;
+    Some(PathBuf::from(match fs.home_dir() {
+        Some(home) => path.replace('~', &home.to_string_lossy()),
+        None => path.to_string(),
+    }))
 }
 
 fn level(dir: &Path, opts: &WalkOptions, fs: &dyn WalkFs, absolute: bool) -> Level {
@@ -335,9 +448,9 @@ fn git_commondir(dir: &Path, git: Option<Kind>, fs: &dyn WalkFs) -> Option<PathB
         return Some(dir.join(".git"));
     }
     let first = |p: &Path| {
-        fs.read_to_string(p)
+        fs.read(p)
             .ok()
-            .and_then(|t| t.lines().next().map(str::to_string))
+            .and_then(|t| lines(&t).next().map(str::to_string))
     };
     let line = first(&dir.join(".git"))?;
     let real = PathBuf::from(line.strip_prefix("gitdir: ")?);
@@ -350,10 +463,12 @@ fn git_commondir(dir: &Path, git: Option<Kind>, fs: &dyn WalkFs) -> Option<PathB
 }
 
 /// The crate's `Ignore::matched_ignore`: the deepest directory's rule wins,
-/// `.ignore` over `.gitignore` over `info/exclude`; `.gitignore` and
-/// `info/exclude` only inside a repository, and not above its root.
+/// `.ignore` over `.gitignore` over `info/exclude` over git's global
+/// excludes file (`global`); `.gitignore` and `info/exclude` only inside a
+/// repository, and not above its root; `global` only inside a repository.
 fn matched_ignore(
     levels: &[Level],
+    global: &ignore::gitignore::Gitignore,
     path: &Path,
     abs: Option<&Path>,
     is_dir: bool,
@@ -378,7 +493,12 @@ fn matched_ignore(
         }
         saw_git = saw_git || l.has_git;
     }
-    m_ignore.or(m_gi).or(m_ex)
+    let m_global = if any_git {
+        global.matched(path, is_dir).map(|_| ())
+    } else {
+        Match::None
+    };
+    m_ignore.or(m_gi).or(m_ex).or(m_global)
 }
 
 /// One walk under way.
@@ -389,6 +509,8 @@ struct Walker<'a> {
     fs: &'a dyn WalkFs,
     overrides: ignore::overrides::Override,
     levels: Vec<Level>,
+    /// Git's global excludes file ([`global_gitignore`]).
+    global: ignore::gitignore::Gitignore,
     has_parent_rules: bool,
     /// The directories entered, root first: their paths and identities.
     stack: Vec<(PathBuf, String)>,
@@ -418,7 +540,7 @@ impl Walker<'_> {
         let m = if self.opts.no_ignore {
             ignore::Match::None
         } else {
-            matched_ignore(&self.levels, path, abs.as_deref(), is_dir)
+            matched_ignore(&self.levels, &self.global, path, abs.as_deref(), is_dir)
         };
         if m.is_none() && !self.opts.hidden {
             let hidden = path
@@ -526,6 +648,11 @@ fn walk_in(
         .iter()
         .any(|l| !l.ignore.is_empty() || !l.git_ignore.is_empty() || !l.git_exclude.is_empty());
     levels.push(level(root, opts, fs, false));
+    let global = if opts.no_ignore {
+        ignore::gitignore::Gitignore::empty()
+    } else {
+        global_gitignore(fs)
+    };
     let id = fs.stat(root).map(|s| s.id).unwrap_or_default();
     let before = out.inputs.len();
     let mut w = Walker {
@@ -535,6 +662,7 @@ fn walk_in(
         fs,
         overrides,
         levels,
+        global,
         has_parent_rules,
         stack: vec![(root.to_path_buf(), id)],
         not_idx: 0,
@@ -605,8 +733,8 @@ mod tests {
                 .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
                 .collect()
         }
-        fn read_to_string(&self, path: &Path) -> std::io::Result<String> {
-            std::fs::read_to_string(path)
+        fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+            std::fs::read(path)
         }
         fn canonicalize(&self, path: &Path) -> std::io::Result<PathBuf> {
             std::fs::canonicalize(path)
@@ -619,6 +747,16 @@ mod tests {
                 .ok()
                 .map(|()| m)
         }
+        fn var(&self, name: &str) -> Option<String> {
+            std::env::var_os(name).map(|v| v.to_string_lossy().into_owned())
+        }
+        #[allow(deprecated)] // std's own answer, the one the crate uses
+        fn home_dir(&self) -> Option<PathBuf> {
+            std::env::home_dir()
+        }
+        fn current_dir(&self) -> Option<PathBuf> {
+            std::env::current_dir().ok()
+        }
     }
 
     fn show(e: &Expansion) -> String {
@@ -628,10 +766,66 @@ mod tests {
         )
     }
 
+    /// Names, to a run of this test binary, the tree that
+    /// [`the_walk_over_another_file_system_is_the_ignore_crates`] wrote: in
+    /// that child process (its environment the one a case sets), both walks
+    /// are compared.
+    const TREE: &str = "IDX_VALIDATE_WALK_TEST_TREE";
+
+    /// In the child process: both walks of the roots of the tree `t`, with
+    /// each set of options, are the same; writes the native walks of `t`
+    /// (as `.`, the current directory) and of the tree outside any
+    /// repository, for the parent to check: into the file `walks` beside
+    /// `t`.
+    fn walks_agree(t: &Path) {
+        let wt = t.join("worktree");
+        let norepo = t.parent().unwrap().join("norepo"); // ok: unit test
+        let opts = |f: &dyn Fn(&mut WalkOptions)| {
+            let mut o = WalkOptions::default();
+            f(&mut o);
+            o
+        };
+        let cases = [
+            opts(&|_| {}),
+            opts(&|o| o.hidden = true),
+            opts(&|o| o.no_ignore = true),
+            opts(&|o| o.all_files = true),
+            opts(&|o| o.exclude = vec!["old/**".into(), "*.bin".into()]),
+            opts(&|o| o.allow_empty = true),
+        ];
+        for roots in [
+            vec![t.to_path_buf()],
+            vec![t.join("sub")],
+            vec![t.join("nested"), t.join("empty"), t.join("only-text")],
+            vec![wt.clone()],
+            vec![t.join("a.idx"), PathBuf::from("-")],
+            vec![PathBuf::from(".")],
+            vec![PathBuf::from("sub"), PathBuf::from("./bad-utf8")],
+            vec![norepo.clone()],
+        ] {
+            for o in &cases {
+                let want = expand(&roots, o).unwrap(); // ok: unit test
+                let got = expand_in(&roots, o, &Std).unwrap(); // ok: unit test
+                assert_eq!(show(&got), show(&want), "{roots:?} {o:?}");
+            }
+        }
+        let walk = |root: PathBuf| show(&expand(&[root], &WalkOptions::default()).unwrap()); // ok: unit test
+        let text = format!(
+            "walk of the tree: {}\nwalk outside a repository: {}",
+            walk(PathBuf::from(".")),
+            walk(norepo)
+        );
+        std::fs::write(t.parent().unwrap().join("walks"), text).unwrap(); // ok: unit test
+    }
+
     #[test]
     fn the_walk_over_another_file_system_is_the_ignore_crates() {
+        if let Some(t) = std::env::var_os(TREE) {
+            return walks_agree(Path::new(&t));
+        }
         let d = tempfile::tempdir().unwrap(); // ok: unit test
-        let t = d.path().join("t");
+        let d = &d.path().canonicalize().unwrap(); // ok: unit test
+        let t = d.join("t");
         let labels = [0u8, 0, 8, 1, 0, 0, 0, 1, 3];
         let files: &[(&str, &[u8])] = &[
             (".git/info/exclude", b"excluded.idx\n"),
@@ -658,16 +852,76 @@ mod tests {
             ("nested/repo/kept.idx", &labels),
             ("nested/repo/ignored.idx", &labels),
             ("only-text/a.txt", b"x"),
+            // what git's global excludes file may leave out
+            ("global.idx", &labels),
+            ("anchored.idx", &labels),
+            ("sub/anchored.idx", &labels),
+            ("decoy.idx", &labels),
+            ("sub/global.idx", &labels),
+            // ignore files that are not UTF-8 (their lines up to the first
+            // bad one count), with CRLF lines, with a byte-order mark
+            (
+                "bad-utf8/.gitignore",
+                b"first.idx\r\n\xff\xfe bad.idx\nthird.idx\n",
+            ),
+            ("bad-utf8/.ignore", b"\xef\xbb\xbfbom.idx\r\nlast.idx\xc3"),
+            ("bad-utf8/first.idx", &labels),
+            ("bad-utf8/third.idx", &labels),
+            ("bad-utf8/bom.idx", &labels),
+            ("bad-utf8/last.idx", &labels),
+            ("bad-utf8/kept.idx", &labels),
         ];
-        for (p, b) in files {
-            let p = t.join(p);
+        // outside any repository: git's global excludes file does not apply
+        let more: &[(&str, &[u8])] = &[
+            ("norepo/global.idx", &labels),
+            ("norepo/a.idx", &labels),
+            // the files of git's configuration that the cases name
+            ("xdg-ignore/git/ignore", b"global.idx\n/sub/anchored.idx\n"),
+            ("home-config/.config/git/ignore", b"global.idx\n"),
+            (
+                "xdg-config/git/config",
+                b"[core]\n\texcludesFile = ~/my-excludes\n",
+            ),
+            ("home-tilde/my-excludes", b"global.idx\n"),
+            (
+                "home-gitconfig/.gitconfig",
+                b"[user]\nname = x\n[core]\n    excludesfile = \"@EX@\"\n",
+            ),
+            ("xdg-decoy/git/config", b"[core]\nexcludesFile = @DECOY@\n"),
+            ("home-decoy/.gitconfig", b"[core]\nexcludesFile = @DECOY@\n"),
+            ("xdg-decoy/git/ignore", b"decoy.idx\n"),
+            ("global-config", b"[core]\nEXCLUDESFILE=@EX@\n"),
+            ("system-config", b"[core]\n\texcludesFile = @EX@\n"),
+            ("ex", b"global.idx\n"),
+            ("ex-decoy", b"decoy.idx\n"),
+            (
+                "xdg-bad/git/ignore",
+                b"global.idx\n\xfe\n/sub/anchored.idx\n",
+            ),
+        ];
+        let ex = d.join("ex").display().to_string();
+        let decoy = d.join("ex-decoy").display().to_string();
+        for (p, b) in files
+            .iter()
+            .map(|(p, b)| (t.join(p), b))
+            .chain(more.iter().map(|(p, b)| (d.join(p), b)))
+        {
+            let b = b.to_vec();
+            let text = String::from_utf8_lossy(&b);
+            let b = if text.contains('@') {
+                text.replace("@DECOY@", &decoy)
+                    .replace("@EX@", &ex)
+                    .into_bytes()
+            } else {
+                b
+            };
             std::fs::create_dir_all(p.parent().unwrap()).unwrap(); // ok: unit test
             std::fs::write(p, b).unwrap(); // ok: unit test
         }
         std::fs::create_dir_all(t.join("nested/repo/.git")).unwrap(); // ok: unit test
                                                                       // a worktree: `.git` names its git directory, whose `commondir`
                                                                       // holds `info/exclude`
-        let common = d.path().join("main.git");
+        let common = d.join("main.git");
         std::fs::create_dir_all(common.join("info")).unwrap(); // ok: unit test
         std::fs::create_dir_all(common.join("worktrees/wt")).unwrap(); // ok: unit test
         std::fs::write(common.join("info/exclude"), "by-worktree.idx\n").unwrap(); // ok: unit test
@@ -682,48 +936,152 @@ mod tests {
         std::os::unix::fs::symlink("sub", t.join("link")).unwrap(); // ok: unit test
         std::os::unix::fs::symlink(".", t.join("loop")).unwrap(); // ok: unit test
         std::os::unix::fs::symlink("nowhere", t.join("broken.idx")).unwrap(); // ok: unit test
-        let opts = |f: &dyn Fn(&mut WalkOptions)| {
-            let mut o = WalkOptions::default();
-            f(&mut o);
-            o
-        };
-        let cases = [
-            opts(&|_| {}),
-            opts(&|o| o.hidden = true),
-            opts(&|o| o.no_ignore = true),
-            opts(&|o| o.all_files = true),
-            opts(&|o| o.exclude = vec!["old/**".into(), "*.bin".into()]),
-            opts(&|o| o.allow_empty = true),
+
+        // Each case: its environment (HOME, XDG_CONFIG_HOME,
+        // GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM: unset where not given; the
+        // system file one that is not there unless given), the files the
+        // native walk of the tree leaves out and those it keeps.
+        let p = |s: &str| d.join(s).display().to_string();
+        let none = p("nowhere");
+        type Case<'a> = (
+            &'a str,
+            Vec<(&'a str, String)>,
+            &'a [&'a str],
+            &'a [&'a str],
+        );
+        let cases: Vec<Case> = vec![
+            (
+                "no global file",
+                vec![("HOME", p("home-empty"))],
+                &[],
+                &["./global.idx", "./sub/anchored.idx"],
+            ),
+            (
+                "$XDG_CONFIG_HOME/git/ignore",
+                vec![
+                    ("HOME", p("home-empty")),
+                    ("XDG_CONFIG_HOME", p("xdg-ignore")),
+                ],
+                &["./global.idx", "./sub/anchored.idx", "./sub/global.idx"],
+                &["./anchored.idx", "./decoy.idx"],
+            ),
+            (
+                "~/.config/git/ignore",
+                vec![
+                    ("HOME", p("home-config")),
+                    ("XDG_CONFIG_HOME", String::new()),
+                ],
+                &["./global.idx"],
+                &["./sub/anchored.idx"],
+            ),
+            (
+                "core.excludesFile in $XDG_CONFIG_HOME/git/config, with ~",
+                vec![
+                    ("HOME", p("home-tilde")),
+                    ("XDG_CONFIG_HOME", p("xdg-config")),
+                ],
+                &["./global.idx"],
+                &["./decoy.idx"],
+            ),
+            (
+                "~/.gitconfig before $XDG_CONFIG_HOME/git/config",
+                vec![
+                    ("HOME", p("home-gitconfig")),
+                    ("XDG_CONFIG_HOME", p("xdg-decoy")),
+                ],
+                &["./global.idx"],
+                &["./decoy.idx"],
+            ),
+            (
+                "$GIT_CONFIG_GLOBAL before ~/.gitconfig",
+                vec![
+                    ("HOME", p("home-decoy")),
+                    ("GIT_CONFIG_GLOBAL", p("global-config")),
+                ],
+                &["./global.idx"],
+                &["./decoy.idx"],
+            ),
+            (
+                "core.excludesFile in $GIT_CONFIG_SYSTEM",
+                vec![
+                    ("HOME", p("home-empty")),
+                    ("GIT_CONFIG_SYSTEM", p("system-config")),
+                ],
+                &["./global.idx"],
+                &["./decoy.idx"],
+            ),
+            (
+                "a global file that is not UTF-8",
+                vec![("HOME", p("home-empty")), ("XDG_CONFIG_HOME", p("xdg-bad"))],
+                &["./global.idx"],
+                &["./sub/anchored.idx"],
+            ),
         ];
-        for roots in [
-            vec![t.clone()],
-            vec![t.join("sub")],
-            vec![t.join("nested"), t.join("empty"), t.join("only-text")],
-            vec![wt.clone()],
-            vec![t.join("a.idx"), PathBuf::from("-")],
-        ] {
-            for o in &cases {
-                let want = expand(&roots, o).unwrap(); // ok: unit test
-                let got = expand_in(&roots, o, &Std).unwrap(); // ok: unit test
-                assert_eq!(show(&got), show(&want), "{roots:?} {o:?}");
+        let exe = std::env::current_exe().unwrap(); // ok: unit test
+        let name = module_path!().split_once("::").map_or("", |(_, m)| m);
+        let name = format!("{name}::the_walk_over_another_file_system_is_the_ignore_crates");
+        let in_repo = d
+            .ancestors()
+            .any(|a| a.join(".git").exists() || a.join(".jj").exists());
+        for (what, env, gone, kept) in cases {
+            let mut c = std::process::Command::new(&exe);
+            c.args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
+                .current_dir(&t)
+                .env(TREE, &t)
+                .env("GIT_CONFIG_SYSTEM", &none);
+            for v in ["HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL"] {
+                c.env_remove(v);
             }
+            c.envs(env);
+            let out = c.output().unwrap(); // ok: unit test
+            let text = String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr);
+            assert!(
+                out.status.success() && text.contains("1 passed"),
+                "{what}: {text}"
+            );
+            let walks = std::fs::read_to_string(d.join("walks")).unwrap(); // ok: unit test
+            std::fs::remove_file(d.join("walks")).unwrap(); // ok: unit test
+            let (tree, outside) = walks.split_once("walk outside a repository: ").unwrap(); // ok: unit test
+            let tree = tree.split_once("walk of the tree: ").unwrap().1; // ok: unit test
+            for g in gone {
+                assert!(!tree.contains(&format!("{g:?}")), "{what}: {g} in {tree}");
+            }
+            for k in kept.iter().chain(&[
+                "./a.idx",
+                "./bad-utf8/third.idx",
+                "./bad-utf8/kept.idx",
+                "./bad-utf8/last.idx",
+            ]) {
+                assert!(
+                    tree.contains(&format!("{k:?}")),
+                    "{what}: {k} not in {tree}"
+                );
+            }
+            for g in [
+                "./bad-utf8/first.idx",
+                "./bad-utf8/bom.idx",
+                "by-ignore",
+                "excluded",
+            ] {
+                assert!(!tree.contains(g), "{what}: {g} in {tree}");
+            }
+            assert!(
+                in_repo || outside.contains("norepo/global.idx"),
+                "{what}: {outside}"
+            );
+            assert!(
+                tree.contains("./sub/ignored.idx") && tree.contains("./link/Z.idx"),
+                "{tree}"
+            );
+            assert!(
+                tree.contains("symbolic link loop") && tree.contains("broken"),
+                "{tree}"
+            );
+            assert!(
+                tree.contains("./worktree/kept.idx") && !tree.contains("by-worktree"),
+                "{tree}"
+            );
         }
-        let all = show(&expand(std::slice::from_ref(&t), &WalkOptions::default()).unwrap()); // ok: unit test
-        assert!(
-            all.contains("sub/ignored.idx") && all.contains("link/Z.idx"),
-            "{all}"
-        );
-        assert!(
-            !all.contains("by-ignore") && !all.contains("excluded"),
-            "{all}"
-        );
-        assert!(
-            all.contains("symbolic link loop") && all.contains("broken"),
-            "{all}"
-        );
-        assert!(
-            all.contains("worktree/kept.idx") && !all.contains("by-worktree"),
-            "{all}"
-        );
     }
 }

@@ -15,7 +15,13 @@
 //! - `readDir(path)`: the entries' names;
 //! - `read(path)`: the file's bytes (a `Uint8Array`);
 //! - `realpath(path)`: the absolute path, links resolved;
-//! - `magic(path)`: the first 4 bytes, or `null`.
+//! - `magic(path)`: the first 4 bytes, or `null`;
+//! - `env(name)`: the environment variable `name`, or `null` if unset
+//!   (`XDG_CONFIG_HOME`, `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`: where git's
+//!   global excludes file is);
+//! - `home()`: the home directory as Rust's `std::env::home_dir` finds it
+//!   (`HOME` if set and not empty, else the user's entry in the password
+//!   database), or `null`.
 
 use idx_validate::config::ConfigFiles;
 use idx_validate::walk::{Kind, Stat, WalkFs};
@@ -44,17 +50,22 @@ impl Host {
     /// Calls the host's function `name` on `path`: its value, or its
     /// `{error, code}` as an I/O error.
     fn call(&self, name: &str, path: Option<&Path>) -> io::Result<JsValue> {
+        let arg = path.map_or(JsValue::UNDEFINED, |p| {
+            JsValue::from_str(&p.to_string_lossy())
+        });
+        self.call_with(name, &arg)
+    }
+
+    /// Calls the host's function `name` on `arg` ([`Host::call`]).
+    fn call_with(&self, name: &str, arg: &JsValue) -> io::Result<JsValue> {
         let no = || io::Error::new(io::ErrorKind::Unsupported, "no file system");
         let host = self.0.as_ref().ok_or_else(no)?;
         let f: Function = get(host, name)
             .ok_or_else(no)?
             .dyn_into()
             .map_err(|_| no())?;
-        let arg = path.map_or(JsValue::UNDEFINED, |p| {
-            JsValue::from_str(&p.to_string_lossy())
-        });
         let v = f
-            .call1(host, &arg)
+            .call1(host, arg)
             .map_err(|e| io::Error::other(format!("{name}: {e:?}")))?;
         if let Some(err) = get(&v, "error").filter(|_| v.is_object()) {
             let kind = match get(&v, "code").and_then(|c| c.as_string()).as_deref() {
@@ -83,11 +94,7 @@ impl ConfigFiles for Host {
         self.stat(path).is_ok_and(|s| s.kind == Kind::File)
     }
     fn read_to_string(&self, path: &Path) -> io::Result<String> {
-        let v = self.call("read", Some(path))?;
-        let bytes = v
-            .dyn_into::<Uint8Array>()
-            .map_err(|_| io::Error::other("read: not a Uint8Array"))?
-            .to_vec();
+        let bytes = WalkFs::read(self, path)?;
         // as std::fs::read_to_string says it
         String::from_utf8(bytes).map_err(|_| {
             io::Error::new(
@@ -122,8 +129,11 @@ impl WalkFs for Host {
             .map_err(|_| io::Error::other("readDir: not an array"))?;
         Ok(names.iter().filter_map(|n| n.as_string()).collect())
     }
-    fn read_to_string(&self, path: &Path) -> io::Result<String> {
-        ConfigFiles::read_to_string(self, path)
+    fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+        let v = self.call("read", Some(path))?;
+        Ok(v.dyn_into::<Uint8Array>()
+            .map_err(|_| io::Error::other("read: not a Uint8Array"))?
+            .to_vec())
     }
     fn canonicalize(&self, path: &Path) -> io::Result<PathBuf> {
         self.string("realpath", Some(path)).map(PathBuf::from)
@@ -132,5 +142,16 @@ impl WalkFs for Host {
         let v = self.call("magic", Some(path)).ok()?;
         let b = v.dyn_into::<Uint8Array>().ok()?.to_vec();
         b.try_into().ok()
+    }
+    fn var(&self, name: &str) -> Option<String> {
+        self.call_with("env", &JsValue::from_str(name))
+            .ok()?
+            .as_string()
+    }
+    fn home_dir(&self) -> Option<PathBuf> {
+        self.string("home", None).ok().map(PathBuf::from)
+    }
+    fn current_dir(&self) -> Option<PathBuf> {
+        ConfigFiles::current_dir(self)
     }
 }
