@@ -535,6 +535,14 @@ fn spec_fixes() -> std::collections::BTreeMap<String, Vec<Applicability>> {
             "safe or unsafe" => vec![Applicability::Safe, Applicability::Unsafe],
             other => panic!("{code}: applicability {other:?}"),
         };
+        // the spec's words are the ones the library prints (Display)
+        for a in &app {
+            assert!(
+                cells[2].split(" or ").any(|w| w == a.to_string()),
+                "{code}: {a} not in {:?}",
+                cells[2]
+            );
+        }
         assert!(out.insert(code.clone(), app).is_none(), "{code} twice");
     }
     out
