@@ -264,7 +264,7 @@ pub trait WalkFs {
 /// `Gitignore`s, in its order of precedence, from the walked directories
 /// and from the root's parents; `--exclude` as its `Override`; hidden
 /// entries; entries sorted by name; symbolic links followed, loops
-/// detected; git's global excludes file, as [`global_gitignore`] finds
+/// detected; git's global excludes file, as `global_gitignore` finds
 /// it).
 ///
 /// # Errors
