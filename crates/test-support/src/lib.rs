@@ -157,8 +157,24 @@ impl From<Output> for Out {
     }
 }
 
+/// Keeps a spawned command away from the user's own configuration: git's
+/// global and system config and global excludes file, which
+/// `idx-validate`'s directory walk reads as git does (`HOME`,
+/// `XDG_CONFIG_HOME`, `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`), so a
+/// test's result does not depend on whose machine runs it. `HOME` and
+/// the rest point at a directory that does not exist.
+pub fn without_user_config(c: &mut Command) -> &mut Command {
+    let none = root().join("target").join("tests-have-no-home");
+    c.env("HOME", &none)
+        .env("XDG_CONFIG_HOME", &none)
+        .env("GIT_CONFIG_SYSTEM", none.join("gitconfig"))
+        .env_remove("GIT_CONFIG_GLOBAL")
+}
+
 /// A command to run to completion: by default from the repository root,
-/// with `NO_COLOR` unset, standard input empty and both outputs captured.
+/// with `NO_COLOR` unset, none of the user's configuration
+/// ([`without_user_config`]), standard input empty and both outputs
+/// captured.
 #[derive(Debug)]
 pub struct Cmd {
     command: Command,
@@ -171,6 +187,7 @@ impl Cmd {
     pub fn new(program: impl AsRef<OsStr>) -> Cmd {
         let mut command = Command::new(program);
         command.current_dir(root()).env_remove("NO_COLOR");
+        without_user_config(&mut command);
         Cmd {
             command,
             stdin: None,

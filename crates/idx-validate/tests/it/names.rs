@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 use test_support::{assert_contains, gzip};
 
 fn isolated_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idx-validate"))
+    test_support::without_user_config(&mut Command::new(env!("CARGO_BIN_EXE_idx-validate")))
         .args(["--isolated"])
         .args(args)
         .current_dir(dir)
@@ -100,12 +100,13 @@ fn json_carries_a_non_utf8_path_exactly() {
         return; // a file system that only takes UTF-8 names
     }
     let hex = "62 61 64 ff fe 6e 61 6d 65 2e 69 64 78";
-    let o = Command::new(env!("CARGO_BIN_EXE_idx-validate"))
-        .args(["--isolated", "--format", "json"])
-        .arg(name)
-        .current_dir(d.path())
-        .output()
-        .unwrap();
+    let o =
+        test_support::without_user_config(&mut Command::new(env!("CARGO_BIN_EXE_idx-validate")))
+            .args(["--isolated", "--format", "json"])
+            .arg(name)
+            .current_dir(d.path())
+            .output()
+            .unwrap();
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let f = &v["files"][0];
     assert_eq!(f["path"], "bad\u{fffd}\u{fffd}name.idx");

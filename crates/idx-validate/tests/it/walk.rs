@@ -195,3 +195,28 @@ fn files_that_do_not_look_like_idx_are_counted_in_a_note() {
     let o = run_in(t.path(), &["-q", "d"]);
     assert_eq!((o.code, o.stdout.as_str(), o.stderr.as_str()), (0, "", ""));
 }
+
+/// The walks here run without the user's own configuration: git's global
+/// excludes file, which the walk reads as git does, would otherwise decide
+/// what a test on a tree inside a repository sees, by whose machine runs
+/// it. Each command a test runs gets a home, a configuration directory
+/// and a system git configuration that do not exist, and no
+/// `GIT_CONFIG_GLOBAL`.
+#[test]
+fn the_walks_see_none_of_the_users_configuration() {
+    let o = test_support::Cmd::new("sh")
+        .args([
+            "-c",
+            "printf '%s\\n' \"$HOME\" \"$XDG_CONFIG_HOME\" \"$GIT_CONFIG_SYSTEM\" \"${GIT_CONFIG_GLOBAL-unset}\"",
+        ])
+        .out();
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", o.stdout);
+    for l in &lines[..3] {
+        assert!(
+            l.contains("tests-have-no-home") && !std::path::Path::new(l).exists(),
+            "{l}"
+        );
+    }
+    assert_eq!(lines[3], "unset");
+}
