@@ -63,28 +63,32 @@ async function checkOne(checker, file, name, progress) {
     reader = file.stream().getReader();
   }
   let at = 0;
-  try {
-    for (;;) {
-      const { done, value } = buffer ? await reader.read(new Uint8Array(buffer)) : await reader.read();
-      if (done) break;
-      checker.push(value);
-      at += value.length;
-      progress(at);
-      if (buffer) buffer = value.buffer;
+  for (;;) {
+    // only the browser's read is the file's failure: an error of the
+    // module or of the progress report stays the run's
+    let chunk;
+    try {
+      chunk = buffer ? await reader.read(new Uint8Array(buffer)) : await reader.read();
+    } catch (e) {
+      // a file the browser cannot read (gone, or changed since it was
+      // chosen): unreadable, with the browser's reason, as idx-validate
+      // records a file it cannot read; the run goes on. The stream's error
+      // says only "network error"; a FileReader's read of the file's first
+      // byte names the cause (not found, not readable)
+      const why = await new Promise((ok) => {
+        const r = new FileReader();
+        r.onload = () => ok(e.message);
+        r.onerror = () => ok(r.error?.message || e.message);
+        r.readAsArrayBuffer(file.size > 0 ? file.slice(0, 1) : file);
+      });
+      return checker.unreadable(name, why);
     }
-  } catch (e) {
-    // a file the browser cannot read (gone, or changed since it was
-    // chosen): unreadable, with the browser's reason, as idx-validate
-    // records a file it cannot read; the run goes on. The stream's error
-    // says only "network error"; a FileReader's read of the file's first
-    // byte names the cause (not found, not readable)
-    const why = await new Promise((ok) => {
-      const r = new FileReader();
-      r.onload = () => ok(e.message);
-      r.onerror = () => ok(r.error?.message || e.message);
-      r.readAsArrayBuffer(file.size > 0 ? file.slice(0, 1) : file);
-    });
-    return checker.unreadable(name, why);
+    const { done, value } = chunk;
+    if (done) break;
+    checker.push(value);
+    at += value.length;
+    progress(at);
+    if (buffer) buffer = value.buffer;
   }
   const index = checker.end();
   const fr = new FileReaderSync();
