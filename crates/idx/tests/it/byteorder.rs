@@ -375,6 +375,55 @@ fn noisy_samples_left_justified_by_part_of_a_byte_read_the_way_they_were_stored(
     }
 }
 
+/// Eight distinct values are enough to find their shared low zero bits:
+/// eight values left-justified by k bits (k = 1 to 6), repeated in a walk,
+/// read big-endian as stored and are never warned (with the bits kept,
+/// `<< 6` read little-endian, up to "likely" at +21.3 bits).
+#[test]
+fn eight_values_are_enough_to_set_their_low_zero_bits_aside() {
+    for k in 1..7u32 {
+        for seed in [0u64, 2, 3] {
+            let mut rng = Rng(seed);
+            let base: Vec<i16> = (0..8)
+                .map(|i| (((i * 37 + (rng.unit() * 20.0) as i32) % 400 - 200) << k) as i16)
+                .collect();
+            let v: Vec<i16> = (0..64).map(|i| base[(i * 3 + i / 8) % 8]).collect();
+            let s = scored(Type::I16, &payload(&v, |x| x.to_be_bytes().to_vec()));
+            assert_eq!(s.elements, 8, "<< {k}, seed {seed}: {s:?}");
+            assert!(s.bits < 0.0, "<< {k}, seed {seed}: {s:?}");
+            assert_eq!(s.verdict(), Verdict::None, "<< {k}, seed {seed}: {s:?}");
+        }
+    }
+}
+
+/// A marker (the type's minimum or maximum) is nobody's neighbour in the
+/// smoothness that lets seven low zero bits be set aside either: samples
+/// left-justified by seven bits with a marker every third element read
+/// big-endian as stored, and their twin little-endian, certain (with the
+/// markers' steps counted, the two read the other way round, by about
+/// 1,190 bits).
+#[test]
+fn markers_beside_seven_bit_samples_do_not_decide_their_smoothness() {
+    let mut rng = Rng(0);
+    let v: Vec<i16> = (0..2000)
+        .map(|i| {
+            if i % 3 == 0 {
+                if i % 2 == 0 {
+                    i16::MIN
+                } else {
+                    i16::MAX
+                }
+            } else {
+                (((200.0 * (i as f64 / 40.0).sin()) + 20.0 * rng.unit()).round() as i16) << 7
+            }
+        })
+        .collect();
+    let s = scored(Type::I16, &payload(&v, |x| x.to_be_bytes().to_vec()));
+    assert!(s.bits < 0.0, "{s:?}");
+    let twin = scored(Type::I16, &payload(&v, |x| x.to_le_bytes().to_vec()));
+    assert_eq!(twin.verdict(), Verdict::Certain, "{twin:?}");
+}
+
 /// Pixels scaled to `bits` bits as scanners and cameras do
 /// (`round(g * (2^bits - 1) / 255)`) and left-justified in i16: a smooth
 /// random walk of dim 8-bit grey levels (0 to 120, as in a microscope's
