@@ -16,8 +16,9 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { userInfo } from "node:os";
 import { gzipSync } from "node:zlib";
-import { native, npmCli, root, run } from "./support.mjs";
+import { native, npmCli, pkg, root, run } from "./support.mjs";
 
 const base = join(root, "target/npm-fs-tests");
 
@@ -286,5 +287,26 @@ test("git's global excludes file and ignore files that are not UTF-8 are read as
     for (const k of [...kept, "./a.idx", "./bad-utf8/third.idx", "./bad-utf8/last.idx", "./bad-utf8/kept.idx"]) {
       assert.ok(paths.includes(k), `${k} not in ${what}`);
     }
+  }
+});
+
+test("the home directory is found as Rust's std::env::home_dir finds it: HOME, unless it is unset or empty, then the password database", async () => {
+  // (os.homedir() answers an empty HOME with "", which would make the walk
+  // read .gitconfig and .config/git/ignore from the current directory; the
+  // walk's cases above cannot set HOME empty without reading the real home)
+  const { host } = await import(join(pkg(), "node.js"));
+  const saved = process.env.HOME;
+  const passwd = userInfo().homedir;
+  assert.notEqual(passwd, "");
+  try {
+    process.env.HOME = "/a/home/of/its/own";
+    assert.equal(host.home(), "/a/home/of/its/own");
+    process.env.HOME = "";
+    assert.equal(host.home(), passwd);
+    delete process.env.HOME;
+    assert.equal(host.home(), passwd);
+  } finally {
+    if (saved === undefined) delete process.env.HOME;
+    else process.env.HOME = saved;
   }
 });
