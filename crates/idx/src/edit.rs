@@ -184,3 +184,50 @@ impl Rule {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Applicability, ByteOrder, Edit, Fix};
+
+    #[test]
+    fn byte_orders_are_named_little_and_big_both_ways() {
+        for (order, name) in [(ByteOrder::Little, "little"), (ByteOrder::Big, "big")] {
+            assert_eq!(order.as_str(), name);
+            assert_eq!(ByteOrder::from_name(name), Some(order));
+        }
+        for other in ["", "Little", "BIG", "native", "le", "be"] {
+            assert_eq!(ByteOrder::from_name(other), None, "{other:?}");
+        }
+    }
+
+    #[test]
+    fn only_edits_past_the_reserved_bytes_change_header_fields() {
+        let fix = |edits| Fix::new(Applicability::Safe, String::new(), edits);
+        let replace = |offset, bytes: &[u8]| Edit::Replace {
+            offset,
+            bytes: bytes.to_vec(),
+        };
+        // the reserved bytes (0 and 1) are not a field the payload depends on
+        assert!(!fix(vec![replace(0, &[0, 0])]).changes_header_fields());
+        assert!(!fix(vec![replace(1, &[0])]).changes_header_fields());
+        // the type code, the rank, a dimension
+        assert!(fix(vec![replace(0, &[0, 0, 0x08])]).changes_header_fields());
+        assert!(fix(vec![replace(2, &[0x0b])]).changes_header_fields());
+        assert!(fix(vec![replace(3, &[1])]).changes_header_fields());
+        assert!(fix(vec![replace(0, &[0, 0]), replace(4, &[0, 0, 0, 3])]).changes_header_fields());
+        // deletions and swaps are the payload's
+        let payload = vec![
+            Edit::Delete {
+                offset: 9,
+                length: 2,
+            },
+            Edit::SwapBytes {
+                offset: 8,
+                length: 4,
+                element_size: 2,
+            },
+        ];
+        assert!(!fix(payload).changes_header_fields());
+        assert!(!fix(Vec::new()).changes_header_fields());
+    }
+}

@@ -74,3 +74,26 @@ impl Limits {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Limits, DEFAULT_MAX_DECOMPRESSED};
+
+    #[test]
+    fn a_users_setting_keeps_the_default_when_absent_and_zero_means_no_limit() {
+        assert_eq!(Limits::from_setting(None), Limits::default());
+        assert_eq!(
+            Limits::default().max_decompressed,
+            Some(DEFAULT_MAX_DECOMPRESSED)
+        );
+        assert_eq!(Limits::from_setting(Some(0)).max_decompressed, None);
+        assert_eq!(Limits::from_setting(Some(1)).max_decompressed, Some(1));
+        // no limit cuts nothing; a limit cuts at itself
+        assert_eq!(
+            Limits::from_setting(Some(0)).cut(u64::MAX - 4, 10),
+            (10, None)
+        );
+        assert_eq!(Limits::from_setting(Some(100)).cut(95, 10), (5, Some(100)));
+        assert_eq!(Limits::from_setting(Some(100)).cut(90, 10), (10, None));
+    }
+}

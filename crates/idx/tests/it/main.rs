@@ -25,3 +25,4 @@ mod size;
 mod spec;
 mod structure;
 mod views;
+mod write;
