@@ -68,23 +68,17 @@ impl ReadAt for [u8] {
     }
 }
 
-#[cfg(unix)]
+/// A file, read at offsets where the standard library can: `pread` on
+/// Unix; on Windows `seek_read`, which also moves the file's position (a
+/// synchronous handle serves one read at a time).
+#[cfg(any(unix, windows))]
 impl ReadAt for std::fs::File {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        std::os::unix::fs::FileExt::read_at(self, buf, offset)
-    }
-
-    fn len(&self) -> io::Result<u64> {
-        Ok(self.metadata()?.len())
-    }
-}
-
-/// On Windows `seek_read` also moves the file's position, and a
-/// synchronous handle serves one read at a time.
-#[cfg(windows)]
-impl ReadAt for std::fs::File {
-    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        std::os::windows::fs::FileExt::seek_read(self, buf, offset)
+        #[cfg(unix)]
+        let k = std::os::unix::fs::FileExt::read_at(self, buf, offset);
+        #[cfg(windows)]
+        let k = std::os::windows::fs::FileExt::seek_read(self, buf, offset);
+        k
     }
 
     fn len(&self) -> io::Result<u64> {

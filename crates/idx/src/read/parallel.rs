@@ -4,7 +4,7 @@
 
 use super::at::{Cursor, ReadAt};
 use super::into::{conclude, decode_stream, feed_end, fits, Short};
-use super::parts::{part_starts, MAX_PARTS};
+use super::parts::{part_count, part_starts};
 use super::swap::to_native;
 use super::ReadError;
 use crate::edit::ByteOrder;
@@ -100,7 +100,7 @@ pub(crate) fn read_parts_at<S: ReadAt + ?Sized>(
     let declared = fits(header, out)?;
     let size = header.dtype().size();
     let start = header.header_len() as u64;
-    let parts = (out.len() / min_part.max(1)).clamp(1, MAX_PARTS);
+    let parts = part_count(out.len(), min_part);
     let starts = part_starts(out.as_ptr().addr(), out.len(), parts, size, align);
     let decode = |from: usize, part: &mut [u8]| -> Result<(), Short> {
         let Some(bytes) = src.as_bytes() else {

@@ -8,6 +8,13 @@ pub(super) const MAX_PARTS: usize = 256;
 /// pages): `read_array_at`'s parts start on multiples of it.
 pub(crate) const HUGE_PAGE: usize = 2 << 20;
 
+/// How many parts a destination of `len` bytes is split into: one per
+/// `min_part` bytes (a `min_part` of 0 counts as 1), at least one, at most
+/// [`MAX_PARTS`].
+pub(super) fn part_count(len: usize, min_part: usize) -> usize {
+    (len / min_part.max(1)).clamp(1, MAX_PARTS)
+}
+
 /// Where each of `parts` parts of a destination of `len` bytes at address
 /// `addr` starts (the first at 0): near equal parts, each later start moved
 /// up to a multiple of `align` in the address space (a huge page, so that
@@ -36,13 +43,26 @@ pub(super) fn part_starts(
 
 #[cfg(test)]
 mod tests {
-    use super::part_starts;
+    use super::{part_count, part_starts, MAX_PARTS};
+
+    #[test]
+    fn a_part_per_min_part_bytes_at_least_one_at_most_max_parts() {
+        assert_eq!(part_count(0, 100), 1);
+        assert_eq!(part_count(99, 100), 1);
+        assert_eq!(part_count(250, 100), 2);
+        assert_eq!(part_count(1000, 100), 10);
+        assert_eq!(part_count(100 * MAX_PARTS + 99, 100), MAX_PARTS);
+        assert_eq!(part_count(usize::MAX, 100), MAX_PARTS);
+        assert_eq!(part_count(7, 0), 7);
+        assert_eq!(part_count(7, 1), 7);
+    }
 
     #[test]
     fn parts_start_on_huge_pages_and_whole_elements() {
         const HUGE: usize = 2 << 20;
         for addr in [0usize, 16, 4096 + 16, HUGE - 3, 7 * HUGE + 1] {
-            for len in [0usize, 5, 9 << 20, 45 << 20, (1 << 30) + 12] {
+            // (4 MiB: a start that would fall on the end is dropped)
+            for len in [0usize, 5, 4 << 20, 9 << 20, 45 << 20, (1 << 30) + 12] {
                 for parts in 1..=4 {
                     for size in [1usize, 2, 4, 8] {
                         let s = part_starts(addr, len, parts, size, HUGE);

@@ -271,3 +271,60 @@ fn read_at_refuses_a_destination_of_the_wrong_length() {
         other => panic!("{other:?}"), // ok: test
     }
 }
+
+#[test]
+fn a_source_says_whether_it_is_empty_and_whether_it_is_bytes_in_memory() {
+    let bytes: &[u8] = &[0, 0, 0x08, 1, 0, 0, 0, 1, 7];
+    assert!(!ReadAt::is_empty(bytes).unwrap()); // ok: test
+    assert!(ReadAt::is_empty(&bytes[..0]).unwrap()); // ok: test
+                                                     // bytes in memory are handed over whole (decoded without a copy), by
+                                                     // reference too; a source of any other kind is read at offsets
+    assert_eq!(bytes.as_bytes(), Some(bytes));
+    assert_eq!((&bytes).as_bytes(), Some(bytes));
+    // (a reference is the source it refers to: `Self = &[u8]` here)
+    assert_eq!(ReadAt::len(&bytes).unwrap(), 9); // ok: test
+    assert_eq!(ReadAt::len(&&Opaque(bytes)).unwrap(), 9); // ok: test
+    assert!(ReadAt::is_empty(&&bytes[..0]).unwrap()); // ok: test
+    assert_eq!(Opaque(bytes).as_bytes(), None);
+    assert!(!ReadAt::is_empty(&Opaque(bytes)).unwrap()); // ok: test
+    assert!(ReadAt::is_empty(&Opaque(&[])).unwrap()); // ok: test
+    #[cfg(any(unix, windows))]
+    {
+        let mut tmp = tempfile::tempfile().unwrap(); // ok: test
+        assert!(ReadAt::is_empty(&tmp).unwrap()); // ok: test
+        io::Write::write_all(&mut tmp, bytes).unwrap(); // ok: test
+        assert!(!ReadAt::is_empty(&tmp).unwrap()); // ok: test
+        assert_eq!(ReadAt::len(&tmp).unwrap(), 9); // ok: test
+        assert_eq!(tmp.as_bytes(), None);
+    }
+}
+
+#[test]
+fn a_read_error_keeps_the_finding_or_the_sources_error_as_its_source() {
+    use std::error::Error;
+    // a not-IDX input: the finding's error
+    let e = idx::Reader::new(
+        &b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"[..],
+        &idx::ReadOptions::default(),
+    )
+    .unwrap_err(); // ok: test
+    let src = e
+        .source()
+        .expect("an invalid input's error has the finding as its source");
+    assert_eq!(src.to_string(), e.to_string());
+    // the source's own failure
+    #[derive(Debug)]
+    struct Broken;
+    impl io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            Err(io::Error::new(io::ErrorKind::PermissionDenied, "not yours"))
+        }
+    }
+    let e = idx::Reader::new(Broken, &idx::ReadOptions::default()).unwrap_err(); // ok: test
+    assert!(matches!(e, ReadError::Io(_)), "{e:?}");
+    assert_eq!(e.to_string(), "read failed: not yours");
+    assert_eq!(
+        e.source().map(|s| s.to_string()).as_deref(),
+        Some("not yours")
+    );
+}

@@ -1159,3 +1159,37 @@ fn an_unknown_element_type_is_refused_after_the_magic_alone() {
     }
     assert_eq!(r.len(), bytes.len() - 4);
 }
+
+#[test]
+fn a_payload_cut_inside_an_element_long_before_its_end_is_truncated_where_it_was_cut() {
+    // f64 [1000000] (8 MB declared, many chunks' worth), cut 5 bytes into
+    // its 1001st element, and the same of i16 cut inside its 40001st
+    let f64s = {
+        let mut b = vec![0, 0, 0x0e, 1];
+        b.extend(1_000_000u32.to_be_bytes());
+        b.extend((0..1000).flat_map(|i| f64::from(i).to_be_bytes()));
+        b.extend([0x40, 0, 0, 0, 0]);
+        b
+    };
+    let i16s = {
+        let mut b = vec![0, 0, 0x0b, 1];
+        b.extend(1_000_000u32.to_be_bytes());
+        b.extend((0..40_000).flat_map(|i| ((i % 3000) as i16).to_be_bytes()));
+        b.push(1);
+        b
+    };
+    for bytes in [f64s, i16s] {
+        let first = idx::validate(&bytes).findings.into_iter().next();
+        let first = first.map(|f| (f.rule, f.offset));
+        assert_eq!(
+            first.map(|(r, _)| r.code()),
+            Some("IDX202"),
+            "validation says truncated"
+        );
+        let array = Reader::new(&bytes[..], &ReadOptions::default()).and_then(Reader::read_array);
+        match array {
+            Err(ReadError::Invalid(e)) => assert_eq!(Some((e.rule(), e.offset())), first),
+            other => panic!("{other:?}"),
+        }
+    }
+}
