@@ -237,6 +237,26 @@ mod tests {
     }
 
     #[test]
+    fn numpys_type_strings_name_the_kind_the_size_and_the_stored_order() {
+        use crate::edit::ByteOrder::{Big, Little};
+        let table: Vec<_> = ElementType::ALL
+            .iter()
+            .map(|t| (t.numpy_dtype(Big), t.numpy_dtype(Little)))
+            .collect();
+        assert_eq!(
+            table,
+            [
+                ("|u1", "|u1"),
+                ("|i1", "|i1"),
+                (">i2", "<i2"),
+                (">i4", "<i4"),
+                (">f4", "<f4"),
+                (">f8", "<f8"),
+            ]
+        );
+    }
+
+    #[test]
     fn floats_decode_bit_exactly() {
         let nan = f32::from_bits(0x7fc0_0001);
         let mut out = [0u8; 4];

@@ -7,6 +7,7 @@
 
 mod support;
 
+mod array;
 mod byteorder;
 mod dataset;
 mod finding_texts;
