@@ -51,3 +51,21 @@ pub fn name_claim(file_name: &str) -> Option<NameClaim> {
         images: role == Some("images"),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::name_claim;
+
+    #[test]
+    fn the_rank_has_one_to_three_digits() {
+        let rank = |name: &str| name_claim(name).map(|c| c.rank);
+        assert_eq!(rank("x-idx3-ubyte"), Some(3));
+        assert_eq!(rank("x-idx12-ubyte"), Some(12));
+        assert_eq!(rank("x-idx255-ubyte"), Some(255));
+        assert_eq!(rank("x-idx007-ubyte"), Some(7));
+        // no digit, or four and more: no claim
+        assert_eq!(rank("x-idx-ubyte"), None);
+        assert_eq!(rank("x-idx1234-ubyte"), None);
+        assert_eq!(rank("x-idx00003-ubyte"), None);
+    }
+}
