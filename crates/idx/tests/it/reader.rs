@@ -1193,3 +1193,96 @@ fn a_payload_cut_inside_an_element_long_before_its_end_is_truncated_where_it_was
         }
     }
 }
+
+#[test]
+fn bytes_after_a_payload_of_several_chunks_are_counted_as_validation_counts_them() {
+    // u8 [300 KiB] (more than one 256 KiB chunk) and 300 KiB after it; and
+    // the same of i16: the read's error is validation's, its count, length
+    // and words included, through every reading path
+    for (code, size) in [(0x08u8, 1usize), (0x0b, 2)] {
+        let n = (300 << 10) / size;
+        let mut bytes = vec![0, 0, code, 1];
+        bytes.extend((n as u32).to_be_bytes());
+        bytes.extend((0..n * size).map(|i| (i % 7) as u8));
+        bytes.extend((0..300 << 10).map(|i| (i % 5) as u8));
+        let first = idx::validate(&bytes).findings.into_iter().next();
+        let first = first.expect("a finding");
+        assert_eq!(first.rule.code(), "IDX203");
+        let want = (
+            first.rule,
+            first.offset,
+            first.length,
+            first.message.clone(),
+        );
+        let got = |r: Result<(), ReadError>| match r {
+            Err(ReadError::Invalid(e)) => {
+                let f = e.finding();
+                (f.rule, f.offset, f.length, f.message.clone())
+            }
+            other => panic!("{other:?}"),
+        };
+        let read = ReadOptions::default();
+        let array = Reader::new(&bytes[..], &read).and_then(Reader::read_array);
+        assert_eq!(got(array.map(drop)), want, "read_array, size {size}");
+        let into = Reader::new(&bytes[..], &read).and_then(|r| {
+            let mut v = vec![0u8; r.header().payload_len() as usize];
+            r.read_into(&mut v).map(drop)
+        });
+        assert_eq!(got(into), want, "read_into, size {size}");
+    }
+}
+
+/// A source that counts the reads that ask it for nothing.
+struct CountsEmptyReads<'a> {
+    bytes: &'a [u8],
+    empty: &'a std::cell::Cell<usize>,
+}
+
+impl Read for CountsEmptyReads<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if buf.is_empty() {
+            self.empty.set(self.empty.get() + 1);
+        }
+        self.bytes.read(buf)
+    }
+}
+
+#[test]
+fn no_read_asks_its_source_for_nothing() {
+    // (a read of 0 bytes is not free: a BufReader over a pipe fills its
+    // buffer first, and so waits for input the reader did not ask for)
+    let mut valid = vec![0, 0, 0x08, 1, 0, 0, 0, 3, 1, 2, 3];
+    let inputs: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "a PNG",
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR and then some more bytes".to_vec(),
+        ),
+        ("text", b"label,pixel0,pixel1\n5,0,0\n".repeat(40)),
+        ("a short text", b"hi".to_vec()),
+        ("valid", valid.clone()),
+        ("truncated", valid[..9].to_vec()),
+        ("trailing", {
+            valid.extend([9; 5]);
+            valid
+        }),
+        ("rank 0", vec![0, 0, 0x08, 0, 42]),
+    ];
+    for (what, bytes) in inputs {
+        let empty = std::cell::Cell::new(0);
+        let src = CountsEmptyReads {
+            bytes: &bytes,
+            empty: &empty,
+        };
+        let _ = Reader::new(src, &ReadOptions::default()).and_then(Reader::read_array);
+        assert_eq!(empty.get(), 0, "{what}: read_array");
+        let src = CountsEmptyReads {
+            bytes: &bytes,
+            empty: &empty,
+        };
+        let _ = Reader::new(src, &ReadOptions::default()).and_then(|r| {
+            let mut v = vec![0u8; r.header().payload_len() as usize];
+            r.read_into(&mut v)
+        });
+        assert_eq!(empty.get(), 0, "{what}: read_into");
+    }
+}
