@@ -290,13 +290,20 @@ test("git's global excludes file and ignore files that are not UTF-8 are read as
   }
 });
 
-test("the home directory is found as Rust's std::env::home_dir finds it: HOME, unless it is unset or empty, then the password database", async () => {
+test("the home directory is found as Rust's std::env::home_dir finds it: HOME, unless it is unset or empty, then the password database", async (t) => {
   // (os.homedir() answers an empty HOME with "", which would make the walk
   // read .gitconfig and .config/git/ignore from the current directory; the
   // walk's cases above cannot set HOME empty without reading the real home)
   const { host } = await import(join(pkg(), "node.js"));
   const saved = process.env.HOME;
-  const passwd = userInfo().homedir;
+  let passwd;
+  try {
+    passwd = userInfo().homedir;
+  } catch {
+    // a user with no entry in the password database: nothing to compare with
+    t.skip("no password database entry for this user");
+    return;
+  }
   assert.notEqual(passwd, "");
   try {
     process.env.HOME = "/a/home/of/its/own";
