@@ -86,7 +86,7 @@ pub struct ByteOrderScore {
     /// repeats is scored once), at most 4,096.
     pub elements: u64,
     /// Integers: the distinct values read big-endian are left-justified
-    /// by part of a byte (they agree on their lowest bits, not a whole
+    /// by part of a byte (their lowest bits are zero in every value, not a whole
     /// number of bytes, and differ in a higher byte), and read
     /// little-endian they have more of a hole: bits that are the same in
     /// every value, with bits that differ above and below them. Samples

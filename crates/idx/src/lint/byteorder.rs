@@ -16,7 +16,7 @@
 //!   opaque alpha channel) reads as small numbers the wrong way round; when
 //!   at least two other columns vary, the elements are read without it;
 //! - **left-justified values decide**: an integer payload whose
-//!   big-endian values agree on their lowest bits (part of a byte: 10-bit
+//!   big-endian values all end in the same zero bits (part of a byte: 10-bit
 //!   samples `<< 6` in i16, 9-bit ones `<< 7`) while its little-endian
 //!   reading has those bits in the middle of every value is never called
 //!   little-endian ([`ByteOrderScore::left_justified_big`]);
@@ -698,9 +698,12 @@ const SEVEN_MIN_VALUES: usize = 4;
 
 /// Whether each reading of the `n`-byte integers `entries` (big-endian,
 /// little-endian) is left-justified by part of a byte: the values agree on
-/// their lowest `k` bits (`k` not a whole number of bytes: whole constant
-/// bytes are [`Columns`]' business) and differ in a byte above the one
-/// where those bits end. Read the other way round, those `k` bits land in
+/// their lowest `k` bits, which are zero (`k` not a whole number of bytes:
+/// whole constant bytes are [`Columns`]' business) and differ in a byte
+/// above the one where those bits end. Low bits that agree but are not
+/// zero are a field of their own, not the padding of samples shifted left
+/// (the twin of RGB565 pixels whose green field hardly varies: its low
+/// byte is the red field over the green field's three high bits). Read the other way round, those `k` bits land in
 /// the middle of every value, with bits that differ on both sides of them:
 /// a hole that integer arrays rarely have (`0x1fc0` stored as `1f c0` is
 /// `0xc01f` read little-endian, bits 8 to 13 always zero), so the reading
@@ -744,7 +747,7 @@ fn left_justified(entries: &[Entry], n: u32) -> (bool, bool) {
         }
         64 - varying.leading_zeros() - varying.trailing_zeros()
     };
-    let justified = |this: u64, other: u64| {
+    let justified = |this: u64, other: u64, value: u64| {
         let k = this.trailing_zeros();
         let enough = if k % 8 == 7 {
             SEVEN_MIN_VALUES
@@ -758,12 +761,18 @@ fn left_justified(entries: &[Entry], n: u32) -> (bool, bool) {
         // with bits 8 to 23 constant above them
         this != 0
             && k % 8 != 0
+            && value.trailing_zeros() >= k
             && this.checked_shr(k + 1).unwrap_or(0) & 0xff != 0
             && count >= enough
             && span(this) < span(other)
     };
     let little = differ.swap_bytes() >> (64 - width);
-    (justified(differ, little), justified(little, differ))
+    let v = first.unwrap_or(0);
+    let v_little = v.swap_bytes() >> (64 - width);
+    (
+        justified(differ, little, v),
+        justified(little, differ, v_little),
+    )
 }
 
 /// Mean relative smoothness (bits) a reading needs to have its low zero
@@ -1037,6 +1046,21 @@ mod tests {
             })
             .collect();
         assert_eq!(left_justified(&swapped, 4), (false, true));
+    }
+
+    #[test]
+    fn low_bits_that_agree_but_are_not_zero_are_no_left_justification() {
+        // values whose low three bits are `010` in every one of them (a
+        // narrow field at the bottom of a byte: the twin of RGB565 pixels
+        // whose green field hardly varies) were not shifted left: only zero
+        // low bits are the padding of left-justified samples
+        let v: Vec<u16> = shifted(16, 3).iter().map(|x| x | 0b010).collect();
+        assert_eq!(left_justified(&entries(&v), 2), (false, false));
+        let swapped: Vec<u16> = v.iter().map(|x| x.swap_bytes()).collect();
+        assert_eq!(left_justified(&entries(&swapped), 2), (false, false));
+        // the same values with those bits zero are left-justified
+        let z: Vec<u16> = shifted(16, 3);
+        assert_eq!(left_justified(&entries(&z), 2), (true, false));
     }
 
     #[test]
