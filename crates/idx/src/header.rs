@@ -288,9 +288,16 @@ mod tests {
             (5, &[][..], 1)
         );
         assert_eq!(r1.with_items(2).map(|x| x.payload_len()), Some(4));
-        // no items: none of any size
+        // rank 3: an item is every dimension but the first
+        let r3 = h(ElementType::U8, &[3, 28, 27]);
+        assert_eq!(
+            (r3.items(), r3.item_dims(), r3.item_elements()),
+            (3, &[28, 27][..], 756)
+        );
+        // no items: none of any size, each still of its dimensions
         let empty = h(ElementType::U8, &[0, 28, 28]);
         assert_eq!((empty.items(), empty.item_elements()), (0, 0));
+        assert_eq!(empty.item_dims(), &[28, 28]);
         assert_eq!(empty.with_items(1).map(|x| x.payload_len()), Some(784));
         // items whose run overflows u64 have no header
         let wide = h(ElementType::F64, &[1, u32::MAX, u32::MAX / 8]);
