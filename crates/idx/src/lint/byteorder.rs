@@ -703,8 +703,9 @@ const SEVEN_MIN_VALUES: usize = 4;
 /// above the one where those bits end. Low bits that agree but are not
 /// zero are a field of their own, not the padding of samples shifted left
 /// (the twin of RGB565 pixels whose green field hardly varies: its low
-/// byte is the red field over the green field's three high bits). Read the other way round, those `k` bits land in
-/// the middle of every value, with bits that differ on both sides of them:
+/// byte is the red field over the green field's three high bits). Read
+/// the other way round, those `k` bits land in the middle of every value,
+/// with bits that differ on both sides of them:
 /// a hole that integer arrays rarely have (`0x1fc0` stored as `1f c0` is
 /// `0xc01f` read little-endian, bits 8 to 13 always zero), so the reading
 /// that is left-justified, when it has fewer such bits in the middle of its
@@ -1061,6 +1062,10 @@ mod tests {
         // the same values with those bits zero are left-justified
         let z: Vec<u16> = shifted(16, 3);
         assert_eq!(left_justified(&entries(&z), 2), (true, false));
+        // a first value with exactly those three zero bits (bit 3 set)
+        let mut exact = vec![1u16 << 3];
+        exact.extend(shifted(16, 3));
+        assert_eq!(left_justified(&entries(&exact), 2), (true, false));
     }
 
     #[test]
