@@ -1069,6 +1069,22 @@ mod tests {
     }
 
     #[test]
+    fn values_that_differ_in_one_byte_only_are_left_justified_neither_way() {
+        // bits 3 to 7 of the low byte vary, nothing else: read either way
+        // round the varying bits span the same width (byte reversal keeps
+        // the order of the bits in a byte), so neither reading has more of
+        // a hole than the other, whatever the byte above holds
+        for high in [0u16, 0x0100, 0x7f00] {
+            let v: Vec<u16> = (1..=31u16).map(|x| high | (x << 3)).collect();
+            assert_eq!(
+                left_justified(&entries(&v), 2),
+                (false, false),
+                "high byte {high:#06x}"
+            );
+        }
+    }
+
+    #[test]
     fn markers_are_left_out() {
         // -1 and the type's extremes have every bit set or clear in some
         // reading: with them the values would agree on no low bit
