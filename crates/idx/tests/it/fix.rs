@@ -1574,3 +1574,34 @@ fn a_byte_swapped_header_over_too_few_elements_leaves_the_payloads_order_untold(
         "{hint}"
     );
 }
+
+#[test]
+fn a_byte_swap_past_a_cut_is_decided_on_the_elements_kept() {
+    // i16 [10, 3] written little-endian, cut one byte short: the last item
+    // keeps 2 whole elements and a byte. The truncation drops that item;
+    // the byte swap decided over all 29 whole elements waits a round and is
+    // decided again over the 27 kept (a swap decided on elements a fix
+    // deletes could read the other way once they are gone)
+    let a = Array::new(vec![10, 3], Data::I16((1..=30).collect())).unwrap();
+    let le = tech_report_writer(&a);
+    let cut = &le[..le.len() - 1];
+    let (report, out) = repair_bytes(cut, &unsafe_fixes());
+    let kept = Array::new(vec![9, 3], Data::I16((1..=27).collect())).unwrap();
+    assert_eq!(out, to_bytes(&kept).unwrap());
+    let swaps: Vec<&Edit> = report
+        .applied
+        .iter()
+        .flat_map(|f| &f.fix.edits)
+        .filter(|e| matches!(e, Edit::SwapBytes { .. }))
+        .collect();
+    assert_eq!(
+        swaps,
+        [&Edit::SwapBytes {
+            offset: 12,
+            length: 54,
+            element_size: 2
+        }],
+        "{report:#?}"
+    );
+    check_repair(cut, &unsafe_fixes());
+}
