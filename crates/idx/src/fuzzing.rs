@@ -589,7 +589,8 @@ pub struct Inflated {
 
 /// The library's gzip layer over `data`, or `None` beyond [`INFLATE_CAP`].
 pub fn inflate_library(data: &[u8]) -> Option<Inflated> {
-    let mut m = crate::gzip::Members::new(data);
+    let mut m =
+        crate::gzip::Members::new(data, crate::Limits::default().with_max_decompressed(None));
     let mut output = Vec::new();
     // an odd buffer size, so steps end at awkward places
     let mut buf = vec![0u8; 4099];
@@ -600,7 +601,9 @@ pub fn inflate_library(data: &[u8]) -> Option<Inflated> {
         };
         let (n, end) = match step {
             crate::gzip::Step::Data(n) => (n, None),
-            crate::gzip::Step::End | crate::gzip::Step::More => (0, Some(true)),
+            crate::gzip::Step::End | crate::gzip::Step::More | crate::gzip::Step::Limit(_) => {
+                (0, Some(true))
+            }
             crate::gzip::Step::Damaged { written, .. } => (written, Some(false)),
         };
         output.extend_from_slice(&buf[..n]);
@@ -611,7 +614,7 @@ pub fn inflate_library(data: &[u8]) -> Option<Inflated> {
             return Some(Inflated {
                 output,
                 intact,
-                padding: m.padding(),
+                padding: m.stage().padding(),
             });
         }
     }

@@ -14,15 +14,16 @@
 //! After the last member, zero bytes are padding (spec 7.18): accepted and
 //! counted; any other byte is damage (IDX701).
 
+use crate::limits::Limits;
 use flate2::{Decompress, FlushDecompress, Status};
 use std::io::{self, Read};
 
 /// Size of the compressed-input buffer (a fixed bound).
 pub(crate) const IN_LEN: usize = 64 * 1024;
 
-/// What one decoding step did.
+/// What one step of the deflate decoder ([`Inflate`]) did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Step {
+enum Decoded {
     /// This many bytes were written to the output buffer.
     Data(usize),
     /// The container ended cleanly.
@@ -40,15 +41,14 @@ pub(crate) enum Step {
     More,
 }
 
-/// The push engine of the container: given the next compressed bytes, it
-/// decodes what they hold into a caller's buffer. [`Members`] (pull, over a
-/// `Read`) and the validator's gzip stage (push, bytes fed as they come)
-/// are loops over it, so both accept and refuse exactly the same streams.
-pub(crate) struct Inflate {
+/// The container's members, padding and damage: given the next compressed
+/// bytes, it decodes what they hold into a caller's buffer. Only [`Stage`]
+/// drives it.
+struct Inflate {
     dec: Option<Decompress>,
     members: u64,
     /// Zero bytes seen after the last member.
-    pub padding: u64,
+    padding: u64,
     done: bool,
 }
 
@@ -64,7 +64,7 @@ impl std::fmt::Debug for Inflate {
 
 impl Inflate {
     /// A decoder for a container (which starts with `1f 8b`).
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         Inflate {
             dec: None,
             members: 0,
@@ -75,18 +75,18 @@ impl Inflate {
 
     /// True once the container ended or was found damaged: no further
     /// byte is looked at.
-    pub(crate) fn is_done(&self) -> bool {
+    fn is_done(&self) -> bool {
         self.done
     }
 
     /// Decodes from `input` (the next compressed bytes; `last` when no
     /// byte follows them) into `out` (which must not be empty). Returns how
     /// many input bytes were used, and what happened.
-    pub(crate) fn step(&mut self, input: &[u8], last: bool, out: &mut [u8]) -> (usize, Step) {
+    fn step(&mut self, input: &[u8], last: bool, out: &mut [u8]) -> (usize, Decoded) {
         let mut pos = 0;
         loop {
             if self.done {
-                return (pos, Step::End);
+                return (pos, Decoded::End);
             }
             let rest = &input[pos..];
             let Some(dec) = &mut self.dec else {
@@ -94,9 +94,9 @@ impl Inflate {
                 let Some(&first) = rest.first() else {
                     if last {
                         self.done = true;
-                        return (pos, Step::End);
+                        return (pos, Decoded::End);
                     }
-                    return (pos, Step::More);
+                    return (pos, Decoded::More);
                 };
                 if first == 0 && self.members > 0 {
                     let zeros = rest.iter().take_while(|&&b| b == 0).count();
@@ -113,7 +113,7 @@ impl Inflate {
                     };
                     return (
                         pos,
-                        Step::Damaged {
+                        Decoded::Damaged {
                             written: 0,
                             why: what.into(),
                         },
@@ -138,7 +138,7 @@ impl Inflate {
                     self.done = true;
                     return (
                         pos,
-                        Step::Damaged {
+                        Decoded::Damaged {
                             written: wrote,
                             why: e.to_string(),
                         },
@@ -147,21 +147,21 @@ impl Inflate {
                 Ok(Status::StreamEnd) => {
                     self.dec = None;
                     if wrote > 0 {
-                        return (pos, Step::Data(wrote));
+                        return (pos, Decoded::Data(wrote));
                     }
                 }
                 Ok(Status::Ok | Status::BufError) => {
                     if wrote > 0 {
-                        return (pos, Step::Data(wrote));
+                        return (pos, Decoded::Data(wrote));
                     }
                     if used == 0 && pos == input.len() {
                         if !last {
-                            return (pos, Step::More);
+                            return (pos, Decoded::More);
                         }
                         self.done = true;
                         return (
                             pos,
-                            Step::Damaged {
+                            Decoded::Damaged {
                                 written: 0,
                                 why: "the gzip stream ends inside a member".into(),
                             },
@@ -173,7 +173,7 @@ impl Inflate {
                         self.done = true;
                         return (
                             pos,
-                            Step::Damaged {
+                            Decoded::Damaged {
                                 written: 0,
                                 why: "the deflate decoder made no progress".into(),
                             },
@@ -185,22 +185,236 @@ impl Inflate {
     }
 }
 
-/// A gzip container read from `src`, decoded in fixed memory: a loop over
-/// [`Inflate`].
-pub(crate) struct Members<R> {
-    src: R,
-    buf: Box<[u8]>,
+/// What one step of the [`Stage`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// This many bytes were written to the output buffer.
+    Data(usize),
+    /// The container ended cleanly.
+    End,
+    /// The container is damaged; `written` bytes decoded before the damage
+    /// were written to the output buffer first.
+    Damaged {
+        /// Bytes written by this step before the damage.
+        written: usize,
+        /// What is wrong, in the decoder's words.
+        why: String,
+    },
+    /// The container holds more than the decompression limit (this many
+    /// bytes), all of which were returned before: nothing more is decoded
+    /// (spec 7.19, IDX702).
+    Limit(u64),
+    /// The compressed input taken so far is used up: the next bytes of
+    /// the container are needed (never once the input ended).
+    More,
+}
+
+/// The library's one gzip engine, a push stage: compressed bytes are
+/// taken in ([`Stage::take`] as they come, or [`Stage::fill_from`] a
+/// `Read`), gathered into pieces of [`IN_LEN`] bytes (the deflate
+/// decoder's verdict on a damaged stream may depend on where its input is
+/// cut: so the findings never depend on how the caller chunks its input),
+/// and each piece is decoded into the caller's buffer ([`Stage::step`]) up
+/// to the decompression limit ([`Limits`]), which it applies itself. The
+/// validator's gzip stage (push: `validate::compressed`) and every pull
+/// reader ([`Members`], under `input::Stream`, the repair and the fuzzer)
+/// are loops over it, so all of them accept, refuse and cut exactly the
+/// same streams at exactly the same byte. Memory is fixed: one piece.
+pub(crate) struct Stage {
+    inflate: Inflate,
+    piece: Box<[u8]>,
+    /// The piece's bytes not yet decoded: `pos..len`.
     pos: usize,
     len: usize,
-    eof: bool,
-    core: Inflate,
+    /// The piece is complete (full, or the input's last) and is being
+    /// decoded; otherwise it is being gathered.
+    ready: bool,
+    /// The piece is the input's last.
+    last: bool,
+    /// No compressed byte follows those taken ([`Stage::end_input`]).
+    input_ended: bool,
+    limits: Limits,
+    /// Decompressed bytes returned so far.
+    out: u64,
+    /// The limit, once the container was found to hold more than it.
+    over: Option<u64>,
+    /// Where the container was found damaged (decompressed bytes before
+    /// the damage) and what the decoder said.
+    damage: Option<(u64, String)>,
+}
+
+impl std::fmt::Debug for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stage")
+            .field("inflate", &self.inflate)
+            .field("limits", &self.limits)
+            .field("out", &self.out)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Stage {
+    /// A stage for a container (which starts with `1f 8b`) decoded within
+    /// `limits`.
+    pub(crate) fn new(limits: Limits) -> Self {
+        Stage {
+            inflate: Inflate::new(),
+            piece: vec![0u8; IN_LEN].into_boxed_slice(),
+            pos: 0,
+            len: 0,
+            ready: false,
+            last: false,
+            input_ended: false,
+            limits,
+            out: 0,
+            over: None,
+            damage: None,
+        }
+    }
+
+    /// True once nothing more of the container is looked at: it ended, is
+    /// damaged, or holds more than the limit.
+    pub(crate) fn is_done(&self) -> bool {
+        self.inflate.is_done() || self.over.is_some()
+    }
+
+    /// Zero bytes seen after the last member.
+    pub(crate) fn padding(&self) -> u64 {
+        self.inflate.padding
+    }
+
+    /// The decompression limit the container held more than, once it did.
+    pub(crate) fn over(&self) -> Option<u64> {
+        self.over
+    }
+
+    /// Where the container was found damaged, in decompressed bytes, and
+    /// what the decoder said.
+    pub(crate) fn damage(&self) -> Option<&(u64, String)> {
+        self.damage.as_ref()
+    }
+
+    /// Takes the next compressed bytes into the piece being gathered:
+    /// returns how many it took (none while a piece is being decoded:
+    /// [`Stage::step`] until [`Step::More`] first).
+    pub(crate) fn take(&mut self, input: &[u8]) -> usize {
+        if self.ready || self.is_done() {
+            return 0;
+        }
+        let n = (self.piece.len() - self.len).min(input.len());
+        self.piece[self.len..self.len + n].copy_from_slice(&input[..n]);
+        self.len += n;
+        self.ready = self.len == self.piece.len();
+        n
+    }
+
+    /// Says that no compressed byte follows those taken.
+    pub(crate) fn end_input(&mut self) {
+        self.input_ended = true;
+        if !self.ready {
+            self.ready = true;
+            self.last = true;
+        }
+    }
+
+    /// Gathers the next piece from `src` (all of it, or to the source's
+    /// end), when one is wanted.
+    ///
+    /// # Errors
+    /// The source's errors.
+    pub(crate) fn fill_from<R: Read>(&mut self, src: &mut R) -> io::Result<()> {
+        if self.ready || self.is_done() {
+            return Ok(());
+        }
+        self.len += crate::buffer::fill(src, &mut self.piece[self.len..])?;
+        if self.len < self.piece.len() {
+            self.end_input();
+        }
+        self.ready = true;
+        Ok(())
+    }
+
+    /// Decodes the next bytes of the piece into `out`, within the limit.
+    /// At the limit, one more byte is decoded (into the stage's own byte)
+    /// to tell a container that holds exactly the limit from one that
+    /// holds more ([`Step::Limit`]). Once the stage is done: [`Step::End`].
+    pub(crate) fn step(&mut self, out: &mut [u8]) -> Step {
+        if out.is_empty() {
+            return Step::Data(0);
+        }
+        loop {
+            if self.is_done() {
+                return Step::End;
+            }
+            if !self.ready {
+                return Step::More;
+            }
+            let (room, cut) = self.limits.cut(self.out, out.len());
+            let mut probe = [0u8; 1];
+            let dst = if room == 0 {
+                &mut probe[..]
+            } else {
+                &mut out[..room]
+            };
+            let (used, decoded) =
+                self.inflate
+                    .step(&self.piece[self.pos..self.len], self.last, dst);
+            self.pos += used;
+            return match decoded {
+                Decoded::Data(k) => match cut {
+                    Some(limit) if room == 0 => {
+                        self.over = Some(limit);
+                        Step::Limit(limit)
+                    }
+                    _ => {
+                        self.out += k as u64;
+                        Step::Data(k)
+                    }
+                },
+                Decoded::End => Step::End,
+                Decoded::Damaged { written, why } => match cut {
+                    // a byte past the limit was decoded before the damage:
+                    // the container holds more than the limit
+                    Some(limit) if room == 0 && written > 0 => {
+                        self.over = Some(limit);
+                        Step::Limit(limit)
+                    }
+                    _ => {
+                        let written = if room == 0 { 0 } else { written };
+                        self.out += written as u64;
+                        self.damage = Some((self.out, why.clone()));
+                        Step::Damaged { written, why }
+                    }
+                },
+                Decoded::More => {
+                    // the piece is used up: gather the next one, or decode
+                    // the (empty) last piece when the input ended
+                    (self.pos, self.len) = (0, 0);
+                    self.ready = false;
+                    if self.input_ended {
+                        self.end_input();
+                        continue;
+                    }
+                    Step::More
+                }
+            };
+        }
+    }
+}
+
+/// A gzip container read from `src`, decoded in fixed memory: a pull loop
+/// over the [`Stage`] (it gathers a piece from the source whenever the
+/// stage wants more).
+pub(crate) struct Members<R> {
+    src: R,
+    stage: Stage,
     damage: Option<String>,
 }
 
 impl<R> std::fmt::Debug for Members<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Members")
-            .field("core", &self.core)
+            .field("stage", &self.stage)
             .finish_non_exhaustive()
     }
 }
@@ -211,53 +425,33 @@ impl<R> Members<R> {
         &self.src
     }
 
-    /// Zero bytes seen after the last member.
-    #[cfg(any(test, feature = "fuzzing"))]
-    pub(crate) fn padding(&self) -> u64 {
-        self.core.padding
+    /// The stage: where the container ended, its padding, damage, limit.
+    pub(crate) fn stage(&self) -> &Stage {
+        &self.stage
     }
 }
 
 impl<R: Read> Members<R> {
-    /// A decoder for the container `src` (which starts with `1f 8b`).
-    pub(crate) fn new(src: R) -> Self {
+    /// A decoder for the container `src` (which starts with `1f 8b`),
+    /// within `limits`.
+    pub(crate) fn new(src: R, limits: Limits) -> Self {
         Members {
             src,
-            buf: vec![0u8; IN_LEN].into_boxed_slice(),
-            pos: 0,
-            len: 0,
-            eof: false,
-            core: Inflate::new(),
+            stage: Stage::new(limits),
             damage: None,
         }
     }
 
-    /// Refills the input buffer completely (or to the end of the source),
-    /// so the decoder sees the same pieces whatever the source's chunking.
-    fn fill(&mut self) -> io::Result<()> {
-        if self.pos < self.len || self.eof {
-            return Ok(());
-        }
-        self.pos = 0;
-        self.len = crate::buffer::fill(&mut self.src, &mut self.buf)?;
-        self.eof = self.len < self.buf.len();
-        Ok(())
-    }
-
-    /// Decodes the next bytes into `out` (which must not be empty).
+    /// Decodes the next bytes into `out` (which must not be empty): never
+    /// [`Step::More`].
     ///
     /// # Errors
     /// Only the source's I/O errors; damage is [`Step::Damaged`].
     pub(crate) fn step(&mut self, out: &mut [u8]) -> io::Result<Step> {
         loop {
-            if self.core.is_done() {
-                return Ok(Step::End);
-            }
-            self.fill()?;
-            let (used, step) = self.core.step(&self.buf[self.pos..self.len], self.eof, out);
-            self.pos += used;
-            if step != Step::More {
-                return Ok(step);
+            match self.stage.step(out) {
+                Step::More => self.stage.fill_from(&mut self.src)?,
+                step => return Ok(step),
             }
         }
     }
@@ -265,7 +459,7 @@ impl<R: Read> Members<R> {
 
 /// Damage of a gzip stream: the inner error of the `InvalidData` errors
 /// that [`Members`] reads return, so that damage is told apart from a
-/// source's own errors of that kind ([`is_damage`]).
+/// source's own errors of that kind.
 #[derive(Debug)]
 pub(crate) struct Damage(String);
 
@@ -277,15 +471,10 @@ impl std::fmt::Display for Damage {
 
 impl std::error::Error for Damage {}
 
-/// True when `e` is the damage of a gzip stream read through [`Members`],
-/// not an error of its source.
-pub(crate) fn is_damage(e: &io::Error) -> bool {
-    e.get_ref().is_some_and(|inner| inner.is::<Damage>())
-}
-
 /// The decompressed stream as a reader, for the repair path: damage is an
 /// `InvalidData` error ([`Damage`]) after the bytes decoded before it were
-/// returned.
+/// returned, and so is a container that holds more than the limit (the
+/// repair validates first and refuses such input: defence in depth).
 impl<R: Read> Read for Members<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if buf.is_empty() {
@@ -297,6 +486,12 @@ impl<R: Read> Read for Members<R> {
         match self.step(buf)? {
             Step::Data(n) => Ok(n),
             Step::End | Step::More => Ok(0),
+            Step::Limit(limit) => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                Damage(format!(
+                    "the gzip stream holds more than the decompression limit of {limit} bytes"
+                )),
+            )),
             Step::Damaged { written, why } => {
                 if written > 0 {
                     self.damage = Some(why);
@@ -328,20 +523,153 @@ mod tests {
     }
 
     fn decode(bytes: &[u8]) -> (Vec<u8>, Option<String>, u64) {
-        let mut m = Members::new(bytes);
+        let mut m = Members::new(bytes, Limits::default());
         let mut out = Vec::new();
         let mut buf = [0u8; 7];
         loop {
             match m.step(&mut buf).unwrap() {
                 // ok: unit test
                 Step::Data(n) => out.extend_from_slice(&buf[..n]),
-                Step::End | Step::More => return (out, None, m.padding()),
+                Step::End | Step::More | Step::Limit(_) => return (out, None, m.stage().padding()),
                 Step::Damaged { written, why } => {
                     out.extend_from_slice(&buf[..written]);
-                    return (out, Some(why), m.padding());
+                    return (out, Some(why), m.stage().padding());
                 }
             }
         }
+    }
+
+    /// Bytes that do not compress: several pieces of compressed input.
+    fn noise(n: usize) -> Vec<u8> {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 32) as u8
+            })
+            .collect()
+    }
+
+    /// What the stage gives when `gz` is pushed into it in `chunk`-byte
+    /// pieces and decoded into a buffer of `room` bytes: the bytes, and
+    /// how it ended.
+    fn pushed(gz: &[u8], limits: Limits, chunk: usize, room: usize) -> (Vec<u8>, Step) {
+        let mut stage = Stage::new(limits);
+        let mut out = Vec::new();
+        let mut buf = vec![0u8; room];
+        let mut pieces = gz.chunks(chunk);
+        let mut pending: &[u8] = &[];
+        loop {
+            match stage.step(&mut buf) {
+                Step::Data(n) => out.extend_from_slice(&buf[..n]),
+                Step::More => {
+                    // as the validator pushes: what is left of the last
+                    // chunk first, then the next chunk; the end once both
+                    // are used up
+                    if pending.is_empty() {
+                        pending = pieces.next().unwrap_or_default();
+                    }
+                    pending = &pending[stage.take(pending)..];
+                    if pending.is_empty() && pieces.len() == 0 {
+                        stage.end_input();
+                    }
+                }
+                Step::Damaged { written, why } => {
+                    out.extend_from_slice(&buf[..written]);
+                    return (out, Step::Damaged { written: 0, why });
+                }
+                end => return (out, end),
+            }
+        }
+    }
+
+    /// What a pull loop over the stage gives, read `room` bytes at a time.
+    fn pulled(gz: &[u8], limits: Limits, room: usize) -> (Vec<u8>, Step) {
+        let mut m = Members::new(gz, limits);
+        let mut out = Vec::new();
+        let mut buf = vec![0u8; room];
+        loop {
+            match m.step(&mut buf).unwrap() {
+                // ok: unit test
+                Step::Data(n) => out.extend_from_slice(&buf[..n]),
+                Step::Damaged { written, why } => {
+                    out.extend_from_slice(&buf[..written]);
+                    return (out, Step::Damaged { written: 0, why });
+                }
+                end => return (out, end),
+            }
+        }
+    }
+
+    /// The length, a hash of the bytes, and the end (short to print).
+    fn summary((out, end): (Vec<u8>, Step)) -> (usize, u64, Step) {
+        let hash = out.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        (out.len(), hash, end)
+    }
+
+    #[test]
+    fn pushed_in_any_pieces_or_pulled_the_stage_gives_the_same_bytes_and_end() {
+        let data = noise(300_000);
+        let whole = gz(&data);
+        let mut damaged = whole.clone();
+        let crc_at = damaged.len() - 8;
+        damaged[crc_at] ^= 0xff;
+        let cut = whole[..200_000].to_vec();
+        let n = data.len() as u64;
+        for (what, g) in [("whole", &whole), ("damaged", &damaged), ("cut", &cut)] {
+            for max in [None, Some(1), Some(100_000), Some(n - 1), Some(n)] {
+                let limits = Limits::default().with_max_decompressed(max);
+                let want = summary(pulled(g, limits, 64 * 1024));
+                // the reference: the bytes and the end say what they should
+                let prefix = |m: u64, end| summary((data[..m as usize].to_vec(), end));
+                match (what, max) {
+                    (_, Some(m)) if m < n && (what != "cut" || m < 150_000) => {
+                        assert_eq!(want, prefix(m, Step::Limit(m)), "{what} {max:?}");
+                    }
+                    ("whole", _) => assert_eq!(want, prefix(n, Step::End)),
+                    _ => assert!(matches!(want.2, Step::Damaged { .. }), "{what} {max:?}"),
+                }
+                for chunk in [1, 7, 65_537, g.len()] {
+                    for room in [1, 4099] {
+                        if chunk == 1 && room == 1 && max != Some(1) {
+                            continue; // slow, and nothing the others miss
+                        }
+                        assert_eq!(
+                            summary(pushed(g, limits, chunk, room)),
+                            want,
+                            "{what}, limit {max:?}, pushed {chunk} at a time, into {room}"
+                        );
+                        let got = summary(pulled(g, limits, room));
+                        assert_eq!(got, want, "{what}, {max:?}, {room}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_container_over_the_limit_read_as_a_stream_is_an_error_after_the_limit() {
+        let g = gz(&[3u8; 100]);
+        let limits = Limits::default().with_max_decompressed(Some(10));
+        let mut out = Vec::new();
+        let e = Members::new(&g[..], limits)
+            .read_to_end(&mut out)
+            .unwrap_err(); // ok: unit test
+        assert_eq!(out, [3u8; 10]);
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(
+            e.to_string().contains("decompression limit of 10 bytes"),
+            "{e}"
+        );
+        // exactly the limit is not over it
+        let limits = Limits::default().with_max_decompressed(Some(100));
+        let mut out = Vec::new();
+        Members::new(&g[..], limits).read_to_end(&mut out).unwrap(); // ok: unit test
+        assert_eq!(out, [3u8; 100]);
     }
 
     #[test]
@@ -399,9 +727,11 @@ mod tests {
         let mut junk = gz(b"hello");
         junk.extend(b"junk");
         let mut out = Vec::new();
-        let e = Members::new(&junk[..]).read_to_end(&mut out).unwrap_err(); // ok: unit test
+        let e = Members::new(&junk[..], Limits::default())
+            .read_to_end(&mut out)
+            .unwrap_err(); // ok: unit test
         assert_eq!(out, b"hello");
-        assert!(is_damage(&e));
+        assert!(e.get_ref().is_some_and(|inner| inner.is::<Damage>()));
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
         let shown = e.to_string();
         assert!(
@@ -414,11 +744,14 @@ mod tests {
     fn the_decoders_debug_form_shows_its_members_and_padding() {
         let mut padded = gz(b"hello");
         padded.extend([0; 3]);
-        let mut m = Members::new(&padded[..]);
+        let mut m = Members::new(&padded[..], Limits::default());
         let mut buf = [0u8; 64];
         while !matches!(m.step(&mut buf).unwrap(), Step::End) {} // ok: unit test
         let shown = format!("{m:?}");
-        assert!(shown.starts_with("Members { core: Inflate {"), "{shown}");
+        assert!(
+            shown.starts_with("Members { stage: Stage { inflate: Inflate {"),
+            "{shown}"
+        );
         assert!(
             shown.contains("members: 1, padding: 3, done: true"),
             "{shown}"

@@ -3,17 +3,18 @@
 //! [`fill`] is the one "read until full or the end" loop; [`open`] reads
 //! the first two bytes without losing them, asks the validator's one gzip
 //! sniff ([`Validator`](crate::Validator)'s) what they are, and returns
-//! either the raw stream or the library's own gzip decoder (a pull loop
-//! over the push decoder validation drives, so every reader accepts
-//! exactly the gzip data validation accepts) behind the decompression
-//! limit, applied by the same arithmetic as the validator's
-//! ([`Limits`]). [`Reader`](crate::Reader) opens its source here, and so
-//! does the differential fuzzer (for a gzip input's content: to mutate a
-//! seed, and as the reference's content); the front ends read through
-//! `Reader`, `validate*` or the repair. None sniffs or decompresses on its
-//! own.
+//! either the raw stream or a pull loop (`gzip::Members`) over the
+//! library's one gzip engine (`gzip::Stage`), the push engine the
+//! validator's gzip stage drives, which applies the decompression limit
+//! ([`Limits`]) itself: so every reader accepts, refuses and cuts exactly
+//! the gzip data validation does, at the same byte. [`Reader`](crate::Reader)
+//! opens its source here, and so does the differential fuzzer (for a gzip
+//! input's content: to mutate a seed, and as the reference's content); the
+//! front ends read through `Reader`, `validate*` or the repair. None sniffs
+//! or decompresses on its own.
 
 pub use crate::buffer::fill;
+use crate::gzip::{Members, Stage, Step};
 use crate::limits::Limits;
 use std::io::{self, Read};
 
@@ -26,13 +27,6 @@ use std::io::{self, Read};
 pub struct Stream<R> {
     inner: Inner<R>,
     limits: Limits,
-    /// Decompressed bytes returned so far (gzip only).
-    out: u64,
-    /// The limit, once the stream was found to hold more than it.
-    over: Option<u64>,
-    /// Where the gzip stream was found damaged (decompressed bytes before
-    /// the damage) and what the decoder said.
-    damage: Option<(u64, String)>,
 }
 
 /// The source with its sniffed bytes put back in front.
@@ -40,7 +34,7 @@ type Sniffed<R> = io::Chain<io::Take<io::Cursor<[u8; 2]>>, R>;
 
 enum Inner<R> {
     Raw(Sniffed<R>),
-    Gzip(Box<crate::gzip::Members<Sniffed<R>>>),
+    Gzip(Box<Members<Sniffed<R>>>),
 }
 
 impl<R> std::fmt::Debug for Stream<R> {
@@ -64,17 +58,11 @@ pub fn open<R: Read>(mut r: R, decompress: bool, limits: Limits) -> io::Result<S
     let n = fill(&mut r, &mut magic)?;
     let stream = io::Cursor::new(magic).take(n as u64).chain(r);
     let inner = if decompress && crate::validate::Validator::sniff(&magic[..n]).is_some() {
-        Inner::Gzip(Box::new(crate::gzip::Members::new(stream)))
+        Inner::Gzip(Box::new(Members::new(stream, limits)))
     } else {
         Inner::Raw(stream)
     };
-    Ok(Stream {
-        inner,
-        limits,
-        out: 0,
-        over: None,
-        damage: None,
-    })
+    Ok(Stream { inner, limits })
 }
 
 impl<R> Stream<R> {
@@ -84,20 +72,28 @@ impl<R> Stream<R> {
         matches!(self.inner, Inner::Gzip(_)).then_some(crate::Compression::Gzip)
     }
 
+    /// The gzip engine's stage, for a gzip stream.
+    fn stage(&self) -> Option<&Stage> {
+        match &self.inner {
+            Inner::Raw(_) => None,
+            Inner::Gzip(g) => Some(g.stage()),
+        }
+    }
+
     /// True when reading stopped at the decompression limit.
     pub fn hit_limit(&self) -> bool {
-        self.over.is_some()
+        self.limit().is_some()
     }
 
     /// The decompression limit the stream held more than, once it did.
     pub(crate) fn limit(&self) -> Option<u64> {
-        self.over
+        self.stage().and_then(Stage::over)
     }
 
     /// Where a gzip stream was found damaged, in decompressed bytes, and
     /// what the decoder said.
     pub fn damage(&self) -> Option<(u64, String)> {
-        self.damage.clone()
+        self.stage().and_then(Stage::damage).cloned()
     }
 
     /// The source.
@@ -106,24 +102,6 @@ impl<R> Stream<R> {
             Inner::Raw(r) => r.get_ref().1,
             Inner::Gzip(g) => g.source().get_ref().1,
         }
-    }
-}
-
-/// One read of the gzip decoder `g`, `out` bytes into the stream: damage
-/// ends the stream there (recorded in `damage`).
-fn decode<S: Read>(
-    g: &mut crate::gzip::Members<S>,
-    damage: &mut Option<(u64, String)>,
-    out: u64,
-    buf: &mut [u8],
-) -> io::Result<usize> {
-    match g.read(buf) {
-        Ok(n) => Ok(n),
-        Err(e) if crate::gzip::is_damage(&e) => {
-            *damage = Some((out, e.to_string()));
-            Ok(0)
-        }
-        Err(e) => Err(e), // the source's own error
     }
 }
 
@@ -136,21 +114,12 @@ impl<R: Read> Read for Stream<R> {
         if buf.is_empty() {
             return Ok(0);
         }
-        if self.damage.is_some() || self.over.is_some() {
-            return Ok(0); // the end stays the end
+        // damage and the limit end the stream: the stage says where
+        match g.step(buf)? {
+            Step::Data(n) => Ok(n),
+            Step::Damaged { written, .. } => Ok(written),
+            Step::End | Step::Limit(_) | Step::More => Ok(0),
         }
-        let (room, cut) = self.limits.cut(self.out, buf.len());
-        if room == 0 {
-            // at the limit: one more byte tells whether the stream holds more
-            let mut probe = [0u8; 1];
-            if decode(g, &mut self.damage, self.out, &mut probe)? > 0 {
-                self.over = cut;
-            }
-            return Ok(0);
-        }
-        let n = decode(g, &mut self.damage, self.out, &mut buf[..room])?;
-        self.out += n as u64;
-        Ok(n)
     }
 }
 

@@ -62,8 +62,8 @@ impl Limits {
 
     /// Of `n` decompressed bytes that follow `done` ones: how many stay
     /// within the decompression limit, and the limit when it cuts them
-    /// short. The one place the limit is applied: the validator's gzip
-    /// stage and the reader's gzip stream both ask it.
+    /// short. Asked by the one gzip engine (`gzip::Stage`), which every
+    /// reader and the validator drive: the one place the limit is applied.
     pub(crate) fn cut(&self, done: u64, n: usize) -> (usize, Option<u64>) {
         match self.max_decompressed {
             Some(limit) if done.saturating_add(n as u64) > limit => {

@@ -7,9 +7,9 @@
 //! whose default is safe ([`Limits::default`]: the same limit validation
 //! and repair apply), recognises gzip by the validator's one sniff
 //! (`input::open`) and decodes it within the limit through `input::Stream`,
-//! a pull loop (`gzip::Members`) over the push decoder that validation's
-//! gzip stage drives (`gzip::Inflate`), then reads exactly the header's
-//! bytes and feeds them to a
+//! a pull loop (`gzip::Members`) over the library's one gzip engine
+//! (`gzip::Stage`, the push stage the validator drives, which applies the
+//! limit itself), then reads exactly the header's bytes and feeds them to a
 //! validator with the reading paths' checks (the spec's rules and the
 //! byte-order test, under the stated byte order and the severity
 //! overrides): the header is the one it analysed (whose item geometry,

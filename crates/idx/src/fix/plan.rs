@@ -44,7 +44,7 @@ fn validate_planned<R: Read + Seek>(
         let mut v = Validator::plain(opts.clone());
         if gzip {
             v = v.with_compression(Compression::Gzip);
-            let dec = crate::gzip::Members::new(&mut summed);
+            let dec = crate::gzip::Members::new(&mut summed, opts.limits);
             stream(plan, dec, |c| {
                 v.feed(c);
                 Ok(())

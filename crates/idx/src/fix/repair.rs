@@ -106,7 +106,7 @@ pub(super) fn write_planned<R: Read + Seek, W: Write>(
     }
     if gzip {
         v = v.with_compression(Compression::Gzip);
-        let dec = crate::gzip::Members::new(&mut summed);
+        let dec = crate::gzip::Members::new(&mut summed, opts.validate.limits);
         if opts.keep_compression {
             let mut enc = flate2::write::GzEncoder::new(output, flate2::Compression::default());
             stream(&plan, dec, |c| {

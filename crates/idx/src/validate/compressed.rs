@@ -1,68 +1,49 @@
 //! The validator's gzip stage: compressed bytes pushed in, decoded by the
-//! library's one gzip engine ([`Inflate`]) through a fixed buffer into the
-//! validator, up to the decompression limit ([`Limits`](crate::Limits)).
+//! library's one gzip engine ([`Stage`], which gathers them into pieces and
+//! applies the decompression limit, [`Limits`](crate::Limits)) through a
+//! fixed buffer into the validator. Every reader pulls through the same
+//! engine (`gzip::Members`), so both cut, refuse and accept alike.
 
 use super::Validator;
 use crate::buffer::CHUNK_LEN;
 use crate::finding::Finding;
-use crate::gzip::{Inflate, Step, IN_LEN};
+use crate::gzip::{Stage, Step};
+use crate::limits::Limits;
 use crate::rules::Rule;
 use crate::violations::decompression_limit;
 use idx_text::plural::{count, verb};
 
-/// The gzip stage of one [`Validator`]: the decoder, and its input and
-/// output buffers (fixed sizes). The compressed bytes fed are gathered
-/// into pieces of [`IN_LEN`] bytes before they are decoded, the pieces
-/// [`Members`](crate::gzip::Members) reads: the deflate decoder's verdict
-/// on a damaged stream may depend on where its input is cut, and so the
-/// findings never depend on how the caller chunks its input.
+/// The gzip stage of one [`Validator`]: the engine and the buffer it
+/// decodes into (fixed sizes).
 pub(super) struct GzipStage {
-    inflate: Inflate,
-    piece: Box<[u8]>,
-    held: usize,
+    stage: Stage,
     out: Box<[u8]>,
 }
 
 impl std::fmt::Debug for GzipStage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GzipStage")
-            .field("inflate", &self.inflate)
+            .field("stage", &self.stage)
             .finish_non_exhaustive()
     }
 }
 
 impl GzipStage {
-    pub(super) fn new() -> Self {
+    pub(super) fn new(limits: Limits) -> Self {
         GzipStage {
-            inflate: Inflate::new(),
-            piece: vec![0u8; IN_LEN].into_boxed_slice(),
-            held: 0,
+            stage: Stage::new(limits),
             out: vec![0u8; CHUNK_LEN].into_boxed_slice(),
         }
     }
 
     /// True once nothing more of the compressed stream is looked at (it
-    /// ended, or is damaged).
+    /// ended, is damaged, or holds more than the limit).
     pub(super) fn is_done(&self) -> bool {
-        self.inflate.is_done()
+        self.stage.is_done()
     }
 }
 
 impl Validator {
-    /// Feeds decompressed bytes, stopping at the decompression limit
-    /// (IDX702). Returns false when the limit stopped validation.
-    fn feed_limited(&mut self, bytes: &[u8]) -> bool {
-        let (keep, cut) = self.opts.limits.cut(self.total, bytes.len());
-        self.feed_plain(&bytes[..keep]);
-        match cut {
-            Some(limit) => {
-                self.stop(decompression_limit(limit), true);
-                false
-            }
-            None => true,
-        }
-    }
-
     /// Takes the next compressed bytes `input` (`last`: no byte follows
     /// them) into the stage, decoding each full piece, and the rest when
     /// `last`.
@@ -71,53 +52,41 @@ impl Validator {
             if self.stopped() || gz.is_done() {
                 return;
             }
-            let take = (gz.piece.len() - gz.held).min(input.len());
-            gz.piece[gz.held..gz.held + take].copy_from_slice(&input[..take]);
-            gz.held += take;
-            input = &input[take..];
-            if gz.held == gz.piece.len() {
-                let piece = std::mem::take(&mut gz.piece);
-                self.decode_piece(gz, &piece, false);
-                gz.piece = piece;
-                gz.held = 0;
-            } else {
-                if last {
-                    let piece = std::mem::take(&mut gz.piece);
-                    self.decode_piece(gz, &piece[..gz.held], true);
-                    gz.piece = piece;
-                    gz.held = 0;
-                }
+            input = &input[gz.stage.take(input)..];
+            if last && input.is_empty() {
+                gz.stage.end_input();
+            }
+            self.decode(gz);
+            if input.is_empty() {
                 return;
             }
         }
     }
 
-    /// Decodes one piece of compressed bytes (`last`: no byte follows)
-    /// into the validator, until it is used up, the stream ends, is found
-    /// damaged, or reaches the limit.
-    fn decode_piece(&mut self, gz: &mut GzipStage, mut input: &[u8], last: bool) {
+    /// Decodes what the stage holds into the validator, until it wants
+    /// more input, the stream ends, is found damaged, or holds more than
+    /// the limit.
+    fn decode(&mut self, gz: &mut GzipStage) {
         while !self.stopped() {
-            let (used, step) = gz.inflate.step(input, last, &mut gz.out);
-            input = &input[used..];
-            match step {
-                Step::Data(k) => {
-                    if !self.feed_limited(&gz.out[..k]) {
-                        return;
-                    }
-                }
+            match gz.stage.step(&mut gz.out) {
+                Step::Data(k) => self.feed_plain(&gz.out[..k]),
                 Step::More => return,
                 Step::End => {
-                    if last && gz.inflate.padding > 0 {
-                        self.gzip_padding(gz.inflate.padding);
+                    let padding = gz.stage.padding();
+                    if padding > 0 {
+                        self.gzip_padding(padding);
                     }
                     return;
                 }
                 Step::Damaged { written, why } => {
                     // the bytes decoded before the damage are findings too
-                    if self.feed_limited(&gz.out[..written]) {
-                        let at = self.total;
-                        self.stop(crate::violations::gzip_damaged(at, why), false);
-                    }
+                    self.feed_plain(&gz.out[..written]);
+                    let at = self.total;
+                    self.stop(crate::violations::gzip_damaged(at, why), false);
+                    return;
+                }
+                Step::Limit(limit) => {
+                    self.stop(decompression_limit(limit), true);
                     return;
                 }
             }

@@ -146,7 +146,7 @@ impl Validator {
                     }
                     (Some(b), Some(&c)) if Validator::sniff(&[b, c]).is_some() => {
                         self.compression = Some(Compression::Gzip);
-                        let mut gz = Box::new(GzipStage::new());
+                        let mut gz = Box::new(GzipStage::new(self.opts.limits));
                         if let Some(h) = held {
                             self.push_gzip(&mut gz, &[h], false);
                         }

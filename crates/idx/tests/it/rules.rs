@@ -763,7 +763,7 @@ fn a_validator_decoding_gzip_shows_its_decoder_in_its_debug_form() {
     v.feed(&gz);
     let shown = format!("{v:?}");
     assert!(
-        shown.contains("Gzip(GzipStage { inflate: Inflate { members: 0, padding: 0, done: false"),
+        shown.contains("Gzip(GzipStage { stage: Stage { inflate: Inflate { members: 0, padding: 0, done: false"),
         "{shown}"
     );
 }

@@ -530,3 +530,40 @@ fn inside_idx_the_validator_alone_sniffs_gzip() {
         "the validator's sniff is one call"
     );
 }
+
+#[test]
+fn inside_idx_the_gzip_engine_alone_applies_the_limit_and_decodes() {
+    // one engine: `gzip::Stage` is the one caller of the limit's arithmetic
+    // (`Limits::cut`) and of zlib's decoder; the validator pushes into it,
+    // every reader pulls through it (`gzip::Members`)
+    let mut found = Vec::new();
+    for (path, text) in sources() {
+        if !path.starts_with("crates/idx/src/") {
+            continue;
+        }
+        for (n, line) in code_lines(&text) {
+            let limit = line.contains(".cut(self.") || line.contains("limits.cut(");
+            let zlib = line.contains("Decompress::new");
+            if (limit || zlib) && path != "crates/idx/src/gzip.rs" {
+                found.push(format!("{path}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the limit or gzip decoding outside the one engine:\n{}",
+        found.join("\n")
+    );
+    let gzip =
+        std::fs::read_to_string(test_support::root().join("crates/idx/src/gzip.rs")).unwrap();
+    let calls = |needle: &str| {
+        code_lines(&gzip)
+            .filter(|(_, l)| l.contains(needle))
+            .count()
+    };
+    assert_eq!(
+        (calls("limits.cut("), calls("Decompress::new")),
+        (1, 1),
+        "one limit, one decoder"
+    );
+}
