@@ -296,9 +296,10 @@ impl Stage {
 
     /// Takes the next compressed bytes into the piece being gathered:
     /// returns how many it took (none while a piece is being decoded:
-    /// [`Stage::step`] until [`Step::More`] first).
+    /// [`Stage::step`] until [`Step::More`] first; none once the input
+    /// ended or the stage is done, whose last piece stays ready).
     pub(crate) fn take(&mut self, input: &[u8]) -> usize {
-        if self.ready || self.is_done() {
+        if self.ready {
             return 0;
         }
         let n = (self.piece.len() - self.len).min(input.len());
@@ -323,7 +324,7 @@ impl Stage {
     /// # Errors
     /// The source's errors.
     pub(crate) fn fill_from<R: Read>(&mut self, src: &mut R) -> io::Result<()> {
-        if self.ready || self.is_done() {
+        if self.ready {
             return Ok(());
         }
         self.len += crate::buffer::fill(src, &mut self.piece[self.len..])?;
@@ -349,7 +350,7 @@ impl Stage {
             if !self.ready {
                 return Step::More;
             }
-            let (room, cut) = self.limits.cut(self.out, out.len());
+            let (room, cut) = cut(self.limits, self.out, out.len());
             let mut probe = [0u8; 1];
             let dst = if room == 0 {
                 &mut probe[..]
@@ -399,6 +400,19 @@ impl Stage {
                 }
             };
         }
+    }
+}
+
+/// Of `n` decompressed bytes that follow `done` ones: how many stay within
+/// the decompression limit, and the limit when it cuts them short. The one
+/// place the limit is applied ([`Stage::step`]).
+fn cut(limits: Limits, done: u64, n: usize) -> (usize, Option<u64>) {
+    match limits.max_decompressed {
+        Some(limit) if done.saturating_add(n as u64) > limit => {
+            // less than n: fits a usize
+            (limit.saturating_sub(done) as usize, Some(limit))
+        }
+        _ => (n, None),
     }
 }
 
@@ -561,6 +575,7 @@ mod tests {
         let mut buf = vec![0u8; room];
         let mut pieces = gz.chunks(chunk);
         let mut pending: &[u8] = &[];
+        let mut ended = false;
         loop {
             match stage.step(&mut buf) {
                 Step::Data(n) => out.extend_from_slice(&buf[..n]),
@@ -568,12 +583,14 @@ mod tests {
                     // as the validator pushes: what is left of the last
                     // chunk first, then the next chunk; the end once both
                     // are used up
+                    assert!(!ended, "More after the input ended");
                     if pending.is_empty() {
                         pending = pieces.next().unwrap_or_default();
                     }
                     pending = &pending[stage.take(pending)..];
-                    if pending.is_empty() && pieces.len() == 0 {
-                        stage.end_input();
+                    if pending.is_empty() && pieces.len() == 0 && !ended {
+                        stage.end_input(); // once, as the validator's finish
+                        ended = true;
                     }
                 }
                 Step::Damaged { written, why } => {
@@ -619,9 +636,20 @@ mod tests {
         let crc_at = damaged.len() - 8;
         damaged[crc_at] ^= 0xff;
         let cut = whole[..200_000].to_vec();
+        // two members, then zero padding up to a multiple of the piece
+        // length: the last piece is full, and the end comes after it
+        let mut members = gz(&data[..150_000]);
+        members.extend(gz(&data[150_000..]));
+        members.resize(members.len().div_ceil(IN_LEN) * IN_LEN, 0);
         let n = data.len() as u64;
-        for (what, g) in [("whole", &whole), ("damaged", &damaged), ("cut", &cut)] {
-            for max in [None, Some(1), Some(100_000), Some(n - 1), Some(n)] {
+        let cases = [
+            ("whole", &whole),
+            ("members", &members),
+            ("damaged", &damaged),
+            ("cut", &cut),
+        ];
+        for (what, g) in cases {
+            for max in [None, Some(0), Some(1), Some(100_000), Some(n - 1), Some(n)] {
                 let limits = Limits::default().with_max_decompressed(max);
                 let want = summary(pulled(g, limits, 64 * 1024));
                 // the reference: the bytes and the end say what they should
@@ -630,7 +658,7 @@ mod tests {
                     (_, Some(m)) if m < n && (what != "cut" || m < 150_000) => {
                         assert_eq!(want, prefix(m, Step::Limit(m)), "{what} {max:?}");
                     }
-                    ("whole", _) => assert_eq!(want, prefix(n, Step::End)),
+                    ("whole" | "members", _) => assert_eq!(want, prefix(n, Step::End)),
                     _ => assert!(matches!(want.2, Step::Damaged { .. }), "{what} {max:?}"),
                 }
                 for chunk in [1, 7, 65_537, g.len()] {
@@ -649,6 +677,94 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_input_ended_while_a_full_piece_is_decoded_ends_after_it() {
+        // the input ends with a full piece still to decode: the stage
+        // decodes it, then ends (here: inside a member, the stream is cut)
+        let g = gz(&noise(100_000));
+        let mut stage = Stage::new(Limits::default());
+        assert_eq!(stage.take(&g), IN_LEN);
+        stage.end_input();
+        let mut out = vec![0u8; 4096];
+        let mut n = 0;
+        let end = loop {
+            match stage.step(&mut out) {
+                Step::Data(k) => n += k,
+                end => break end,
+            }
+        };
+        assert!(matches!(end, Step::Damaged { written: 0, .. }), "{end:?}");
+        assert_eq!(stage.damage().map(|d| d.0), Some(n as u64));
+        assert!(n > 0 && stage.is_done() && stage.padding() == 0);
+    }
+
+    #[test]
+    fn damage_found_at_the_limit_with_nothing_more_decoded_is_damage_not_the_limit() {
+        // a stored stream whose trailer (CRC-32 and length) is a piece of
+        // its own, the CRC broken: all of the data is decoded from the first
+        // piece, exactly the limit, and the damage is found in the second,
+        // by the probe at the limit, which decodes nothing more
+        let stored = |len: usize| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+            e.write_all(&noise(len)).unwrap(); // ok: unit test
+            e.finish().unwrap() // ok: unit test
+        };
+        let len = (IN_LEN - 100..IN_LEN)
+            .find(|&len| stored(len).len() == IN_LEN + 8)
+            .unwrap(); // ok: unit test
+        let mut g = stored(len);
+        g[IN_LEN] ^= 0xff; // the CRC
+        let limits = Limits::default().with_max_decompressed(Some(len as u64));
+        let (out, end) = pulled(&g, limits, 4099);
+        assert_eq!(out, noise(len));
+        assert!(matches!(end, Step::Damaged { .. }), "{end:?}");
+        // one byte less is the limit: the probe decodes a byte
+        let limits = Limits::default().with_max_decompressed(Some(len as u64 - 1));
+        assert_eq!(pulled(&g, limits, 4099).1, Step::Limit(len as u64 - 1));
+    }
+
+    #[test]
+    fn no_limit_cuts_nothing_and_a_limit_cuts_at_itself() {
+        let limit = |n| Limits::default().with_max_decompressed(n);
+        assert_eq!(cut(limit(None), u64::MAX - 4, 10), (10, None));
+        assert_eq!(cut(limit(Some(100)), 95, 10), (5, Some(100)));
+        assert_eq!(cut(limit(Some(100)), 90, 10), (10, None));
+        assert_eq!(cut(limit(Some(100)), 100, 1), (0, Some(100)));
+        assert_eq!(cut(limit(Some(100)), 200, 1), (0, Some(100)));
+    }
+
+    #[test]
+    fn the_stage_takes_or_gathers_no_byte_after_the_end_of_its_input_or_while_decoding() {
+        let g = gz(&noise(100_000));
+        let mut stage = Stage::new(Limits::default());
+        // a whole piece is taken, then nothing until it is decoded
+        assert_eq!(stage.take(&g), IN_LEN);
+        assert_eq!(stage.take(&g[IN_LEN..]), 0);
+        let mut src = &g[IN_LEN..];
+        stage.fill_from(&mut src).unwrap(); // ok: unit test
+        assert_eq!(
+            src.len(),
+            g.len() - IN_LEN,
+            "nothing gathered while decoding"
+        );
+        let mut out = vec![0u8; 4096];
+        let mut n = 0;
+        while let Step::Data(k) = stage.step(&mut out) {
+            n += k;
+        }
+        let rest = &g[IN_LEN..];
+        assert_eq!(stage.take(rest), rest.len());
+        stage.end_input();
+        assert_eq!(stage.take(b"more"), 0, "the input ended");
+        while let Step::Data(k) = stage.step(&mut out) {
+            n += k;
+        }
+        assert_eq!(n, 100_000);
+        assert!(stage.is_done() && stage.damage().is_none());
+        assert_eq!(stage.take(b"more"), 0, "done");
+        assert_eq!(stage.step(&mut out), Step::End, "the end stays the end");
     }
 
     #[test]

@@ -59,20 +59,6 @@ impl Limits {
         self.max_decompressed = limit;
         self
     }
-
-    /// Of `n` decompressed bytes that follow `done` ones: how many stay
-    /// within the decompression limit, and the limit when it cuts them
-    /// short. Asked by the one gzip engine (`gzip::Stage`), which every
-    /// reader and the validator drive: the one place the limit is applied.
-    pub(crate) fn cut(&self, done: u64, n: usize) -> (usize, Option<u64>) {
-        match self.max_decompressed {
-            Some(limit) if done.saturating_add(n as u64) > limit => {
-                // less than n: fits a usize
-                (limit.saturating_sub(done) as usize, Some(limit))
-            }
-            _ => (n, None),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -88,12 +74,5 @@ mod tests {
         );
         assert_eq!(Limits::from_setting(Some(0)).max_decompressed, None);
         assert_eq!(Limits::from_setting(Some(1)).max_decompressed, Some(1));
-        // no limit cuts nothing; a limit cuts at itself
-        assert_eq!(
-            Limits::from_setting(Some(0)).cut(u64::MAX - 4, 10),
-            (10, None)
-        );
-        assert_eq!(Limits::from_setting(Some(100)).cut(95, 10), (5, Some(100)));
-        assert_eq!(Limits::from_setting(Some(100)).cut(90, 10), (10, None));
     }
 }

@@ -1,6 +1,6 @@
 //! The validator's gzip stage: compressed bytes pushed in, decoded by the
 //! library's one gzip engine ([`Stage`], which gathers them into pieces and
-//! applies the decompression limit, [`Limits`](crate::Limits)) through a
+//! applies the decompression limit, [`Limits`]) through a
 //! fixed buffer into the validator. Every reader pulls through the same
 //! engine (`gzip::Members`), so both cut, refuse and accept alike.
 

@@ -533,8 +533,9 @@ fn inside_idx_the_validator_alone_sniffs_gzip() {
 
 #[test]
 fn inside_idx_the_gzip_engine_alone_applies_the_limit_and_decodes() {
-    // one engine: `gzip::Stage` is the one caller of the limit's arithmetic
-    // (`Limits::cut`) and of zlib's decoder; the validator pushes into it,
+    // one engine: `gzip::Stage` is the one caller of zlib's decoder, and the
+    // limit's arithmetic is a private function of its module (`gzip::cut`),
+    // so the compiler keeps it there; the validator pushes into the stage,
     // every reader pulls through it (`gzip::Members`)
     let mut found = Vec::new();
     for (path, text) in sources() {
@@ -542,9 +543,9 @@ fn inside_idx_the_gzip_engine_alone_applies_the_limit_and_decodes() {
             continue;
         }
         for (n, line) in code_lines(&text) {
-            let limit = line.contains(".cut(self.") || line.contains("limits.cut(");
             let zlib = line.contains("Decompress::new");
-            if (limit || zlib) && path != "crates/idx/src/gzip.rs" {
+            let cut = line.contains("fn cut(") && line.contains("Limits");
+            if (zlib || cut) && path != "crates/idx/src/gzip.rs" {
                 found.push(format!("{path}:{}: {}", n + 1, line.trim()));
             }
         }
@@ -556,14 +557,17 @@ fn inside_idx_the_gzip_engine_alone_applies_the_limit_and_decodes() {
     );
     let gzip =
         std::fs::read_to_string(test_support::root().join("crates/idx/src/gzip.rs")).unwrap();
-    let calls = |needle: &str| {
+    let lines = |needle: &str| -> Vec<String> {
         code_lines(&gzip)
             .filter(|(_, l)| l.contains(needle))
-            .count()
+            .map(|(_, l)| l.trim().to_string())
+            .collect()
     };
+    assert_eq!(lines("Decompress::new").len(), 1, "one decoder");
     assert_eq!(
-        (calls("limits.cut("), calls("Decompress::new")),
-        (1, 1),
-        "one limit, one decoder"
+        lines("fn cut("),
+        ["fn cut(limits: Limits, done: u64, n: usize) -> (usize, Option<u64>) {"],
+        "one limit, private to the engine"
     );
+    assert_eq!(lines("cut(self.limits").len(), 1, "applied in one place");
 }
