@@ -541,8 +541,8 @@ mod tests {
         let mut out = Vec::new();
         let mut buf = [0u8; 7];
         loop {
-            match m.step(&mut buf).unwrap() {
-                // ok: unit test
+            let step = m.step(&mut buf).unwrap(); // ok: unit test
+            match step {
                 Step::Data(n) => out.extend_from_slice(&buf[..n]),
                 Step::End | Step::More | Step::Limit(_) => return (out, None, m.stage().padding()),
                 Step::Damaged { written, why } => {
@@ -608,8 +608,8 @@ mod tests {
         let mut out = Vec::new();
         let mut buf = vec![0u8; room];
         loop {
-            match m.step(&mut buf).unwrap() {
-                // ok: unit test
+            let step = m.step(&mut buf).unwrap(); // ok: unit test
+            match step {
                 Step::Data(n) => out.extend_from_slice(&buf[..n]),
                 Step::Damaged { written, why } => {
                     out.extend_from_slice(&buf[..written]);
