@@ -329,9 +329,10 @@ impl Stage {
         }
         self.len += crate::buffer::fill(src, &mut self.piece[self.len..])?;
         if self.len < self.piece.len() {
-            self.end_input();
+            self.end_input(); // the last piece: ready
+        } else {
+            self.ready = true;
         }
-        self.ready = true;
         Ok(())
     }
 
@@ -381,7 +382,7 @@ impl Stage {
                         Step::Limit(limit)
                     }
                     _ => {
-                        let written = if room == 0 { 0 } else { written };
+                        // (at the limit, nothing was written: the arm above)
                         self.out += written as u64;
                         self.damage = Some((self.out, why.clone()));
                         Step::Damaged { written, why }
