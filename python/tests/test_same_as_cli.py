@@ -158,7 +158,8 @@ def test_a_gzip_bomb_costs_the_limit_not_its_expansion(kind, tmp_path):
 
 def test_the_byte_order_warning_and_severity_are_the_commands(tmp_path):
     """One verdict per file: load's ByteOrderWarning carries the message of
-    the command's JSON finding (the score rounded the same way), and
+    the command's JSON finding (the score rounded the same way, and
+    Finding.byte_order the JSON's numbers), and
     severity= is --severity: IDX501 an error, the run failed."""
     import warnings
 
@@ -179,6 +180,9 @@ def test_the_byte_order_warning_and_severity_are_the_commands(tmp_path):
         ]
         assert r.ok == (p.returncode == 0), (args, p.returncode)
         assert "score" in cli[0]["message"]
+        # the score's numbers are the JSON's, as the message shows them
+        assert [f.byte_order for f in r.findings] == [f.get("byte_order") for f in cli]
+        assert f"score {cli[0]['byte_order']['score_bits']} bits" in cli[0]["message"]
         if severity is None:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")

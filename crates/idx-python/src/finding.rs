@@ -67,11 +67,12 @@ impl Finding {
     fn __str__(&self) -> String {
         self.text.clone()
     }
-    /// IDX501's byte-order test (spec 6.1) as a dict, the same keys as
-    /// idx-validate's JSON `byte_order`; `None` for other findings.
+    /// IDX501's byte-order test (spec 6.1) as a dict, the same keys and
+    /// numbers as idx-validate's JSON `byte_order` (as the message shows
+    /// them: `ByteOrderScore::shown`); `None` for other findings.
     #[getter]
     fn byte_order<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(s) = self.score else {
+        let Some(s) = self.score.map(|s| s.shown()) else {
             return Ok(None);
         };
         let d = PyDict::new(py);

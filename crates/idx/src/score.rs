@@ -127,6 +127,36 @@ impl ByteOrderScore {
         }
     }
 
+    /// The score as every front end shows it: the bits (`bits`, both
+    /// readings', the relative smoothness) to one decimal and the two
+    /// statistics (`z`, `smoother_z`) to two, each cut toward zero, so
+    /// that a score below a threshold never shows as the threshold
+    /// (47.96 bits, short of [`CERTAIN_BITS`], shows as 47.9, not 48.0).
+    /// The messages, the JSON and SARIF reports and idxkit's
+    /// `Finding.byte_order` all show these numbers; the verdict is the
+    /// exact score's.
+    ///
+    /// ```
+    /// use idx::lint::byteorder::{ByteOrderScore, Verdict, CERTAIN_BITS};
+    /// let s = ByteOrderScore { bits: 47.96, z: 9.999, big_bits: -1.05, little_bits: 46.91,
+    ///     smoother_big: 0.0, smoother_z: 0.0, elements: 100, left_justified_big: false,
+    ///     left_justified_little: false };
+    /// let shown = s.shown();
+    /// assert_eq!((shown.bits, shown.z, shown.big_bits, shown.little_bits), (47.9, 9.99, -1.0, 46.9));
+    /// assert!(shown.bits < CERTAIN_BITS && s.verdict() == Verdict::Likely);
+    /// ```
+    pub fn shown(&self) -> ByteOrderScore {
+        ByteOrderScore {
+            bits: cut(self.bits, 10.0),
+            z: cut(self.z, 100.0),
+            big_bits: cut(self.big_bits, 10.0),
+            little_bits: cut(self.little_bits, 10.0),
+            smoother_big: cut(self.smoother_big, 10.0),
+            smoother_z: cut(self.smoother_z, 100.0),
+            ..*self
+        }
+    }
+
     /// What the score says, by [`LIKELY_BITS`] and [`CERTAIN_BITS`].
     pub fn verdict(&self) -> Verdict {
         if self.elements < MIN_ELEMENTS
@@ -143,6 +173,12 @@ impl ByteOrderScore {
             Verdict::None
         }
     }
+}
+
+/// `x` to `1 / per` (10: one decimal), cut toward zero: how scores are
+/// shown ([`ByteOrderScore::shown`]).
+pub(crate) fn cut(x: f64, per: f64) -> f64 {
+    (x * per).trunc() / per
 }
 
 /// The byte-order test's verdict.

@@ -35,14 +35,15 @@ pub fn finding(f: &Finding) -> Value {
     v
 }
 
-/// The byte-order test's score (IDX501) as JSON, with its thresholds.
+/// The byte-order test's score (IDX501) as JSON, with its thresholds: the
+/// numbers the finding's message shows ([`idx::lint::ByteOrderScore::shown`]).
 pub fn byte_order(s: &idx::lint::ByteOrderScore) -> Value {
-    let round = |x: f64| (x * 10.0).round() / 10.0;
+    let s = s.shown();
     json!({
-        "score_bits": round(s.bits),
-        "z": (s.z * 100.0).round() / 100.0,
-        "big_endian_bits": round(s.big_bits),
-        "little_endian_bits": round(s.little_bits),
+        "score_bits": s.bits,
+        "z": s.z,
+        "big_endian_bits": s.big_bits,
+        "little_endian_bits": s.little_bits,
         "elements": s.elements,
         "likely_bits": idx::lint::LIKELY_BITS,
         "certain_bits": idx::lint::CERTAIN_BITS,

@@ -141,3 +141,91 @@ fn the_rule_list_shows_idx501_as_a_warning_or_an_error() {
     let line = o.stdout.lines().find(|l| l.starts_with("IDX501")).unwrap();
     assert_contains(line, "warning/error");
 }
+
+/// The score a finding's message shows is the score its JSON carries: the
+/// same numbers, cut to one decimal the same way (a score of 49.96 bits was
+/// "49.9" in the message and 50.0 in the JSON, over the threshold the
+/// message said it was under). Every little-endian file of the corpus and
+/// the report writer's, and a big-endian one stated little-endian.
+#[test]
+fn the_message_and_the_json_show_the_same_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let writer = dir.path().join("writer.idx");
+    std::fs::write(&writer, report_writer_file()).unwrap();
+    // big-endian: a warning when stated little-endian
+    let good = dir.path().join("good.idx");
+    let mut b = vec![0, 0, 0x0d, 1, 0, 0, 0x03, 0xe8];
+    b.extend(test_support::payloads::big_endian(
+        test_support::payloads::Kind::Normal,
+        test_support::payloads::Type::F32,
+        1000,
+        1,
+    ));
+    std::fs::write(&good, b).unwrap();
+    let mut files = vec![
+        writer.to_str().unwrap().to_string(),
+        good.to_str().unwrap().to_string(),
+    ];
+    let corpus = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../corpus/implementation-defined"
+    );
+    for e in std::fs::read_dir(corpus).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_str().unwrap().to_string();
+        if name.starts_with("impl-little-endian-") && name.ends_with(".idx") {
+            files.push(p.to_str().unwrap().to_string());
+        }
+    }
+    assert!(files.len() >= 8, "{files:?}");
+    let number_after = |text: &str, key: &str| -> f64 {
+        let at = text
+            .find(key)
+            .unwrap_or_else(|| panic!("{key:?} in {text:?}"))
+            + key.len();
+        let rest = &text[at..];
+        let end = rest
+            .find(" bits")
+            .unwrap_or_else(|| panic!("bits in {rest:?}"));
+        rest[..end]
+            .parse()
+            .unwrap_or_else(|e| panic!("{e}: {rest:?}"))
+    };
+    let mut compared = 0;
+    for stated in [None, Some("little")] {
+        let mut args = vec!["--isolated", "--format", "json", "--max-findings", "0"];
+        if let Some(order) = stated {
+            args.extend(["--assume-byte-order", order]);
+        }
+        args.extend(files.iter().map(String::as_str));
+        let o = run(&args);
+        let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        for f in v["files"].as_array().unwrap() {
+            for g in f["findings"].as_array().unwrap() {
+                if g["rule"] != "IDX501" || g["byte_order"].is_null() {
+                    continue;
+                }
+                let s = &g["byte_order"];
+                let message = g["message"].as_str().unwrap();
+                let found = g["found"].as_str().unwrap();
+                assert_eq!(
+                    number_after(message, "score "),
+                    s["score_bits"].as_f64().unwrap(),
+                    "{message} / {s}"
+                );
+                assert_eq!(
+                    number_after(found, "read big-endian: "),
+                    s["big_endian_bits"].as_f64().unwrap(),
+                    "{found} / {s}"
+                );
+                assert_eq!(
+                    number_after(found, "read little-endian: "),
+                    s["little_endian_bits"].as_f64().unwrap(),
+                    "{found} / {s}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 9, "{compared} IDX501 findings compared");
+}

@@ -876,11 +876,12 @@ pub fn score(dtype: ElementType, bytes: &[u8]) -> Option<ByteOrderScore> {
     l.byte_order_score()
 }
 
-/// A score in bits for a message, to one decimal, rounded toward zero so
-/// that a score below a threshold never prints as the threshold (47.96 is
-/// "47.9", below "certain from 48 bits").
+/// A score in bits for a message, as [`ByteOrderScore::shown`] shows it:
+/// one decimal, cut toward zero, so that a score below a threshold never
+/// prints as the threshold (47.96 is "47.9", below "certain from 48 bits"),
+/// and the message and the JSON report give the same number.
 pub(crate) fn bits_str(bits: f64) -> String {
-    format!("{:.1}", (bits * 10.0).trunc() / 10.0)
+    format!("{:.1}", crate::score::cut(bits, 10.0))
 }
 
 /// The one verdict of spec 6.1 on a payload of `dtype` (`len` bytes from
