@@ -435,7 +435,7 @@ pub fn render(results: &[FileResult], ctx: &Context) -> String {
                 out.push('\n');
             }
             if let Some(rep) = &c.repair {
-                repair_summary(&mut out, &path, c, rep, &paint);
+                repair_summary(&mut out, &r.source, c, rep, &paint);
             }
             for note in suppressed(r) {
                 let _ = writeln!(out, "{note}\n");
@@ -517,12 +517,13 @@ fn header_hex(head: &[u8], n: usize) -> String {
 /// What `--fix` or `--diff` did to one file.
 fn repair_summary(
     out: &mut String,
-    path: &str,
+    source: &crate::check::Source,
     c: &crate::check::Checked,
     rep: &crate::repair::Repair,
     paint: &Paint,
 ) {
     use crate::repair::Action;
+    let path = &source.shown();
     let would = rep.action == Action::WouldRewrite;
     for a in &rep.applied {
         let code = a
@@ -601,7 +602,9 @@ fn repair_summary(
         Action::Rewritten(p) => format!(
             "{} ({left}); rewritten{}",
             plural(rep.applied.len(), "fix", "fixes"),
-            if p.as_os_str() == path {
+            // (the path given, compared as given: its escaped form for a
+            // terminal differs when the name holds a control character)
+            if matches!(source, crate::check::Source::File(given) if given == p) {
                 String::new()
             } else {
                 format!(" (the target {})", idx_io::escape::path(p))

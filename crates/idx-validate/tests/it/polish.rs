@@ -270,3 +270,22 @@ fn a_rewrite_names_the_path_as_given_and_a_failed_fix_is_not_fixable_with_fix() 
     assert!(!o.stdout.contains("fixable with --fix"), "{}", o.stdout);
     assert_contains(&o.stdout, "fixable, not applied");
 }
+
+/// A rewritten file whose name holds a control character is named once,
+/// escaped, and not called a symlink's target (the check compared the
+/// escaped name with the path, which differ for such a name).
+#[test]
+fn a_rewrite_of_a_name_with_a_control_character_is_no_symlink_target() {
+    let d = tempfile::tempdir().unwrap();
+    for name in ["nl\nx.idx", "esc\u{1b}[31m.idx"] {
+        std::fs::write(d.path().join(name), TWO_ITEMS_AND_TRAILING).unwrap();
+        let o = run_in(
+            d.path(),
+            &["--fix", "--unsafe-fixes", "--color", "never", name],
+        );
+        assert_eq!(o.code, 0, "{}", o.stdout);
+        assert_contains(&o.stdout, "FIX: 1 fix (0 remaining); rewritten\n");
+        assert!(!o.stdout.contains("the target"), "{}", o.stdout);
+        assert!(!o.stdout.contains('\u{1b}'), "{}", o.stdout);
+    }
+}
