@@ -85,10 +85,12 @@ fn the_writers_file_is_an_idx501_warning_an_error_only_when_asked_or_proved() {
 #[test]
 fn a_stated_range_proves_the_byte_order_and_makes_the_swap_safe() {
     let dir = tempfile::tempdir().unwrap();
-    let labels: Vec<i32> = (0..100).map(|i| i * 7 % 10).collect();
+    // (longer than the 1024 bytes a repair plans from when it reads the
+    // header alone)
+    let labels: Vec<i32> = (0..1000).map(|i| i * 7 % 10).collect();
     let write = |name: &str, le: bool| {
         let p = dir.path().join(name);
-        let mut b = vec![0, 0, 0x0c, 1, 0, 0, 0, 100];
+        let mut b = vec![0, 0, 0x0c, 1, 0, 0, 0x03, 0xe8];
         for v in &labels {
             b.extend(if le { v.to_le_bytes() } else { v.to_be_bytes() });
         }
@@ -118,6 +120,16 @@ fn a_stated_range_proves_the_byte_order_and_makes_the_swap_safe() {
     // out of the range both ways: no proof, no error from the range
     let o = run(&["--expect-range", "0..5", &be]);
     assert!(!o.stdout.contains("IDX501"), "{}", o.stdout);
+    // --diff shows the swap it would apply, and the verdict of validation
+    for stated in [&["--expect-range", "0..9"][..], &["--classes", "10"]] {
+        let mut args = vec!["--diff"];
+        args.extend(stated);
+        args.push(&le);
+        let o = run(&args);
+        assert_eq!(o.code, 1, "{stated:?}: {}{}", o.stdout, o.stderr);
+        assert_contains(&o.stdout, "1 fix would be applied");
+        assert!(!o.stderr.contains("applied to no input"), "{}", o.stderr);
+    }
     // --fix applies the safe swap without --unsafe-fixes, and the labels
     // then read 0..9 big-endian
     let o = run(&["--expect-range", "0..9", "--fix", &le]);
@@ -228,4 +240,66 @@ fn the_message_and_the_json_show_the_same_score() {
         }
     }
     assert!(compared >= 9, "{compared} IDX501 findings compared");
+}
+
+/// `--diff` reports the verdict validation reports: IDX501's warning when
+/// nothing is to be fixed (the plan had read the header alone, and the
+/// warning was lost), and an error under `--severity IDX501=error`.
+#[test]
+fn diff_keeps_the_byte_order_warning_and_its_severity() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("writer.idx");
+    std::fs::write(&p, report_writer_file()).unwrap();
+    let path = p.to_str().unwrap();
+    let o = run(&["--isolated", "--diff", path]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_contains(&o.stdout, "warning[IDX501]");
+    let o = run(&["--isolated", "--diff", "--severity", "IDX501=error", path]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert_contains(&o.stdout, "error[IDX501]");
+    assert_eq!(std::fs::read(&p).unwrap(), report_writer_file());
+}
+
+/// IDX501's help is shown by every front end (`idx info` and idxkit show
+/// the same finding): each option it names is named with the command that
+/// takes it, `idx-validate`, which does take it; and made an error, the
+/// finding's help does not call it a warning.
+#[test]
+fn the_byte_order_help_names_its_options_with_their_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("writer.idx");
+    std::fs::write(&p, report_writer_file()).unwrap();
+    let path = p.to_str().unwrap();
+    let help = run(&["--help"]).stdout;
+    for strict in [false, true] {
+        let mut args = vec!["--isolated", "--format", "json"];
+        if strict {
+            args.extend(["--severity", "IDX501=error"]);
+        }
+        args.push(path);
+        let o = run(&args);
+        let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        let hint = v["files"][0]["findings"][0]["hint"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(!hint.contains("warning"), "{hint}");
+        let mut named = 0;
+        for (at, _) in hint.match_indices(" --") {
+            let option: String = hint[at + 1..]
+                .chars()
+                .take_while(|c| *c == '-' || c.is_ascii_alphanumeric())
+                .collect();
+            assert!(
+                hint[..at].ends_with("idx-validate"),
+                "{option} without its command: {hint}"
+            );
+            assert!(
+                help.contains(&format!("{option} ")),
+                "{option} not in --help"
+            );
+            named += 1;
+        }
+        assert!(named >= 2, "{hint}");
+    }
 }

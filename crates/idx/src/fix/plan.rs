@@ -180,16 +180,23 @@ pub(super) fn plan_inner<R: Read + Seek>(
     final_check: bool,
 ) -> Result<Planned, FixError> {
     let mut plan = Plan::default();
-    // Only IDX501's fix needs the payload read (a statistic); every other
-    // fix is planned from the header and the length, so the input is read
+    // Only IDX501's fix needs the payload read (a statistic, or a stated
+    // range or number of classes that proves the order); every other fix
+    // is planned from the header and the length, so the input is read
     // whole only once, when it is written.
+    let stated = &opts.validate;
+    let range_proof = stated.expect_range.is_some() || matches!(stated.scan_labels, Some(Some(_)));
     let lint_fix = (opts.unsafe_fixes && opts.assume_byte_order.is_none())
-        || opts.assume_byte_order == Some(crate::edit::ByteOrder::Little);
+        || opts.assume_byte_order == Some(crate::edit::ByteOrder::Little)
+        || range_proof;
     let structure = if lint_fix || !opts.validate.lints {
         None
     } else {
         validate_structure(input, &opts.validate)?
     };
+    // a structure-only report lacks the payload's findings (IDX501's
+    // warning among them): `plan`'s `after` is then validated in full
+    let partial = structure.is_some();
     let (before, sum) = match structure {
         Some(s) => s,
         // (an empty plan is validation's own entry point: it finds the
@@ -203,11 +210,11 @@ pub(super) fn plan_inner<R: Read + Seek>(
     let mut report = before.clone();
     let mut applied: Vec<AppliedFix> = Vec::new();
     let mut declined: Vec<String> = Vec::new();
-    let mut stale = false; // `report` does not reflect the latest fixes
-                           // A gzip stream that cannot be decompressed whole (damaged, or past the
-                           // limit) cannot be rewritten: nothing inside it is fixed. With its
-                           // compression kept it is copied as it is; a plain copy cannot be
-                           // written (`FixError::Incomplete`).
+    let mut stale = partial; // `report` does not reflect the latest fixes, or the payload
+                             // A gzip stream that cannot be decompressed whole (damaged, or past the
+                             // limit) cannot be rewritten: nothing inside it is fixed. With its
+                             // compression kept it is copied as it is; a plain copy cannot be
+                             // written (`FixError::Incomplete`).
     let whole = !(gzip
         && before
             .findings

@@ -987,7 +987,7 @@ pub(crate) fn contract(
                 .expected(format!("big-endian {t} data"))
                 .found(found(&score))
                 .hint(format!(
-                    "if the writer wrote native little-endian values (e.g. numpy '<{np}' or tofile() on x86), write big-endian ('>{np}') or byte-swap; --expect-range LO..HI proves the order when the values' range is known; --severity IDX501=error makes this warning fail"
+                    "if the writer wrote native little-endian values (e.g. numpy '<{np}' or tofile() on x86), write big-endian ('>{np}') or byte-swap; a known value range proves the order (idx-validate --expect-range LO..HI); idx-validate --severity IDX501=error fails a run on this finding"
                 )),
             )
         }

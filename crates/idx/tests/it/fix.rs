@@ -1605,3 +1605,52 @@ fn a_byte_swap_past_a_cut_is_decided_on_the_elements_kept() {
     );
     check_repair(cut, &unsafe_fixes());
 }
+
+/// A stated range (or number of classes) proves the byte order, and the
+/// swap it makes safe is applied to a plain input of any length: the plan
+/// read only the header of an input longer than its first 1024 bytes, where
+/// the range is never seen, so 255 labels were left unfixed while 254 were
+/// fixed.
+#[test]
+fn a_swap_proved_by_a_stated_range_is_applied_whatever_the_length() {
+    for n in [100usize, 254, 255, 10_000] {
+        let labels = Array::from_vec(
+            vec![n],
+            (0..n).map(|i| (i * 7 % 10) as i32).collect::<Vec<_>>(),
+        )
+        .unwrap(); // ok: test data
+        let le = tech_report_writer(&labels);
+        let want = to_bytes(&labels).unwrap(); // ok: test data
+        let proofs = [
+            idx::Options::default().with_expect_range(Some((0, 9))),
+            idx::Options::default().with_scan_labels(Some(Some(10))),
+        ];
+        for stated in proofs {
+            let opts = FixOptions::default().with_validate(stated.clone());
+            let mut out = Vec::new();
+            let r = idx::repair(Cursor::new(&le), &mut out, &opts).unwrap(); // ok: in memory
+            assert!(out == want, "{n} labels, {stated:?}: {:?}", r.declined);
+            assert!(r.after.findings.is_empty(), "{n}: {:?}", r.after.findings);
+            let planned = idx::plan(Cursor::new(&le), &opts).unwrap(); // ok: in memory
+            assert_eq!(planned.applied.len(), 1, "{n} labels, {stated:?}");
+        }
+    }
+}
+
+/// `plan` (what `idx-validate --diff` shows) reports what validation
+/// reports when it plans nothing: the payload's findings too, IDX501's
+/// warning among them, not the structure alone it planned from.
+#[test]
+fn a_plan_with_nothing_to_fix_reports_the_payload_findings_too() {
+    let pixels = Array::from_vec(
+        vec![784],
+        (0..784).map(|i| (i % 251) as i16).collect::<Vec<_>>(),
+    )
+    .unwrap(); // ok: test data
+    let le = tech_report_writer(&pixels);
+    let r = idx::plan(Cursor::new(&le), &FixOptions::default()).unwrap(); // ok: in memory
+    assert!(!r.changed());
+    let rules = |f: &[idx::Finding]| f.iter().map(|f| f.rule).collect::<Vec<_>>();
+    assert_eq!(rules(&r.after.findings), rules(&validate(&le).findings));
+    assert_eq!(rules(&r.after.findings), [Rule::LikelyLittleEndian]);
+}
