@@ -313,3 +313,21 @@ def test_the_testing_extra_holds_the_hypothesis_the_tests_run_with():
     low, high = version(extra.group(1)), int(extra.group(2))
     for v in (pinned.group(1), hypothesis.__version__):
         assert low <= version(v) and version(v)[0] < high, v
+
+
+def test_check_reader_accounts_for_every_corpus_case():
+    """Every case of the corpus is run or skipped with its reason, as the
+    runner does: the cases no numpy array can hold (rank 65 and 255, a
+    shape past numpy's size limit) are skipped and say why, not left out."""
+    import json
+    from pathlib import Path
+
+    index = json.loads((Path(__file__).parents[2] / "corpus" / "index.json").read_text())
+    ids = {c["id"] for c in index["cases"]}
+    report = idxkit.check_reader(idxkit.load, pass_as="bytes")
+    ran = {r.id for r in report.results}
+    skipped = dict(report.skipped)
+    assert not ran & skipped.keys()
+    assert ran | skipped.keys() == ids, sorted(ids - ran - skipped.keys())
+    assert "dimensions" in skipped["impl-rank65-u8"], skipped
+    assert "size limit" in skipped["impl-zero-dim-after-overflowing-prefix-i32"], skipped

@@ -59,7 +59,7 @@ pub(crate) fn numpy_limits(py: Python<'_>) -> PyResult<&'static NumpyLimits> {
 
 /// The running numpy's rank limit (found when the module is imported, before
 /// any function can be called; numpy 1's limit until then).
-fn numpy_max_rank() -> usize {
+pub(crate) fn numpy_max_rank() -> usize {
     NUMPY_LIMITS.get().map_or(32, |l| l.max_rank)
 }
 
