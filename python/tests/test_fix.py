@@ -303,10 +303,12 @@ def test_a_stated_value_range_proves_the_byte_order_and_makes_the_swap_safe(tmp_
     labels = (np.arange(10000) * 7 % 10).astype("i4")
     q = tmp_path / "labels.idx"
     report_writer(q, labels)
-    for source in (q.read_bytes(), q):
-        fixed = idxkit.fix(source, tmp_path / "labels-fixed.idx", expect_range=(0, 9))
-        assert [(a.rule, a.applicability) for a in fixed.applied] == [("IDX501", "safe")], source
-        assert (tmp_path / "labels-fixed.idx").read_bytes() == idxkit.save(None, labels)
+    fixed = idxkit.fix(q.read_bytes(), expect_range=(0, 9))
+    assert [(a.rule, a.applicability) for a in fixed.applied] == [("IDX501", "safe")]
+    assert fixed.data == idxkit.save(None, labels)
+    fixed = idxkit.fix(q, tmp_path / "labels-fixed.idx", expect_range=(0, 9))
+    assert [(a.rule, a.applicability) for a in fixed.applied] == [("IDX501", "safe")]
+    assert (tmp_path / "labels-fixed.idx").read_bytes() == idxkit.save(None, labels)
     for bad in ((5, 1), "5..1", "a..b", (1, 2, 3)):
         with pytest.raises(ValueError, match="expect_range"):
             idxkit.validate(p, expect_range=bad)

@@ -135,6 +135,66 @@ fn github(s: &str, property: bool) -> String {
     o
 }
 
+/// A command-line usage error with every value the user gave (an
+/// argument's value, an unknown argument, a subcommand) run through
+/// [`text`], so that a value holding an escape sequence or a line break is
+/// shown, not obeyed, however the error is printed. Show it with
+/// [`clap_text`].
+///
+/// ```
+/// use clap::Parser;
+/// #[derive(Parser, Debug)]
+/// struct Cli {
+///     #[arg(long)]
+///     max: u32,
+/// }
+/// let e = Cli::try_parse_from(["prog", "--max", "1\u{1b}[31m\nerror: forged"]).unwrap_err();
+/// let shown = idx_io::escape::clap_text(&idx_io::escape::clap_values(e));
+/// assert!(shown.contains(r"invalid value '1\u{1b}[31m\nerror: forged'"), "{shown}");
+/// assert!(!shown.contains('\u{1b}') && !shown.contains("\nerror: forged"));
+/// ```
+pub fn clap_values(mut e: clap::Error) -> clap::Error {
+    use clap::error::ContextValue;
+    let escaped: Vec<_> = e
+        .context()
+        .filter_map(|(kind, v)| match v {
+            ContextValue::String(s) if s.chars().any(is_unsafe) => {
+                Some((kind, ContextValue::String(text(s).into_owned())))
+            }
+            ContextValue::Strings(v) if v.iter().any(|s| s.chars().any(is_unsafe)) => Some((
+                kind,
+                ContextValue::Strings(v.iter().map(|s| text(s).into_owned()).collect()),
+            )),
+            // clap's tips quote the value too ("to pass '--x' as a value");
+            // their styling is dropped (the text is shown unstyled)
+            ContextValue::StyledStr(s) => Some((kind, ContextValue::StyledStr(unstyled(s)))),
+            ContextValue::StyledStrs(v) => Some((
+                kind,
+                ContextValue::StyledStrs(v.iter().map(unstyled).collect()),
+            )),
+            _ => None,
+        })
+        .collect();
+    for (kind, v) in escaped {
+        e.insert(kind, v);
+    }
+    e
+}
+
+/// A piece of clap's styled text, unstyled and run through [`text`].
+fn unstyled(s: &clap::builder::StyledStr) -> clap::builder::StyledStr {
+    text(&s.to_string()).into_owned().into()
+}
+
+/// A usage error's text for a terminal, unstyled: clap's lines, each run
+/// through [`text`] (a control character a value parser's own message
+/// quoted among them); the values given are escaped by [`clap_values`].
+pub fn clap_text(e: &clap::Error) -> String {
+    let shown = e.render().to_string();
+    let lines: Vec<Cow<'_, str>> = shown.split('\n').map(text).collect();
+    lines.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -251,7 +251,9 @@ impl ArgsError {
     pub fn output(&self) -> Output {
         let (text, stderr) = match idx_validate::help::unknown_argument(&self.0) {
             Some(msg) => (msg, true),
-            None => (self.0.render().to_string(), self.0.use_stderr()),
+            // (a usage error shows the values given escaped)
+            None if self.0.use_stderr() => (idx_io::escape::clap_text(&self.0), true),
+            None => (self.0.render().to_string(), false),
         };
         let mut out = Output::new(self.status());
         if stderr {
@@ -267,6 +269,8 @@ impl ArgsError {
     fn print(&self) -> ExitStatus {
         match idx_validate::help::unknown_argument(&self.0) {
             Some(msg) => eprint!("{msg}"),
+            // a usage error quotes what was given: escaped, unstyled
+            None if self.0.use_stderr() => eprint!("{}", idx_io::escape::clap_text(&self.0)),
             None => {
                 let _ = self.0.print();
             }
@@ -363,7 +367,7 @@ impl Args {
     {
         Cli::try_parse_from(args)
             .map(|cli| Args { cli })
-            .map_err(ArgsError)
+            .map_err(|e| ArgsError(idx_io::escape::clap_values(e)))
     }
 
     /// Parses flags with no path (the first is a flag, not the program
@@ -394,7 +398,7 @@ impl Args {
             .and_then(|m| Cli::from_arg_matches(&m))
             .map(|cli| Args { cli })
             .map_err(|e| {
-                let text = e.render().to_string();
+                let text = idx_io::escape::clap_text(&idx_io::escape::clap_values(e));
                 let line = text.lines().next().unwrap_or_default();
                 line.strip_prefix("error: ").unwrap_or(line).to_string()
             })

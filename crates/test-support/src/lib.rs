@@ -290,3 +290,26 @@ pub fn quickcheck<A: quickcheck::Testable>(name: &str, tests: u64, prop: A) {
         .max_tests(tests * 100)
         .quickcheck(prop);
 }
+
+/// A value no usage error may print as it is: an escape sequence (colour,
+/// then a screen clear), a bell and a line break that forges an error line.
+pub const HOSTILE_VALUE: &str = "1\u{1b}[31m\u{7}\nerror: forged\u{1b}[2J";
+
+/// Asserts that a usage error's `stderr` quotes [`HOSTILE_VALUE`] escaped:
+/// no escape, bell or forged line reaches the terminal, and the value is
+/// shown (`\u{1b}`).
+pub fn assert_escaped_usage_error(args: &[&str], code: i32, stderr: &str) {
+    assert_eq!(code, 2, "{args:?}: {stderr}");
+    assert!(
+        !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
+        "{args:?}: {stderr:?}"
+    );
+    assert!(
+        !stderr.lines().any(|l| l.starts_with("error: forged")),
+        "{args:?}: {stderr:?}"
+    );
+    assert!(
+        stderr.contains(r"\u{1b}[31m\u{7}\nerror: forged"),
+        "{args:?}: {stderr:?}"
+    );
+}

@@ -164,8 +164,17 @@ where
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
-            let _ = e.print();
-            return ExitStatus::from(u8::try_from(e.exit_code()).unwrap_or(2));
+            let status = ExitStatus::from(u8::try_from(e.exit_code()).unwrap_or(2));
+            if e.use_stderr() {
+                // a usage error quotes what was given: escaped, unstyled
+                eprint!(
+                    "{}",
+                    idx_io::escape::clap_text(&idx_io::escape::clap_values(e))
+                );
+            } else {
+                let _ = e.print();
+            }
+            return status;
         }
     };
     let mut stdout = std::io::stdout().lock();

@@ -866,3 +866,22 @@ fn info_and_convert_run_in_bounded_memory_on_a_large_sparse_file() {
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(std::fs::metadata(&back).unwrap().len(), 16 + (128 << 20));
 }
+
+/// A usage error quotes the value given escaped (clap printed it as given).
+#[test]
+fn usage_errors_show_the_values_given_escaped() {
+    use test_support::{assert_escaped_usage_error, HOSTILE_VALUE};
+    let unknown = format!("--x{HOSTILE_VALUE}");
+    for args in [
+        vec!["dump", "--max-decompressed", HOSTILE_VALUE, "x.idx"],
+        vec!["info", unknown.as_str(), "x.idx"],
+        vec![HOSTILE_VALUE],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_idx"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_escaped_usage_error(&args, o.status.code().unwrap(), &stderr);
+    }
+}

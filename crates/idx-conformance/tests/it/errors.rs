@@ -146,3 +146,21 @@ fn a_failing_verdict_exits_1_and_is_no_error() {
         "{err}"
     );
 }
+
+/// A usage error quotes the value given escaped (clap printed it as given).
+#[test]
+fn usage_errors_show_the_values_given_escaped() {
+    use test_support::{assert_escaped_usage_error, HOSTILE_VALUE};
+    let unknown = format!("--x{HOSTILE_VALUE}");
+    for args in [
+        vec!["test-reader", "--timeout", HOSTILE_VALUE, "--", "true"],
+        vec!["test-reader", unknown.as_str()],
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_idx-conformance"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_escaped_usage_error(&args, o.status.code().unwrap(), &stderr);
+    }
+}

@@ -744,3 +744,20 @@ fn output_file_dash_is_standard_output() {
     assert_eq!(v["files"][0]["verdict"], "valid");
     assert!(!root().join("-").exists());
 }
+
+/// A usage error quotes the value given escaped: an escape sequence, a bell
+/// or a line break in an option's value or an unknown argument is shown,
+/// not obeyed (clap printed them as given).
+#[test]
+fn usage_errors_show_the_values_given_escaped() {
+    use test_support::{assert_escaped_usage_error, HOSTILE_VALUE};
+    let unknown = format!("--x{HOSTILE_VALUE}");
+    for args in [
+        vec!["--max-findings", HOSTILE_VALUE, "x.idx"],
+        vec!["--format", HOSTILE_VALUE, "x.idx"],
+        vec![unknown.as_str(), "x.idx"],
+    ] {
+        let o = crate::support::run(&args);
+        assert_escaped_usage_error(&args, o.code, &o.stderr);
+    }
+}
