@@ -54,19 +54,7 @@ enum Cmd {
 
 fn main() -> ExitCode {
     // the one place an error of the run is reported: `error: ...`, exit 2
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        // a usage error quotes what was given: escaped, unstyled
-        Err(e) if e.use_stderr() => {
-            let code = e.exit_code();
-            eprint!(
-                "{}",
-                idx_io::escape::clap_text(&idx_io::escape::clap_values(e))
-            );
-            return ExitCode::from(u8::try_from(code).unwrap_or(2));
-        }
-        Err(e) => e.exit(),
-    };
+    let cli: Cli = cli::parse();
     match try_run(cli) {
         Ok(status) => status.into(),
         Err(e) => {

@@ -49,6 +49,24 @@ impl From<OutputError> for CliError {
     }
 }
 
+/// The command line, parsed: a usage error is printed with the values
+/// given escaped (clap prints them as given) and ends the process, as
+/// clap's own `parse` does; `--help` and `--version` print and exit.
+pub(crate) fn parse<C: clap::Parser>() -> C {
+    match C::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            let code = e.exit_code();
+            eprint!(
+                "{}",
+                idx_io::escape::clap_text(&idx_io::escape::clap_values(e))
+            );
+            std::process::exit(code)
+        }
+        Err(e) => e.exit(),
+    }
+}
+
 /// Writes one of the tool's outputs (a report, a results file, an
 /// expected-failures file, a page, a picture) through the workspace's one
 /// atomic writer. An existing file is replaced, as it always was, and no
