@@ -250,3 +250,19 @@ def test_a_refusal_says_what_str_of_its_first_finding_says():
         idxkit.load(writer_file()[:-1])
     assert str(e.value) == str(e.value.findings[0])
     assert str(e.value).startswith("error[IDX202]: ")
+
+
+def test_i16_values_under_an_i32_header_warn_of_the_element_width():
+    """10000 i16 counts written natively under an i32 header of [5000]: the
+    warning load gives names the element-width mismatch (the i32 reading
+    alone looks little-endian; a byte swap would garble the counts), the
+    message validate gives."""
+    rng = np.random.default_rng(3)
+    i = np.arange(10000)
+    counts = (400 + 300 * np.sin(i / 500) + rng.integers(-50, 51, i.size)).astype("<i2")
+    data = bytes([0, 0, 0x0C, 1]) + struct.pack(">I", 5000) + counts.tobytes()
+    f = next(f for f in idxkit.validate(data).findings if f.rule == "IDX501")
+    assert "probably an element-width mismatch, not an i32 byte order" in f.message, f.message
+    with pytest.warns(idxkit.ByteOrderWarning) as caught:
+        idxkit.load(data)
+    assert [f.message in str(w.message) for w in caught] == [True]

@@ -54,6 +54,10 @@ pub(crate) struct PayloadLinter {
     first_non_finite: Option<u64>,
     /// The instruction set for the non-finite count, detected once.
     arch: pulp::Arch,
+    /// i32: the payload's first bytes, to the stream's 1024th (what a
+    /// report keeps as its head): the element-width diagnosis's sample
+    /// ([`width::i16_under_i32`]).
+    head: Vec<u8>,
 }
 
 impl PayloadLinter {
@@ -73,7 +77,18 @@ impl PayloadLinter {
             inf: 0,
             first_non_finite: None,
             arch: pulp::Arch::new(),
+            head: Vec::new(),
         }
+    }
+
+    /// Bytes of the payload's head still to keep (i32 alone).
+    fn head_left(&self) -> usize {
+        if self.dtype != ElementType::I32 {
+            return 0;
+        }
+        let keep = usize::try_from(self.start)
+            .map_or(0, |s| crate::header::MAX_HEADER_LEN.saturating_sub(s));
+        keep.saturating_sub(self.head.len())
     }
 
     /// True when the lints have anything to look at for this type.
@@ -97,6 +112,10 @@ impl PayloadLinter {
     /// Feeds the next payload bytes.
     pub fn feed(&mut self, bytes: &[u8]) {
         let size = self.dtype.size();
+        if self.seen < crate::header::MAX_HEADER_LEN as u64 {
+            let take = self.head_left().min(bytes.len());
+            self.head.extend_from_slice(&bytes[..take]);
+        }
         self.seen += bytes.len() as u64;
         // (a linter is built for multi-byte types alone: `is_active`)
         if self.done() {
@@ -227,13 +246,28 @@ impl PayloadLinter {
             return out;
         }
         if let Some(score) = self.scorer.score() {
-            out.extend(byteorder::contract(
+            let mut f = byteorder::contract(
                 self.dtype,
                 self.start,
                 self.seen / size * size,
                 score,
                 stated,
-            ));
+            );
+            // i16 values under an i32 header whose dimensions fit both
+            // (10000 i16 counts under [5000] i32, written little-endian):
+            // an element-width mismatch, not an i32 byte order
+            if let Some(f) = f.as_mut().filter(|_| stated.is_none() && score.bits > 0.0) {
+                if let Some((order, why)) = width::i16_under_i32(&self.head) {
+                    f.message = format!(
+                        "the i32 payload reads as little-endian: score {} bits, but far better as {order}-endian i16 values: probably an element-width mismatch, not an i32 byte order ({why}; a statistical test, not a proof)",
+                        byteorder::bits_str(score.bits)
+                    );
+                    f.hint = Some(
+                        "i16 elements (type code 0x0b, twice the first dimension) under an i32 header whose dimensions fit both: write the header the elements have (and big-endian elements); an i32 byte swap would garble them".into(),
+                    );
+                }
+            }
+            out.extend(f);
         }
         if let Some(first) = self.first_non_finite {
             out.push(

@@ -127,16 +127,14 @@ pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Widt
     // i16 values under an i32 header whose dimensions fit both (10000 i16
     // counts under [5000] i32, written little-endian): an element-width
     // mismatch, not an i32 byte order, so no i32 swap is offered (spec 6.1)
-    if let Some(i) = index_of(report, Rule::LikelyLittleEndian).filter(|&i| {
+    if index_of(report, Rule::LikelyLittleEndian).is_some_and(|i| {
         h.dtype() == ElementType::I32 && report.findings[i].byte_order.is_some_and(|s| s.bits > 0.0)
     }) {
         let sample = report.head.get(hlen as usize..).unwrap_or(&[]);
-        if let Some((order, why)) = i16_under_i32(sample) {
-            // (the message stays the one every reader gives: the width is
-            // the hint's, a diagnosis, and no swap is offered)
-            report.findings[i].hint = Some(format!(
-                "the payload reads far better as {order}-endian i16 values ({why}): probably an element-width mismatch, i16 elements (type code 0x0b, twice the first dimension) under an i32 header whose dimensions fit both; write the header the elements have (and big-endian elements): an i32 byte swap would garble them"
-            ));
+        // (the linter's diagnosis on the same bytes, the payload's first
+        // ones up to 1024 bytes into the stream: its message and hint say
+        // so in every reader; here no swap is offered)
+        if crate::lint::width::i16_under_i32(sample).is_some() {
             width_found = true;
         }
     }
@@ -211,38 +209,6 @@ pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Widt
             ));
         }
     }
-}
-
-/// Whether the first payload bytes `sample` of an i32 file read as i16
-/// values (in either byte order) far better than as i32 either way: that
-/// order and the scores' evidence against random bytes, in bits.
-fn i16_under_i32(sample: &[u8]) -> Option<(&'static str, String)> {
-    let whole = &sample[..sample.len() / 4 * 4];
-    // a byte column that never changes at either end is a packed pixel's
-    // (0x00RRGGBB, an opaque alpha), not half of an i16
-    let constant = |k: usize| whole.chunks_exact(4).all(|c| c[k] == whole[k]);
-    if whole.is_empty() || constant(0) || constant(3) {
-        return None;
-    }
-    let s16 = crate::lint::byteorder::score(ElementType::I16, whole)?;
-    let s32 = crate::lint::byteorder::score(ElementType::I32, whole)?;
-    let best32 = s32.big_bits.max(s32.little_bits);
-    let (order, best16) = if s16.bits > 0.0 {
-        ("little", s16.little_bits)
-    } else {
-        ("big", s16.big_bits)
-    };
-    (best16 >= best32 + crate::lint::CERTAIN_BITS).then(|| {
-        (
-            order,
-            format!(
-                "read as {order}-endian i16: {} bits against random bytes, as i32 at best {} bits, over its first {} bytes",
-                crate::lint::byteorder::bits_str(best16),
-                crate::lint::byteorder::bits_str(best32),
-                whole.len()
-            ),
-        )
-    })
 }
 
 fn index_of(report: &Report, rule: Rule) -> Option<usize> {
@@ -418,8 +384,9 @@ fn payload_order(t: ElementType, sample: &[u8]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{i16_under_i32, ElementType};
     use crate::lint::byteorder::score;
+    use crate::lint::width::i16_under_i32;
+    use crate::ElementType;
 
     /// i16 values whose two bytes are equal (`a * 257`) read the same in
     /// either byte order (a score of exactly 0 bits): they are called

@@ -203,6 +203,38 @@ fn plausible(width: usize, sample: &[u8]) -> Option<(String, String, Option<Elem
     None
 }
 
+/// Whether the first payload bytes `sample` of an i32 file read as i16
+/// values (in either byte order) far better than as i32 either way: that
+/// order and the scores' evidence against random bytes, in bits.
+pub(crate) fn i16_under_i32(sample: &[u8]) -> Option<(&'static str, String)> {
+    let whole = &sample[..sample.len() / 4 * 4];
+    // a byte column that never changes at either end is a packed pixel's
+    // (0x00RRGGBB, an opaque alpha), not half of an i16
+    let constant = |k: usize| whole.chunks_exact(4).all(|c| c[k] == whole[k]);
+    if whole.is_empty() || constant(0) || constant(3) {
+        return None;
+    }
+    let s16 = crate::lint::byteorder::score(ElementType::I16, whole)?;
+    let s32 = crate::lint::byteorder::score(ElementType::I32, whole)?;
+    let best32 = s32.big_bits.max(s32.little_bits);
+    let (order, best16) = if s16.bits > 0.0 {
+        ("little", s16.little_bits)
+    } else {
+        ("big", s16.big_bits)
+    };
+    (best16 >= best32 + crate::lint::CERTAIN_BITS).then(|| {
+        (
+            order,
+            format!(
+                "read as {order}-endian i16: {} bits against random bytes, as i32 at best {} bits, over its first {} bytes",
+                crate::lint::byteorder::bits_str(best16),
+                crate::lint::byteorder::bits_str(best32),
+                whole.len()
+            ),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
