@@ -253,6 +253,14 @@ impl PayloadLinter {
                 score,
                 stated,
             );
+            // values that differ in one byte alone: the same bytes read as
+            // values 2^k times further apart the other way, which only the
+            // sizes of the values tell apart (spec 6.1), whatever the score
+            if let Some(f) = f.as_mut().filter(|_| stated.is_none() && score.bits > 0.0) {
+                if let Some(k) = self.scorer.one_byte_scale().filter(|&k| k > 0) {
+                    one_byte_wording(f, self.dtype, score.bits, k);
+                }
+            }
             // i16 values under an i32 header whose dimensions fit both
             // (10000 i16 counts under [5000] i32, written little-endian):
             // an element-width mismatch, not an i32 byte order
@@ -289,6 +297,29 @@ impl PayloadLinter {
         }
         out
     }
+}
+
+/// IDX501's finding on a payload whose values scored differ in one byte
+/// alone, `k` bits further apart big-endian than little-endian: the
+/// message says the sizes of the values alone decide (not "strong
+/// evidence"), and the hint how to say the bytes are right.
+fn one_byte_wording(f: &mut Finding, dtype: ElementType, bits: f64, k: i32) {
+    const ORDINALS: [&str; 8] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+    ];
+    let n = dtype.size() as i32;
+    // k = 8 * (2j - n + 1) for byte j from the least significant end
+    let stored = (n - 1 - (k / 8 + n - 1) / 2) as usize;
+    let factor = 1u64 << k.clamp(0, 63);
+    f.message = format!(
+        "the {dtype} payload reads as little-endian: score {} bits, from the sizes of its values alone (the values scored differ in their {} byte alone, so read big-endian they are {factor} times further apart; a statistical test, not a proof)",
+        byteorder::bits_str(bits),
+        ORDINALS.get(stored).copied().unwrap_or("one"),
+    );
+    let rest = f.hint.take().unwrap_or_default();
+    f.hint = Some(format!(
+        "the bytes cannot tell values written little-endian from values {factor} times further apart written big-endian (samples shifted into a high byte, fixed point of small integers): if the values are that far apart, the file is correct (idx-validate --assume-byte-order big says so); {rest}"
+    ));
 }
 
 /// How many `N`-byte elements (`N` is 4 or 8) of `bytes`, read as

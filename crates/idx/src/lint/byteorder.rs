@@ -431,6 +431,28 @@ impl Scorer {
         self.settled.is_some() || self.seen.as_ref().is_none_or(|s| s.len >= MAX_DISTINCT)
     }
 
+    /// Integers whose distinct values scored differ in one byte alone: how
+    /// many bits further apart they read big-endian than little-endian
+    /// (`8 * (n - 1 - 2k)` for stored byte `k` of `n`; negative when they
+    /// read closer). Such a payload is byte for byte another's
+    /// byte-swapped twin (`0a 00` is 10 little-endian and 2560 big-endian):
+    /// only the sizes of its values tell the two readings apart.
+    pub(crate) fn one_byte_scale(&self) -> Option<i32> {
+        if self.dtype.is_float() {
+            return None;
+        }
+        let first = self.entries.first()?.raw;
+        let differ = self.entries.iter().fold(0u64, |m, e| m | (e.raw ^ first));
+        let n = self.dtype.size() as i32;
+        let mut varying = (0..n).filter(|j| (differ >> (8 * j)) & 0xff != 0);
+        // `j` counts bytes from the least significant end of the stored
+        // (big-endian) pattern: stored byte `n - 1 - j`
+        match (varying.next(), varying.next()) {
+            (Some(j), None) => Some(8 * (2 * j - n + 1)),
+            _ => None,
+        }
+    }
+
     /// At a checkpoint ([`STOP_AT`]): stops the test when the values scored
     /// so far read decisively big-endian ([`STOP_BITS`]).
     #[cold]
@@ -996,6 +1018,53 @@ pub(crate) fn contract(
 
 #[cfg(test)]
 mod tests {
+    use super::Scorer;
+
+    /// The scale of payloads whose values differ in one byte alone: the
+    /// bits further apart they read big-endian than little-endian.
+    #[test]
+    fn one_byte_scale_is_the_shift_between_the_two_readings() {
+        let scale = |dtype: ElementType, values: &[Vec<u8>]| {
+            let mut s = Scorer::new(dtype);
+            for (i, v) in values.iter().enumerate() {
+                match v.len() {
+                    2 => s.element::<2>(i as u64, v),
+                    4 => s.element::<4>(i as u64, v),
+                    _ => s.element::<8>(i as u64, v),
+                }
+            }
+            s.one_byte_scale()
+        };
+        let each = |f: &dyn Fn(u8) -> Vec<u8>| (1..=20u8).map(f).collect::<Vec<_>>();
+        assert_eq!(scale(ElementType::I16, &each(&|v| vec![v, 0])), Some(8));
+        assert_eq!(scale(ElementType::I16, &each(&|v| vec![0, v])), Some(-8));
+        assert_eq!(
+            scale(ElementType::I32, &each(&|v| vec![v, 0, 0, 0])),
+            Some(24)
+        );
+        assert_eq!(
+            scale(ElementType::I32, &each(&|v| vec![0, v, 0, 0])),
+            Some(8)
+        );
+        assert_eq!(
+            scale(ElementType::I32, &each(&|v| vec![7, 7, v, 7])),
+            Some(-8)
+        );
+        assert_eq!(
+            scale(ElementType::I32, &each(&|v| vec![0, 0, 0, v])),
+            Some(-24)
+        );
+        // two bytes vary: none
+        assert_eq!(scale(ElementType::I16, &each(&|v| vec![v, v / 2])), None);
+        assert_eq!(
+            scale(ElementType::I32, &each(&|v| vec![v, 0, 0, 1 + v % 2])),
+            None
+        );
+        // floats, and nothing scored: none
+        assert_eq!(scale(ElementType::F32, &each(&|v| vec![v, 0, 0, 0])), None);
+        assert_eq!(scale(ElementType::I16, &[]), None);
+    }
+
     use super::{left_justified, score, ElementType, Entry, Verdict, MAX_DISTINCT};
 
     /// The i16 values `v` as scored entries (no neighbours: the rule reads

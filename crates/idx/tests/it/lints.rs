@@ -559,3 +559,80 @@ fn with_the_lints_off_no_float_payload_is_said_to_hold_non_finite_values() {
         );
     }
 }
+
+/// A payload whose values differ in one byte alone is byte for byte the
+/// byte-swapped twin of values 2^k times further apart (`0a 00` is 10
+/// little-endian and 2560 big-endian): the warning says the sizes of the
+/// values alone decide it (not "strong evidence", whatever the score) and
+/// how to say the bytes are right, in validation and in a reader alike; a
+/// payload whose values differ in two bytes keeps the evidence's strength.
+#[test]
+fn a_payload_varying_in_one_byte_is_decided_by_the_sizes_of_its_values_alone() {
+    let idx501 = |bytes: &[u8]| {
+        let r = validate(bytes);
+        let f = r
+            .findings
+            .into_iter()
+            .find(|f| f.rule == Rule::LikelyLittleEndian)
+            .expect("an IDX501 warning");
+        let (_, warned) = idx::Reader::new(bytes, &idx::ReadOptions::default())
+            .and_then(idx::Reader::read_array)
+            .unwrap(); // ok: a valid file
+        assert_eq!(warned, std::slice::from_ref(&f), "one verdict");
+        f
+    };
+    // pixels as i16 written little-endian: `v 00`
+    let pixels: Vec<u8> = (0..200u16)
+        .flat_map(|i| ((i * 37) % 251).to_le_bytes())
+        .collect();
+    let f = idx501(&file(0x0b, 200, pixels));
+    assert!(
+        f.message.contains("score ")
+            && f.message.contains("from the sizes of its values alone")
+            && f.message.contains("differ in their first byte alone")
+            && f.message.contains("256 times further apart")
+            && !f.message.contains("strong evidence"),
+        "{}",
+        f.message
+    );
+    let hint = f.hint.as_deref().unwrap_or_default();
+    assert!(
+        hint.starts_with("the bytes cannot tell values written little-endian from values 256 times further apart")
+            && hint.contains("idx-validate --assume-byte-order big")
+            && hint.contains("numpy '<i2'"),
+        "{hint}"
+    );
+    // i32 `00 v 00 00`: v << 16 big-endian, v << 8 little-endian
+    let shifted: Vec<u8> = (0..200u32)
+        .flat_map(|i| (((i * 37) % 251 + 1) << 8).to_le_bytes())
+        .collect();
+    let f = idx501(&file(0x0c, 200, shifted));
+    assert!(
+        f.message.contains("differ in their second byte alone")
+            && f.message.contains("256 times further apart"),
+        "{}",
+        f.message
+    );
+    // i32 `v 00 00 00`: 2^24 times
+    let labels: Vec<u8> = (0..200u32)
+        .flat_map(|i| (i % 250 + 1).to_le_bytes())
+        .collect();
+    let f = idx501(&file(0x0c, 200, labels));
+    assert!(
+        f.message.contains("16777216 times further apart"),
+        "{}",
+        f.message
+    );
+    // two varying bytes: the evidence's strength, as before
+    let counts: Vec<u8> = (0..200u16)
+        .flat_map(|i| (i * 5 + 300).to_le_bytes())
+        .collect();
+    let f = idx501(&file(0x0b, 200, counts));
+    assert!(
+        f.message
+            .contains("(strong evidence: from 48 bits; a statistical test, not a proof)"),
+        "{}",
+        f.message
+    );
+    assert!(!f.hint.unwrap_or_default().contains("cannot tell"));
+}
