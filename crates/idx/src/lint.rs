@@ -112,10 +112,8 @@ impl PayloadLinter {
     /// Feeds the next payload bytes.
     pub fn feed(&mut self, bytes: &[u8]) {
         let size = self.dtype.size();
-        if self.seen < crate::header::MAX_HEADER_LEN as u64 {
-            let take = self.head_left().min(bytes.len());
-            self.head.extend_from_slice(&bytes[..take]);
-        }
+        let take = self.head_left().min(bytes.len());
+        self.head.extend_from_slice(&bytes[..take]);
         self.seen += bytes.len() as u64;
         // (a linter is built for multi-byte types alone: `is_active`)
         if self.done() {
@@ -165,6 +163,30 @@ impl PayloadLinter {
             i = stop;
         }
         self.elements = end;
+    }
+
+    /// IDX501's warning (no byte order stated, so the payload reads as
+    /// little-endian), said as what the bytes are when they say more:
+    ///
+    /// - values that differ in one byte alone are the same bytes as values
+    ///   2^k times further apart the other way: only their sizes tell the
+    ///   two readings apart (spec 6.1), whatever the score;
+    /// - i16 values under an i32 header whose dimensions fit both (10000
+    ///   i16 counts under `[5000]` i32, written little-endian): an
+    ///   element-width mismatch, not an i32 byte order.
+    fn diagnose(&self, f: &mut Finding, score: ByteOrderScore) {
+        if let Some(k) = self.scorer.one_byte_scale().filter(|k| k.is_positive()) {
+            one_byte_wording(f, self.dtype, score.bits, k);
+        }
+        if let Some((order, why)) = width::i16_under_i32(&self.head) {
+            f.message = format!(
+                "the i32 payload reads as little-endian: score {} bits, but far better as {order}-endian i16 values: probably an element-width mismatch, not an i32 byte order ({why}; a statistical test, not a proof)",
+                byteorder::bits_str(score.bits)
+            );
+            f.hint = Some(
+                "i16 elements (type code 0x0b, twice the first dimension) under an i32 header whose dimensions fit both: write the header the elements have (and big-endian elements); an i32 byte swap would garble them".into(),
+            );
+        }
     }
 
     /// Counts NaN and infinite elements. The count tests the exponent bits
@@ -253,27 +275,8 @@ impl PayloadLinter {
                 score,
                 stated,
             );
-            // values that differ in one byte alone: the same bytes read as
-            // values 2^k times further apart the other way, which only the
-            // sizes of the values tell apart (spec 6.1), whatever the score
-            if let Some(f) = f.as_mut().filter(|_| stated.is_none() && score.bits > 0.0) {
-                if let Some(k) = self.scorer.one_byte_scale().filter(|&k| k > 0) {
-                    one_byte_wording(f, self.dtype, score.bits, k);
-                }
-            }
-            // i16 values under an i32 header whose dimensions fit both
-            // (10000 i16 counts under [5000] i32, written little-endian):
-            // an element-width mismatch, not an i32 byte order
-            if let Some(f) = f.as_mut().filter(|_| stated.is_none() && score.bits > 0.0) {
-                if let Some((order, why)) = width::i16_under_i32(&self.head) {
-                    f.message = format!(
-                        "the i32 payload reads as little-endian: score {} bits, but far better as {order}-endian i16 values: probably an element-width mismatch, not an i32 byte order ({why}; a statistical test, not a proof)",
-                        byteorder::bits_str(score.bits)
-                    );
-                    f.hint = Some(
-                        "i16 elements (type code 0x0b, twice the first dimension) under an i32 header whose dimensions fit both: write the header the elements have (and big-endian elements); an i32 byte swap would garble them".into(),
-                    );
-                }
+            if let Some(f) = f.as_mut().filter(|_| stated.is_none()) {
+                self.diagnose(f, score);
             }
             out.extend(f);
         }

@@ -301,6 +301,34 @@ mod tests {
     }
 
     #[test]
+    fn the_shown_score_cuts_every_number_toward_zero_and_keeps_the_rest() {
+        let s = ByteOrderScore {
+            bits: 47.96,
+            z: -9.999,
+            big_bits: -1.05,
+            little_bits: 46.91,
+            smoother_big: 20.09,
+            smoother_z: -3.019,
+            elements: 77,
+            left_justified_big: true,
+            left_justified_little: false,
+        };
+        let shown = ByteOrderScore {
+            bits: 47.9,
+            z: -9.99,
+            big_bits: -1.0,
+            little_bits: 46.9,
+            smoother_big: 20.0,
+            smoother_z: -3.01,
+            ..s
+        };
+        assert_eq!(s.shown(), shown);
+        // a score short of a threshold is shown short of it
+        assert!(s.shown().bits < CERTAIN_BITS);
+        assert_eq!(shown.shown(), shown);
+    }
+
+    #[test]
     fn the_mirrored_score_trades_every_reading_for_the_other() {
         let s = ByteOrderScore {
             bits: 30.0,
