@@ -175,8 +175,8 @@ impl PayloadLinter {
     ///   i16 counts under `[5000]` i32, written little-endian): an
     ///   element-width mismatch, not an i32 byte order.
     fn diagnose(&self, f: &mut Finding, score: ByteOrderScore) {
-        if let Some(k) = self.scorer.one_byte_scale().filter(|k| k.is_positive()) {
-            one_byte_wording(f, self.dtype, score.bits, k);
+        if let Some((k, stored)) = self.scorer.one_byte_scale().filter(|s| s.0.is_positive()) {
+            one_byte_wording(f, self.dtype, score.bits, k, stored);
         }
         if let Some((order, why)) = width::i16_under_i32(&self.head) {
             f.message = format!(
@@ -303,16 +303,13 @@ impl PayloadLinter {
 }
 
 /// IDX501's finding on a payload whose values scored differ in one byte
-/// alone, `k` bits further apart big-endian than little-endian: the
-/// message says the sizes of the values alone decide (not "strong
-/// evidence"), and the hint how to say the bytes are right.
-fn one_byte_wording(f: &mut Finding, dtype: ElementType, bits: f64, k: i32) {
+/// alone (stored byte `stored`), `k` bits further apart big-endian than
+/// little-endian: the message says the sizes of the values alone decide
+/// (not "strong evidence"), and the hint how to say the bytes are right.
+fn one_byte_wording(f: &mut Finding, dtype: ElementType, bits: f64, k: i32, stored: usize) {
     const ORDINALS: [&str; 8] = [
         "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
     ];
-    let n = dtype.size() as i32;
-    // k = 8 * (2j - n + 1) for byte j from the least significant end
-    let stored = (n - 1 - (k / 8 + n - 1) / 2) as usize;
     let factor = 1u64 << k.clamp(0, 63);
     f.message = format!(
         "the {dtype} payload reads as little-endian: score {} bits, from the sizes of its values alone (the values scored differ in their {} byte alone, so read big-endian they are {factor} times further apart; a statistical test, not a proof)",

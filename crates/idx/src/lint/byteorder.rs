@@ -431,13 +431,13 @@ impl Scorer {
         self.settled.is_some() || self.seen.as_ref().is_none_or(|s| s.len >= MAX_DISTINCT)
     }
 
-    /// Integers whose distinct values scored differ in one byte alone: how
-    /// many bits further apart they read big-endian than little-endian
+    /// Integers whose distinct values scored differ in one byte alone:
+    /// how many bits further apart they read big-endian than little-endian
     /// (`8 * (n - 1 - 2k)` for stored byte `k` of `n`; negative when they
-    /// read closer). Such a payload is byte for byte another's
+    /// read closer), and `k`. Such a payload is byte for byte another's
     /// byte-swapped twin (`0a 00` is 10 little-endian and 2560 big-endian):
     /// only the sizes of its values tell the two readings apart.
-    pub(crate) fn one_byte_scale(&self) -> Option<i32> {
+    pub(crate) fn one_byte_scale(&self) -> Option<(i32, usize)> {
         if self.dtype.is_float() {
             return None;
         }
@@ -448,7 +448,7 @@ impl Scorer {
         // `j` counts bytes from the least significant end of the stored
         // (big-endian) pattern: stored byte `n - 1 - j`
         match (varying.next(), varying.next()) {
-            (Some(j), None) => Some(8 * (2 * j - n + 1)),
+            (Some(j), None) => Some((8 * (2 * j - n + 1), (n - 1 - j) as usize)),
             _ => None,
         }
     }
@@ -1036,23 +1036,29 @@ mod tests {
             s.one_byte_scale()
         };
         let each = |f: &dyn Fn(u8) -> Vec<u8>| (1..=20u8).map(f).collect::<Vec<_>>();
-        assert_eq!(scale(ElementType::I16, &each(&|v| vec![v, 0])), Some(8));
-        assert_eq!(scale(ElementType::I16, &each(&|v| vec![0, v])), Some(-8));
+        assert_eq!(
+            scale(ElementType::I16, &each(&|v| vec![v, 0])),
+            Some((8, 0))
+        );
+        assert_eq!(
+            scale(ElementType::I16, &each(&|v| vec![0, v])),
+            Some((-8, 1))
+        );
         assert_eq!(
             scale(ElementType::I32, &each(&|v| vec![v, 0, 0, 0])),
-            Some(24)
+            Some((24, 0))
         );
         assert_eq!(
             scale(ElementType::I32, &each(&|v| vec![0, v, 0, 0])),
-            Some(8)
+            Some((8, 1))
         );
         assert_eq!(
             scale(ElementType::I32, &each(&|v| vec![7, 7, v, 7])),
-            Some(-8)
+            Some((-8, 2))
         );
         assert_eq!(
             scale(ElementType::I32, &each(&|v| vec![0, 0, 0, v])),
-            Some(-24)
+            Some((-24, 3))
         );
         // two bytes vary: none
         assert_eq!(scale(ElementType::I16, &each(&|v| vec![v, v / 2])), None);
