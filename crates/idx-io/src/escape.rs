@@ -135,6 +135,14 @@ fn github(s: &str, property: bool) -> String {
     o
 }
 
+/// True for a command-line error that quotes what the user gave (a usage
+/// error), to be shown through [`clap_values`] and [`clap_text`]; false for
+/// `--help`, `--version` and the help a missing subcommand prints, which
+/// quote nothing and print as clap styles them.
+pub fn quotes_input(e: &clap::Error) -> bool {
+    e.use_stderr() && e.kind() != clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+}
+
 /// A command-line usage error with every value the user gave (an
 /// argument's value, an unknown argument, a subcommand) run through
 /// [`text`], so that a value holding an escape sequence or a line break is
@@ -154,7 +162,7 @@ fn github(s: &str, property: bool) -> String {
 /// assert!(!shown.contains('\u{1b}') && !shown.contains("\nerror: forged"));
 /// ```
 pub fn clap_values(mut e: clap::Error) -> clap::Error {
-    use clap::error::ContextValue;
+    use clap::error::{ContextKind, ContextValue};
     let escaped: Vec<_> = e
         .context()
         .filter_map(|(kind, v)| match v {
@@ -166,7 +174,9 @@ pub fn clap_values(mut e: clap::Error) -> clap::Error {
                 ContextValue::Strings(v.iter().map(|s| text(s).into_owned()).collect()),
             )),
             // clap's tips quote the value too ("to pass '--x' as a value");
-            // their styling is dropped (the text is shown unstyled)
+            // their styling is dropped (the text is shown unstyled). The
+            // usage is the command's own, lines and all.
+            ContextValue::StyledStr(_) if kind == ContextKind::Usage => None,
             ContextValue::StyledStr(s) => Some((kind, ContextValue::StyledStr(unstyled(s)))),
             ContextValue::StyledStrs(v) => Some((
                 kind,

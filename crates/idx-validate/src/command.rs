@@ -252,8 +252,10 @@ impl ArgsError {
         let (text, stderr) = match idx_validate::help::unknown_argument(&self.0) {
             Some(msg) => (msg, true),
             // (a usage error shows the values given escaped)
-            None if self.0.use_stderr() => (idx_io::escape::clap_text(&self.0), true),
-            None => (self.0.render().to_string(), false),
+            None if idx_io::escape::quotes_input(&self.0) => {
+                (idx_io::escape::clap_text(&self.0), true)
+            }
+            None => (self.0.render().to_string(), self.0.use_stderr()),
         };
         let mut out = Output::new(self.status());
         if stderr {
@@ -270,7 +272,9 @@ impl ArgsError {
         match idx_validate::help::unknown_argument(&self.0) {
             Some(msg) => eprint!("{msg}"),
             // a usage error quotes what was given: escaped, unstyled
-            None if self.0.use_stderr() => eprint!("{}", idx_io::escape::clap_text(&self.0)),
+            None if idx_io::escape::quotes_input(&self.0) => {
+                eprint!("{}", idx_io::escape::clap_text(&self.0));
+            }
             None => {
                 let _ = self.0.print();
             }

@@ -165,7 +165,7 @@ where
         Ok(cli) => cli,
         Err(e) => {
             let status = ExitStatus::from(u8::try_from(e.exit_code()).unwrap_or(2));
-            if e.use_stderr() {
+            if idx_io::escape::quotes_input(&e) {
                 // a usage error quotes what was given: escaped, unstyled
                 eprint!(
                     "{}",

@@ -883,5 +883,9 @@ fn usage_errors_show_the_values_given_escaped() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_escaped_usage_error(&args, o.status.code().unwrap(), &stderr);
+        // the usage is the command's own, its lines kept
+        if args.len() == 1 {
+            assert_contains(&stderr, "Usage: idx [OPTIONS]\n       idx <COMMAND>\n");
+        }
     }
 }

@@ -55,7 +55,7 @@ impl From<OutputError> for CliError {
 pub(crate) fn parse<C: clap::Parser>() -> C {
     match C::try_parse() {
         Ok(cli) => cli,
-        Err(e) if e.use_stderr() => {
+        Err(e) if idx_io::escape::quotes_input(&e) => {
             let code = e.exit_code();
             eprint!(
                 "{}",
