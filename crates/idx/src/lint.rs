@@ -183,9 +183,7 @@ impl PayloadLinter {
                 "the i32 payload reads as little-endian: score {} bits, but far better as {order}-endian i16 values: probably an element-width mismatch, not an i32 byte order ({why}; a statistical test, not a proof)",
                 byteorder::bits_str(score.bits)
             );
-            f.hint = Some(
-                "i16 elements (type code 0x0b, twice the first dimension) under an i32 header whose dimensions fit both: write the header the elements have (and big-endian elements); an i32 byte swap would garble them".into(),
-            );
+            f.hint = Some(WIDTH_HINT.into());
         }
     }
 
@@ -302,6 +300,11 @@ impl PayloadLinter {
     }
 }
 
+/// The hint of IDX501's element-width diagnosis ([`PayloadLinter::diagnose`]):
+/// the finding that carries it gets no byte swap (`suggest`), in validation
+/// and in every reader alike.
+pub(crate) const WIDTH_HINT: &str = "i16 elements (type code 0x0b, twice the first dimension) under an i32 header whose dimensions fit both: write the header the elements have (and big-endian elements); an i32 byte swap would garble them";
+
 /// IDX501's finding on a payload whose values scored differ in one byte
 /// alone (stored byte `stored`), `k` bits further apart big-endian than
 /// little-endian: the message says the sizes of the values alone decide
@@ -312,13 +315,13 @@ fn one_byte_wording(f: &mut Finding, dtype: ElementType, bits: f64, k: i32, stor
     ];
     let factor = 1u64 << k.clamp(0, 63);
     f.message = format!(
-        "the {dtype} payload reads as little-endian: score {} bits, from the sizes of its values alone (the values scored differ in their {} byte alone, so read big-endian they are {factor} times further apart; a statistical test, not a proof)",
+        "the {dtype} payload reads as little-endian: score {} bits, from the sizes of its values alone (the values scored differ in their {} byte alone: as unsigned numbers, they are {factor} times further apart read big-endian; a statistical test, not a proof)",
         byteorder::bits_str(bits),
         ORDINALS.get(stored).copied().unwrap_or("one"),
     );
     let rest = f.hint.take().unwrap_or_default();
     f.hint = Some(format!(
-        "the bytes cannot tell values written little-endian from values {factor} times further apart written big-endian (samples shifted into a high byte, fixed point of small integers): if the values are that far apart, the file is correct (idx-validate --assume-byte-order big says so); {rest}"
+        "the bytes cannot tell values written little-endian from values {factor} times further apart (as unsigned numbers) written big-endian (samples shifted into a high byte, fixed point of small integers): if the values are that far apart, the file is correct (idx-validate --assume-byte-order big says so); {rest}"
     ));
 }
 

@@ -126,17 +126,13 @@ pub(crate) fn attach(report: &mut Report, second_file: bool, width: Option<&Widt
     }
     // i16 values under an i32 header whose dimensions fit both (10000 i16
     // counts under [5000] i32, written little-endian): an element-width
-    // mismatch, not an i32 byte order, so no i32 swap is offered (spec 6.1)
-    if index_of(report, Rule::LikelyLittleEndian).is_some_and(|i| {
-        h.dtype() == ElementType::I32 && report.findings[i].byte_order.is_some_and(|s| s.bits > 0.0)
-    }) {
-        let sample = report.head.get(hlen as usize..).unwrap_or(&[]);
-        // (the linter's diagnosis on the same bytes, the payload's first
-        // ones up to 1024 bytes into the stream: its message and hint say
-        // so in every reader; here no swap is offered)
-        if crate::lint::width::i16_under_i32(sample).is_some() {
-            width_found = true;
-        }
+    // mismatch, not an i32 byte order, so no i32 swap is offered (spec
+    // 6.1). The linter diagnosed it on the payload's first bytes, which a
+    // reader's report does not keep: its finding says so.
+    if index_of(report, Rule::LikelyLittleEndian)
+        .is_some_and(|i| report.findings[i].hint.as_deref() == Some(crate::lint::WIDTH_HINT))
+    {
+        width_found = true;
     }
     // (under a wrong element type the lint read the wrong elements: the
     // width's fix says how the payload is stored)
