@@ -73,8 +73,9 @@ pub(crate) struct FixReport {
 #[pymethods]
 impl FixReport {
     /// The findings the repair was planned on (for a plain input repaired
-    /// without guessing the payload's byte order: the header and length
-    /// findings only, no payload lints).
+    /// with no byte order to decide, neither guessed nor stated nor proved
+    /// by expect_range: the header and length findings only, no payload
+    /// lints).
     #[getter]
     fn before(&self) -> Vec<Finding> {
         self.report

@@ -52,8 +52,10 @@ pub struct AppliedFix {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FixReport {
     /// The report the repair was planned on: the input's, or for plain
-    /// input when IDX501's guess was not wanted, its structure-only report
-    /// (header and length; no payload lints).
+    /// input when no byte order is to be decided (neither IDX501's guess
+    /// wanted, nor a little-endian order stated, nor a range or a number
+    /// of classes that proves one), its structure-only report (header and
+    /// length; no payload lints).
     pub before: Report,
     /// The fixes applied, in the order they were planned.
     pub applied: Vec<AppliedFix>,
