@@ -6,6 +6,18 @@ use crate::support::run;
 use test_support::assert_contains;
 use test_support::payloads::report_writer_file;
 
+/// 1000 normally distributed f32 values, correctly big-endian.
+fn normal_f32_file() -> Vec<u8> {
+    let mut b = vec![0, 0, 0x0d, 1, 0, 0, 0x03, 0xe8];
+    b.extend(test_support::payloads::big_endian(
+        test_support::payloads::Kind::Normal,
+        test_support::payloads::Type::F32,
+        1000,
+        1,
+    ));
+    b
+}
+
 #[test]
 fn the_writers_file_is_an_idx501_warning_an_error_only_when_asked_or_proved() {
     let dir = tempfile::tempdir().unwrap();
@@ -54,14 +66,7 @@ fn the_writers_file_is_an_idx501_warning_an_error_only_when_asked_or_proved() {
     // and a correct big-endian file stated little is contradicted: a
     // warning (the statement is used as stated), an error when asked
     let good = dir.path().join("good.idx");
-    let mut b = vec![0, 0, 0x0d, 1, 0, 0, 0x03, 0xe8];
-    b.extend(test_support::payloads::big_endian(
-        test_support::payloads::Kind::Normal,
-        test_support::payloads::Type::F32,
-        1000,
-        1,
-    ));
-    std::fs::write(&good, b).unwrap();
+    std::fs::write(&good, normal_f32_file()).unwrap();
     let good = good.to_str().unwrap();
     assert_eq!(run(&[good]).code, 0);
     let o = run(&["--assume-byte-order", "little", good]);
@@ -166,14 +171,7 @@ fn the_message_and_the_json_show_the_same_score() {
     std::fs::write(&writer, report_writer_file()).unwrap();
     // big-endian: a warning when stated little-endian
     let good = dir.path().join("good.idx");
-    let mut b = vec![0, 0, 0x0d, 1, 0, 0, 0x03, 0xe8];
-    b.extend(test_support::payloads::big_endian(
-        test_support::payloads::Kind::Normal,
-        test_support::payloads::Type::F32,
-        1000,
-        1,
-    ));
-    std::fs::write(&good, b).unwrap();
+    std::fs::write(&good, normal_f32_file()).unwrap();
     let mut files = vec![
         writer.to_str().unwrap().to_string(),
         good.to_str().unwrap().to_string(),
